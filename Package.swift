@@ -1,0 +1,44 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "NoteCollector",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "notes", targets: ["notes"]),
+        .executable(name: "notes-bench", targets: ["notes-bench"]),
+        .library(name: "NoteStore", targets: ["NoteStore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "NoteStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .executableTarget(
+            name: "notes",
+            dependencies: [
+                "NoteStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "notes-bench",
+            dependencies: [
+                "NoteStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .target(
+            name: "NoteTestSupport",
+            dependencies: ["NoteStore"]),
+        .testTarget(
+            name: "NoteStoreTests",
+            dependencies: ["NoteStore", "NoteTestSupport"]),
+        .testTarget(
+            name: "NotesCLITests",
+            dependencies: ["NoteStore", "NoteTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

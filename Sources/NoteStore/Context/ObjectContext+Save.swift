@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+
+/// What one save wrote.
+public struct SaveSummary: Sendable, Equatable {
+    /// The save's number in this store; outbox rows of one save share it.
+    public let save: Int64
+    public let inserted: [UUID]
+    public let updated: [UUID]
+    public let purged: [UUID]
+}
+
+extension ObjectContext {
+    /// Validates and writes every change as one transaction, with its outbox record.
+    ///
+    /// If any rule fails, nothing is written, the error lists every failure, and the context
+    /// keeps its changes so that they can be corrected or rolled back.
+    @discardableResult
+    public func save() throws -> SaveSummary? {
+        guard hasChanges else { return nil }
+        let summary = try store.write { db -> SaveSummary in
+            var writer = SaveWriter(db: db, now: Date.storeNow())
+            try writer.begin()
+            for id in insertionOrder {
+                if let item = registry[id]?.current { try writer.insert(item) }
+            }
+            for registration in registry.values {
+                guard let original = registration.original, original != registration.current else {
+                    continue
+                }
+                try writer.update(from: original, to: registration.current)
+            }
+            try writer.trashLateContents()
+            try writer.purge(roots: purgeRoots, expected: Array(deleted.values))
+            try writer.validateRelations()
+            try writer.finish()
+            return writer.summary
+        }
+        rollback()
+        return summary
+    }
+}
+
+/// Writes one save inside its transaction, collecting validation failures as it goes.
+struct SaveWriter {
+    let db: Database
+    let now: Date
+    var failures: [ValidationFailure] = []
+    var outbox = OutboxWriter()
+    var inserted: [UUID] = []
+    var updated: [UUID] = []
+    var purged: [UUID] = []
+    /// Items whose place in the hierarchy must be checked once everything is written.
+    var placed: [Item] = []
+    var trashedCollections: [Item] = []
+    var saveNumber: Int64 = 0
+
+    init(db: Database, now: Date) {
+        self.db = db
+        self.now = now
+    }
+
+    var summary: SaveSummary {
+        SaveSummary(save: saveNumber, inserted: inserted, updated: updated, purged: purged)
+    }
+
+    mutating func begin() throws {
+        // Parents inserted later in the same save are checked at commit, not row by row.
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        saveNumber = try Int64.fetchOne(
+            db, sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'") ?? 1
+    }
+
+    mutating func insert(_ item: Item) throws {
+        var item = item
+        item.name = Item.normalizedName(item.name)
+        item.created = now
+        item.modified = now
+        let problems = item.propertyFailures()
+        guard problems.isEmpty else { return failures += problems }
+        try db.execute(
+            sql: """
+                INSERT INTO item (id, kind, name, parent, created, modified, trashed, body)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                item.id.storeString, item.kind.rawValue, item.name, item.parent?.storeString,
+                item.created.storeMilliseconds, item.modified.storeMilliseconds,
+                item.trashed?.storeMilliseconds, item.kind == .note ? (item.body ?? "") : nil,
+            ])
+        outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item))
+        inserted.append(item.id)
+        placed.append(item)
+    }
+
+    mutating func update(from original: Item, to current: Item) throws {
+        var current = current
+        current.name = Item.normalizedName(current.name)
+        if current.isNote && current.body == nil { current.body = original.body }
+        let problems = current.propertyFailures()
+        guard problems.isEmpty else { return failures += problems }
+        var changes = OutboxChanges()
+        var assignments: [String] = []
+        var arguments: StatementArguments = []
+        func set(_ column: String, _ value: OutboxValue) {
+            assignments.append("\(column) = ?")
+            arguments += [value.databaseValue]
+            changes.set(column, value)
+        }
+        if current.name != original.name { set("name", .text(current.name)) }
+        if current.isNote, current.body != original.body { set("body", .text(current.body ?? "")) }
+        if current.parent != original.parent { set("parent", .id(current.parent)) }
+        let contentChanged = !assignments.isEmpty
+        if current.trashed != original.trashed { set("trashed", .date(current.trashed)) }
+        guard !assignments.isEmpty else { return }
+        if contentChanged { set("modified", .date(now)) }
+        arguments += [current.id.storeString]
+        try db.execute(
+            sql: "UPDATE item SET \(assignments.joined(separator: ", ")) WHERE id = ?",
+            arguments: arguments)
+        guard db.changesCount == 1 else {
+            throw StoreError.invalidOperation(
+                item: current.label, reason: "it was purged by another process meanwhile")
+        }
+        outbox.record(.update, item: current, changes: changes)
+        updated.append(current.id)
+        if current.parent != original.parent || (original.isTrashed && !current.isTrashed) {
+            placed.append(current)
+        }
+        if current.isTrashed && !original.isTrashed && current.isCollection {
+            trashedCollections.append(current)
+        }
+    }
+
+    /// Trashes contents that another process put into the collections trashed by this save
+    /// after this context read them. Runs once every update of the save is written.
+    mutating func trashLateContents() throws {
+        for collection in trashedCollections {
+            try trashLiveContents(of: collection)
+        }
+    }
+
+    private mutating func trashLiveContents(of collection: Item) throws {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                WITH RECURSIVE subtree(id) AS (
+                    SELECT id FROM item WHERE parent = ?
+                    UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
+                SELECT \(ItemFilter.columns(includingBody: false)) FROM item
+                WHERE id IN subtree AND trashed IS NULL
+                """,
+            arguments: [collection.id.storeString])
+        for row in rows {
+            var item = Item(row: row)
+            item.trashed = collection.trashed
+            try db.execute(
+                sql: "UPDATE item SET trashed = ? WHERE id = ?",
+                arguments: [item.trashed?.storeMilliseconds, item.id.storeString])
+            var changes = OutboxChanges()
+            changes.set("trashed", .date(item.trashed))
+            outbox.record(.update, item: item, changes: changes)
+            updated.append(item.id)
+        }
+    }
+}

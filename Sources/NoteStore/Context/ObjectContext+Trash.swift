@@ -1,0 +1,74 @@
+import Foundation
+
+extension ObjectContext {
+    /// Moves an item to the trash; a collection goes together with its contents.
+    ///
+    /// Contents already in the trash keep the date they were trashed, so that restoring the
+    /// collection later brings back only what went with it.
+    public func trash(_ id: UUID) throws {
+        let item = try object(with: id)
+        guard !item.isTrashed else {
+            throw StoreError.invalidOperation(item: item.label, reason: "it is already in the trash")
+        }
+        let now = Date.storeNow()
+        for member in try subtree(of: item) where !member.isTrashed {
+            try setTrashed(now, on: member.id)
+        }
+    }
+
+    /// Takes an item out of the trash, with the contents that were trashed together with it.
+    ///
+    /// Collections above it that are in the trash are restored too (without their other
+    /// contents), so that a restored item is never hidden inside a trashed collection.
+    public func restore(_ id: UUID) throws {
+        let item = try object(with: id)
+        guard let date = item.trashed else {
+            throw StoreError.invalidOperation(item: item.label, reason: "it is not in the trash")
+        }
+        for member in try subtree(of: item) where member.trashed == date {
+            try setTrashed(nil, on: member.id)
+        }
+        for ancestor in try ancestors(of: item) where try object(with: ancestor).isTrashed {
+            try setTrashed(nil, on: ancestor)
+        }
+    }
+
+    /// Deletes an item from the trash for good; a collection's contents go with it.
+    ///
+    /// Validation before delete: only an item in the trash can be purged.
+    public func purge(_ id: UUID) throws {
+        let item = try object(with: id)
+        guard item.isTrashed else {
+            throw StoreError.validation([
+                ValidationFailure(
+                    item: item.name, id: id, rule: .purgeNotTrashed,
+                    message: "only an item in the trash can be purged")
+            ])
+        }
+        for member in try subtree(of: item) {
+            if registry[member.id]?.original == nil, registry[member.id] != nil {
+                insertionOrder.removeAll { $0 == member.id }
+            } else {
+                deleted[member.id] = member
+            }
+            registry[member.id] = nil
+        }
+        purgeRoots.append(id)
+    }
+
+    /// The item and everything below it, as this context sees them.
+    func subtree(of item: Item) throws -> [Item] {
+        var result = [item]
+        var index = 0
+        var seen: Set<UUID> = [item.id]
+        while index < result.count {
+            let current = result[index]
+            index += 1
+            guard current.isCollection else { continue }
+            for child in try children(of: current.id) where seen.insert(child.id).inserted {
+                result.append(child)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+
+extension SaveWriter {
+    /// Purges each root and everything below it, including contents that another process
+    /// added after the context read them.
+    mutating func purge(roots: [UUID], expected: [Item]) throws {
+        var ids: [String: ItemKind] = [:]
+        for root in roots {
+            guard let item = try Item.fetchOne(db, id: root, includingBody: false) else { continue }
+            guard item.isTrashed else {
+                failures.append(
+                    ValidationFailure(
+                        item: item.name, id: root, rule: .purgeNotTrashed,
+                        message: "only an item in the trash can be purged"))
+                continue
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    WITH RECURSIVE subtree(id) AS (
+                        SELECT ?
+                        UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
+                    SELECT item.id, item.kind FROM subtree JOIN item ON item.id = subtree.id
+                    """,
+                arguments: [root.storeString])
+            for row in rows { ids[row[0]] = ItemKind(rawValue: row[1]) }
+        }
+        for item in expected { ids[item.id.storeString] = ids[item.id.storeString] ?? item.kind }
+        let all = Array(ids.keys).sorted()
+        for chunk in stride(from: 0, to: all.count, by: 500).map({ all[$0..<min($0 + 500, all.count)] }) {
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            try db.execute(
+                sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk)))
+        }
+        for id in all {
+            guard let uuid = UUID(uuidString: id) else { continue }
+            outbox.recordDeletion(of: uuid, kind: ids[id] ?? .note)
+            purged.append(uuid)
+        }
+    }
+
+    /// Checks the rules across items: the parent exists, is a collection, is not in the trash
+    /// while the item is not, and an item is never inside itself.
+    mutating func validateRelations() throws {
+        for item in placed {
+            guard let parentID = item.parent else { continue }
+            guard let parent = try Item.fetchOne(db, id: parentID, includingBody: false) else {
+                fail(item, .parentMissing, "its collection \(parentID.storeString) does not exist")
+                continue
+            }
+            if parent.kind != .collection {
+                fail(item, .parentNotCollection, "'\(parent.label)' is a note, not a collection")
+            } else if parent.isTrashed && !item.isTrashed {
+                fail(item, .parentTrashed, "the collection '\(parent.label)' is in the trash")
+            } else if item.isCollection, try isInside(parentID, item.id) {
+                fail(item, .cycle, "a collection cannot be moved into itself or into one of its descendants")
+            }
+        }
+    }
+
+    /// Whether `candidate` is `ancestor` or lies below it.
+    private func isInside(_ candidate: UUID, _ ancestor: UUID) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: """
+                WITH RECURSIVE up(id, parent) AS (
+                    SELECT id, parent FROM item WHERE id = ?
+                    UNION SELECT item.id, item.parent FROM item JOIN up ON item.id = up.parent)
+                SELECT EXISTS (SELECT 1 FROM up WHERE id = ?)
+                """,
+            arguments: [candidate.storeString, ancestor.storeString]) ?? false
+    }
+
+    private mutating func fail(_ item: Item, _ rule: ValidationFailure.Rule, _ message: String) {
+        failures.append(ValidationFailure(item: item.name, id: item.id, rule: rule, message: message))
+    }
+
+    /// Throws the collected failures, which rolls the transaction back; otherwise writes the
+    /// outbox and the save counter.
+    mutating func finish() throws {
+        guard failures.isEmpty else { throw StoreError.validation(failures) }
+        try outbox.write(to: db, save: saveNumber, at: now)
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('last_save', ?)",
+            arguments: [String(saveNumber)])
+    }
+}

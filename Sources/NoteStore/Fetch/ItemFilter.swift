@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// Translates an ``ItemRequest`` to SQL, and evaluates it on items held in memory, so that a
+/// fetch can include a context's unsaved changes.
+enum ItemFilter {
+    /// `fold(text)`: text folded for comparison, ignoring case and diacritics.
+    static let foldFunction = DatabaseFunction("fold", argumentCount: 1, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]) else { return nil }
+        return fold(text)
+    }
+
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// The columns read for an item; the body last, and only when asked for.
+    static func columns(includingBody: Bool) -> String {
+        "item.id, item.kind, item.name, item.parent, item.created, item.modified, item.trashed, "
+            + (includingBody ? "item.body" : "NULL AS body")
+    }
+
+    /// SQL for the request, with its arguments.
+    /// With `window`, the SQL reads the first `window` rows and leaves limit and offset to the
+    /// caller; without it, the request's own limit and offset apply.
+    static func sql(for request: ItemRequest, window: Int? = nil) -> (String, StatementArguments) {
+        var clauses: [String] = []
+        var arguments: StatementArguments = []
+        var prefix = ""
+        if let kind = request.kind {
+            clauses.append("item.kind = ?")
+            arguments += [kind.rawValue]
+        }
+        switch request.scope {
+        case .everywhere:
+            break
+        case .topLevel:
+            clauses.append("item.parent IS NULL")
+        case let .children(of: parent):
+            clauses.append("item.parent = ?")
+            arguments += [parent.storeString]
+        case let .descendants(of: root):
+            prefix = """
+                WITH RECURSIVE subtree(id) AS (
+                    SELECT id FROM item WHERE parent = ?
+                    UNION ALL SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
+                """
+            arguments = [root.storeString] + arguments
+            clauses.append("item.id IN subtree")
+        }
+        switch request.trash {
+        case .excluded: clauses.append("item.trashed IS NULL")
+        case .only: clauses.append("item.trashed IS NOT NULL")
+        case .included: break
+        }
+        if let text = request.nameContains {
+            clauses.append("instr(fold(item.name), ?) > 0")
+            arguments += [fold(text)]
+        }
+        var sql = prefix + " SELECT " + columns(includingBody: request.includesBodies) + " FROM item"
+        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+        sql += " ORDER BY " + orderBy(request.sort)
+        if let window {
+            sql += " LIMIT \(window)"
+        } else if let limit = request.limit {
+            sql += " LIMIT \(limit) OFFSET \(request.offset)"
+        } else if request.offset > 0 {
+            sql += " LIMIT -1 OFFSET \(request.offset)"
+        }
+        return (sql, arguments)
+    }
+
+    private static func orderBy(_ sort: ItemSort) -> String {
+        let direction = sort.ascending ? "ASC" : "DESC"
+        switch sort.key {
+        case .name: return "item.name COLLATE itemName \(direction), item.id \(direction)"
+        case .created: return "item.created \(direction), item.id \(direction)"
+        case .modified: return "item.modified \(direction), item.id \(direction)"
+        }
+    }
+
+    /// Whether an item held in memory matches the parts of the request that need no ancestry.
+    static func matchesLocally(_ item: Item, _ request: ItemRequest) -> Bool {
+        if let kind = request.kind, item.kind != kind { return false }
+        switch request.trash {
+        case .excluded where item.isTrashed: return false
+        case .only where !item.isTrashed: return false
+        default: break
+        }
+        if let text = request.nameContains, !fold(item.name).contains(fold(text)) { return false }
+        switch request.scope {
+        case .topLevel: return item.parent == nil
+        case let .children(of: parent): return item.parent == parent
+        case .everywhere, .descendants: return true
+        }
+    }
+}
+
+extension ItemSort {
+    /// The collation used to sort names: case-insensitive, in the order people expect.
+    static let nameCollation = DatabaseCollation("itemName") { lhs, rhs in
+        compareNames(lhs, rhs)
+    }
+
+    static func compareNames(_ lhs: String, _ rhs: String) -> ComparisonResult {
+        lhs.compare(rhs, options: [.caseInsensitive, .diacriticInsensitive, .numeric])
+    }
+
+    /// Whether `lhs` comes before `rhs` in this order; the same order as the SQL.
+    func orders(_ lhs: Item, before rhs: Item) -> Bool {
+        let result: ComparisonResult
+        switch key {
+        case .name: result = Self.compareNames(lhs.name, rhs.name)
+        case .created: result = compare(lhs.created, rhs.created)
+        case .modified: result = compare(lhs.modified, rhs.modified)
+        }
+        let decided = result == .orderedSame ? compare(lhs.id.storeString, rhs.id.storeString) : result
+        return ascending ? decided == .orderedAscending : decided == .orderedDescending
+    }
+
+    private func compare<T: Comparable>(_ a: T, _ b: T) -> ComparisonResult {
+        a < b ? .orderedAscending : (a > b ? .orderedDescending : .orderedSame)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// Paths of names, such as `Work/Ideas/Launch plan`, for showing and finding items.
+///
+/// A `/` or `\` inside a name is written `\/` or `\\` in a path.
+public enum ItemPath {
+    /// The path component for a name.
+    public static func escape(_ name: String) -> String {
+        name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "/", with: "\\/")
+    }
+
+    /// The names in a path, with escapes undone; an empty list for an empty path.
+    public static func components(of path: String) -> [String] {
+        var components: [String] = []
+        var current = ""
+        var escaping = false
+        for character in path {
+            if escaping {
+                current.append(character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == "/" {
+                components.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if escaping { current.append("\\") }
+        components.append(current)
+        return components.map(Item.normalizedName).filter { !$0.isEmpty }
+    }
+}
+
+/// The collections of a store by id, to compute paths without a query per item.
+public struct CollectionIndex: Sendable {
+    struct Entry: Sendable {
+        let name: String
+        let parent: UUID?
+    }
+
+    private let entries: [UUID: Entry]
+
+    init(_ db: Database) throws {
+        var entries: [UUID: Entry] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, name, parent FROM item WHERE kind = 'collection'")
+        while let row = try rows.next() {
+            guard let id = UUID(uuidString: row[0]) else { continue }
+            entries[id] = Entry(name: row[1], parent: (row[2] as String?).flatMap(UUID.init(uuidString:)))
+        }
+        self.entries = entries
+    }
+
+    /// The path of a collection, or of an item inside it with `name`.
+    public func path(of item: Item) -> String {
+        var names = [ItemPath.escape(item.name)]
+        var next = item.parent
+        var seen: Set<UUID> = []
+        while let id = next, seen.insert(id).inserted, let entry = entries[id] {
+            names.append(ItemPath.escape(entry.name))
+            next = entry.parent
+        }
+        return names.reversed().joined(separator: "/")
+    }
+}
+
+extension Store {
+    /// An index of the store's collections, for computing paths.
+    public func collectionIndex() throws -> CollectionIndex {
+        try read { try CollectionIndex($0) }
+    }
+
+    /// The path of one item.
+    public func path(of item: Item) throws -> String {
+        try collectionIndex().path(of: item)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// The saved items that match the request.
+    public func fetch(_ request: ItemRequest) throws -> [Item] {
+        let (sql, arguments) = ItemFilter.sql(for: request)
+        return try read { try Item.fetchAll($0, sql: sql, arguments: arguments) }
+    }
+
+    /// The number of saved items that match the request, ignoring its limit and offset.
+    public func count(_ request: ItemRequest) throws -> Int {
+        var request = request
+        request.limit = nil
+        request.offset = 0
+        let (sql, arguments) = ItemFilter.sql(for: request)
+        return try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM (\(sql))", arguments: arguments) ?? 0 }
+    }
+
+    /// The saved item with this id.
+    public func item(_ id: UUID, includingBody: Bool = true) throws -> Item {
+        guard let item = try read({ try Item.fetchOne($0, id: id, includingBody: includingBody) }) else {
+            throw StoreError.notFound(id)
+        }
+        return item
+    }
+
+    /// The model version, device id and counts, for a quick look at a store.
+    public func statistics() throws -> (notes: Int, collections: Int, trashed: Int) {
+        try read { db in
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT
+                        (SELECT COUNT(*) FROM item WHERE kind = 'note'),
+                        (SELECT COUNT(*) FROM item WHERE kind = 'collection'),
+                        (SELECT COUNT(*) FROM item WHERE trashed IS NOT NULL)
+                    """)
+            return (row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+extension Item {
+    /// The name as the store keeps it: surrounding white space removed.
+    static func normalizedName(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Checks the rules on single properties: name and body.
+    ///
+    /// Rules that involve other items (the parent, cycles) are checked by the context on save,
+    /// inside the transaction, where the other items are known.
+    func propertyFailures() -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        func fail(_ rule: ValidationFailure.Rule, _ message: String) {
+            failures.append(ValidationFailure(item: name, id: id, rule: rule, message: message))
+        }
+        if name.isEmpty {
+            fail(.nameEmpty, "the name is empty")
+        } else if name.count > Item.maximumNameLength {
+            fail(.nameTooLong, "the name has \(name.count) characters, more than \(Item.maximumNameLength)")
+        }
+        if name.contains(where: \.isNewline) {
+            fail(.nameHasLineBreak, "the name contains a line break")
+        }
+        if let body, body.utf8.count > Item.maximumBodyBytes {
+            fail(.bodyTooLarge, "the body has \(body.utf8.count) bytes, more than the limit of 10 MB (\(Item.maximumBodyBytes) bytes)")
+        }
+        return failures
+    }
+
+    /// A label for messages: the name (shortened), or the id's first characters.
+    var label: String {
+        if name.isEmpty { return id.storeString.prefix(8).description }
+        return name.count > 60 ? String(name.prefix(57)) + "..." : name
+    }
+}

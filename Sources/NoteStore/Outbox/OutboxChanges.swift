@@ -1,0 +1,100 @@
+import Foundation
+import GRDB
+
+/// A property value as the outbox records it.
+public enum OutboxValue: Sendable, Equatable {
+    case text(String)
+    case integer(Int64)
+    case null
+
+    static func id(_ id: UUID?) -> OutboxValue { id.map { .text($0.storeString) } ?? .null }
+    static func date(_ date: Date?) -> OutboxValue { date.map { .integer($0.storeMilliseconds) } ?? .null }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case let .text(text): return text.databaseValue
+        case let .integer(value): return value.databaseValue
+        case .null: return .null
+        }
+    }
+}
+
+/// The changed properties of one object and their new values, in a stable order.
+///
+/// Encoded as a JSON object whose keys are property names, text as strings, dates as whole
+/// milliseconds since 1970 and missing values as null.
+public struct OutboxChanges: Sendable, Equatable {
+    public private(set) var properties: [(name: String, value: OutboxValue)] = []
+
+    public init() {}
+
+    init(inserting item: Item) {
+        set("kind", .text(item.kind.rawValue))
+        set("name", .text(item.name))
+        set("parent", .id(item.parent))
+        set("created", .date(item.created))
+        set("modified", .date(item.modified))
+        set("trashed", .date(item.trashed))
+        if item.isNote { set("body", .text(item.body ?? "")) }
+    }
+
+    mutating func set(_ name: String, _ value: OutboxValue) {
+        properties.removeAll { $0.name == name }
+        properties.append((name, value))
+    }
+
+    public subscript(name: String) -> OutboxValue? {
+        properties.first { $0.name == name }?.value
+    }
+
+    public static func == (lhs: OutboxChanges, rhs: OutboxChanges) -> Bool {
+        lhs.properties.elementsEqual(rhs.properties) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// The JSON text of the changes.
+    var json: String {
+        var out = "{"
+        for (index, property) in properties.enumerated() {
+            if index > 0 { out += "," }
+            Self.appendJSONString(property.name, to: &out)
+            out += ":"
+            switch property.value {
+            case let .text(text): Self.appendJSONString(text, to: &out)
+            case let .integer(value): out += String(value)
+            case .null: out += "null"
+            }
+        }
+        return out + "}"
+    }
+
+    /// Decodes the JSON text written by ``json``.
+    init?(json: String) {
+        guard let data = json.data(using: .utf8),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
+        for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case let text as String: set(name, .text(text))
+            case let number as NSNumber: set(name, .integer(number.int64Value))
+            default: set(name, .null)
+            }
+        }
+    }
+
+    private static func appendJSONString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += "\\u" + String(format: "%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}

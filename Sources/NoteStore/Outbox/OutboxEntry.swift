@@ -1,0 +1,72 @@
+import Foundation
+import GRDB
+
+/// One recorded change of one object: what sync will export as part of a transaction log.
+public struct OutboxEntry: Sendable, Equatable {
+    public enum Operation: String, Sendable {
+        case insert, update, delete
+    }
+
+    /// Increasing with every recorded change.
+    public let sequence: Int64
+    /// The save that made the change; one save is one transaction.
+    public let save: Int64
+    /// The model version that wrote the change.
+    public let modelVersion: Int
+    /// The entity name, as in the model: `Note` or `Collection`.
+    public let entity: String
+    public let object: UUID
+    public let operation: Operation
+    public let changes: OutboxChanges
+    public let recorded: Date
+}
+
+/// Collects the outbox rows of one save and writes them in its transaction.
+struct OutboxWriter {
+    private var rows: [(entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)] = []
+
+    static func entity(of kind: ItemKind) -> String {
+        kind == .note ? "Note" : "Collection"
+    }
+
+    mutating func record(_ operation: OutboxEntry.Operation, item: Item, changes: OutboxChanges) {
+        rows.append((Self.entity(of: item.kind), item.id, operation, changes))
+    }
+
+    mutating func recordDeletion(of id: UUID, kind: ItemKind) {
+        rows.append((Self.entity(of: kind), id, .delete, OutboxChanges()))
+    }
+
+    func write(to db: Database, save: Int64, at date: Date) throws {
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO outbox (save, model, entity, object, operation, changes, recorded)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """)
+        for row in rows {
+            try statement.execute(arguments: [
+                save, StoreSchema.currentModelVersion, row.entity, row.object.storeString,
+                row.operation.rawValue, row.changes.json, date.storeMilliseconds,
+            ])
+        }
+    }
+}
+
+extension Store {
+    /// The recorded changes not yet taken by sync, oldest first.
+    public func outboxEntries() throws -> [OutboxEntry] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT id, save, model, entity, object, operation, changes, recorded FROM outbox ORDER BY id"
+            ).map { row in
+                OutboxEntry(
+                    sequence: row[0], save: row[1], modelVersion: row[2], entity: row[3],
+                    object: UUID(uuidString: row[4]) ?? UUID(),
+                    operation: OutboxEntry.Operation(rawValue: row[5]) ?? .update,
+                    changes: OutboxChanges(json: row[6]) ?? OutboxChanges(),
+                    recorded: Date(storeMilliseconds: row[7]))
+            }
+        }
+    }
+}

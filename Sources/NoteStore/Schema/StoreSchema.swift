@@ -1,0 +1,74 @@
+import GRDB
+
+/// The store's schema and its migrations, one per model version.
+///
+/// Storage follows Core Data's single table per entity hierarchy: the `item` table holds notes
+/// and collections, told apart by `kind`. Dates are whole milliseconds since 1970 (UTC).
+/// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
+enum StoreSchema {
+    /// The model version this build writes.
+    static let currentModelVersion = 1
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try createVersion1(db)
+        }
+        return migrator
+    }
+
+    private static func createVersion1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE metadata (
+                key TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            );
+            CREATE TABLE item (
+                id TEXT PRIMARY KEY NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('note', 'collection')),
+                name TEXT NOT NULL CHECK (length(name) >= 1),
+                parent TEXT REFERENCES item(id),
+                created INTEGER NOT NULL,
+                modified INTEGER NOT NULL,
+                trashed INTEGER,
+                body TEXT,
+                CHECK ((kind = 'note') = (body IS NOT NULL))
+            );
+            CREATE INDEX item_on_parent ON item(parent, name);
+            CREATE INDEX item_on_trashed ON item(trashed) WHERE trashed IS NOT NULL;
+
+            CREATE VIRTUAL TABLE item_fts USING fts5(
+                name, body,
+                content = 'item', content_rowid = 'rowid',
+                tokenize = 'unicode61 remove_diacritics 2',
+                prefix = '2 3'
+            );
+            CREATE TRIGGER item_fts_after_insert AFTER INSERT ON item BEGIN
+                INSERT INTO item_fts(rowid, name, body) VALUES (new.rowid, new.name, new.body);
+            END;
+            CREATE TRIGGER item_fts_after_delete AFTER DELETE ON item BEGIN
+                INSERT INTO item_fts(item_fts, rowid, name, body)
+                VALUES ('delete', old.rowid, old.name, old.body);
+            END;
+            CREATE TRIGGER item_fts_after_update AFTER UPDATE OF name, body ON item BEGIN
+                INSERT INTO item_fts(item_fts, rowid, name, body)
+                VALUES ('delete', old.rowid, old.name, old.body);
+                INSERT INTO item_fts(rowid, name, body) VALUES (new.rowid, new.name, new.body);
+            END;
+
+            CREATE TABLE outbox (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                save INTEGER NOT NULL,
+                model INTEGER NOT NULL,
+                entity TEXT NOT NULL,
+                object TEXT NOT NULL,
+                operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')),
+                changes TEXT NOT NULL,
+                recorded INTEGER NOT NULL
+            );
+            CREATE INDEX outbox_on_save ON outbox(save);
+            """)
+        try db.execute(
+            sql: "INSERT INTO metadata(key, value) VALUES ('model_version', '1')")
+    }
+}

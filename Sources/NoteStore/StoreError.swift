@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+/// Everything that can go wrong in the store, with enough detail to say what and where.
+public enum StoreError: Error, CustomStringConvertible, Sendable {
+    /// The store folder or database could not be created or opened.
+    case cannotOpen(path: String, reason: String)
+    /// The store was written by a newer model than this build understands.
+    case newerModel(path: String, found: Int, supported: Int)
+    /// One or more validation rules failed on save; nothing was written.
+    case validation([ValidationFailure])
+    /// No item has this id.
+    case notFound(UUID)
+    /// A reference (id, id prefix or path) names no item.
+    case unknownReference(String, scope: ReferenceScope)
+    /// A reference names several items; the candidates are an id prefix and a path each.
+    case ambiguousReference(String, candidates: [String])
+    /// The operation does not apply to this item (for example, restoring an item not in the trash).
+    case invalidOperation(item: String, reason: String)
+    /// The underlying database failed.
+    case database(path: String, underlying: any Error)
+
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason):
+            return "cannot open store '\(path)': \(reason)"
+        case let .newerModel(path, found, supported):
+            return "cannot open store '\(path)': it uses model version \(found), "
+                + "and this build of notes understands up to \(supported)"
+        case let .validation(failures):
+            return failures.map(\.description).joined(separator: "; ")
+        case let .notFound(id):
+            return "no item with id \(id.storeString)"
+        case let .unknownReference(reference, scope):
+            let place = scope == .trashed ? "in the trash" : (scope == .live ? "outside the trash" : "")
+            return "no item \(place.isEmpty ? "" : place + " ")matches '\(reference)': "
+                + "give a full id, an id prefix of at least 4 characters, or a path such as 'Work/Ideas'"
+        case let .ambiguousReference(reference, candidates):
+            let shown = candidates.prefix(10).joined(separator: ", ")
+            let more = candidates.count > 10 ? " and \(candidates.count - 10) more" : ""
+            return "'\(reference)' matches \(candidates.count) items: \(shown)\(more); give an id instead"
+        case let .invalidOperation(item, reason):
+            return "cannot change '\(item)': \(reason)"
+        case let .database(path, underlying):
+            return "store '\(path)': \(Self.describe(underlying))"
+        }
+    }
+
+    /// True when the error comes from the data a person gave, not from the machine.
+    public var isBadInput: Bool {
+        switch self {
+        case .validation, .invalidOperation: return true
+        default: return false
+        }
+    }
+
+    /// A short description of an underlying error, without SQL text or arguments.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? StoreError { return error.description }
+        if let error = error as? DatabaseError {
+            let message = (error.message ?? "unknown error").lowercased()
+            return "sqlite error \(error.resultCode.rawValue): \(message)"
+        }
+        return String(describing: error)
+    }
+}
+
+/// One broken rule, naming the item and the rule.
+public struct ValidationFailure: Sendable, CustomStringConvertible, Equatable {
+    public enum Rule: String, Sendable {
+        case nameEmpty = "name-empty"
+        case nameTooLong = "name-too-long"
+        case nameHasLineBreak = "name-line-break"
+        case bodyTooLarge = "body-too-large"
+        case parentMissing = "parent-missing"
+        case parentNotCollection = "parent-not-collection"
+        case parentTrashed = "parent-trashed"
+        case cycle = "cycle"
+        case purgeNotTrashed = "purge-not-trashed"
+    }
+
+    public let item: String
+    public let id: UUID
+    public let rule: Rule
+    public let message: String
+
+    public var description: String { "invalid \(itemLabel): \(message)" }
+
+    private var itemLabel: String {
+        item.isEmpty ? "item \(id.storeString.prefix(8))" : "'\(item)'"
+    }
+}
+
+extension UUID {
+    /// The lowercase form in which the store writes ids.
+    public var storeString: String { uuidString.lowercased() }
+}
