@@ -1,0 +1,75 @@
+import Foundation
+
+/// One-step operations, each one context and one save, for callers that change one thing at a
+/// time, such as the `notes` command.
+extension Store {
+    /// Inserts and saves a note.
+    public func addNote(named name: String, body: String, in parent: UUID?) throws -> Item {
+        try change { $0.insertNote(named: name, body: body, in: parent) }
+    }
+
+    /// Inserts and saves a collection.
+    public func addCollection(named name: String, in parent: UUID?) throws -> Item {
+        try change { $0.insertCollection(named: name, in: parent) }
+    }
+
+    /// Changes the name and/or body of an item; returns false when nothing changed.
+    @discardableResult
+    public func edit(_ id: UUID, name: String? = nil, body: String? = nil) throws -> Bool {
+        try change { context in
+            var item = try context.object(with: id)
+            if let name { item.name = name }
+            if let body {
+                guard item.isNote else {
+                    throw StoreError.invalidOperation(item: item.label, reason: "a collection has no body")
+                }
+                item.body = body
+            }
+            try context.update(item)
+            return context.hasChanges
+        }
+    }
+
+    /// Moves an item into a collection, or to the top level with nil.
+    public func move(_ id: UUID, to parent: UUID?) throws {
+        try change { try $0.move(id, to: parent) }
+    }
+
+    /// Moves an item (and a collection's contents) to the trash; returns how many items went.
+    @discardableResult
+    public func trash(_ id: UUID) throws -> Int {
+        try change { context in
+            try context.trash(id)
+            return context.updatedObjects.count
+        }
+    }
+
+    /// Takes an item out of the trash; returns how many items came back.
+    @discardableResult
+    public func restore(_ id: UUID) throws -> Int {
+        try change { context in
+            try context.restore(id)
+            return context.updatedObjects.count
+        }
+    }
+
+    /// Purges everything in the trash for good; returns how many items were purged.
+    @discardableResult
+    public func emptyTrash() throws -> Int {
+        try change { context in
+            let roots = try context.fetch(ItemRequest(trash: .only, includesBodies: false))
+            for root in roots where context.deleted[root.id] == nil {
+                try context.purge(root.id)
+            }
+            return context.deletedObjects.count
+        }
+    }
+
+    /// Runs `body` on a new context and saves it.
+    public func change<T>(_ body: (ObjectContext) throws -> T) throws -> T {
+        let context = makeContext()
+        let result = try body(context)
+        try context.save()
+        return result
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import NoteStore
+
+extension Notes {
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "mv", abstract: "Move an item into a collection or to the top level.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The item to move.")
+        var item: String
+
+        @Option(help: ArgumentHelp("The collection to move it into.", valueName: "COLLECTION"))
+        var to: String?
+
+        @Flag(help: "Move it to the top level.")
+        var top = false
+
+        func validate() throws {
+            if (to == nil) == !top {
+                throw ValidationError("give either --to COLLECTION or --top")
+            }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let moved = try store.resolve(item)
+            let parent = try to.map { try store.resolveCollection($0) }
+            try store.move(moved.id, to: parent)
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Move an item to the trash (a collection with its contents).")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The item to move to the trash.")
+        var item: String
+
+        func run() throws {
+            let store = try storeOptions.open()
+            try store.trash(store.resolve(item).id)
+        }
+    }
+
+    struct Restore: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take an item out of the trash, with what was trashed together with it.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The item to restore.")
+        var item: String
+
+        func run() throws {
+            let store = try storeOptions.open()
+            try store.restore(store.resolve(item, scope: .trashed).id)
+        }
+    }
+
+    struct EmptyTrash: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "empty-trash", abstract: "Purge everything in the trash for good.",
+            discussion: "Asks first when standard input is a terminal; otherwise --yes is required.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Flag(help: "Do not ask for confirmation.")
+        var yes = false
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let count = try store.count(ItemRequest(trash: .only))
+            guard count > 0 else { return print("the trash is empty") }
+            if !yes {
+                guard isatty(0) == 1 else {
+                    throw InputError.usage("refusing to purge \(count) items without --yes")
+                }
+                FileHandle.standardError.write(Data("purge \(count) items for good? [y/N] ".utf8))
+                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { return }
+            }
+            let purged = try store.emptyTrash()
+            print("purged \(purged) item\(purged == 1 ? "" : "s")")
+        }
+    }
+}

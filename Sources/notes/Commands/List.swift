@@ -1,0 +1,90 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import NoteStore
+
+extension Notes {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ls", abstract: "List the contents of a collection, or of the top level.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The collection to list (default: the top level).")
+        var collection: String?
+
+        @Flag(name: [.customShort("r"), .long], help: "List the contents of collections too, at any depth.")
+        var recursive = false
+
+        @Flag(help: "List what is in the trash.")
+        var trash = false
+
+        @Option(help: "The order: name, created or modified.")
+        var sort: ItemSort.Key = .name
+
+        @Flag(help: "Print a JSON array.")
+        var json = false
+
+        @Flag(help: "Keep the listing on screen and refresh it when the store changes, also by another process.")
+        var watch = false
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let parent = try collection.map { try store.resolveCollection($0, scope: trash ? .any : .live) }
+            let render = { @Sendable () throws -> String in
+                try self.render(store.listing(
+                    of: parent, recursive: recursive, trash: trash, sort: ItemSort(sort, ascending: sort == .name)),
+                    index: store.collectionIndex())
+            }
+            guard watch else { return print(try render(), terminator: "") }
+            try Watching.run(store: store, render: render)
+        }
+
+        private func render(_ entries: [ListingEntry], index: CollectionIndex) throws -> String {
+            if json {
+                let objects = entries.map { ItemJSON($0.item, path: index.path(of: $0.item)) }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = watch ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                return String(decoding: try encoder.encode(objects), as: UTF8.self) + "\n"
+            }
+            return entries.map { entry in
+                let item = entry.item
+                let name = String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
+                let date = Timestamp.short(sort == .created ? item.created : item.modified)
+                return "\(item.id.storeString.prefix(8))  \(date)  \(name)\n"
+            }.joined()
+        }
+    }
+}
+
+extension ItemSort.Key: ExpressibleByArgument {}
+
+/// Keeps a rendering on screen and renders it again after every commit to the store.
+enum Watching {
+    static func run(store: Store, render: @escaping @Sendable () throws -> String) throws -> Never {
+        let isTerminal = isatty(1) == 1
+        let show = { @Sendable (text: String) in
+            // On a terminal, redraw in place; otherwise print each listing in turn.
+            let output = isTerminal ? "\u{1B}[H\u{1B}[2J" + text : text
+            FileHandle.standardOutput.write(Data(output.utf8))
+        }
+        show(try render())
+        let observation = try store.observeCommits {
+            if let text = try? render() { show(text) }
+        }
+        signal(SIGPIPE, SIG_IGN)
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                observation.cancel()
+                exit(0)
+            }
+            source.resume()
+            retained.append(source)
+        }
+        dispatchMain()
+    }
+
+    nonisolated(unsafe) private static var retained: [any DispatchSourceSignal] = []
+}

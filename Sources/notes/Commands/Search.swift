@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import NoteStore
+
+extension Notes {
+    struct Search: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Full-text search of names and bodies, best matches first.",
+            discussion: "Every word must occur, ignoring case and accents; a word ending in * matches as a prefix.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The words to look for.")
+        var query: String
+
+        @Option(help: "The most results to print.")
+        var limit = 20
+
+        @Flag(help: "Print a JSON array.")
+        var json = false
+
+        func validate() throws {
+            guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+            guard query.contains(where: { $0.isLetter || $0.isNumber }) else {
+                throw ValidationError("the query has no word to look for")
+            }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let highlight = !json && isatty(1) == 1
+            let results = try store.search(
+                query, limit: limit, markers: highlight ? ("\u{1B}[1m", "\u{1B}[0m") : ("**", "**"))
+            let index = try store.collectionIndex()
+            if json {
+                return try JSONOutput.print(results.map { result in
+                    var object = ItemJSON(result.item, path: index.path(of: result.item))
+                    object.snippet = result.snippet
+                    object.rank = result.rank
+                    return object
+                })
+            }
+            for result in results {
+                print("\(result.item.id.storeString.prefix(8))  \(index.path(of: result.item))")
+                print("          \(result.snippet)")
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import NoteStore
+
+extension Notes {
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show an item: a note's name, path, dates and body; a collection's contents.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The item to show.")
+        var item: String
+
+        @Flag(help: "Print a JSON object.")
+        var json = false
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let shown = try store.resolve(item, scope: .any)
+            let path = try store.path(of: shown)
+            if json {
+                return try JSONOutput.print(ItemJSON(shown, path: path, includeBody: shown.isNote))
+            }
+            var lines = [
+                "name:     \(shown.name)",
+                "kind:     \(shown.kind.rawValue)",
+                "path:     \(path)",
+                "id:       \(shown.id.storeString)",
+                "created:  \(Timestamp.iso(shown.created))",
+                "modified: \(Timestamp.iso(shown.modified))",
+            ]
+            if let trashed = shown.trashed { lines.append("trashed:  \(Timestamp.iso(trashed))") }
+            if shown.isCollection {
+                let contents = try store.count(ItemRequest(scope: .children(of: shown.id)))
+                lines.append("contains: \(contents) item\(contents == 1 ? "" : "s")")
+            }
+            print(lines.joined(separator: "\n"))
+            if let body = shown.body, !body.isEmpty {
+                print("")
+                print(body, terminator: body.hasSuffix("\n") ? "" : "\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+
+/// The `notes` command: a note collector for the terminal.
+@main
+struct Notes: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notes",
+        abstract: "A note collector for the terminal.",
+        discussion: """
+            ITEM and COLLECTION are a full id, a unique id prefix of at least 4 characters, \
+            or a path of names such as 'Work/Ideas/Launch plan' (write '\\/' for a '/' inside a name).
+            """,
+        version: NotesVersion.current,
+        subcommands: [
+            Add.self, MakeCollection.self, List.self, Show.self, Edit.self, Move.self,
+            Remove.self, Restore.self, EmptyTrash.self, Search.self,
+        ])
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    /// Runs the command; every failure is one line on standard error and an exit status of
+    /// 64 (usage), 65 (bad input data) or 1 (anything else).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withFailure: error)
+        }
+    }
+
+    static func exit(withFailure error: any Error) -> Never {
+        let code = exitCode(for: error)
+        if code == .success {
+            print(fullMessage(for: error))
+            Foundation.exit(0)
+        }
+        if let failure = error as? ExitCode {
+            Foundation.exit(failure.rawValue)
+        }
+        let (message, status) = Failure.describe(error, parserMessage: message(for: error), code: code.rawValue)
+        FileHandle.standardError.write(Data("notes: \(message)\n".utf8))
+        Foundation.exit(status)
+    }
+}
+
+enum NotesVersion {
+    static let current = "0.1.0"
+}

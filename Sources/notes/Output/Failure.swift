@@ -1,0 +1,58 @@
+import Foundation
+import NoteStore
+
+/// A failure of the command line itself: bad input that is not the store's to judge.
+enum InputError: Error, CustomStringConvertible {
+    /// A file given as input could not be used.
+    case file(path: String, reason: String)
+    /// Text given as input could not be used.
+    case data(String)
+    /// The command was used in a way that cannot work.
+    case usage(String)
+
+    var description: String {
+        switch self {
+        case let .file(path, reason): return "cannot read '\(path)': \(reason)"
+        case let .data(message), let .usage(message): return message
+        }
+    }
+}
+
+/// Turns any error into one line and an exit status.
+enum Failure {
+    static let usage: Int32 = 64
+    static let badData: Int32 = 65
+    static let other: Int32 = 1
+
+    static func describe(_ error: any Error, parserMessage: String, code: Int32) -> (String, Int32) {
+        switch error {
+        case let error as StoreError:
+            return (error.description, status(of: error))
+        case let error as InputError:
+            if case .usage = error { return (error.description, usage) }
+            return (error.description, badData)
+        default:
+            let line = parserMessage.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
+            let trimmed = line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line
+            return (lowercasedFirst(trimmed) + hint(code), code == 0 ? other : code)
+        }
+    }
+
+    private static func status(of error: StoreError) -> Int32 {
+        switch error {
+        case .unknownReference, .ambiguousReference: return usage
+        case .validation, .invalidOperation: return badData
+        case .notFound: return usage
+        case .cannotOpen, .newerModel, .database: return other
+        }
+    }
+
+    private static func hint(_ code: Int32) -> String {
+        code == usage ? " (see 'notes --help')" : ""
+    }
+
+    private static func lowercasedFirst(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+}

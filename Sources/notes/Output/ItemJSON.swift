@@ -1,0 +1,81 @@
+import Foundation
+import NoteStore
+
+/// The JSON shape of an item, as `ls`, `show` and `search` print it.
+struct ItemJSON: Encodable {
+    let id: String
+    let kind: String
+    let name: String
+    let parent: String?
+    let path: String
+    let created: String
+    let modified: String
+    let trashed: Bool
+    var body: String?
+    var snippet: String?
+    var rank: Double?
+
+    init(_ item: Item, path: String, includeBody: Bool = false) {
+        id = item.id.storeString
+        kind = item.kind.rawValue
+        name = item.name
+        parent = item.parent?.storeString
+        self.path = path
+        created = Timestamp.iso(item.created)
+        modified = Timestamp.iso(item.modified)
+        trashed = item.isTrashed
+        body = includeBody ? item.body : nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, name, parent, path, created, modified, trashed, body, snippet, rank
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(name, forKey: .name)
+        try container.encode(parent, forKey: .parent)
+        try container.encode(path, forKey: .path)
+        try container.encode(created, forKey: .created)
+        try container.encode(modified, forKey: .modified)
+        try container.encode(trashed, forKey: .trashed)
+        try container.encodeIfPresent(body, forKey: .body)
+        try container.encodeIfPresent(snippet, forKey: .snippet)
+        try container.encodeIfPresent(rank, forKey: .rank)
+    }
+}
+
+/// Writes JSON to standard output.
+enum JSONOutput {
+    static func print<T: Encodable>(_ value: T, compact: Bool = false) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+}
+
+/// Dates as the command prints them.
+enum Timestamp {
+    nonisolated(unsafe) private static let isoFormatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter
+    }()
+
+    private static let shortFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter
+    }()
+
+    /// ISO 8601 in UTC with milliseconds, for JSON.
+    static func iso(_ date: Date) -> String { isoFormatter.string(from: date) }
+
+    /// Minutes in local time, for people.
+    static func short(_ date: Date) -> String { shortFormatter.string(from: date) }
+}
