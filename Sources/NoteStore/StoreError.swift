@@ -87,7 +87,7 @@ public struct ValidationFailure: Sendable, CustomStringConvertible, Equatable {
     public var description: String { "invalid \(itemLabel): \(message)" }
 
     private var itemLabel: String {
-        item.isEmpty ? "item \(id.storeString.prefix(8))" : "'\(item)'"
+        item.isEmpty ? "name" : "'\(item.count > 60 ? item.prefix(57) + "..." : item)'"
     }
 }
 

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A `notes` process left running (such as `notes ls --watch`), whose output a test reads
+/// while it runs.
+public final class BackgroundNotes: @unchecked Sendable {
+    public let process: Process
+    private let lock = NSLock()
+    private var buffer = Data()
+    private let outputPipe = Pipe()
+
+    public init(_ arguments: [String], store: URL? = nil, environment: [String: String] = [:]) throws {
+        process = NotesCommand.makeProcess(arguments, store: store, environment: environment, unprivileged: false)
+        process.standardOutput = outputPipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.buffer.append(data) }
+        }
+        try process.run()
+    }
+
+    /// Everything written to standard output so far.
+    public var output: String {
+        lock.withLock { String(decoding: buffer, as: UTF8.self) }
+    }
+
+    /// Stops the process with `signal` and waits for it; returns its exit status.
+    @discardableResult
+    public func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+        if process.isRunning { kill(process.processIdentifier, signal) }
+        process.waitUntilExit()
+        outputPipe.fileHandleForReading.readabilityHandler = nil
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}

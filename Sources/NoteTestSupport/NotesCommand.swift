@@ -1,0 +1,89 @@
+import Foundation
+
+/// What one run of the `notes` binary did.
+public struct NotesResult: Sendable, CustomStringConvertible {
+    public let status: Int32
+    public let output: String
+    public let error: String
+
+    public var description: String { "status \(status)\nstdout: \(output)\nstderr: \(error)" }
+
+    /// Standard output without its final line break.
+    public var line: String { output.trimmingCharacters(in: .newlines) }
+}
+
+/// Runs the built `notes` binary as a separate process.
+public enum NotesCommand {
+    /// The binary: `NOTES_BINARY`, else `notes` beside the test bundle in the build folder.
+    public static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["NOTES_BINARY"] { return URL(fileURLWithPath: path) }
+        return productsFolder.appendingPathComponent("notes")
+    }
+
+    /// The build folder holding the test bundle and the products.
+    public static var productsFolder: URL {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("notes").path) {
+                return url
+            }
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug")
+    }
+
+    /// Runs `notes` with `arguments` and waits for it.
+    ///
+    /// Standard input is `input` when given, else /dev/null. With `unprivileged`, a process
+    /// running as root runs `notes` without its capabilities, so that file modes bind it as
+    /// they bind anyone else.
+    @discardableResult
+    public static func run(
+        _ arguments: [String], store: URL? = nil, input: Data? = nil,
+        environment: [String: String] = [:], unprivileged: Bool = false
+    ) throws -> NotesResult {
+        let scratch = TemporaryFolder("notes-run")
+        let outURL = scratch.appending("out")
+        let errURL = scratch.appending("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = makeProcess(arguments, store: store, environment: environment, unprivileged: unprivileged)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        let inputPipe = Pipe()
+        process.standardInput = input == nil ? FileHandle.nullDevice : inputPipe
+        try process.run()
+        if let input {
+            inputPipe.fileHandleForWriting.write(input)
+            try inputPipe.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return NotesResult(
+            status: process.terminationStatus,
+            output: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            error: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    static func makeProcess(
+        _ arguments: [String], store: URL?, environment: [String: String], unprivileged: Bool
+    ) -> Process {
+        let process = Process()
+        var full = (store.map { ["--store", $0.path] } ?? []) + arguments
+        if unprivileged && geteuid() == 0 {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            full = ["--bounding-set=-all", "--", binary.path] + full
+        } else {
+            process.executableURL = binary
+        }
+        process.arguments = full
+        var env = ProcessInfo.processInfo.environment
+        env["NOTES_STORE"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        return process
+    }
+}
