@@ -78,11 +78,12 @@ struct SaveWriter {
         item.modified = now
         let problems = item.propertyFailures()
         guard problems.isEmpty else { return failures += problems }
-        try db.execute(
+        let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO item (id, kind, name, parent, created, modified, trashed, body)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """)
+        try statement.execute(
             arguments: [
                 item.id.storeString, item.kind.rawValue, item.name, item.parent?.storeString,
                 item.created.storeMilliseconds, item.modified.storeMilliseconds,

@@ -23,10 +23,8 @@ extension Item {
     }
 
     static func fetchOne(_ db: Database, id: UUID, includingBody: Bool = true) throws -> Item? {
-        try Row.fetchOne(
-            db,
-            sql: "SELECT \(ItemFilter.columns(includingBody: includingBody)) FROM item WHERE id = ?",
-            arguments: [id.storeString]
-        ).map(Item.init(row:))
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(ItemFilter.columns(includingBody: includingBody)) FROM item WHERE id = ?")
+        return try Row.fetchOne(statement, arguments: [id.storeString]).map(Item.init(row:))
     }
 }
