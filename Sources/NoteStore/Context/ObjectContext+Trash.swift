@@ -10,9 +10,12 @@ extension ObjectContext {
         guard !item.isTrashed else {
             throw StoreError.invalidOperation(item: item.label, reason: "it is already in the trash")
         }
-        let now = Date.storeNow()
-        for member in try subtree(of: item) where !member.isTrashed {
-            try setTrashed(now, on: member.id)
+        let members = try subtree(of: item)
+        // The date tells what went to the trash together: keep it apart from earlier ones.
+        let latest = members.compactMap(\.trashed).max().map { $0.addingTimeInterval(0.001) }
+        let date = max(Date.storeNow(), latest ?? .distantPast)
+        for member in members where !member.isTrashed {
+            try setTrashed(date, on: member.id)
         }
     }
 

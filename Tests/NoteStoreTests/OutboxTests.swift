@@ -1,0 +1,80 @@
+import Foundation
+import NoteStore
+import Testing
+
+@Suite struct OutboxTests {
+    @Test func insertRecordsEveryProperty() throws {
+        let fixture = try StoreFixture()
+        let collection = try fixture.store.addCollection(named: "Work", in: nil)
+        let note = try fixture.store.addNote(named: "Plan", body: "text", in: collection.id)
+        let entries = try fixture.store.outboxEntries()
+        #expect(entries.map(\.entity) == ["Collection", "Note"])
+        #expect(entries.map(\.operation) == [.insert, .insert])
+        #expect(entries.map(\.save) == [1, 2])
+        let changes = try #require(entries.last).changes
+        #expect(entries.last?.object == note.id)
+        #expect(changes["name"] == .text("Plan"))
+        #expect(changes["body"] == .text("text"))
+        #expect(changes["parent"] == .text(collection.id.uuidString.lowercased()))
+        #expect(changes["kind"] == .text("note"))
+        #expect(changes["trashed"] == .null)
+        #expect(entries.allSatisfy { $0.modelVersion == Store.currentModelVersion })
+    }
+
+    @Test func updateRecordsOnlyChangedProperties() throws {
+        let fixture = try StoreFixture()
+        let tree = try fixture.makeTree()
+        try fixture.store.edit(tree.soup, name: "Leek soup")
+        let last = try #require(fixture.store.outboxEntries().last)
+        #expect(last.operation == .update)
+        #expect(last.object == tree.soup)
+        #expect(Set(last.changes.properties.map(\.name)) == ["name", "modified"])
+        #expect(last.changes["name"] == .text("Leek soup"))
+    }
+
+    @Test func trashRecordsATrashedChangeForEachItem() throws {
+        let fixture = try StoreFixture()
+        let tree = try fixture.makeTree()
+        try fixture.store.trash(tree.home)
+        let entries = try fixture.store.outboxEntries().filter { $0.save == 2 }
+        #expect(Set(entries.map(\.object)) == [tree.home, tree.recipes, tree.soup])
+        #expect(entries.allSatisfy { $0.changes.properties.map(\.name) == ["trashed"] })
+    }
+
+    @Test func purgeRecordsADeletionForEachItem() throws {
+        let fixture = try StoreFixture()
+        let tree = try fixture.makeTree()
+        try fixture.store.trash(tree.home)
+        try fixture.store.emptyTrash()
+        let deletions = try fixture.store.outboxEntries().filter { $0.operation == .delete }
+        #expect(Set(deletions.map(\.object)) == [tree.home, tree.recipes, tree.soup])
+        #expect(Set(deletions.map(\.entity)) == ["Collection", "Note"])
+    }
+
+    @Test func oneSaveSharesOneSaveNumber() throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.makeTree()
+        let entries = try fixture.store.outboxEntries()
+        #expect(entries.count == 7)
+        #expect(Set(entries.map(\.save)) == [1])
+    }
+
+    @Test func failedSaveLeavesNoOutboxRows() throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.makeTree()
+        let before = try fixture.store.outboxEntries()
+        let context = fixture.store.makeContext()
+        context.insertNote(named: "fine")
+        context.insertNote(named: "")
+        #expect(throws: StoreError.self) { try context.save() }
+        #expect(try fixture.store.outboxEntries() == before)
+        #expect(try fixture.store.count(ItemRequest(nameContains: "fine")) == 0)
+    }
+
+    @Test func textWithEveryKindOfCharacterRoundTrips() throws {
+        let fixture = try StoreFixture()
+        let body = "quote \" backslash \\ tab \t nl \n cr \r bell \u{7} emoji 🎉 nul-free"
+        _ = try fixture.store.addNote(named: "weird", body: body, in: nil)
+        #expect(try fixture.store.outboxEntries().last?.changes["body"] == .text(body))
+    }
+}
