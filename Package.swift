@@ -35,7 +35,11 @@ let package = Package(
             dependencies: ["NoteStore"]),
         .testTarget(
             name: "NoteStoreTests",
-            dependencies: ["NoteStore", "NoteTestSupport"]),
+            dependencies: [
+                "NoteStore", "NoteTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "NotesCLITests",
             dependencies: ["NoteStore", "NoteTestSupport"]),
