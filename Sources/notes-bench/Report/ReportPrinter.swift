@@ -32,7 +32,7 @@ enum ReportPrinter {
             out += table(rows, rightAligned: [1, 2, 3, 4])
         }
         for ratio in scenario.ratios {
-            let range = ratio.min.flatMap { min in ratio.max.map { "  (pairs: \(ratioText(min)) – \(ratioText($0)))" } } ?? ""
+            let range = ratio.min.flatMap { min in ratio.max.map { "  (median of pairs; pairs \(ratioText(min)) – \(ratioText($0)))" } } ?? ""
             out += "  ratio   \(ratio.name): \(ratioText(ratio.value))\(range)\n"
         }
         for fact in scenario.facts {
