@@ -39,61 +39,77 @@ struct InsertScenario: Scenario {
         var totalMilliseconds: Double { insertMilliseconds + saveMilliseconds }
     }
 
+    /// The times of every run, by repetition.
+    private struct Timings {
+        var store: [StoreRun] = []
+        /// By ``RawVariant``, in the order of `allCases`.
+        var raw = Array(repeating: [Double](), count: RawVariant.allCases.count)
+    }
+
     func run(on bench: Workbench) throws -> ScenarioReport {
         let sizes = bench.sizes
-        let count = sizes.insertNotes
         var report = ScenarioReport(name: "insert")
         report.parameters = [
-            Fact("notes", count), Fact("collections", sizes.collections), Fact("repetitions", sizes.insertRepetitions),
+            Fact("notes", sizes.insertNotes), Fact("collections", sizes.collections),
+            Fact("repetitions", sizes.insertRepetitions),
         ]
-        bench.progress("insert: generating \(count) notes")
-        let library = NoteLibrary(notes: count, collections: sizes.collections, seed: 42)
+        bench.progress("insert: generating \(sizes.insertNotes) notes")
+        let library = NoteLibrary(notes: sizes.insertNotes, collections: sizes.collections, seed: 42)
+        let timings = try measure(library, bench: bench, report: &report)
+        summarize(timings, count: sizes.insertNotes, into: &report)
+        return report
+    }
 
+    /// Runs every repetition: the store run and each raw variant, the store first in even
+    /// repetitions and last in odd ones. The first store run's rows are the raw runs' rows.
+    private func measure(_ library: NoteLibrary, bench: Workbench, report: inout ScenarioReport) throws -> Timings {
+        var timings = Timings()
         var rows: WrittenRows?
-        var storeRuns: [StoreRun] = []
-        var raw = Array(repeating: [Double](), count: RawVariant.allCases.count)
-        for repetition in 0..<sizes.insertRepetitions {
-            bench.progress("insert: repetition \(repetition + 1) of \(sizes.insertRepetitions)")
+        for repetition in 0..<bench.sizes.insertRepetitions {
+            bench.progress("insert: repetition \(repetition + 1) of \(bench.sizes.insertRepetitions)")
             let storeFirst = repetition % 2 == 0
             if storeFirst {
                 let (run, folder, save) = try storeRun(library, bench: bench)
-                storeRuns.append(run)
+                timings.store.append(run)
                 if rows == nil {
                     rows = try Self.readRows(from: folder, save: save)
-                    report.facts += try Self.storeFacts(folder, save: save, expectedNotes: count)
+                    report.facts += try Self.storeFacts(folder, save: save, expectedNotes: library.notes.count)
                 }
                 bench.removeFolder(folder)
             }
             guard let rows else { throw BenchError.unexpected("no store run wrote rows to compare with") }
             for (index, variant) in RawVariant.allCases.enumerated() {
                 let (milliseconds, size) = try rawRun(rows, variant, bench: bench)
-                raw[index].append(milliseconds)
+                timings.raw[index].append(milliseconds)
                 if repetition == 0 && variant == .items { report.facts.append(Fact("database size, raw item rows", size)) }
             }
             if !storeFirst {
                 let (run, folder, _) = try storeRun(library, bench: bench)
-                storeRuns.append(run)
+                timings.store.append(run)
                 bench.removeFolder(folder)
             }
         }
+        return timings
+    }
 
+    /// Turns the times into rates, ratios of paired runs and the target's verdict.
+    private func summarize(_ timings: Timings, count: Int, into report: inout ScenarioReport) {
         func rates(_ milliseconds: [Double]) -> [Double] { milliseconds.map { Double(count) / ($0 / 1000) } }
-        let storeRates = rates(storeRuns.map(\.totalMilliseconds))
+        let storeRates = rates(timings.store.map(\.totalMilliseconds))
         let store = Measurement("store API: insertNote ×\(count) + save()", unit: .rowsPerSecond, samples: storeRates)
-        let rawRates = raw.map(rates)
-        let references = zip(RawVariant.allCases, rawRates).map { Measurement($0.name, unit: .rowsPerSecond, samples: $1) }
-        report.measurements = [store] + references + [
-            Measurement("store API: insertNote ×\(count)", unit: .milliseconds, samples: storeRuns.map(\.insertMilliseconds)),
-            Measurement("store API: save()", unit: .milliseconds, samples: storeRuns.map(\.saveMilliseconds)),
-        ] + zip(RawVariant.allCases, raw).map { Measurement($0.name, unit: .milliseconds, samples: $1) }
+        let rawRates = timings.raw.map(rates)
+        let raw = zip(RawVariant.allCases, rawRates).map { Measurement($0.name, unit: .rowsPerSecond, samples: $1) }
+        report.measurements = [store] + raw + [
+            Measurement("store API: insertNote ×\(count)", unit: .milliseconds, samples: timings.store.map(\.insertMilliseconds)),
+            Measurement("store API: save()", unit: .milliseconds, samples: timings.store.map(\.saveMilliseconds)),
+        ] + zip(RawVariant.allCases, timings.raw).map { Measurement($0.name, unit: .milliseconds, samples: $1) }
         report.ratios = [
-            Ratio("store API / raw item rows", store, over: references[0], paired: (storeRates, rawRates[0])),
-            Ratio("store API / raw item + outbox rows", store, over: references[1], paired: (storeRates, rawRates[1])),
-            Ratio("raw item + outbox / raw item rows", references[1], over: references[0], paired: (rawRates[1], rawRates[0])),
-            Ratio("raw without FTS trigger / raw item rows", references[2], over: references[0], paired: (rawRates[2], rawRates[0])),
+            Ratio("store API / raw item rows", store, over: raw[0], paired: (storeRates, rawRates[0])),
+            Ratio("store API / raw item + outbox rows", store, over: raw[1], paired: (storeRates, rawRates[1])),
+            Ratio("raw item + outbox / raw item rows", raw[1], over: raw[0], paired: (rawRates[1], rawRates[0])),
+            Ratio("raw without FTS trigger / raw item rows", raw[2], over: raw[0], paired: (rawRates[2], rawRates[0])),
         ]
-        report.targets = [Self.check(report.ratios[0], store: store, raw: references[0], quick: count < 100_000)]
-        return report
+        report.targets = [Self.check(report.ratios[0], store: store, raw: raw[0], quick: count < 100_000)]
     }
 
     /// Inserts the library's notes through the store API into a fresh store, timing the
@@ -151,7 +167,7 @@ struct InsertScenario: Scenario {
                 items.bind(row)
                 try items.execute()
             }
-            if variant == .itemsWithoutTrigger { try connection.execute("DROP TRIGGER item_fts_after_insert") }
+            if variant == .itemsWithoutTrigger { try connection.execute("DROP TRIGGER IF EXISTS item_fts_after_insert") }
             try connection.execute("COMMIT")
             return try Stopwatch.milliseconds { try insertNotes(rows, variant, connection) }
         }()
