@@ -19,8 +19,11 @@ extension Notes {
             let store = try storeOptions.open()
             let shown = try store.resolve(item, scope: .any)
             let path = try store.path(of: shown)
+            let attachments = shown.isNote ? try store.attachments(of: shown.id) : []
             if json {
-                return try JSONOutput.print(ItemJSON(shown, path: path, includeBody: shown.isNote))
+                var object = ItemJSON(shown, path: path, includeBody: shown.isNote)
+                if shown.isNote { object.attachments = attachments.map(AttachmentJSON.init) }
+                return try JSONOutput.print(object)
             }
             var lines = [
                 "name:     \(shown.name)",
@@ -34,6 +37,10 @@ extension Notes {
             if shown.isCollection {
                 let contents = try store.count(ItemRequest(scope: .children(of: shown.id)))
                 lines.append("contains: \(contents) item\(contents == 1 ? "" : "s")")
+            }
+            if !attachments.isEmpty {
+                lines.append("attachments:")
+                lines += attachments.map { "  " + AttachmentJSON.line($0) }
             }
             print(lines.joined(separator: "\n"))
             if let body = shown.body, !body.isEmpty {

@@ -14,6 +14,7 @@ struct ItemJSON: Encodable {
     var body: String?
     var snippet: String?
     var rank: Double?
+    var attachments: [AttachmentJSON]?
 
     init(_ item: Item, path: String, includeBody: Bool = false) {
         id = item.id.storeString
@@ -28,7 +29,7 @@ struct ItemJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, name, parent, path, created, modified, trashed, body, snippet, rank
+        case id, kind, name, parent, path, created, modified, trashed, body, snippet, rank, attachments
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -44,6 +45,7 @@ struct ItemJSON: Encodable {
         try container.encodeIfPresent(body, forKey: .body)
         try container.encodeIfPresent(snippet, forKey: .snippet)
         try container.encodeIfPresent(rank, forKey: .rank)
+        try container.encodeIfPresent(attachments, forKey: .attachments)
     }
 }
 
