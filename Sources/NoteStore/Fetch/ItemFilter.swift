@@ -70,7 +70,7 @@ enum ItemFilter {
         return (sql, arguments)
     }
 
-    private static func orderBy(_ sort: ItemSort) -> String {
+    static func orderBy(_ sort: ItemSort) -> String {
         let direction = sort.ascending ? "ASC" : "DESC"
         switch sort.key {
         case .name: return "item.name COLLATE itemName \(direction), item.id \(direction)"

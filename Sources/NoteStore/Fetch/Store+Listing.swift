@@ -19,7 +19,9 @@ extension Store {
     ) throws -> [ListingEntry] {
         let all: [Item] = try read { db in
             if trash && !recursive {
-                return try Item.fetchAll(db, sql: Self.trashRootsSQL(collection), arguments: collection.map { [$0.storeString] } ?? [])
+                return try Item.fetchAll(
+                    db, sql: Self.trashRootsSQL(collection, sort: sort),
+                    arguments: collection.map { [$0.storeString] } ?? [])
             }
             let scope: ItemRequest.Scope
             switch (collection, recursive) {
@@ -36,13 +38,13 @@ extension Store {
         return Self.tree(all, under: collection, sort: sort)
     }
 
-    private static func trashRootsSQL(_ collection: UUID?) -> String {
+    private static func trashRootsSQL(_ collection: UUID?, sort: ItemSort) -> String {
         """
         SELECT \(ItemFilter.columns(includingBody: false)) FROM item
         LEFT JOIN item AS container ON container.id = item.parent
         WHERE item.trashed IS NOT NULL
           AND \(collection == nil ? "(container.id IS NULL OR container.trashed IS NULL)" : "item.parent = ?")
-        ORDER BY item.name COLLATE itemName, item.id
+        ORDER BY \(ItemFilter.orderBy(sort))
         """
     }
 

@@ -78,13 +78,20 @@ extension Notes {
             guard count > 0 else { return print("the trash is empty") }
             if !yes {
                 guard isatty(0) == 1 else {
-                    throw InputError.usage("refusing to purge \(count) items without --yes")
+                    throw InputError.usage("refusing to purge \(Plural.items(count)) without --yes")
                 }
-                FileHandle.standardError.write(Data("purge \(count) items for good? [y/N] ".utf8))
+                FileHandle.standardError.write(Data("purge \(Plural.items(count)) for good? [y/N] ".utf8))
                 guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { return }
             }
             let purged = try store.emptyTrash()
-            print("purged \(purged) item\(purged == 1 ? "" : "s")")
+            print("purged \(Plural.items(purged))")
         }
+    }
+}
+
+/// Counts in words: "1 item", "2 items".
+enum Plural {
+    static func items(_ count: Int) -> String {
+        "\(count) item\(count == 1 ? "" : "s")"
     }
 }

@@ -68,23 +68,23 @@ enum Watching {
             let output = isTerminal ? "\u{1B}[H\u{1B}[2J" + text : text
             FileHandle.standardOutput.write(Data(output.utf8))
         }
-        show(try render())
-        let observation = try store.observeCommits {
-            if let text = try? render() { show(text) }
-        }
+        // Stop cleanly on a signal from the very start, before anything is shown.
         signal(SIGPIPE, SIG_IGN)
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                observation.cancel()
-                exit(0)
-            }
+            source.setEventHandler { exit(0) }
             source.resume()
             retained.append(source)
         }
+        show(try render())
+        let observation = try store.observeCommits {
+            if let text = try? render() { show(text) }
+        }
+        retainedObservation = observation
         dispatchMain()
     }
 
     nonisolated(unsafe) private static var retained: [any DispatchSourceSignal] = []
+    nonisolated(unsafe) private static var retainedObservation: StoreObservation?
 }

@@ -35,8 +35,9 @@ extension Notes {
             ]
             if let trashed = shown.trashed { lines.append("trashed:  \(Timestamp.iso(trashed))") }
             if shown.isCollection {
-                let contents = try store.count(ItemRequest(scope: .children(of: shown.id)))
-                lines.append("contains: \(contents) item\(contents == 1 ? "" : "s")")
+                let trash: ItemRequest.Trash = shown.isTrashed ? .included : .excluded
+                let contents = try store.count(ItemRequest(scope: .children(of: shown.id), trash: trash))
+                lines.append("contains: \(Plural.items(contents))")
             }
             if !attachments.isEmpty {
                 lines.append("attachments:")

@@ -1,0 +1,89 @@
+import Foundation
+import NoteTestSupport
+import Testing
+
+@Suite struct SearchTests {
+    @Test func searchRanksAMatchInTheNameAboveOneInTheBody() throws {
+        let fixture = CommandLineFixture()
+        let shopping = try fixture.add("Shopping", body: "buy kayak wax and a map")
+        let trip = try fixture.add("Kayak trip", body: "down the river")
+        try fixture.add("Unrelated", body: "nothing to see")
+        let results = try JSONChecks.array(fixture.succeed(["search", "kayak", "--json"]).output)
+        #expect(results.compactMap { $0["id"] as? String } == [trip, shopping])
+        let ranks = results.compactMap { ($0["rank"] as? NSNumber)?.doubleValue }
+        #expect(ranks.count == 2 && ranks[0] <= ranks[1])
+    }
+
+    @Test func searchPrintsThePathAndASnippetWithTheMatchMarked() throws {
+        let fixture = CommandLineFixture()
+        let work = try fixture.makeCollection("Work")
+        let id = try fixture.add("Plan", in: work, body: "first line\nthen the Launch happens")
+        let lines = try fixture.succeed(["search", "launch"]).output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first == "\(id.prefix(8))  Work/Plan")
+        let snippet = try #require(lines.last)
+        #expect(snippet.hasPrefix("          "))
+        #expect(snippet.contains("**Launch**"))
+        #expect(snippet.trimmingCharacters(in: .whitespaces) == "first line then the **Launch** happens")
+    }
+
+    @Test func searchNeedsEveryWord() throws {
+        let fixture = CommandLineFixture()
+        let both = try fixture.add("Fruit", body: "a red apple")
+        try fixture.add("Other fruit", body: "a green apple")
+        let results = try JSONChecks.array(fixture.succeed(["search", "apple red", "--json"]).output)
+        #expect(results.compactMap { $0["id"] as? String } == [both])
+    }
+
+    @Test func searchMatchesAPrefixWithAStar() throws {
+        let fixture = CommandLineFixture()
+        let id = try fixture.add("Notebook", body: "")
+        #expect(try JSONChecks.array(fixture.succeed(["search", "note", "--json"]).output).isEmpty)
+        let results = try JSONChecks.array(fixture.succeed(["search", "note*", "--json"]).output)
+        #expect(results.compactMap { $0["id"] as? String } == [id])
+    }
+
+    @Test func searchIgnoresCaseAndDiacritics() throws {
+        let fixture = CommandLineFixture()
+        let accented = try fixture.add("Breakfast", body: "un café noir")
+        let plain = try fixture.add("CRÈME", body: "")
+        let cafe = try JSONChecks.array(fixture.succeed(["search", "cafe", "--json"]).output)
+        #expect(cafe.compactMap { $0["id"] as? String } == [accented])
+        #expect(cafe.first?["snippet"] as? String == "un **café** noir")
+        let creme = try JSONChecks.array(fixture.succeed(["search", "crème", "--json"]).output)
+        #expect(creme.compactMap { $0["id"] as? String } == [plain])
+        let upper = try JSONChecks.array(fixture.succeed(["search", "CAFÉ", "--json"]).output)
+        #expect(upper.compactMap { $0["id"] as? String } == [accented])
+    }
+
+    @Test func searchLeavesTrashedNotesOut() throws {
+        let fixture = CommandLineFixture()
+        let kept = try fixture.add("Kept", body: "treasure map")
+        let trashed = try fixture.add("Trashed", body: "treasure chest")
+        let work = try fixture.makeCollection("Work")
+        try fixture.add("Inside", in: work, body: "treasure island")
+        try fixture.succeed(["rm", trashed])
+        try fixture.succeed(["rm", "Work"])
+        let results = try JSONChecks.array(fixture.succeed(["search", "treasure", "--json"]).output)
+        #expect(results.compactMap { $0["id"] as? String } == [kept])
+        #expect(try fixture.succeed(["search", "chest"]).output.isEmpty)
+        try fixture.succeed(["restore", trashed])
+        #expect(try JSONChecks.array(fixture.succeed(["search", "chest", "--json"]).output).count == 1)
+    }
+
+    @Test func searchFindsANoteByItsNewBodyAfterAnEdit() throws {
+        let fixture = CommandLineFixture()
+        let id = try fixture.add("Note", body: "old words")
+        try fixture.succeed(["edit", id, "--body", "fresh words"])
+        #expect(try fixture.succeed(["search", "old"]).output.isEmpty)
+        let results = try JSONChecks.array(fixture.succeed(["search", "fresh", "--json"]).output)
+        #expect(results.compactMap { $0["id"] as? String } == [id])
+    }
+
+    @Test func searchLimitCapsTheResults() throws {
+        let fixture = CommandLineFixture()
+        for index in 1...3 { try fixture.add("Note \(index)", body: "common") }
+        let results = try JSONChecks.array(fixture.succeed(["search", "common", "--limit", "2", "--json"]).output)
+        #expect(results.count == 2)
+    }
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Builds `notes` and installs it with its man page and shell completions, or runs the tests.
+# Safe to run again: it installs only the system packages that are missing and overwrites
+# the files it installed before.
+set -euo pipefail
+
+readonly PROGRAM=install.sh
+readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev)
+
+usage() {
+    cat <<EOF
+Usage: ./install.sh [--prefix DIR] [--no-packages]
+       ./install.sh --test [--no-packages]
+
+Builds notes in release mode and installs, under PREFIX:
+  bin/notes                                   the command
+  share/man/man1/notes.1                      the man page
+  share/bash-completion/completions/notes     bash completion
+  share/zsh/site-functions/_notes             zsh completion
+  share/fish/vendor_completions.d/notes.fish  fish completion
+
+Options:
+  --prefix DIR     Install under DIR (default: /usr/local).
+  --test           Build and run the test suite instead of installing; exit with its status.
+  --no-packages    Do not install the system packages (${PACKAGES[*]}) with apt-get.
+  -h, --help       Show this help.
+
+Environment:
+  NOTES_BUILD_PATH  The build folder (swift's --scratch-path; default: .build).
+EOF
+}
+
+fail() {
+    echo "$PROGRAM: $*" >&2
+    exit 1
+}
+
+usage_error() {
+    echo "$PROGRAM: $* (see './install.sh --help')" >&2
+    exit 64
+}
+
+# Installs the missing system packages with apt-get, through sudo when not root.
+install_packages() {
+    local missing=() package
+    for package in "${PACKAGES[@]}"; do
+        if ! dpkg -s "$package" >/dev/null 2>&1; then missing+=("$package"); fi
+    done
+    if ((${#missing[@]} == 0)); then
+        echo "==> System packages: ${PACKAGES[*]} already installed"
+        return
+    fi
+    command -v apt-get >/dev/null 2>&1 \
+        || fail "cannot install ${missing[*]}: apt-get not found (install them yourself, then use --no-packages)"
+    local run_as_root=()
+    if ((EUID != 0)); then
+        command -v sudo >/dev/null 2>&1 \
+            || fail "cannot install ${missing[*]}: not root and sudo not found (install them yourself, then use --no-packages)"
+        run_as_root=(sudo)
+    fi
+    echo "==> Installing system packages: ${missing[*]}"
+    "${run_as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+        || fail "cannot install ${missing[*]}: apt-get update failed"
+    "${run_as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq -o Dpkg::Use-Pty=0 --no-install-recommends "${missing[@]}" \
+        || fail "cannot install ${missing[*]}: apt-get install failed"
+}
+
+# Passes swift's output through, with one progress line per module and step instead of one
+# per source file when the output is not a terminal. Warnings, errors and test results pass
+# unchanged.
+readable_progress() {
+    if [[ -t 1 ]]; then
+        cat
+        return
+    fi
+    local line step
+    local -A seen=()
+    local progress='^\[[0-9]+/[0-9]+\] (.*)$' compiling='^(Compiling [^ ]+) [^ ]+\.swift'
+    while IFS= read -r line; do
+        if [[ $line =~ $progress ]]; then
+            step=${BASH_REMATCH[1]}
+            [[ $step =~ $compiling ]] && step=${BASH_REMATCH[1]}
+            [[ -n ${seen[$step]:-} ]] && continue
+            seen[$step]=1
+            line="${line%%]*}] $step"
+        fi
+        printf '%s\n' "$line"
+    done
+}
+
+# Runs swift with the build folder and readable output; returns swift's status.
+swift_run() {
+    swift "$@" --scratch-path "$BUILD_PATH" 2>&1 | readable_progress
+}
+
+# The nearest folder that exists on the way up from a path.
+existing_ancestor() {
+    local path=$1
+    while [[ ! -e $path ]]; do path=$(dirname "$path"); done
+    printf '%s\n' "$path"
+}
+
+# Fails early, before a long build, when a folder cannot be made or written.
+check_writable() {
+    local folder=$1 ancestor
+    ancestor=$(existing_ancestor "$folder")
+    [[ -d $ancestor ]] || fail "cannot write to '$folder': '$ancestor' is not a folder"
+    [[ -w $ancestor && -x $ancestor ]] || fail "cannot write to '$folder': permission denied"
+}
+
+# Installs one file with a mode, making its folder when needed.
+install_file() {
+    local mode=$1 source=$2 target=$3 folder
+    folder=$(dirname "$target")
+    [[ -r $source ]] || fail "cannot install '$source': no such file"
+    mkdir -p "$folder" 2>/dev/null || fail "cannot write to '$folder': cannot make the folder"
+    install -m "$mode" "$source" "$target" 2>/dev/null || fail "cannot write to '$target': permission denied"
+}
+
+run_tests() {
+    echo "==> Building the tests (in $BUILD_PATH)"
+    swift_run build --build-tests || fail "the build of the tests failed"
+    echo "==> Running the tests"
+    local status=0
+    swift_run test --skip-build || status=$?
+    ((status == 0)) || echo "$PROGRAM: the tests failed (status $status)" >&2
+    exit "$status"
+}
+
+install_notes() {
+    local folders=(bin share/man/man1 share/bash-completion/completions share/zsh/site-functions
+        share/fish/vendor_completions.d)
+    local folder
+    for folder in "${folders[@]}"; do check_writable "$PREFIX/$folder"; done
+
+    echo "==> Building notes in release mode (in $BUILD_PATH)"
+    swift_run build -c release --product notes || fail "the build failed"
+    local binary
+    binary="$(swift build -c release --scratch-path "$BUILD_PATH" --show-bin-path)/notes"
+    [[ -x $binary ]] || fail "cannot find the built notes at '$binary'"
+
+    SCRATCH=$(mktemp -d)
+    trap 'rm -rf "$SCRATCH"' EXIT
+    local shell
+    for shell in bash zsh fish; do
+        "$binary" --generate-completion-script "$shell" >"$SCRATCH/notes.$shell" \
+            || fail "cannot generate the $shell completion script"
+    done
+
+    echo "==> Installing into $PREFIX"
+    install_file 0755 "$binary" "$PREFIX/bin/notes"
+    install_file 0644 man/notes.1 "$PREFIX/share/man/man1/notes.1"
+    install_file 0644 "$SCRATCH/notes.bash" "$PREFIX/share/bash-completion/completions/notes"
+    install_file 0644 "$SCRATCH/notes.zsh" "$PREFIX/share/zsh/site-functions/_notes"
+    install_file 0644 "$SCRATCH/notes.fish" "$PREFIX/share/fish/vendor_completions.d/notes.fish"
+    echo "installed notes $("$PREFIX/bin/notes" --version) into $PREFIX: bin/notes, the man page and bash, zsh and fish completions"
+    case ":$PATH:" in
+        *":$PREFIX/bin:"*) ;;
+        *) echo "note: $PREFIX/bin is not on PATH; add it to run 'notes'" ;;
+    esac
+}
+
+PREFIX=/usr/local
+TEST=false
+PACKAGES_WANTED=true
+while (($# > 0)); do
+    case $1 in
+        --prefix)
+            (($# >= 2)) && [[ -n $2 ]] || usage_error "--prefix needs a folder"
+            PREFIX=$2
+            shift 2
+            ;;
+        --prefix=*)
+            PREFIX=${1#--prefix=}
+            [[ -n $PREFIX ]] || usage_error "--prefix needs a folder"
+            shift
+            ;;
+        --test) TEST=true; shift ;;
+        --no-packages) PACKAGES_WANTED=false; shift ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage_error "unknown option '$1'" ;;
+    esac
+done
+[[ $PREFIX == /* ]] || PREFIX="$PWD/$PREFIX"
+PREFIX=${PREFIX%/}
+[[ -n $PREFIX ]] || PREFIX=/
+
+cd "$(dirname "${BASH_SOURCE[0]}")"
+BUILD_PATH=${NOTES_BUILD_PATH:-.build}
+
+command -v swift >/dev/null 2>&1 || fail "swift not found: install Swift 6.1 or later and put it on PATH"
+if $PACKAGES_WANTED; then install_packages; fi
+if $TEST; then run_tests; fi
+install_notes
