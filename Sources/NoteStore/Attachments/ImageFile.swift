@@ -26,10 +26,9 @@ enum ImageFile {
             throw refuse("it has more than the limit of 50 MB")
         }
         let image: ImageInfo
-        do {
-            image = try ImageInspector.inspect(data)
-        } catch let problem as ImageProblem {
-            throw refuse(problem.description)
+        switch Result(catching: { () throws(ImageProblem) -> ImageInfo in try ImageInspector.inspect(data) }) {
+        case let .success(info): image = info
+        case let .failure(problem): throw refuse(problem.description)
         }
         let pixels = image.width.multipliedReportingOverflow(by: image.height)
         guard !pixels.overflow, pixels.partialValue <= Attachment.maximumPixels else {

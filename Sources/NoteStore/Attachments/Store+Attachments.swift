@@ -63,7 +63,7 @@ extension Store {
     public func attachments(of note: UUID) throws -> [Attachment] {
         try read { db in
             try Attachment.fetchAll(
-                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note = ? ORDER BY created, id",
+                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note = ? ORDER BY created, rowid",
                 arguments: [note.storeString])
         }
     }
