@@ -32,6 +32,7 @@ let package = Package(
             dependencies: [
                 "NoteStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+
+/// `notes-bench`: measures the note store and the `notes` command against the performance
+/// targets of ARCHITECTURE.md.
+///
+/// Every comparison is a ratio of figures measured in the same run, and every figure is the
+/// median of several repetitions with its spread, because the machines are shared and noisy.
+@main
+struct NotesBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "notes-bench",
+        abstract: "Benchmarks of the note store and the notes command.",
+        discussion: "Scenarios: " + ScenarioName.allCases.map(\.rawValue).joined(separator: ", ")
+            + ". Progress goes to standard error, the report to standard output.")
+
+    @Flag(help: "Run with small sizes (about 20 seconds), to check that the benchmark works.")
+    var quick = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Option(help: ArgumentHelp("The notes binary to run (default: notes beside this program).", valueName: "PATH"))
+    var notesBinary: String?
+
+    @Option(
+        name: .customLong("scenario"), parsing: .upToNextOption,
+        help: ArgumentHelp("The scenarios to run (default: all).", valueName: "NAME"))
+    var scenarios: [ScenarioName] = []
+
+    func run() throws {
+        let binary = notesBinary.map { URL(fileURLWithPath: $0) } ?? Self.besideThisProgram("notes")
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw BenchError.missingBinary(binary.path)
+        }
+        let bench = try Workbench(sizes: quick ? .quick : .full, notesBinary: binary)
+        var report = Report(
+            quick: quick, command: CommandLine.arguments.joined(separator: " "),
+            started: Date().ISO8601Format(), machine: .current())
+        let chosen = ScenarioName.allCases.filter { scenarios.isEmpty || scenarios.contains($0) }
+        for name in chosen {
+            bench.progress("\(name.rawValue): running")
+            let (result, milliseconds) = try Stopwatch.time { try name.scenario.run(on: bench) }
+            bench.progress("\(name.rawValue): done in \(String(format: "%.1f", milliseconds / 1000)) s")
+            report.scenarios.append(result)
+        }
+        print(json ? try ReportPrinter.json(report) : ReportPrinter.text(report), terminator: "")
+    }
+
+    /// A file in the folder of this executable.
+    private static func besideThisProgram(_ name: String) -> URL {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs a program as a separate process and measures it end to end: from the spawn to the
+/// exit reaped, as a person at a shell would feel it.
+///
+/// Uses posix_spawn(3) and wait4(2) directly, so that no thread or pipe of Foundation's
+/// `Process` adds to the figure. Standard input is /dev/null; standard output goes to
+/// /dev/null unless captured; standard error goes to a file, to report a failure.
+struct ProcessRunner {
+    /// What one run did.
+    struct Run {
+        let milliseconds: Double
+        let status: Int32
+        /// Standard output, when captured.
+        let output: String
+    }
+
+    let executable: URL
+    /// Where the runner keeps the files that capture output.
+    let scratch: URL
+
+    /// Runs the program once; throws when it cannot start or does not exit with status 0.
+    @discardableResult
+    func run(_ arguments: [String], capturingOutput: Bool = false) throws -> Run {
+        let outPath = capturingOutput ? scratch.appendingPathComponent("stdout").path : "/dev/null"
+        let errPath = scratch.appendingPathComponent("stderr").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let argv = ([executable.path] + arguments).map { strdup($0) }
+        let envp = Self.environment.map { strdup($0) }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        var status: Int32 = 0
+        var usage = rusage()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv + [nil], envp + [nil])
+        guard spawned == 0 else {
+            throw BenchError.process(executable.lastPathComponent, "cannot start: " + String(cString: strerror(spawned)))
+        }
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let elapsed = (clock.now - start).milliseconds
+
+        let code = Self.exitCode(status)
+        guard code == 0 else {
+            let message = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+            throw BenchError.process(
+                ([executable.lastPathComponent] + arguments).joined(separator: " "),
+                "exit status \(code): " + message.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let output = capturingOutput ? (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" : ""
+        return Run(milliseconds: elapsed, status: code, output: output)
+    }
+
+    /// The exit status from a wait status, or 128 + the signal that ended the process.
+    private static func exitCode(_ status: Int32) -> Int32 {
+        let signal = status & 0x7f
+        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+    }
+
+    /// This process's environment, less `NOTES_STORE`: every run names its store.
+    private static let environment: [String] = ProcessInfo.processInfo.environment
+        .filter { $0.key != "NOTES_STORE" }
+        .map { "\($0.key)=\($0.value)" }
+}

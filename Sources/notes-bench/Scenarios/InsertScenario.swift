@@ -1,0 +1,237 @@
+import Foundation
+import GRDB
+import NoteStore
+
+/// `insert`: many notes inserted in one save through the store API (one ``ObjectContext``,
+/// `insertNote` for each, one `save()`), against raw SQLite inserts of the same rows.
+///
+/// The raw runs use the C API with one prepared statement in one transaction, on a store
+/// file whose schema the store made (the same `item` table, indexes and FTS5 triggers), with
+/// the same settings, and insert the very rows the first store run wrote, read back from its
+/// file. A third variant also writes that save's outbox rows, to tell the cost of the outbox
+/// itself from the cost of the layers above SQLite. Every run gets a fresh store folder, and
+/// the collections the notes go into are saved first, untimed. Repetitions alternate which
+/// side runs first.
+struct InsertScenario: Scenario {
+    /// The target of the issue: the store API at no less than a quarter of raw speed.
+    static let targetRatio = 0.25
+
+    static let itemInsertSQL = """
+        INSERT INTO item (id, kind, name, parent, created, modified, trashed, body)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let outboxInsertSQL = """
+        INSERT INTO outbox (save, model, entity, object, operation, changes, recorded)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// The rows one store run wrote, as the raw runs insert them.
+    private struct WrittenRows {
+        var collections: [[RawValue]]
+        var notes: [[RawValue]]
+        var outbox: [[RawValue]]
+    }
+
+    private struct StoreRun {
+        let insertMilliseconds: Double
+        let saveMilliseconds: Double
+        var totalMilliseconds: Double { insertMilliseconds + saveMilliseconds }
+    }
+
+    func run(on bench: Workbench) throws -> ScenarioReport {
+        let sizes = bench.sizes
+        let count = sizes.insertNotes
+        var report = ScenarioReport(name: "insert")
+        report.parameters = [
+            Fact("notes", count), Fact("collections", sizes.collections), Fact("repetitions", sizes.insertRepetitions),
+        ]
+        bench.progress("insert: generating \(count) notes")
+        let library = NoteLibrary(notes: count, collections: sizes.collections, seed: 42)
+
+        var rows: WrittenRows?
+        var storeRuns: [StoreRun] = []
+        var raw = Array(repeating: [Double](), count: RawVariant.allCases.count)
+        for repetition in 0..<sizes.insertRepetitions {
+            bench.progress("insert: repetition \(repetition + 1) of \(sizes.insertRepetitions)")
+            let storeFirst = repetition % 2 == 0
+            if storeFirst {
+                let (run, folder, save) = try storeRun(library, bench: bench)
+                storeRuns.append(run)
+                if rows == nil {
+                    rows = try Self.readRows(from: folder, save: save)
+                    report.facts += try Self.storeFacts(folder, save: save, expectedNotes: count)
+                }
+                bench.removeFolder(folder)
+            }
+            guard let rows else { throw BenchError.unexpected("no store run wrote rows to compare with") }
+            for (index, variant) in RawVariant.allCases.enumerated() {
+                let (milliseconds, size) = try rawRun(rows, variant, bench: bench)
+                raw[index].append(milliseconds)
+                if repetition == 0 && variant == .items { report.facts.append(Fact("database size, raw item rows", size)) }
+            }
+            if !storeFirst {
+                let (run, folder, _) = try storeRun(library, bench: bench)
+                storeRuns.append(run)
+                bench.removeFolder(folder)
+            }
+        }
+
+        func rates(_ milliseconds: [Double]) -> [Double] { milliseconds.map { Double(count) / ($0 / 1000) } }
+        let storeRates = rates(storeRuns.map(\.totalMilliseconds))
+        let store = Measurement("store API: insertNote ×\(count) + save()", unit: .rowsPerSecond, samples: storeRates)
+        let rawRates = raw.map(rates)
+        let references = zip(RawVariant.allCases, rawRates).map { Measurement($0.name, unit: .rowsPerSecond, samples: $1) }
+        report.measurements = [store] + references + [
+            Measurement("store API: insertNote ×\(count)", unit: .milliseconds, samples: storeRuns.map(\.insertMilliseconds)),
+            Measurement("store API: save()", unit: .milliseconds, samples: storeRuns.map(\.saveMilliseconds)),
+        ] + zip(RawVariant.allCases, raw).map { Measurement($0.name, unit: .milliseconds, samples: $1) }
+        report.ratios = [
+            Ratio("store API / raw item rows", store, over: references[0], paired: (storeRates, rawRates[0])),
+            Ratio("store API / raw item + outbox rows", store, over: references[1], paired: (storeRates, rawRates[1])),
+            Ratio("raw item + outbox / raw item rows", references[1], over: references[0], paired: (rawRates[1], rawRates[0])),
+            Ratio("raw without FTS trigger / raw item rows", references[2], over: references[0], paired: (rawRates[2], rawRates[0])),
+        ]
+        report.targets = [Self.check(report.ratios[0], store: store, raw: references[0], quick: count < 100_000)]
+        return report
+    }
+
+    /// Inserts the library's notes through the store API into a fresh store, timing the
+    /// inserts and the save; returns the folder, which the caller removes, and the save's number.
+    private func storeRun(_ library: NoteLibrary, bench: Workbench) throws -> (StoreRun, URL, Int64) {
+        let folder = try bench.makeFolder("insert-store")
+        let (run, save): (StoreRun, Int64) = try {
+            let store = try Store(folder: folder)
+            let ids = try library.saveCollections(to: store)
+            let context = store.makeContext()
+            let insert = Stopwatch.milliseconds {
+                for note in library.notes {
+                    context.insertNote(named: note.name, body: note.body, in: note.collection.map { ids[$0] })
+                }
+            }
+            let (summary, save) = try Stopwatch.time { try context.save() }
+            guard let summary else { throw BenchError.unexpected("the store saved nothing") }
+            return (StoreRun(insertMilliseconds: insert, saveMilliseconds: save), summary.save)
+        }()
+        return (run, folder, save)
+    }
+
+    /// What a raw run writes in its timed transaction.
+    enum RawVariant: CaseIterable {
+        /// The note rows; the schema's trigger fills the full-text index.
+        case items
+        /// The note rows, then the save's outbox rows.
+        case itemsAndOutbox
+        /// The note rows with the insert trigger dropped, each followed by its own insert into
+        /// the full-text index: what the store would write without the trigger.
+        case itemsWithoutTrigger
+
+        var name: String {
+            switch self {
+            case .items: return "raw SQLite: item rows"
+            case .itemsAndOutbox: return "raw SQLite: item + outbox rows"
+            case .itemsWithoutTrigger: return "raw SQLite: item rows, FTS rows without trigger"
+            }
+        }
+    }
+
+    /// Inserts the rows into a fresh store file with the C API: the collections first,
+    /// untimed, then the notes in one timed transaction, as `variant` says.
+    /// Returns the time and the size of the database file once closed.
+    private func rawRun(_ rows: WrittenRows, _ variant: RawVariant, bench: Workbench) throws -> (milliseconds: Double, size: String) {
+        let folder = try bench.makeFolder("insert-raw")
+        defer { bench.removeFolder(folder) }
+        _ = try Store(folder: folder)  // makes the schema, and closes
+        let file = folder.appendingPathComponent(Store.databaseFileName)
+        let milliseconds: Double = try {
+            let connection = try RawConnection(path: file.path)
+            try connection.execute("BEGIN IMMEDIATE")
+            let items = try connection.prepare(Self.itemInsertSQL)
+            for row in rows.collections {
+                items.bind(row)
+                try items.execute()
+            }
+            if variant == .itemsWithoutTrigger { try connection.execute("DROP TRIGGER item_fts_after_insert") }
+            try connection.execute("COMMIT")
+            return try Stopwatch.milliseconds { try insertNotes(rows, variant, connection) }
+        }()
+        return (milliseconds, ListingScenario.megabytes(file))
+    }
+
+    /// The timed part of a raw run: one transaction with a prepared statement per table.
+    private func insertNotes(_ rows: WrittenRows, _ variant: RawVariant, _ connection: RawConnection) throws {
+        let items = try connection.prepare(Self.itemInsertSQL)
+        let index = try connection.prepare(
+            "INSERT INTO item_fts (rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
+        try connection.execute("BEGIN IMMEDIATE")
+        for row in rows.notes {
+            items.bind(row)
+            try items.execute()
+            if variant == .itemsWithoutTrigger {
+                index.bind([row[2], row[7]])
+                try index.execute()
+            }
+        }
+        if variant == .itemsAndOutbox {
+            let entries = try connection.prepare(Self.outboxInsertSQL)
+            for row in rows.outbox {
+                entries.bind(row)
+                try entries.execute()
+            }
+        }
+        try connection.execute("COMMIT")
+    }
+
+    /// The rows the store wrote: its collections, and the notes and outbox rows of `save`.
+    private static func readRows(from folder: URL, save: Int64) throws -> WrittenRows {
+        let queue = try DatabaseQueue(path: folder.appendingPathComponent(Store.databaseFileName).path)
+        return try queue.read { db in
+            func values(_ sql: String, _ arguments: StatementArguments) throws -> [[RawValue]] {
+                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                    row.databaseValues.map { value in
+                        switch value.storage {
+                        case let .string(text): return .text(text)
+                        case let .int64(number): return .integer(number)
+                        default: return .null
+                        }
+                    }
+                }
+            }
+            let items = "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = ? ORDER BY rowid"
+            return WrittenRows(
+                collections: try values(items, ["collection"]),
+                notes: try values(items, ["note"]),
+                outbox: try values(
+                    "SELECT save, model, entity, object, operation, changes, recorded FROM outbox WHERE save = ? ORDER BY id",
+                    [save]))
+        }
+    }
+
+    /// What the first store run wrote: notes, outbox rows of the save, database size.
+    private static func storeFacts(_ folder: URL, save: Int64, expectedNotes: Int) throws -> [Fact] {
+        let file = folder.appendingPathComponent(Store.databaseFileName)
+        let (notes, outbox) = try DatabaseQueue(path: file.path).read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE kind = 'note'") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE save = ?", arguments: [save]) ?? 0
+            )
+        }
+        guard notes == expectedNotes else {
+            throw BenchError.unexpected("the store holds \(notes) notes, not \(expectedNotes)")
+        }
+        return [
+            Fact("outbox rows written by the save", outbox),
+            Fact("database size, store API", ListingScenario.megabytes(file)),
+        ]
+    }
+
+    private static func check(_ ratio: Ratio, store: Measurement, raw: Measurement, quick: Bool) -> TargetCheck {
+        let met = ratio.value >= targetRatio
+        var detail = "store \(ReportPrinter.format(store.median, .rowsPerSecond)) against raw \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
+        detail += String(format: "%.2f× raw speed, ", ratio.value)
+        detail += met
+            ? String(format: "%.1f× the %.2f× required", ratio.value / targetRatio, targetRatio)
+            : String(format: "it needs to be %.1f× faster to reach %.2f×", targetRatio / ratio.value, targetRatio)
+        if quick { detail += " (quick sizes, not the target's 100,000 notes)" }
+        return TargetCheck(name: "store API at least \(targetRatio)× raw SQLite insert speed", met: met, detail: detail)
+    }
+}

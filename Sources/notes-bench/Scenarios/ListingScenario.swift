@@ -1,0 +1,136 @@
+import Foundation
+import NoteStore
+
+/// `listing`: reading a large store with the `notes` command, each run a separate process
+/// measured end to end.
+///
+/// The store holds a ``NoteLibrary`` (100,000 notes in about 100 collections at full size).
+/// Measured: `notes ls` of a nested collection of about 1,000 notes, `notes ls` of the top
+/// level, `notes search` for a word in about 1% of the notes, and `notes --version`, the
+/// floor of starting the program at all. The four run in rounds, in a rotating order.
+struct ListingScenario: Scenario {
+    /// The target of ARCHITECTURE.md for each command, at 100,000 notes.
+    static let budgetMilliseconds = 30.0
+
+    private struct Command {
+        let name: String
+        let arguments: [String]
+        /// Checks the output of the untimed first run.
+        let check: (String) throws -> Void
+    }
+
+    func run(on bench: Workbench) throws -> ScenarioReport {
+        let sizes = bench.sizes
+        var report = ScenarioReport(name: "listing")
+        report.parameters = [
+            Fact("notes", sizes.libraryNotes), Fact("collections", sizes.collections),
+            Fact("rounds", sizes.listingRounds),
+        ]
+        bench.progress("listing: generating \(sizes.libraryNotes) notes")
+        let library = NoteLibrary(notes: sizes.libraryNotes, collections: sizes.collections)
+        let folder = try bench.makeFolder("listing-store")
+        defer { bench.removeFolder(folder) }
+        bench.progress("listing: saving them")
+        let buildMilliseconds = try Stopwatch.milliseconds {
+            let store = try Store(folder: folder)
+            let ids = try library.saveCollections(to: store)
+            try library.saveNotes(to: store, collectionIDs: ids)
+        }
+
+        let counts = library.noteCounts
+        let chosen = Self.typicalNestedCollection(library, counts: counts)
+        let marked = library.markedCount
+        report.facts = [
+            Fact("store built (one save of the collections, one of the notes)", String(format: "%.1f s", buildMilliseconds / 1000)),
+            Fact("database size", Self.megabytes(folder.appendingPathComponent(Store.databaseFileName))),
+            Fact(
+                "listed collection",
+                "'\(library.path(ofCollection: chosen))': \(counts[chosen]) notes, \(library.itemCount(inCollection: chosen)) items"),
+            Fact("top level items", library.topLevelCount),
+            Fact("notes with '\(TextGenerator.markedWord)'", marked),
+        ]
+
+        let commands = makeCommands(store: folder, library: library, collection: chosen, counts: counts, marked: marked)
+        bench.progress("listing: \(sizes.listingRounds) rounds of \(commands.count) commands")
+        let samples = try measure(commands, rounds: sizes.listingRounds, bench: bench)
+        report.measurements = zip(commands, samples).map { command, samples in
+            Measurement(command.name, unit: .milliseconds, samples: samples)
+        }
+        let floor = report.measurements[0]
+        for measurement in report.measurements.dropFirst() {
+            report.ratios.append(Ratio("\(measurement.name) / \(floor.name) (medians)", measurement, over: floor))
+            report.targets.append(Self.check(measurement, floor: floor, quick: bench.sizes.libraryNotes < 100_000))
+        }
+        return report
+    }
+
+    private func makeCommands(store: URL, library: NoteLibrary, collection: Int, counts: [Int], marked: Int) -> [Command] {
+        let storeArguments = ["--store", store.path]
+        func expectLines(_ expected: Int, _ what: String) -> (String) throws -> Void {
+            return { output in
+                let lines = output.split(separator: "\n").count
+                guard lines == expected else {
+                    throw BenchError.unexpected("\(what) printed \(lines) lines, not \(expected)")
+                }
+            }
+        }
+        return [
+            Command(name: "notes --version", arguments: ["--version"]) { output in
+                guard !output.isEmpty else { throw BenchError.unexpected("notes --version printed nothing") }
+            },
+            Command(
+                name: "notes ls <collection>",
+                arguments: storeArguments + ["ls", library.path(ofCollection: collection)],
+                check: expectLines(library.itemCount(inCollection: collection), "notes ls <collection>")),
+            Command(name: "notes ls", arguments: storeArguments + ["ls"], check: expectLines(library.topLevelCount, "notes ls")),
+            Command(
+                name: "notes search <word>",
+                arguments: storeArguments + ["search", TextGenerator.markedWord],
+                // Two lines a result: the path, then the snippet; at most 20 results.
+                check: expectLines(2 * min(marked, 20), "notes search")),
+        ]
+    }
+
+    /// Runs every command once untimed (to warm the page cache and check its output), then
+    /// in rounds, each round starting one command later than the one before.
+    private func measure(_ commands: [Command], rounds: Int, bench: Workbench) throws -> [[Double]] {
+        let notes = try bench.notes()
+        for command in commands {
+            try command.check(try notes.run(command.arguments, capturingOutput: true).output)
+        }
+        var samples = Array(repeating: [Double](), count: commands.count)
+        for round in 0..<rounds {
+            for step in commands.indices {
+                let index = (round + step) % commands.count
+                samples[index].append(try notes.run(commands[index].arguments).milliseconds)
+            }
+        }
+        return samples
+    }
+
+    /// A collection inside another whose number of notes is closest to the average.
+    private static func typicalNestedCollection(_ library: NoteLibrary, counts: [Int]) -> Int {
+        let average = Double(library.notes.count) / Double(max(library.collections.count, 1))
+        let nested = library.collections.indices.filter { library.collections[$0].parent != nil }
+        return nested.min { abs(Double(counts[$0]) - average) < abs(Double(counts[$1]) - average) } ?? 0
+    }
+
+    private static func check(_ measurement: Measurement, floor: Measurement, quick: Bool) -> TargetCheck {
+        let budget = budgetMilliseconds
+        let median = measurement.median
+        let met = median < budget
+        var detail = "median \(ReportPrinter.format(median, .milliseconds)) "
+        detail += met
+            ? String(format: "is %.0f%% of the %.0f ms budget", median / budget * 100, budget)
+            : String(format: "is %.2f× the %.0f ms budget", median / budget, budget)
+        detail += "; p99 \(ReportPrinter.format(measurement.p99, .milliseconds))"
+        detail += "; \(ReportPrinter.format(median - floor.median, .milliseconds)) above the start-up floor"
+        if quick { detail += " (quick sizes, not the target's 100,000 notes)" }
+        return TargetCheck(name: "\(measurement.name) under \(Int(budget)) ms", met: met, detail: detail)
+    }
+
+    static func megabytes(_ file: URL) -> String {
+        let bytes = ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
+        return String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// One benchmark: it sets up its data in the workbench's scratch folder, measures, and
+/// reports figures, ratios and the targets it checks.
+protocol Scenario {
+    func run(on bench: Workbench) throws -> ScenarioReport
+}
+
+/// The scenarios, by the name given to `--scenario`, in the order they run.
+enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case localSave = "local-save"
+    case listing
+    case insert
+
+    var scenario: any Scenario {
+        switch self {
+        case .localSave: return LocalSaveScenario()
+        case .listing: return ListingScenario()
+        case .insert: return InsertScenario()
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import NoteTestSupport
+import Testing
+
+/// The benchmark program still runs and reports figures, checked on its smallest run.
+@Suite struct BenchmarkSmokeTests {
+    @Test func quickLocalSaveReportsJSONWithPositiveMedians() throws {
+        let bench = NotesCommand.productsFolder.appendingPathComponent("notes-bench")
+        try #require(
+            FileManager.default.isExecutableFile(atPath: bench.path), "no notes-bench beside notes at \(bench.path)")
+        let scratch = TemporaryFolder("notes-bench-smoke")
+        let output = scratch.appending("report.json")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: output)
+        defer { try? handle.close() }
+
+        let process = Process()
+        process.executableURL = bench
+        process.arguments = [
+            "--quick", "--json", "--scenario", "local-save", "--notes-binary", NotesCommand.binary.path,
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = scratch.path
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = handle
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let finished = eventually(within: 60, pollingEvery: 0.05) { !process.isRunning }
+        if !finished { process.terminate() }
+        process.waitUntilExit()
+        try #require(finished, "notes-bench did not finish within 60 s")
+        try #require(process.terminationStatus == 0, "notes-bench exited with status \(process.terminationStatus)")
+
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any]
+        let scenarios = report?["scenarios"] as? [[String: Any]] ?? []
+        #expect(scenarios.map { $0["name"] as? String } == ["local-save"])
+        let measurements = scenarios.first?["measurements"] as? [[String: Any]] ?? []
+        #expect(!measurements.isEmpty)
+        for measurement in measurements {
+            let median = measurement["median"] as? Double ?? 0
+            #expect(median > 0, "\(measurement["name"] ?? "a measurement") has median \(median)")
+        }
+    }
+}
