@@ -5,7 +5,7 @@ import NoteStore
 extension Notes {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show an item: a note's name, path, dates and body; a collection's contents.")
+            abstract: "Show an item: its name, path and dates, and a note's attachments and body.")
 
         @OptionGroup var storeOptions: StoreOptions
 

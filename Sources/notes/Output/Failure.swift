@@ -82,8 +82,12 @@ enum Failure {
         }
     }
 
+    /// Points to the help of the subcommand that was used, when there was one.
     private static func hint(_ code: Int32) -> String {
-        code == usage ? " (see 'notes --help')" : ""
+        guard code == usage else { return "" }
+        let names = Notes.configuration.subcommands.compactMap { $0.configuration.commandName ?? $0._commandName }
+        let used = CommandLine.arguments.dropFirst().first { names.contains($0) }
+        return " (see 'notes \(used.map { $0 + " " } ?? "")--help')"
     }
 
     private static func lowercasedFirst(_ text: String) -> String {

@@ -54,7 +54,8 @@ enum JSONOutput {
     static func print<T: Encodable>(_ value: T, compact: Bool = false) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        var data = try encoder.encode(value)
+        if data.filter({ !$0.isWhitespace }) == Data("[]".utf8) { data = Data("[]".utf8) }
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 }
@@ -80,4 +81,8 @@ enum Timestamp {
 
     /// Minutes in local time, for people.
     static func short(_ date: Date) -> String { shortFormatter.string(from: date) }
+}
+
+extension UInt8 {
+    fileprivate var isWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }
