@@ -15,6 +15,12 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case unknownReference(String, scope: ReferenceScope)
     /// A reference names several items; the candidates are an id prefix and a path each.
     case ambiguousReference(String, candidates: [String])
+    /// A file could not be attached to a note.
+    case cannotAttach(file: String, note: String, reason: String)
+    /// No attachment has this id or id prefix.
+    case unknownAttachment(String)
+    /// An attachment's bytes are missing or damaged.
+    case blob(attachment: UUID, problem: String)
     /// The operation does not apply to this item (for example, restoring an item not in the trash).
     case invalidOperation(item: String, reason: String)
     /// The underlying database failed.
@@ -39,6 +45,12 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             let shown = candidates.prefix(10).joined(separator: ", ")
             let more = candidates.count > 10 ? " and \(candidates.count - 10) more" : ""
             return "'\(reference)' matches \(candidates.count) items: \(shown)\(more); give an id instead"
+        case let .cannotAttach(file, note, reason):
+            return "cannot attach '\(file)' to note '\(note)': \(reason)"
+        case let .unknownAttachment(reference):
+            return "no attachment matches '\(reference)': give its id or an id prefix of at least 4 characters"
+        case let .blob(attachment, problem):
+            return "attachment \(attachment.storeString.prefix(8)): \(problem)"
         case let .invalidOperation(item, reason):
             return "cannot change '\(item)': \(reason)"
         case let .database(path, underlying):
@@ -49,7 +61,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// True when the error comes from the data a person gave, not from the machine.
     public var isBadInput: Bool {
         switch self {
-        case .validation, .invalidOperation: return true
+        case .validation, .invalidOperation, .cannotAttach: return true
         default: return false
         }
     }

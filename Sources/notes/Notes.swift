@@ -15,6 +15,7 @@ struct Notes: ParsableCommand {
         subcommands: [
             Add.self, MakeCollection.self, List.self, Show.self, Edit.self, Move.self,
             Remove.self, Restore.self, EmptyTrash.self, Search.self,
+            Attach.self, Attachments.self, Detach.self, AttachmentSave.self, Check.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -23,7 +23,7 @@ import Testing
         let second = try Store(folder: folder.appending("s"))
         #expect(second.deviceID == first.deviceID)
         #expect(try second.item(note.id).name == "kept")
-        #expect(second.modelVersion == 1)
+        #expect(second.modelVersion == Store.currentModelVersion)
     }
 
     @Test func differentStoresHaveDifferentDevices() throws {

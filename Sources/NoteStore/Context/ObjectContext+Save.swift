@@ -8,6 +8,10 @@ public struct SaveSummary: Sendable, Equatable {
     public let inserted: [UUID]
     public let updated: [UUID]
     public let purged: [UUID]
+    /// Attachments added by the save.
+    public let attached: [UUID]
+    /// Attachments removed by the save, on their own or with their note.
+    public let detached: [UUID]
 }
 
 extension ObjectContext {
@@ -37,6 +41,7 @@ extension ObjectContext {
             return writer.summary
         }
         rollback()
+        if !summary.detached.isEmpty { try store.releaseBlobs() }
         return summary
     }
 }
@@ -50,6 +55,8 @@ struct SaveWriter {
     var inserted: [UUID] = []
     var updated: [UUID] = []
     var purged: [UUID] = []
+    var attached: [UUID] = []
+    var detached: [UUID] = []
     /// Items whose place in the hierarchy must be checked once everything is written.
     var placed: [Item] = []
     var trashedCollections: [Item] = []
@@ -61,7 +68,9 @@ struct SaveWriter {
     }
 
     var summary: SaveSummary {
-        SaveSummary(save: saveNumber, inserted: inserted, updated: updated, purged: purged)
+        SaveSummary(
+            save: saveNumber, inserted: inserted, updated: updated, purged: purged,
+            attached: attached, detached: detached)
     }
 
     mutating func begin() throws {

@@ -13,7 +13,7 @@ public struct OutboxEntry: Sendable, Equatable {
     public let save: Int64
     /// The model version that wrote the change.
     public let modelVersion: Int
-    /// The entity name, as in the model: `Note` or `Collection`.
+    /// The entity name, as in the model: `Note`, `Collection` or `ImageAttachment`.
     public let entity: String
     public let object: UUID
     public let operation: Operation
@@ -31,6 +31,12 @@ struct OutboxWriter {
 
     mutating func record(_ operation: OutboxEntry.Operation, item: Item, changes: OutboxChanges) {
         rows.append((Self.entity(of: item.kind), item.id, operation, changes))
+    }
+
+    mutating func record(
+        _ operation: OutboxEntry.Operation, entity: String, object: UUID, changes: OutboxChanges
+    ) {
+        rows.append((entity, object, operation, changes))
     }
 
     mutating func recordDeletion(of id: UUID, kind: ItemKind) {

@@ -7,12 +7,15 @@ import GRDB
 /// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
 enum StoreSchema {
     /// The model version this build writes.
-    static let currentModelVersion = 1
+    static let currentModelVersion = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try createVersion1(db)
+        }
+        migrator.registerMigration("v2") { db in
+            try addAttachments(db)
         }
         return migrator
     }
@@ -70,5 +73,32 @@ enum StoreSchema {
             """)
         try db.execute(
             sql: "INSERT INTO metadata(key, value) VALUES ('model_version', '1')")
+    }
+
+    /// Version 2: image attachments, as Core Data's notes sample grew them: an abstract
+    /// `Attachment` with `ImageAttachment` beneath it, stored in one table with a kind column.
+    /// The bytes live in `blobs/<sha256>`; `blob_release` lists blobs to remove once no
+    /// attachment references them, so that a crash never leaves one behind for good.
+    private static func addAttachments(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE attachment (
+                id TEXT PRIMARY KEY NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('image')),
+                note TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+                format TEXT NOT NULL CHECK (format IN ('png', 'jpeg', 'gif', 'webp')),
+                width INTEGER NOT NULL CHECK (width > 0),
+                height INTEGER NOT NULL CHECK (height > 0),
+                bytes INTEGER NOT NULL CHECK (bytes >= 0),
+                caption TEXT,
+                created INTEGER NOT NULL
+            );
+            CREATE INDEX attachment_on_note ON attachment(note, created);
+            CREATE INDEX attachment_on_sha256 ON attachment(sha256);
+            CREATE TABLE blob_release (
+                sha256 TEXT PRIMARY KEY NOT NULL
+            );
+            UPDATE metadata SET value = '2' WHERE key = 'model_version';
+            """)
     }
 }

@@ -36,6 +36,13 @@ public final class Store: Sendable {
             throw StoreError.cannotOpen(path: path, reason: StoreError.describe(error))
         }
         (deviceID, modelVersion) = try Self.migrate(pool, path: path)
+        try finishBlobReleases()
+    }
+
+    /// Removes blobs that a save released just before the process stopped.
+    private func finishBlobReleases() throws {
+        let pending = try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM blob_release") ?? 0 }
+        if pending > 0 { try releaseBlobs() }
     }
 
     private static func configuration() -> Configuration {

@@ -5,7 +5,8 @@ import NoteStore
 extension Notes {
     struct Move: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "mv", abstract: "Move an item into a collection or to the top level.")
+            commandName: "mv", abstract: "Move an item into a collection or to the top level.",
+            discussion: "Give exactly one of --to and --top.")
 
         @OptionGroup var storeOptions: StoreOptions
 

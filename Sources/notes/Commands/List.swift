@@ -19,7 +19,8 @@ extension Notes {
         @Flag(help: "List what is in the trash.")
         var trash = false
 
-        @Option(help: "The order: name, created or modified.")
+        @Option(help: ArgumentHelp(
+            "The order: name (A to Z), created or modified (newest first).", valueName: "ORDER"))
         var sort: ItemSort.Key = .name
 
         @Flag(help: "Print a JSON array.")
@@ -42,6 +43,7 @@ extension Notes {
 
         private func render(_ entries: [ListingEntry], index: CollectionIndex) throws -> String {
             if json {
+                if entries.isEmpty { return "[]\n" }
                 let objects = entries.map { ItemJSON($0.item, path: index.path(of: $0.item)) }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = watch ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

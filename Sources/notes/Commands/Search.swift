@@ -13,7 +13,7 @@ extension Notes {
         @Argument(help: "The words to look for.")
         var query: String
 
-        @Option(help: "The most results to print.")
+        @Option(help: ArgumentHelp("The most results to print.", valueName: "N"))
         var limit = 20
 
         @Flag(help: "Print a JSON array.")

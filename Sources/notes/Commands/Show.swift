@@ -5,7 +5,7 @@ import NoteStore
 extension Notes {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show an item: a note's name, path, dates and body; a collection's contents.")
+            abstract: "Show an item: its name, path and dates, and a note's attachments and body.")
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -19,8 +19,11 @@ extension Notes {
             let store = try storeOptions.open()
             let shown = try store.resolve(item, scope: .any)
             let path = try store.path(of: shown)
+            let attachments = shown.isNote ? try store.attachments(of: shown.id) : []
             if json {
-                return try JSONOutput.print(ItemJSON(shown, path: path, includeBody: shown.isNote))
+                var object = ItemJSON(shown, path: path, includeBody: shown.isNote)
+                if shown.isNote { object.attachments = attachments.map(AttachmentJSON.init) }
+                return try JSONOutput.print(object)
             }
             var lines = [
                 "name:     \(shown.name)",
@@ -35,6 +38,10 @@ extension Notes {
                 let trash: ItemRequest.Trash = shown.isTrashed ? .included : .excluded
                 let contents = try store.count(ItemRequest(scope: .children(of: shown.id), trash: trash))
                 lines.append("contains: \(Plural.items(contents))")
+            }
+            if !attachments.isEmpty {
+                lines.append("attachments:")
+                lines += attachments.map { "  " + AttachmentJSON.line($0) }
             }
             print(lines.joined(separator: "\n"))
             if let body = shown.body, !body.isEmpty {

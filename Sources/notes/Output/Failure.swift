@@ -9,11 +9,17 @@ enum InputError: Error, CustomStringConvertible {
     case data(String)
     /// The command was used in a way that cannot work.
     case usage(String)
+    /// A file could not be written.
+    case output(path: String, reason: String)
+    /// `check` found problems (already printed).
+    case checkFailed(Int)
 
     var description: String {
         switch self {
         case let .file(path, reason): return "cannot read '\(path)': \(reason)"
         case let .data(message), let .usage(message): return message
+        case let .output(path, reason): return "cannot write '\(path)': \(reason)"
+        case let .checkFailed(count): return "the store has \(count) problem\(count == 1 ? "" : "s")"
         }
     }
 }
@@ -54,8 +60,11 @@ enum Failure {
         case let error as StoreError:
             return (error.description, status(of: error))
         case let error as InputError:
-            if case .usage = error { return (error.description, usage) }
-            return (error.description, badData)
+            switch error {
+            case .usage: return (error.description, usage)
+            case .output, .checkFailed: return (error.description, other)
+            case .file, .data: return (error.description, badData)
+            }
         default:
             let line = parserMessage.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
             let trimmed = line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line
@@ -65,15 +74,20 @@ enum Failure {
 
     private static func status(of error: StoreError) -> Int32 {
         switch error {
-        case .unknownReference, .ambiguousReference: return usage
-        case .validation, .invalidOperation: return badData
+        case .unknownReference, .ambiguousReference, .unknownAttachment: return usage
+        case .validation, .invalidOperation, .cannotAttach: return badData
+        case .blob: return other
         case .notFound: return usage
         case .cannotOpen, .newerModel, .database: return other
         }
     }
 
+    /// Points to the help of the subcommand that was used, when there was one.
     private static func hint(_ code: Int32) -> String {
-        code == usage ? " (see 'notes --help')" : ""
+        guard code == usage else { return "" }
+        let names = Notes.configuration.subcommands.compactMap { $0.configuration.commandName ?? $0._commandName }
+        let used = CommandLine.arguments.dropFirst().first { names.contains($0) }
+        return " (see 'notes \(used.map { $0 + " " } ?? "")--help')"
     }
 
     private static func lowercasedFirst(_ text: String) -> String {

@@ -14,6 +14,7 @@ struct ItemJSON: Encodable {
     var body: String?
     var snippet: String?
     var rank: Double?
+    var attachments: [AttachmentJSON]?
 
     init(_ item: Item, path: String, includeBody: Bool = false) {
         id = item.id.storeString
@@ -28,7 +29,7 @@ struct ItemJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, name, parent, path, created, modified, trashed, body, snippet, rank
+        case id, kind, name, parent, path, created, modified, trashed, body, snippet, rank, attachments
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -44,6 +45,7 @@ struct ItemJSON: Encodable {
         try container.encodeIfPresent(body, forKey: .body)
         try container.encodeIfPresent(snippet, forKey: .snippet)
         try container.encodeIfPresent(rank, forKey: .rank)
+        try container.encodeIfPresent(attachments, forKey: .attachments)
     }
 }
 
@@ -52,7 +54,8 @@ enum JSONOutput {
     static func print<T: Encodable>(_ value: T, compact: Bool = false) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        var data = try encoder.encode(value)
+        if data.filter({ !$0.isWhitespace }) == Data("[]".utf8) { data = Data("[]".utf8) }
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 }
@@ -78,4 +81,8 @@ enum Timestamp {
 
     /// Minutes in local time, for people.
     static func short(_ date: Date) -> String { shortFormatter.string(from: date) }
+}
+
+extension UInt8 {
+    fileprivate var isWhitespace: Bool { self == 0x20 || self == 0x0A || self == 0x0D || self == 0x09 }
 }

@@ -1,0 +1,95 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Content-addressed files in `blobs/` of the store folder, named by the SHA-256 of their bytes.
+///
+/// A blob is written to a temporary name, synced, renamed into place and its folder synced
+/// (https://lwn.net/Articles/457667/), so that a blob under its final name is always whole.
+/// Blobs are never changed after they are written.
+struct BlobStore: Sendable {
+    let folder: URL
+
+    static let temporaryPrefix = ".tmp-"
+
+    init(storeFolder: URL) {
+        folder = storeFolder.appendingPathComponent("blobs")
+    }
+
+    static func sha256(of data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    func path(for sha256: String) -> String {
+        folder.appendingPathComponent(sha256).path
+    }
+
+    func exists(_ sha256: String) -> Bool {
+        FileManager.default.fileExists(atPath: path(for: sha256))
+    }
+
+    /// Writes the blob unless a blob of that name is already there.
+    func write(_ data: Data, sha256: String) throws {
+        guard !exists(sha256) else { return }
+        if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
+            throw BlobError.io(folder.path, StoreFolder.errnoText())
+        }
+        let temporary = folder.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString.lowercased()).path
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BlobError.io(temporary, StoreFolder.errnoText()) }
+        var failure: String?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, failure == nil {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno != EINTR { failure = StoreFolder.errnoText() }
+                if written > 0 { offset += written }
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = StoreFolder.errnoText() }
+        close(fd)
+        if failure == nil && rename(temporary, path(for: sha256)) != 0 { failure = StoreFolder.errnoText() }
+        if let failure {
+            unlink(temporary)
+            throw BlobError.io(path(for: sha256), failure)
+        }
+        syncFolder()
+    }
+
+    /// The blob's bytes, checked against their hash.
+    func read(_ sha256: String) throws -> Data {
+        let path = path(for: sha256)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BlobError.missing(sha256)
+        }
+        guard Self.sha256(of: data) == sha256 else { throw BlobError.damaged(sha256) }
+        return data
+    }
+
+    func remove(_ sha256: String) {
+        unlink(path(for: sha256))
+        syncFolder()
+    }
+
+    /// The names of the files in the folder (blobs and leftovers alike).
+    func names() -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+
+    private func syncFolder() {
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}
+
+/// What can go wrong with a blob.
+enum BlobError: Error {
+    case missing(String)
+    case damaged(String)
+    case io(String, String)
+}

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+
+extension SaveWriter {
+    /// Inserts an attachment row and records it in the outbox, with the blob's hash so that
+    /// sync can publish the blob before the log that needs it.
+    mutating func insert(_ attachment: Attachment) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO attachment (\(Attachment.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        try statement.execute(arguments: [
+            attachment.id.storeString, attachment.kind.rawValue, attachment.note.storeString,
+            attachment.sha256, attachment.format.rawValue, attachment.width, attachment.height,
+            attachment.bytes, attachment.caption, attachment.created.storeMilliseconds,
+        ])
+        outbox.record(.insert, entity: attachment.entity, object: attachment.id, changes: attachment.insertionChanges)
+        attached.append(attachment.id)
+    }
+
+    /// Deletes attachments, records each deletion, and marks their blobs for release once
+    /// the save has committed.
+    mutating func delete(_ attachments: [Attachment]) throws {
+        for attachment in attachments {
+            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachment.id.storeString])
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (?)", arguments: [attachment.sha256])
+            var changes = OutboxChanges()
+            changes.set("note", .id(attachment.note))
+            changes.set("sha256", .text(attachment.sha256))
+            outbox.record(.delete, entity: attachment.entity, object: attachment.id, changes: changes)
+            detached.append(attachment.id)
+        }
+    }
+
+    /// Deletes the attachments of notes that are being purged.
+    mutating func deleteAttachments(ofNotes ids: [String]) throws {
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = Array(ids[start..<min(start + 500, ids.count)])
+            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+            let attachments = try Attachment.fetchAll(
+                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note IN (\(marks))",
+                arguments: StatementArguments(chunk))
+            try delete(attachments)
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+extension Store {
+    var blobs: BlobStore { BlobStore(storeFolder: folder) }
+
+    /// Attaches image files to a note, all or none: if one file is refused, nothing is kept
+    /// (no row, no blob).
+    ///
+    /// Format and dimensions come from the bytes, never from the file's name. A file over
+    /// 50 MB, one that is not a whole PNG, JPEG, GIF or WebP image, or an image over
+    /// 500 megapixels is refused.
+    public func attachImages(_ files: [URL], to noteID: UUID, caption: String? = nil) throws -> [Attachment] {
+        let note = try item(noteID, includingBody: false)
+        guard note.isNote else {
+            throw StoreError.invalidOperation(item: note.label, reason: "a collection has no attachments")
+        }
+        guard !note.isTrashed else {
+            throw StoreError.invalidOperation(item: note.label, reason: "it is in the trash")
+        }
+        let caption = caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let caption, caption.count > Attachment.maximumCaptionLength {
+            throw StoreError.invalidOperation(
+                item: note.label,
+                reason: "the caption has \(caption.count) characters, more than \(Attachment.maximumCaptionLength)")
+        }
+        let now = Date.storeNow()
+        let prepared = try files.map { file in
+            let (data, info) = try ImageFile.read(file, note: note)
+            let attachment = Attachment(
+                id: UUID(), kind: .image, note: noteID, sha256: BlobStore.sha256(of: data), format: info.format,
+                width: info.width, height: info.height, bytes: Int64(data.count), caption: caption, created: now)
+            return (attachment, data)
+        }
+        do {
+            try write { db in
+                var writer = SaveWriter(db: db, now: now)
+                try writer.begin()
+                for (attachment, data) in prepared {
+                    // Written inside the transaction: a concurrent release of the same blob
+                    // waits for it, and then sees the new reference.
+                    try writeBlob(data, sha256: attachment.sha256)
+                    try writer.insert(attachment)
+                }
+                try writer.finish()
+            }
+        } catch {
+            try? releaseBlobs(prepared.map(\.0.sha256))
+            throw error
+        }
+        return prepared.map(\.0)
+    }
+
+    private func writeBlob(_ data: Data, sha256: String) throws {
+        do {
+            try blobs.write(data, sha256: sha256)
+        } catch BlobError.io(let path, let reason) {
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+    }
+
+    /// The attachments of a note, oldest first.
+    public func attachments(of note: UUID) throws -> [Attachment] {
+        try read { db in
+            try Attachment.fetchAll(
+                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note = ? ORDER BY created, rowid",
+                arguments: [note.storeString])
+        }
+    }
+
+    /// Finds an attachment by its full id or a unique id prefix of at least four characters.
+    public func resolveAttachment(_ reference: String) throws -> Attachment {
+        let text = reference.trimmingCharacters(in: .whitespaces).lowercased()
+        guard text.count >= Self.minimumIDPrefix, text.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw StoreError.unknownAttachment(reference)
+        }
+        let found = try read { db in
+            try Attachment.fetchAll(
+                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id >= ? AND id < ? LIMIT 11",
+                arguments: [text, text + "~"])
+        }
+        guard found.count <= 1 else {
+            throw StoreError.ambiguousReference(reference, candidates: found.map(\.id.storeString))
+        }
+        guard let attachment = found.first else { throw StoreError.unknownAttachment(reference) }
+        return attachment
+    }
+
+    /// Removes an attachment; its blob goes once no attachment references it.
+    public func detach(_ id: UUID) throws {
+        try write { db in
+            var writer = SaveWriter(db: db, now: Date.storeNow())
+            try writer.begin()
+            let found = try Attachment.fetchAll(
+                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id = ?", arguments: [id.storeString])
+            guard !found.isEmpty else { throw StoreError.unknownAttachment(id.storeString) }
+            try writer.delete(found)
+            try writer.finish()
+        }
+        try releaseBlobs()
+    }
+
+    /// The original bytes of an attachment, checked against their hash: damaged bytes are
+    /// never handed out.
+    public func data(of attachment: Attachment) throws -> Data {
+        do {
+            return try blobs.read(attachment.sha256)
+        } catch BlobError.missing {
+            throw StoreError.blob(attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
+        } catch {
+            throw StoreError.blob(
+                attachment: attachment.id, problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
+        }
+    }
+
+    /// Removes the blobs marked for release (and `candidates`) that no attachment references.
+    ///
+    /// Runs in an immediate transaction, so that an attach of the same bytes in another
+    /// process either comes first (and keeps the blob) or after (and writes it again).
+    func releaseBlobs(_ candidates: [String] = []) throws {
+        try write { db in
+            let marked = try String.fetchAll(db, sql: "SELECT sha256 FROM blob_release")
+            for sha256 in Set(marked + candidates) {
+                let used = try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM attachment WHERE sha256 = ?)", arguments: [sha256]) ?? true
+                if !used { blobs.remove(sha256) }
+            }
+            try db.execute(sql: "DELETE FROM blob_release")
+        }
+    }
+}

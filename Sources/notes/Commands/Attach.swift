@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import NoteStore
+
+extension Notes {
+    struct Attach: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Attach image files (PNG, JPEG, GIF or WebP) to a note and print the new attachment ids.",
+            discussion: "If one file is refused, none is attached.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The note to attach to.")
+        var note: String
+
+        @Argument(help: ArgumentHelp("The image files.", valueName: "FILE"))
+        var files: [String]
+
+        @Option(help: ArgumentHelp("A caption for the attachments (at most 1,000 characters).", valueName: "TEXT"))
+        var caption: String?
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("give at least one image file") }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let target = try store.resolve(note)
+            let urls = files.map { URL(fileURLWithPath: $0) }
+            for attachment in try store.attachImages(urls, to: target.id, caption: caption) {
+                print(attachment.id.storeString)
+            }
+        }
+    }
+
+    struct Attachments: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List a note's attachments: format, dimensions, size and caption.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The note whose attachments to list.")
+        var note: String
+
+        @Flag(help: "Print a JSON array.")
+        var json = false
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let attachments = try store.attachments(of: store.resolve(note, scope: .any).id)
+            if json { return try JSONOutput.print(attachments.map(AttachmentJSON.init)) }
+            for attachment in attachments { print(AttachmentJSON.line(attachment)) }
+        }
+    }
+
+    struct Detach: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an attachment from its note.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The attachment's id or a unique id prefix.")
+        var attachment: String
+
+        func run() throws {
+            let store = try storeOptions.open()
+            try store.detach(store.resolveAttachment(attachment).id)
+        }
+    }
+
+    struct AttachmentSave: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "attachment-save", abstract: "Write an attachment's original bytes to a file.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The attachment's id or a unique id prefix.")
+        var attachment: String
+
+        @Argument(help: "The file to write.")
+        var path: String
+
+        @Flag(help: "Overwrite the file if it exists.")
+        var force = false
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let data = try store.data(of: store.resolveAttachment(attachment))
+            let url = URL(fileURLWithPath: path)
+            if !force && FileManager.default.fileExists(atPath: url.path) {
+                throw InputError.usage("'\(path)' exists: give --force to overwrite it")
+            }
+            do {
+                try data.write(to: url, options: .atomic)
+            } catch {
+                throw InputError.output(path: path, reason: OutputFile.reason(for: url))
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify the store: database integrity, and every blob present, whole and referenced.",
+            discussion: "Prints each problem on a line; exits 0 only when all is well.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let problems = try store.check()
+            if problems.isEmpty { return print("ok") }
+            for problem in problems { print(problem) }
+            throw InputError.checkFailed(problems.count)
+        }
+    }
+}
+
+/// Why a file could not be written, in a few words.
+enum OutputFile {
+    static func reason(for url: URL) -> String {
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) { return "no such folder" }
+        if !isFolder.boolValue { return "'\(folder)' is not a folder" }
+        if access(folder, W_OK) != 0 { return "permission denied" }
+        return "it could not be written"
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import NoteTestSupport
+import Testing
+
+@Suite struct AttachmentCommandTests {
+    let folder = TemporaryFolder("notes-cli-attach")
+    var store: URL { folder.appending("store") }
+
+    func notes(_ arguments: String...) throws -> NotesResult {
+        try NotesCommand.run(arguments, store: store)
+    }
+
+    func expectFailure(_ result: NotesResult, status: Int32, containing text: String) {
+        #expect(result.status == status, "\(result)")
+        #expect(result.output.isEmpty)
+        #expect(result.error.hasPrefix("notes: "))
+        #expect(result.error.split(separator: "\n").count == 1)
+        #expect(result.error.contains(text), "\(result.error)")
+    }
+
+    func blobs() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("blobs").path)) ?? []).sorted()
+    }
+
+    func json(_ result: NotesResult) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+    }
+
+    @Test func attachListShowSaveAndDetach() throws {
+        try #require(try notes("add", "Trip", "--body", "photos").status == 0)
+        let png = SampleFiles.image("plain.png").path
+        let gif = SampleFiles.image("animated.gif").path
+        let attached = try notes("attach", "Trip", png, gif, "--caption", "the view")
+        #expect(attached.status == 0, "\(attached)")
+        let ids = attached.output.split(separator: "\n").map(String.init)
+        #expect(ids.count == 2 && ids.allSatisfy { UUID(uuidString: $0) != nil })
+
+        let lines = try notes("attachments", "Trip").output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].contains("PNG") && lines[0].contains("the view"))
+        #expect(lines[1].contains("GIF"))
+
+        let list = try #require(try json(notes("attachments", "Trip", "--json")) as? [[String: Any]])
+        #expect(list.count == 2)
+        let first = list[0]
+        #expect(Set(first.keys) == ["id", "note", "format", "width", "height", "bytes", "caption", "sha256", "created"])
+        #expect(first["format"] as? String == "png")
+        #expect((first["width"] as? Int ?? 0) > 0 && (first["height"] as? Int ?? 0) > 0)
+        #expect(first["bytes"] as? Int == (try Data(contentsOf: SampleFiles.image("plain.png"))).count)
+        #expect((first["sha256"] as? String)?.count == 64)
+
+        let shown = try #require(try json(notes("show", "Trip", "--json")) as? [String: Any])
+        #expect((shown["attachments"] as? [[String: Any]])?.count == 2)
+        #expect(try notes("show", "Trip").output.contains("attachments:"))
+
+        let copy = folder.appending("copy.png")
+        #expect(try notes("attachment-save", String(ids[0].prefix(8)), copy.path).status == 0)
+        #expect(try Data(contentsOf: copy) == Data(contentsOf: SampleFiles.image("plain.png")))
+        expectFailure(try notes("attachment-save", ids[0], copy.path), status: 64, containing: "--force")
+        #expect(try notes("attachment-save", ids[1], copy.path, "--force").status == 0)
+        #expect(try Data(contentsOf: copy) == Data(contentsOf: SampleFiles.image("animated.gif")))
+
+        #expect(blobs().count == 2)
+        #expect(try notes("detach", ids[0]).status == 0)
+        #expect(blobs().count == 1)
+        #expect(try notes("attachments", "Trip").output.split(separator: "\n").count == 1)
+    }
+
+    @Test func refusalsSayWhatAndWhereAndLeaveNothing() throws {
+        try #require(try notes("add", "Groceries").status == 0)
+        try #require(try notes("mkcol", "Work").status == 0)
+        let text = folder.appending("list.png")
+        try Data("milk, eggs".utf8).write(to: text)
+        expectFailure(
+            try notes("attach", "Groceries", SampleFiles.image("plain.png").path, text.path), status: 65,
+            containing: "cannot attach '\(text.path)' to note 'Groceries': not a PNG, JPEG, GIF or WebP image")
+        expectFailure(try notes("attach", "Groceries", folder.appending("none.png").path), status: 65, containing: "none.png")
+        expectFailure(try notes("attach", "Work", SampleFiles.image("plain.png").path), status: 65, containing: "Work")
+        expectFailure(try notes("attach", "Nobody", SampleFiles.image("plain.png").path), status: 64, containing: "Nobody")
+        expectFailure(try notes("detach", "0000"), status: 64, containing: "0000")
+        #expect(blobs().isEmpty)
+        #expect(try notes("attachments", "Groceries").output.isEmpty)
+    }
+
+    @Test func checkReportsMissingAndDamagedBlobs() throws {
+        try #require(try notes("add", "n").status == 0)
+        let id = try notes("attach", "n", SampleFiles.image("plain.png").path).line
+        #expect(try notes("check").status == 0)
+        let blob = store.appendingPathComponent("blobs").appendingPathComponent(try #require(blobs().first))
+
+        var bytes = try Data(contentsOf: blob)
+        bytes[10] ^= 0x01
+        try bytes.write(to: blob)
+        let damaged = try notes("check")
+        #expect(damaged.status == 1)
+        #expect(damaged.output.contains("damaged blob"))
+        expectFailure(try notes("attachment-save", id, folder.appending("out.png").path), status: 1, containing: "damaged")
+        #expect(!FileManager.default.fileExists(atPath: folder.appending("out.png").path))
+
+        try FileManager.default.removeItem(at: blob)
+        let missing = try notes("check")
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("missing blob"))
+    }
+}
