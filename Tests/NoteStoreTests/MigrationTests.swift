@@ -50,6 +50,11 @@ import Testing
         #expect(try store.resolve("Work/Ideas/Launch plan").body == "Ship in spring.\nBudget: small.")
         #expect(try store.resolve("Groceries").body == "milk\neggs\ncrème fraîche")
         #expect(try store.search("fraiche").map(\.item.name) == ["Groceries"])
+        let groceries = try store.resolve("Groceries")
+        try store.edit(groceries.id, body: "bread")
+        #expect(try store.search("fraiche").isEmpty)
+        #expect(try store.search("bread").map(\.item.id) == [groceries.id])
+        #expect(try store.check() == [])
     }
 
     @Test func migratedStoreTakesAttachments() throws {

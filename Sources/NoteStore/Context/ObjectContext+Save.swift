@@ -98,6 +98,7 @@ struct SaveWriter {
                 item.created.storeMilliseconds, item.modified.storeMilliseconds,
                 item.trashed?.storeMilliseconds, item.kind == .note ? (item.body ?? "") : nil,
             ])
+        try SearchIndex.addLastInsertedItem(name: item.name, body: item.kind == .note ? (item.body ?? "") : nil, db)
         outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item))
         inserted.append(item.id)
         placed.append(item)
@@ -125,6 +126,8 @@ struct SaveWriter {
         guard !assignments.isEmpty else { return }
         if contentChanged { set("modified", .date(now)) }
         arguments += [current.id.storeString]
+        let textChanged = changes["name"] != nil || changes["body"] != nil
+        if textChanged { try SearchIndex.remove(ids: [current.id.storeString], db) }
         try db.execute(
             sql: "UPDATE item SET \(assignments.joined(separator: ", ")) WHERE id = ?",
             arguments: arguments)
@@ -132,6 +135,7 @@ struct SaveWriter {
             throw StoreError.invalidOperation(
                 item: current.label, reason: "it was purged by another process meanwhile")
         }
+        if textChanged { try SearchIndex.add(ids: [current.id.storeString], db) }
         outbox.record(.update, item: current, changes: changes)
         updated.append(current.id)
         if current.parent != original.parent || (original.isTrashed && !current.isTrashed) {

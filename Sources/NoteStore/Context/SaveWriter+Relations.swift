@@ -29,6 +29,7 @@ extension SaveWriter {
         for item in expected { ids[item.id.storeString] = ids[item.id.storeString] ?? item.kind }
         let all = Array(ids.keys).sorted()
         try deleteAttachments(ofNotes: all.filter { ids[$0] == .note })
+        try SearchIndex.remove(ids: all, db)
         for chunk in stride(from: 0, to: all.count, by: 500).map({ all[$0..<min($0 + 500, all.count)] }) {
             let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             try db.execute(

@@ -83,6 +83,12 @@ public struct OutboxChanges: Sendable, Equatable {
 
     private static func appendJSONString(_ text: String, to out: inout String) {
         out += "\""
+        // Most text needs no escape: append it in one piece.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += text
+            out += "\""
+            return
+        }
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -79,6 +79,8 @@ enum StoreSchema {
     /// `Attachment` with `ImageAttachment` beneath it, stored in one table with a kind column.
     /// The bytes live in `blobs/<sha256>`; `blob_release` lists blobs to remove once no
     /// attachment references them, so that a crash never leaves one behind for good.
+    /// Also: the full-text index is written by the store (``SearchIndex``) instead of
+    /// triggers, and a covering index over collections makes paths cheap to compute.
     private static func addAttachments(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE attachment (
@@ -98,6 +100,10 @@ enum StoreSchema {
             CREATE TABLE blob_release (
                 sha256 TEXT PRIMARY KEY NOT NULL
             );
+            DROP TRIGGER item_fts_after_insert;
+            DROP TRIGGER item_fts_after_delete;
+            DROP TRIGGER item_fts_after_update;
+            CREATE INDEX item_collection ON item(id, name, parent) WHERE kind = 'collection';
             UPDATE metadata SET value = '2' WHERE key = 'model_version';
             """)
     }

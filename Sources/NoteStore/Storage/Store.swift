@@ -22,21 +22,59 @@ public final class Store: Sendable {
     /// The database file's name inside the store folder.
     public static let databaseFileName = "store.sqlite"
 
+    /// How a store is opened.
+    public enum Access: Sendable {
+        /// Reads and writes; creates and migrates the store as needed.
+        case readWrite
+        /// Only reads, and writes nothing on opening, when the store exists at the current
+        /// model version; otherwise it is opened as `readWrite`, to be created or migrated.
+        case readOnly
+    }
+
     /// Opens the store in `folder`, creating the folder and the database when absent and
     /// migrating an older model version.
-    public init(folder: URL) throws {
+    public init(folder: URL, access: Access = .readWrite) throws {
         self.folder = folder.standardizedFileURL
         let path = self.folder.path
-        try StoreFolder.prepare(path)
         let databasePath = self.folder.appendingPathComponent(Self.databaseFileName).path
+        if access == .readOnly, let opened = try Self.openReadOnly(databasePath, storePath: path) {
+            (pool, deviceID, modelVersion) = opened
+            return
+        }
+        try StoreFolder.prepare(path)
         try StoreFolder.createPrivateFile(databasePath, storePath: path)
         do {
             pool = try DatabasePool(path: databasePath, configuration: Self.configuration())
+            // Every commit is synced to disk: a saved note survives a power cut. (GRDB sets
+            // NORMAL when it turns WAL on, so this comes after opening.)
+            try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
             throw StoreError.cannotOpen(path: path, reason: StoreError.describe(error))
         }
         (deviceID, modelVersion) = try Self.migrate(pool, path: path)
         try finishBlobReleases()
+    }
+
+    /// A read-only pool on an existing store at the current model version, else nil.
+    private static func openReadOnly(_ databasePath: String, storePath: String) throws -> (DatabasePool, UUID, Int)? {
+        guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
+        var configuration = configuration()
+        configuration.readonly = true
+        guard let pool = try? DatabasePool(path: databasePath, configuration: configuration) else { return nil }
+        let found = try? pool.read { db -> (String?, String?) in
+            guard try db.tableExists("metadata") else { return (nil, nil) }
+            let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
+            let byKey = Dictionary(values.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
+            return (byKey["model_version"], byKey["device_id"])
+        }
+        guard let (versionText, deviceText) = found, let versionText, let version = Int(versionText),
+            let deviceText, let device = UUID(uuidString: deviceText)
+        else { return nil }
+        if version > currentModelVersion {
+            throw StoreError.newerModel(path: storePath, found: version, supported: currentModelVersion)
+        }
+        guard version == currentModelVersion else { return nil }
+        return (pool, device, version)
     }
 
     /// Removes blobs that a save released just before the process stopped.
@@ -52,7 +90,6 @@ public final class Store: Sendable {
         configuration.prepareDatabase { db in
             db.add(function: ItemFilter.foldFunction)
             db.add(collation: ItemSort.nameCollation)
-            try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         return configuration
     }

@@ -46,7 +46,7 @@ extension Notes {
         var json = false
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.open(.readOnly)
             let attachments = try store.attachments(of: store.resolve(note, scope: .any).id)
             if json { return try JSONOutput.print(attachments.map(AttachmentJSON.init)) }
             for attachment in attachments { print(AttachmentJSON.line(attachment)) }
@@ -83,7 +83,7 @@ extension Notes {
         var force = false
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.open(.readOnly)
             let data = try store.data(of: store.resolveAttachment(attachment))
             let url = URL(fileURLWithPath: path)
             if !force && FileManager.default.fileExists(atPath: url.path) {

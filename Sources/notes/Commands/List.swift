@@ -30,7 +30,7 @@ extension Notes {
         var watch = false
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.open(.readOnly)
             let parent = try collection.map { try store.resolveCollection($0, scope: trash ? .any : .live) }
             let render = { @Sendable () throws -> String in
                 try self.render(store.listing(

@@ -27,7 +27,7 @@ extension Notes {
         }
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.open(.readOnly)
             let highlight = !json && isatty(1) == 1
             let results = try store.search(
                 query, limit: limit, markers: highlight ? ("\u{1B}[1m", "\u{1B}[0m") : ("**", "**"))

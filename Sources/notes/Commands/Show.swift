@@ -16,7 +16,7 @@ extension Notes {
         var json = false
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try storeOptions.open(.readOnly)
             let shown = try store.resolve(item, scope: .any)
             let path = try store.path(of: shown)
             let attachments = shown.isNote ? try store.attachments(of: shown.id) : []

@@ -21,8 +21,9 @@ struct StoreOptions: ParsableArguments {
         return URL(fileURLWithPath: data).appendingPathComponent("notes")
     }
 
-    /// Opens the store, creating it on first use.
-    func open() throws -> Store {
-        try Store(folder: folder)
+    /// Opens the store, creating it on first use; commands that only read ask for
+    /// `.readOnly`, which writes nothing on opening.
+    func open(_ access: Store.Access = .readWrite) throws -> Store {
+        try Store(folder: folder, access: access)
     }
 }
