@@ -45,9 +45,14 @@ extension SaveWriter {
     /// Checks the rules across items: the parent exists, is a collection, is not in the trash
     /// while the item is not, and an item is never inside itself.
     mutating func validateRelations() throws {
+        // Many items of one save share a few parents: read each parent once.
+        var parents: [UUID: Item?] = [:]
         for item in placed {
             guard let parentID = item.parent else { continue }
-            guard let parent = try Item.fetchOne(db, id: parentID, includingBody: false) else {
+            if parents[parentID] == nil {
+                parents[parentID] = .some(try Item.fetchOne(db, id: parentID, includingBody: false))
+            }
+            guard let parent = parents[parentID] ?? nil else {
                 fail(item, .parentMissing, "its collection \(parentID.storeString) does not exist")
                 continue
             }

@@ -41,6 +41,7 @@ struct LocalSaveScenario: Scenario {
         let inbox: String
         let begin: RawStatement
         let insert: RawStatement
+        let index: RawStatement
         let commit: RawStatement
 
         init(folder: URL, synchronous: RawConnection.Synchronous) throws {
@@ -51,11 +52,14 @@ struct LocalSaveScenario: Scenario {
             insert = try connection.prepare(InsertScenario.itemInsertSQL)
             insert.bind([.text(inbox), .text("collection"), .text("Inbox"), .null, .integer(0), .integer(0), .null, .null])
             try insert.execute()
+            index = try connection.prepare(
+                "INSERT INTO item_fts (rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
             begin = try connection.prepare("BEGIN IMMEDIATE")
             commit = try connection.prepare("COMMIT")
         }
 
-        /// Saves one note row in its own transaction; returns the time it took.
+        /// Saves one note row and its full-text entry in their own transaction; returns the
+        /// time it took.
         func save(name: String, body: String) throws -> Double {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             let row: [RawValue] = [
@@ -66,6 +70,8 @@ struct LocalSaveScenario: Scenario {
                 try begin.execute()
                 insert.bind(row)
                 try insert.execute()
+                index.bind([row[2], row[7]])
+                try index.execute()
                 try commit.execute()
             }
         }

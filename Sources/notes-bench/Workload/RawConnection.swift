@@ -4,7 +4,7 @@ import GRDBSQLite
 /// A bare SQLite connection through the C API, for the reference figures: what SQLite alone
 /// does with the same rows, with no layer above it.
 ///
-/// It opens the store's own file, whose schema (tables, indexes, FTS5 triggers) the store made,
+/// It opens the store's own file, whose schema (tables, indexes, the FTS5 table) the store made,
 /// with the settings the store asks for: WAL, foreign keys on and, unless told otherwise,
 /// `synchronous = FULL`, which makes every commit durable (https://sqlite.org/pragma.html).
 final class RawConnection {
