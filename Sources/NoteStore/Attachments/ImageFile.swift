@@ -4,7 +4,7 @@ import Foundation
 enum ImageFile {
     static func read(_ file: URL, note: Item) throws -> (Data, ImageInfo) {
         func refuse(_ reason: String) -> StoreError {
-            StoreError.cannotAttach(file: file.path, note: note.label, reason: reason)
+            StoreError.cannotAttach(file: file.relativePath, note: note.label, reason: reason)
         }
         var info = stat()
         guard stat(file.path, &info) == 0 else { throw refuse(StoreFolder.errnoText()) }

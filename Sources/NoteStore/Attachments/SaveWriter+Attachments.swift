@@ -33,13 +33,12 @@ extension SaveWriter {
 
     /// Deletes the attachments of notes that are being purged.
     mutating func deleteAttachments(ofNotes ids: [String]) throws {
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let attachments = try Attachment.fetchAll(
+        var attachments: [Attachment] = []
+        try IDList.forEachChunk(of: ids) { marks, arguments in
+            attachments += try Attachment.fetchAll(
                 db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note IN (\(marks))",
-                arguments: StatementArguments(chunk))
-            try delete(attachments)
+                arguments: arguments)
         }
+        try delete(attachments)
     }
 }

@@ -30,10 +30,8 @@ extension SaveWriter {
         let all = Array(ids.keys).sorted()
         try deleteAttachments(ofNotes: all.filter { ids[$0] == .note })
         try SearchIndex.remove(ids: all, db)
-        for chunk in stride(from: 0, to: all.count, by: 500).map({ all[$0..<min($0 + 500, all.count)] }) {
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            try db.execute(
-                sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: StatementArguments(Array(chunk)))
+        try IDList.forEachChunk(of: all) { marks, arguments in
+            try db.execute(sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: arguments)
         }
         for id in all {
             guard let uuid = UUID(uuidString: id) else { continue }

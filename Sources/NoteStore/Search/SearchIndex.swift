@@ -19,29 +19,25 @@ enum SearchIndex {
     /// Removes the items' entries, with the text they were indexed with; call it before the
     /// rows or their text change.
     static func remove(ids: [String], _ db: Database) throws {
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+        try IDList.forEachChunk(of: ids) { marks, arguments in
             try db.execute(
                 sql: """
                     INSERT INTO item_fts(item_fts, rowid, name, body)
                     SELECT 'delete', rowid, name, body FROM item WHERE id IN (\(marks))
                     """,
-                arguments: StatementArguments(chunk))
+                arguments: arguments)
         }
     }
 
     /// Indexes the items again with their current text; call it after their text changed.
     static func add(ids: [String], _ db: Database) throws {
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = Array(ids[start..<min(start + 500, ids.count)])
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+        try IDList.forEachChunk(of: ids) { marks, arguments in
             try db.execute(
                 sql: """
                     INSERT INTO item_fts(rowid, name, body)
                     SELECT rowid, name, body FROM item WHERE id IN (\(marks))
                     """,
-                arguments: StatementArguments(chunk))
+                arguments: arguments)
         }
     }
 }
