@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "notes", targets: ["notes"]),
         .executable(name: "notes-bench", targets: ["notes-bench"]),
         .library(name: "NoteStore", targets: ["NoteStore"]),
+        .library(name: "NoteSync", targets: ["NoteSync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -21,10 +22,16 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .target(
+            name: "NoteSync",
+            dependencies: [
+                "NoteStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .executableTarget(
             name: "notes",
             dependencies: [
-                "NoteStore",
+                "NoteStore", "NoteSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -45,6 +52,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "NoteSyncTests",
+            dependencies: ["NoteSync", "NoteStore", "NoteTestSupport"]),
         .testTarget(
             name: "NotesCLITests",
             dependencies: ["NoteStore", "NoteTestSupport"]),
