@@ -27,7 +27,7 @@ import Testing
     @Test func version1StoreOpensMigratedWithEveryItemIntact() throws {
         let (folder, store) = try openCopyOfVersion1()
         _ = folder
-        #expect(store.modelVersion == 2)
+        #expect(store.modelVersion == Store.currentModelVersion)
         let expected = try listing("store-v1.json") + listing("store-v1-trash.json")
         let items = try store.fetch(ItemRequest(trash: .included))
         #expect(items.count == expected.count)
@@ -70,7 +70,7 @@ import Testing
         let (folder, store) = try openCopyOfVersion1()
         let reopened = try Store(folder: store.folder)
         _ = folder
-        #expect(reopened.modelVersion == 2)
+        #expect(reopened.modelVersion == Store.currentModelVersion)
         #expect(reopened.deviceID == store.deviceID)
     }
 }

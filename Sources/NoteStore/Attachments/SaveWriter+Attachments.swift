@@ -6,11 +6,11 @@ extension SaveWriter {
     /// sync can publish the blob before the log that needs it.
     mutating func insert(_ attachment: Attachment) throws {
         let statement = try db.cachedStatement(
-            sql: "INSERT INTO attachment (\(Attachment.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            sql: "INSERT INTO attachment (\(Attachment.columns), stamps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try statement.execute(arguments: [
             attachment.id.storeString, attachment.kind.rawValue, attachment.note.storeString,
             attachment.sha256, attachment.format.rawValue, attachment.width, attachment.height,
-            attachment.bytes, attachment.caption, attachment.created.storeMilliseconds,
+            attachment.bytes, attachment.caption, attachment.created.storeMilliseconds, insertionStamps,
         ])
         outbox.record(.insert, entity: attachment.entity, object: attachment.id, changes: attachment.insertionChanges)
         attached.append(attachment.id)
@@ -23,6 +23,7 @@ extension SaveWriter {
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachment.id.storeString])
             try db.execute(
                 sql: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (?)", arguments: [attachment.sha256])
+            try recordTombstone(attachment.id, entity: attachment.entity)
             var changes = OutboxChanges()
             changes.set("note", .id(attachment.note))
             changes.set("sha256", .text(attachment.sha256))
@@ -40,5 +41,12 @@ extension SaveWriter {
                 arguments: arguments)
         }
         try delete(attachments)
+    }
+
+    /// Keeps the purge of an object for ever, so that sync never brings it back.
+    mutating func recordTombstone(_ object: UUID, entity: String) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp) VALUES (?, ?, ?)",
+            arguments: [object.storeString, entity, stamp.text])
     }
 }

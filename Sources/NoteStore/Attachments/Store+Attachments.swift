@@ -34,7 +34,7 @@ extension Store {
         }
         do {
             try write { db in
-                var writer = SaveWriter(db: db, now: now)
+                var writer = SaveWriter(db: db, now: now, device: deviceID)
                 try writer.begin()
                 for (attachment, data) in prepared {
                     // Written inside the transaction: a concurrent release of the same blob
@@ -89,7 +89,7 @@ extension Store {
     /// Removes an attachment; its blob goes once no attachment references it.
     public func detach(_ id: UUID) throws {
         try write { db in
-            var writer = SaveWriter(db: db, now: Date.storeNow())
+            var writer = SaveWriter(db: db, now: Date.storeNow(), device: deviceID)
             try writer.begin()
             let found = try Attachment.fetchAll(
                 db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id = ?", arguments: [id.storeString])

@@ -23,7 +23,7 @@ extension ObjectContext {
     public func save() throws -> SaveSummary? {
         guard hasChanges else { return nil }
         let summary = try store.write { db -> SaveSummary in
-            var writer = SaveWriter(db: db, now: Date.storeNow())
+            var writer = SaveWriter(db: db, now: Date.storeNow(), device: store.deviceID)
             try writer.begin()
             for id in insertionOrder {
                 if let item = registry[id]?.current { try writer.insert(item) }
@@ -61,11 +61,19 @@ struct SaveWriter {
     var placed: [Item] = []
     var trashedCollections: [Item] = []
     var saveNumber: Int64 = 0
+    let device: UUID
+    /// The stamp of every change of this save: the store's clock, ticked once per save.
+    var stamp: ChangeStamp
 
-    init(db: Database, now: Date) {
+    init(db: Database, now: Date, device: UUID) {
         self.db = db
         self.now = now
+        self.device = device
+        stamp = ChangeStamp(clock: 0, device: device)
     }
+
+    /// The JSON of `stamps` for an object inserted by this save.
+    var insertionStamps: String { "{\"*\":\"\(stamp.text)\"}" }
 
     var summary: SaveSummary {
         SaveSummary(
@@ -78,6 +86,8 @@ struct SaveWriter {
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
         saveNumber = try Int64.fetchOne(
             db, sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'") ?? 1
+        let last = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'").flatMap { UInt64($0) } ?? 0
+        stamp = ChangeStamp(clock: HybridClock.tick(after: last, now: now), device: device)
     }
 
     mutating func insert(_ item: Item) throws {
@@ -89,14 +99,15 @@ struct SaveWriter {
         guard problems.isEmpty else { return failures += problems }
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO item (id, kind, name, parent, created, modified, trashed, body)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO item (id, kind, name, parent, created, modified, trashed, body, stamps)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         try statement.execute(
             arguments: [
                 item.id.storeString, item.kind.rawValue, item.name, item.parent?.storeString,
                 item.created.storeMilliseconds, item.modified.storeMilliseconds,
                 item.trashed?.storeMilliseconds, item.kind == .note ? (item.body ?? "") : nil,
+                insertionStamps,
             ])
         try SearchIndex.addLastInsertedItem(name: item.name, body: item.kind == .note ? (item.body ?? "") : nil, db)
         outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item))
@@ -125,6 +136,9 @@ struct SaveWriter {
         if current.trashed != original.trashed { set("trashed", .date(current.trashed)) }
         guard !assignments.isEmpty else { return }
         if contentChanged { set("modified", .date(now)) }
+        let paths = changes.properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")
+        assignments.append("stamps = json_set(stamps, \(paths))")
+        arguments += StatementArguments(changes.properties.map { _ in stamp.text })
         arguments += [current.id.storeString]
         let textChanged = changes["name"] != nil || changes["body"] != nil
         if textChanged { try SearchIndex.remove(ids: [current.id.storeString], db) }
@@ -169,8 +183,8 @@ struct SaveWriter {
             var item = Item(row: row)
             item.trashed = collection.trashed
             try db.execute(
-                sql: "UPDATE item SET trashed = ? WHERE id = ?",
-                arguments: [item.trashed?.storeMilliseconds, item.id.storeString])
+                sql: "UPDATE item SET trashed = ?, stamps = json_set(stamps, '$.trashed', ?) WHERE id = ?",
+                arguments: [item.trashed?.storeMilliseconds, stamp.text, item.id.storeString])
             var changes = OutboxChanges()
             changes.set("trashed", .date(item.trashed))
             outbox.record(.update, item: item, changes: changes)

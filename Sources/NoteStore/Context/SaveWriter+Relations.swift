@@ -35,6 +35,7 @@ extension SaveWriter {
         }
         for id in all {
             guard let uuid = UUID(uuidString: id) else { continue }
+            try recordTombstone(uuid, entity: OutboxWriter.entity(of: ids[id] ?? .note))
             outbox.recordDeletion(of: uuid, kind: ids[id] ?? .note)
             purged.append(uuid)
         }
@@ -85,9 +86,9 @@ extension SaveWriter {
     /// outbox and the save counter.
     mutating func finish() throws {
         guard failures.isEmpty else { throw StoreError.validation(failures) }
-        try outbox.write(to: db, save: saveNumber, at: now)
+        try outbox.write(to: db, save: saveNumber, clock: stamp.clock, at: now)
         try db.execute(
-            sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('last_save', ?)",
-            arguments: [String(saveNumber)])
+            sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('last_save', ?), ('clock', ?)",
+            arguments: [String(saveNumber), String(stamp.clock)])
     }
 }

@@ -28,7 +28,7 @@ public struct OutboxChanges: Sendable, Equatable {
 
     public init() {}
 
-    init(inserting item: Item) {
+    public init(inserting item: Item) {
         set("kind", .text(item.kind.rawValue))
         set("name", .text(item.name))
         set("parent", .id(item.parent))
@@ -38,7 +38,11 @@ public struct OutboxChanges: Sendable, Equatable {
         if item.isNote { set("body", .text(item.body ?? "")) }
     }
 
-    mutating func set(_ name: String, _ value: OutboxValue) {
+    public mutating func remove(_ name: String) {
+        properties.removeAll { $0.name == name }
+    }
+
+    public mutating func set(_ name: String, _ value: OutboxValue) {
         properties.removeAll { $0.name == name }
         properties.append((name, value))
     }
@@ -52,7 +56,7 @@ public struct OutboxChanges: Sendable, Equatable {
     }
 
     /// The JSON text of the changes.
-    var json: String {
+    public var json: String {
         var out = "{"
         for (index, property) in properties.enumerated() {
             if index > 0 { out += "," }
@@ -68,7 +72,7 @@ public struct OutboxChanges: Sendable, Equatable {
     }
 
     /// Decodes the JSON text written by ``json``.
-    init?(json: String) {
+    public init?(json: String) {
         guard let data = json.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }

@@ -19,6 +19,9 @@ public struct OutboxEntry: Sendable, Equatable {
     public let operation: Operation
     public let changes: OutboxChanges
     public let recorded: Date
+    /// The store's hybrid logical clock at the save; with the store's device, the stamp of
+    /// the change.
+    public let clock: UInt64
 }
 
 /// Collects the outbox rows of one save and writes them in its transaction.
@@ -43,16 +46,16 @@ struct OutboxWriter {
         rows.append((Self.entity(of: kind), id, .delete, OutboxChanges()))
     }
 
-    func write(to db: Database, save: Int64, at date: Date) throws {
+    func write(to db: Database, save: Int64, clock: UInt64, at date: Date) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO outbox (save, model, entity, object, operation, changes, recorded)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO outbox (save, model, entity, object, operation, changes, recorded, clock)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for row in rows {
             try statement.execute(arguments: [
                 save, StoreSchema.currentModelVersion, row.entity, row.object.storeString,
-                row.operation.rawValue, row.changes.json, date.storeMilliseconds,
+                row.operation.rawValue, row.changes.json, date.storeMilliseconds, Int64(bitPattern: clock),
             ])
         }
     }
@@ -64,14 +67,15 @@ extension Store {
         try read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT id, save, model, entity, object, operation, changes, recorded FROM outbox ORDER BY id"
+                sql: "SELECT id, save, model, entity, object, operation, changes, recorded, clock FROM outbox ORDER BY id"
             ).map { row in
                 OutboxEntry(
                     sequence: row[0], save: row[1], modelVersion: row[2], entity: row[3],
                     object: UUID(uuidString: row[4]) ?? UUID(),
                     operation: OutboxEntry.Operation(rawValue: row[5]) ?? .update,
                     changes: OutboxChanges(json: row[6]) ?? OutboxChanges(),
-                    recorded: Date(storeMilliseconds: row[7]))
+                    recorded: Date(storeMilliseconds: row[7]),
+                    clock: UInt64(bitPattern: row[8]))
             }
         }
     }

@@ -7,7 +7,7 @@ import GRDB
 /// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
 enum StoreSchema {
     /// The model version this build writes.
-    static let currentModelVersion = 2
+    static let currentModelVersion = 3
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -16,6 +16,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v2") { db in
             try addAttachments(db)
+        }
+        migrator.registerMigration("v3") { db in
+            try addChangeStamps(db)
         }
         return migrator
     }
@@ -105,6 +108,37 @@ enum StoreSchema {
             DROP TRIGGER item_fts_after_update;
             CREATE INDEX item_collection ON item(id, name, parent) WHERE kind = 'collection';
             UPDATE metadata SET value = '2' WHERE key = 'model_version';
+            """)
+    }
+
+    /// Version 3: what sync needs to merge. Every item and attachment keeps the stamp of each
+    /// property's last change (`stamps`, a JSON object: property name, or `*` for all the
+    /// others, to ``ChangeStamp`` text); purged objects leave a tombstone; every save has the
+    /// reading of the store's hybrid logical clock (`outbox.clock`, `metadata.clock`); and
+    /// `sync_state` keeps what sync records of its own. Objects made before get the stamp of
+    /// their creation time on this device.
+    private static func addChangeStamps(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE item ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
+            ALTER TABLE attachment ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
+            ALTER TABLE outbox ADD COLUMN clock INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE tombstone (
+                object TEXT PRIMARY KEY NOT NULL,
+                entity TEXT NOT NULL,
+                stamp TEXT NOT NULL
+            );
+            CREATE TABLE sync_state (
+                key TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            );
+            UPDATE item SET stamps = json_object('*',
+                printf('%016x', created << 16) || '/' || (SELECT value FROM metadata WHERE key = 'device_id'));
+            UPDATE attachment SET stamps = json_object('*',
+                printf('%016x', created << 16) || '/' || (SELECT value FROM metadata WHERE key = 'device_id'));
+            UPDATE outbox SET clock = recorded << 16;
+            INSERT OR REPLACE INTO metadata(key, value)
+                VALUES ('clock', (SELECT COALESCE(MAX(modified), 0) << 16 FROM item));
+            UPDATE metadata SET value = '3' WHERE key = 'model_version';
             """)
     }
 }

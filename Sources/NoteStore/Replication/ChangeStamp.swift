@@ -1,0 +1,50 @@
+import Foundation
+
+/// When and where a property got its value: a hybrid logical clock reading and a device.
+///
+/// Stamps are totally ordered, by clock and then by device id, so that every device picks the
+/// same last writer. The text form, 16 hex digits of the clock, `/` and the device id, sorts
+/// in the same order as the stamps (docs/sync-format.md, "Clocks and order").
+public struct ChangeStamp: Comparable, Hashable, Sendable, CustomStringConvertible {
+    public let clock: UInt64
+    public let device: UUID
+
+    public init(clock: UInt64, device: UUID) {
+        self.clock = clock
+        self.device = device
+    }
+
+    /// Parses the text form; nil when it is not one.
+    public init?(text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 16, let clock = UInt64(parts[0], radix: 16),
+            let device = UUID(uuidString: String(parts[1]))
+        else { return nil }
+        self.init(clock: clock, device: device)
+    }
+
+    public var text: String {
+        let hex = String(clock, radix: 16)
+        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex + "/" + device.storeString
+    }
+
+    public var description: String { text }
+
+    public static func < (lhs: ChangeStamp, rhs: ChangeStamp) -> Bool {
+        lhs.clock != rhs.clock ? lhs.clock < rhs.clock : lhs.device.storeString < rhs.device.storeString
+    }
+}
+
+/// The hybrid logical clock of a store: milliseconds since 1970 in the high 48 bits, a counter
+/// in the low 16, never going back (https://cse.buffalo.edu/tech-reports/2014-04.pdf).
+public enum HybridClock {
+    /// The next reading after `last` at wall time `now`.
+    public static func tick(after last: UInt64, now: Date = Date()) -> UInt64 {
+        max(physical(now), last &+ 1)
+    }
+
+    /// The wall-clock part of a reading for a date.
+    public static func physical(_ date: Date) -> UInt64 {
+        UInt64(max(0, date.storeMilliseconds)) << 16
+    }
+}

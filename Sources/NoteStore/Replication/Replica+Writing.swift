@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+
+extension Replica {
+    /// The columns of each entity that a change may set, with their kind of value.
+    static let itemColumns: Set<String> = ["name", "parent", "created", "modified", "trashed", "body"]
+    static let attachmentColumns: Set<String> = ["caption"]
+
+    /// Inserts an object that does not exist yet, with every property of `values`.
+    ///
+    /// Refuses values that break the model's rules on single properties (the change is then
+    /// left out, and the caller says so).
+    public func insert(entity: String, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
+        switch entity {
+        case "Note", "Collection": try insertItem(entity: entity, object: object, values: values, stamps: stamps)
+        case "ImageAttachment": try insertAttachment(object: object, values: values, stamps: stamps)
+        default: throw StoreError.invalidOperation(item: object.storeString, reason: "unknown entity '\(entity)'")
+        }
+        written += 1
+    }
+
+    private func insertItem(entity: String, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
+        let kind: ItemKind = entity == "Note" ? .note : .collection
+        let item = Item(
+            id: object, kind: kind, name: Item.normalizedName(values.text("name") ?? ""),
+            created: Date(storeMilliseconds: values.integer("created") ?? 0),
+            modified: Date(storeMilliseconds: values.integer("modified") ?? 0),
+            parent: values.text("parent").flatMap(UUID.init(uuidString:)),
+            trashed: values.integer("trashed").map(Date.init(storeMilliseconds:)),
+            body: kind == .note ? (values.text("body") ?? "") : nil)
+        if let failure = item.propertyFailures().first { throw StoreError.validation([failure]) }
+        try db.execute(
+            sql: """
+                INSERT INTO item (id, kind, name, parent, created, modified, trashed, body, stamps)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                item.id.storeString, kind.rawValue, item.name, item.parent?.storeString,
+                item.created.storeMilliseconds, item.modified.storeMilliseconds, item.trashed?.storeMilliseconds,
+                item.body, Self.stampsJSON(stamps),
+            ])
+        try SearchIndex.addLastInsertedItem(name: item.name, body: item.body, db)
+        if item.parent != nil { mayHaveOrphans = true }
+        if kind == .collection && item.parent != nil { movedCollections.insert(object) }
+    }
+
+    private func insertAttachment(object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
+        guard let note = values.text("note").flatMap(UUID.init(uuidString:)),
+            let sha256 = values.text("sha256"), sha256.count == 64,
+            let format = values.text("format").flatMap(ImageFormat.init(rawValue:)),
+            let width = values.integer("width"), width > 0, let height = values.integer("height"), height > 0,
+            let bytes = values.integer("bytes"), bytes >= 0
+        else {
+            throw StoreError.invalidOperation(item: object.storeString, reason: "the attachment's values are incomplete")
+        }
+        try db.execute(
+            sql: "INSERT INTO attachment (\(Attachment.columns), stamps) VALUES (?, 'image', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            arguments: [
+                object.storeString, note.storeString, sha256, format.rawValue, width, height, bytes,
+                values.text("caption"), values.integer("created") ?? 0, Self.stampsJSON(stamps),
+            ])
+        mayHaveOrphans = true
+    }
+
+    /// Sets the given properties of an existing object, with their new stamps.
+    public func update(entity: String, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
+        let isItem = entity == "Note" || entity == "Collection"
+        let allowed = isItem ? Self.itemColumns : Self.attachmentColumns
+        let properties = values.properties.filter { allowed.contains($0.name) && stamps[$0.name] != nil }
+        guard !properties.isEmpty else { return }
+        var assignments: [String] = []
+        var arguments: StatementArguments = []
+        for (name, value) in properties {
+            assignments.append("\(name) = ?")
+            arguments += [try checkedValue(name, value, entity: entity, object: object)]
+        }
+        let paths = properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")
+        assignments.append("stamps = json_set(stamps, \(paths))")
+        arguments += StatementArguments(properties.map { stamps[$0.name]?.text })
+        arguments += [object.storeString]
+        let table = isItem ? "item" : "attachment"
+        let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
+        if textChanged { try SearchIndex.remove(ids: [object.storeString], db) }
+        try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
+        if textChanged { try SearchIndex.add(ids: [object.storeString], db) }
+        if properties.contains(where: { $0.name == "parent" }) {
+            mayHaveOrphans = true
+            if entity == "Collection" { movedCollections.insert(object) }
+        }
+        written += 1
+    }
+
+    /// The database value of a property, after the model's checks on single properties.
+    private func checkedValue(_ name: String, _ value: OutboxValue, entity: String, object: UUID) throws -> DatabaseValue {
+        func refuse(_ reason: String) -> StoreError {
+            StoreError.invalidOperation(item: object.storeString, reason: reason)
+        }
+        switch name {
+        case "name":
+            guard case let .text(text) = value else { throw refuse("its name is not text") }
+            let probe = Item(
+                id: object, kind: .collection, name: Item.normalizedName(text), created: Date(), modified: Date(),
+                parent: nil, trashed: nil, body: nil)
+            if let failure = probe.propertyFailures().first { throw StoreError.validation([failure]) }
+            return probe.name.databaseValue
+        case "body":
+            guard entity == "Note", case let .text(text) = value else { throw refuse("only a note has a body") }
+            guard text.utf8.count <= Item.maximumBodyBytes else { throw refuse("its body is larger than 10 MB") }
+            return text.databaseValue
+        case "parent":
+            if case let .text(text) = value, UUID(uuidString: text) == nil { throw refuse("its parent is not an id") }
+            return value.databaseValue
+        case "caption":
+            if case let .text(text) = value, text.count > Attachment.maximumCaptionLength { throw refuse("its caption is too long") }
+            return value.databaseValue
+        default:
+            if case .text = value { throw refuse("its \(name) is not a number") }
+            return value.databaseValue
+        }
+    }
+
+    /// Purges an object (a note with its attachments) and keeps its tombstone.
+    public func remove(entity: String, object: UUID, stamp: ChangeStamp) throws {
+        let id = object.storeString
+        if entity == "ImageAttachment" {
+            try releaseBlobs(ofAttachmentsWhere: "id = ?", id)
+            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])
+        } else {
+            try releaseBlobs(ofAttachmentsWhere: "note = ?", id)
+            try db.execute(
+                sql: """
+                    INSERT OR REPLACE INTO tombstone(object, entity, stamp)
+                    SELECT id, 'ImageAttachment', ? FROM attachment WHERE note = ?
+                    """,
+                arguments: [stamp.text, id])
+            try db.execute(sql: "DELETE FROM attachment WHERE note = ?", arguments: [id])
+            try SearchIndex.remove(ids: [id], db)
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+        }
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp) VALUES (?, ?, ?)",
+            arguments: [id, entity, stamp.text])
+        mayHaveOrphans = true
+        written += 1
+    }
+
+    private func releaseBlobs(ofAttachmentsWhere condition: String, _ argument: String) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM attachment WHERE \(condition)",
+            arguments: [argument])
+        releasedBlobs = releasedBlobs || db.changesCount > 0
+    }
+}
+
+extension OutboxChanges {
+    func text(_ name: String) -> String? {
+        if case let .text(text)? = self[name] { return text }
+        return nil
+    }
+
+    func integer(_ name: String) -> Int64? {
+        if case let .integer(value)? = self[name] { return value }
+        return nil
+    }
+}

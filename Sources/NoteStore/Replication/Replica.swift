@@ -1,0 +1,169 @@
+import Foundation
+import GRDB
+
+/// Writes changes that come from other devices, inside one write transaction of the store.
+///
+/// What a replica writes leaves no outbox row (imported changes are never exported again),
+/// keeps the full-text index in step, and sets the stamps it is given. Which values win is the
+/// caller's decision (sync's merge rules); a replica offers the current state and stamps to
+/// decide with, and repairs the hierarchy afterwards so that every device ends in the same
+/// state. Valid only inside ``Store/replicate(_:)``.
+public final class Replica {
+    let db: Database
+    let store: Store
+    /// Collections whose parent this transaction set, for the cycle check.
+    var movedCollections: Set<UUID> = []
+    /// Whether items or attachments may have lost what they point to.
+    var mayHaveOrphans = false
+    var releasedBlobs = false
+    public internal(set) var written = 0
+
+    init(db: Database, store: Store) {
+        self.db = db
+        self.store = store
+    }
+
+    /// An object as it is now: its entity, every property's value and every property's stamp.
+    public struct ObjectState: Sendable {
+        public let entity: String
+        public let values: OutboxChanges
+        /// Per property; `*` for the properties not listed.
+        public let stamps: [String: ChangeStamp]
+
+        /// The stamp of a property's last change.
+        public func stamp(of property: String) -> ChangeStamp? {
+            stamps[property] ?? stamps["*"]
+        }
+    }
+
+    /// The object's current state, or nil when there is no such object.
+    public func state(of object: UUID) throws -> ObjectState? {
+        if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(ItemFilter.columns(includingBody: true)), item.stamps FROM item WHERE id = ?"),
+            arguments: [object.storeString])
+        {
+            let item = Item(row: row)
+            return ObjectState(
+                entity: OutboxWriter.entity(of: item.kind), values: OutboxChanges(inserting: item),
+                stamps: Self.stamps(row[8]))
+        }
+        if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT \(Attachment.columns), stamps FROM attachment WHERE id = ?"),
+            arguments: [object.storeString]), let attachment = Attachment(row: row)
+        {
+            return ObjectState(entity: attachment.entity, values: attachment.insertionChanges, stamps: Self.stamps(row[10]))
+        }
+        return nil
+    }
+
+    /// The stamp of the object's purge, when it was purged.
+    public func tombstone(of object: UUID) throws -> ChangeStamp? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT stamp FROM tombstone WHERE object = ?"), arguments: [object.storeString]
+        ).flatMap(ChangeStamp.init(text:))
+    }
+
+    static func stamps(_ json: String?) -> [String: ChangeStamp] {
+        guard let json, let changes = OutboxChanges(json: json) else { return [:] }
+        var result: [String: ChangeStamp] = [:]
+        for (name, value) in changes.properties {
+            if case let .text(text) = value, let stamp = ChangeStamp(text: text) { result[name] = stamp }
+        }
+        return result
+    }
+
+    static func stampsJSON(_ stamps: [String: ChangeStamp]) -> String {
+        var changes = OutboxChanges()
+        for (name, stamp) in stamps.sorted(by: { $0.key < $1.key }) { changes.set(name, .text(stamp.text)) }
+        return changes.json
+    }
+
+    /// Moves the store's clock past a clock seen in an imported change.
+    public func observe(clock: UInt64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO metadata(key, value) VALUES ('clock', ?)
+                ON CONFLICT(key) DO UPDATE SET value = MAX(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))
+                """,
+            arguments: [String(clock)])
+    }
+
+    /// A value sync keeps for itself in the store, committed with the changes.
+    public func syncValue(_ key: String) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key])
+    }
+
+    public func setSyncValue(_ value: String?, for key: String) throws {
+        if let value {
+            try db.execute(sql: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (?, ?)", arguments: [key, value])
+        } else {
+            try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [key])
+        }
+    }
+
+    /// The sync values whose key starts with `prefix`.
+    public func syncValues(withPrefix prefix: String) throws -> [String: String] {
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT key, value FROM sync_state WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
+        return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Removes exported outbox rows, up to and including `sequence`.
+    public func removeOutboxEntries(through sequence: Int64) throws {
+        try db.execute(sql: "DELETE FROM outbox WHERE id <= ?", arguments: [sequence])
+    }
+}
+
+extension Store {
+    /// Runs `body` on a ``Replica`` in one write transaction, then removes blobs that no
+    /// attachment uses any more.
+    public func replicate<T>(_ body: (Replica) throws -> T) throws -> T {
+        var released = false
+        let result = try write { db -> T in
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            let replica = Replica(db: db, store: self)
+            let result = try body(replica)
+            try replica.repairHierarchy()
+            released = replica.releasedBlobs
+            return result
+        }
+        if released { try releaseBlobs() }
+        return result
+    }
+
+    /// The sync values whose key starts with `prefix`, as last committed.
+    public func syncValues(withPrefix prefix: String) throws -> [String: String] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT key, value FROM sync_state WHERE key >= ? AND key < ?",
+                arguments: [prefix, prefix + "\u{10FFFF}"])
+            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Writes a blob that came from another device, after checking it against its hash.
+    public func storeBlob(_ data: Data, sha256: String) throws {
+        guard BlobStore.sha256(of: data) == sha256 else {
+            throw StoreError.invalidOperation(item: "blobs/\(sha256)", reason: "its bytes do not match their hash")
+        }
+        do {
+            try blobs.write(data, sha256: sha256)
+        } catch BlobError.io(let path, let reason) {
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+    }
+
+    /// Whether the store has the blob.
+    public func hasBlob(_ sha256: String) -> Bool {
+        blobs.exists(sha256)
+    }
+
+    /// The bytes of a blob, checked against their hash, for publishing.
+    public func blobData(_ sha256: String) throws -> Data {
+        do {
+            return try blobs.read(sha256)
+        } catch {
+            throw StoreError.invalidOperation(item: "blobs/\(sha256)", reason: "its bytes are missing or damaged")
+        }
+    }
+}
