@@ -150,6 +150,9 @@ struct SaveWriter {
                 item: current.label, reason: "it was purged by another process meanwhile")
         }
         if textChanged { try SearchIndex.add(ids: [current.id.storeString], db) }
+        if changes["parent"] != nil {
+            try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [current.id.storeString])
+        }
         outbox.record(.update, item: current, changes: changes)
         updated.append(current.id)
         if current.parent != original.parent || (original.isTrashed && !current.isTrashed) {

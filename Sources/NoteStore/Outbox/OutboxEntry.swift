@@ -46,13 +46,36 @@ struct OutboxWriter {
         rows.append((Self.entity(of: kind), id, .delete, OutboxChanges()))
     }
 
+    /// The rows with the inserted collections first, each after the one that holds it, so
+    /// that any cut of a save into parts never names a collection before it exists; the other
+    /// rows keep their order.
+    var orderedRows: [(entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)] {
+        let isCollectionInsert = { (row: (entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)) in
+            row.entity == "Collection" && row.operation == .insert
+        }
+        let inserts = rows.filter(isCollectionInsert)
+        guard inserts.count > 1 else { return inserts + rows.filter { !isCollectionInsert($0) } }
+        let byID = Dictionary(inserts.map { ($0.object, $0) }, uniquingKeysWith: { first, _ in first })
+        var placed: Set<UUID> = []
+        var ordered: [(entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)] = []
+        func place(_ row: (entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges), depth: Int) {
+            guard !placed.contains(row.object), depth < 10_000 else { return }
+            if case let .text(parent)? = row.changes["parent"], let id = UUID(uuidString: parent), let above = byID[id] {
+                place(above, depth: depth + 1)
+            }
+            if placed.insert(row.object).inserted { ordered.append(row) }
+        }
+        for row in inserts { place(row, depth: 0) }
+        return ordered + rows.filter { !isCollectionInsert($0) }
+    }
+
     func write(to db: Database, save: Int64, clock: UInt64, at date: Date) throws {
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO outbox (save, model, entity, object, operation, changes, recorded, clock)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-        for row in rows {
+        for row in orderedRows {
             try statement.execute(arguments: [
                 save, StoreSchema.currentModelVersion, row.entity, row.object.storeString,
                 row.operation.rawValue, row.changes.json, date.storeMilliseconds, Int64(bitPattern: clock),

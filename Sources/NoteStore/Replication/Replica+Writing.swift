@@ -40,8 +40,10 @@ extension Replica {
                 item.body, Self.stampsJSON(stamps),
             ])
         try SearchIndex.addLastInsertedItem(name: item.name, body: item.body, db)
-        if item.parent != nil { mayHaveOrphans = true }
-        if kind == .collection && item.parent != nil { movedCollections.insert(object) }
+        if item.parent != nil {
+            mayHaveOrphans = true
+            movedItems.insert(object)
+        }
     }
 
     private func insertAttachment(object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
@@ -84,8 +86,9 @@ extension Replica {
         try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
         if textChanged { try SearchIndex.add(ids: [object.storeString], db) }
         if properties.contains(where: { $0.name == "parent" }) {
+            try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [object.storeString])
             mayHaveOrphans = true
-            if entity == "Collection" { movedCollections.insert(object) }
+            movedItems.insert(object)
         }
         written += 1
     }

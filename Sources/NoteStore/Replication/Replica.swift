@@ -11,8 +11,8 @@ import GRDB
 public final class Replica {
     let db: Database
     let store: Store
-    /// Collections whose parent this transaction set, for the cycle check.
-    var movedCollections: Set<UUID> = []
+    /// Items whose parent this transaction set, for the hierarchy repair.
+    var movedItems: Set<UUID> = []
     /// Whether items or attachments may have lost what they point to.
     var mayHaveOrphans = false
     var releasedBlobs = false

@@ -14,9 +14,11 @@ public struct SnapshotRecord: Sendable {
 
 extension Store {
     /// Everything the store holds, for pushing into a container: collections (each after the
-    /// collection that holds it), then notes, then attachments, then tombstones.
-    public func snapshot() throws -> [SnapshotRecord] {
+    /// collection that holds it), then notes, then attachments, then tombstones; and the last
+    /// outbox row whose change the snapshot includes.
+    public func snapshot() throws -> (records: [SnapshotRecord], outboxThrough: Int64) {
         try read { db in
+            let outboxThrough = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM outbox") ?? 0
             var records: [SnapshotRecord] = []
             let items = try Row.fetchAll(
                 db, sql: "SELECT \(ItemFilter.columns(includingBody: true)), item.stamps FROM item ORDER BY kind, rowid")
@@ -43,7 +45,7 @@ extension Store {
                 records.append(SnapshotRecord(
                     entity: row[1], object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp]))
             }
-            return records
+            return (records, outboxThrough)
         }
     }
 

@@ -115,8 +115,9 @@ enum StoreSchema {
     /// property's last change (`stamps`, a JSON object: property name, or `*` for all the
     /// others, to ``ChangeStamp`` text); purged objects leave a tombstone; every save has the
     /// reading of the store's hybrid logical clock (`outbox.clock`, `metadata.clock`); and
-    /// `sync_state` keeps what sync records of its own. Objects made before get the stamp of
-    /// their creation time on this device.
+    /// `sync_state` keeps what sync records of its own; `displaced` keeps the merged parent of
+    /// an item that is shown elsewhere because that parent is gone or would make a cycle.
+    /// Objects made before get the stamp of their creation time on this device.
     private static func addChangeStamps(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE item ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
@@ -130,6 +131,10 @@ enum StoreSchema {
             CREATE TABLE sync_state (
                 key TEXT PRIMARY KEY NOT NULL,
                 value TEXT NOT NULL
+            );
+            CREATE TABLE displaced (
+                item TEXT PRIMARY KEY NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                parent TEXT
             );
             UPDATE item SET stamps = json_object('*',
                 printf('%016x', created << 16) || '/' || (SELECT value FROM metadata WHERE key = 'device_id'));

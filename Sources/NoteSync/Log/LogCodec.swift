@@ -1,0 +1,194 @@
+import Crypto
+import Foundation
+import NoteStore
+
+/// Encodes and decodes transaction logs (docs/sync-format.md, "Transaction log").
+///
+/// A log is UTF-8 text: a magic line, a header line, one line per change, and an `END` line with
+/// the SHA-256 of every byte before it. Decoding checks the whole file and never trusts a
+/// count or a size written in it.
+public enum LogCodec {
+    public static let formatVersion = 1
+    public static let magic = "NOTE-COLLECTOR-LOG 1"
+    /// Readers refuse larger files without reading them.
+    public static let maximumSize = 64 * 1024 * 1024
+    /// Writers start a new log once this much is written.
+    public static let targetSize = 4 * 1024 * 1024
+
+    // MARK: Encoding
+
+    public static func encode(_ log: TransactionLog) -> Data {
+        var text = magic + "\n" + headerLine(log.header) + "\n"
+        for change in log.changes {
+            text += changeLine(change) + "\n"
+        }
+        var data = Data(text.utf8)
+        data.append(Data("END \(sha256(data))\n".utf8))
+        return data
+    }
+
+    static func headerLine(_ header: LogHeader) -> String {
+        var fields: [(String, String)] = [
+            ("blobs", "[" + header.blobs.map(JSONText.string).joined(separator: ",") + "]"),
+            ("changes", String(header.changes)),
+            ("container", JSONText.string(header.container.storeString)),
+            ("dependencies", "{" + header.dependencies.sorted { $0.key.storeString < $1.key.storeString }
+                .map { JSONText.string($0.key.storeString) + ":" + String($0.value) }.joined(separator: ",") + "}"),
+            ("device", JSONText.string(header.device.storeString)),
+            ("formatVersion", String(header.formatVersion)),
+            ("modelVersion", String(header.modelVersion)),
+            ("sequence", String(header.sequence)),
+            ("written", JSONText.string(JSONText.iso(header.written))),
+        ]
+        if let outbox = header.outbox {
+            fields.append(("outbox", "[\(outbox.lowerBound),\(outbox.upperBound)]"))
+        }
+        return "{" + fields.sorted { $0.0 < $1.0 }.map { JSONText.string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+
+    /// One change as one line of JSON.
+    public static func changeLine(_ change: LogChange) -> String {
+        var line = "{\"clock\":\(change.clock),\"entity\":" + JSONText.string(change.entity)
+        line += ",\"object\":\"\(change.object.storeString)\",\"operation\":\"\(change.operation.rawValue)\""
+        if !change.stamps.isEmpty {
+            var stamps = OutboxChanges()
+            for (name, stamp) in change.stamps.sorted(by: { $0.key < $1.key }) { stamps.set(name, .text(stamp.text)) }
+            line += ",\"stamps\":" + stamps.json
+        }
+        return line + ",\"values\":" + change.values.json + "}"
+    }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    // MARK: Decoding
+
+    /// Decodes and checks a whole log.
+    public static func decode(_ data: Data) throws(LogProblem) -> TransactionLog {
+        guard data.count <= maximumSize else { throw .tooLarge(data.count) }
+        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard let first = lines.first, !first.isEmpty else { throw .truncated }
+        guard String(decoding: first, as: UTF8.self) == magic else {
+            if magic.utf8.starts(with: first) && lines.count == 1 { throw .truncated }
+            throw .unknownFormat("the first line is not '\(magic)'")
+        }
+        guard lines.count >= 2 else { throw .truncated }
+        let header = try decodeHeader(lines[1])
+        guard header.formatVersion == formatVersion else { throw .unknownFormat("format version \(header.formatVersion)") }
+        let endIndex = 2 + header.changes
+        // A whole log is: magic, header, the changes, END, and the empty piece after the last line break.
+        guard lines.count >= endIndex + 2 else { throw .truncated }
+        guard lines.count == endIndex + 2, lines[endIndex + 1].isEmpty else {
+            throw .corrupt("it has \(lines.count - 3) change lines, the header says \(header.changes)")
+        }
+        let end = String(decoding: lines[endIndex], as: UTF8.self)
+        guard end.hasPrefix("END "), end.count == 68 else { throw .corrupt("the END line is missing") }
+        let covered = data.prefix(upTo: lines[endIndex].startIndex)
+        guard sha256(Data(covered)) == String(end.dropFirst(4)) else { throw .checksumMismatch }
+        var changes: [LogChange] = []
+        changes.reserveCapacity(header.changes)
+        for index in 2..<endIndex {
+            changes.append(try decodeChange(lines[index], line: index + 1))
+        }
+        return TransactionLog(header: header, changes: changes)
+    }
+
+    private static func object(_ line: Data.SubSequence, what: String) throws(LogProblem) -> [String: Any] {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(line)), let object = value as? [String: Any] else {
+            throw .corrupt("\(what) is not a JSON object")
+        }
+        return object
+    }
+
+    static func decodeHeader(_ line: Data.SubSequence) throws(LogProblem) -> LogHeader {
+        let object = try object(line, what: "the header")
+        func uuid(_ key: String) throws(LogProblem) -> UUID {
+            guard let text = object[key] as? String, let id = UUID(uuidString: text) else {
+                throw .corrupt("the header's \(key) is not an id")
+            }
+            return id
+        }
+        func integer(_ key: String) throws(LogProblem) -> Int64 {
+            guard let number = object[key] as? NSNumber, let value = Int64(exactly: number.doubleValue) else {
+                throw .corrupt("the header's \(key) is not a whole number")
+            }
+            return value
+        }
+        guard let format = object["formatVersion"] as? NSNumber else { throw .corrupt("the header has no formatVersion") }
+        var dependencies: [UUID: Int64] = [:]
+        for (key, value) in object["dependencies"] as? [String: Any] ?? [:] {
+            guard let id = UUID(uuidString: key), let number = value as? NSNumber else {
+                throw .corrupt("the header's dependencies are not ids and numbers")
+            }
+            dependencies[id] = number.int64Value
+        }
+        let blobs = object["blobs"] as? [String] ?? []
+        guard blobs.allSatisfy(BlobName.isValid) else { throw .corrupt("the header names a blob badly") }
+        let changes = try integer("changes")
+        guard changes >= 0, changes < Int64(maximumSize) else { throw .corrupt("the header's change count is impossible") }
+        var outbox: ClosedRange<Int64>?
+        if let range = object["outbox"] as? [NSNumber], range.count == 2, range[0].int64Value <= range[1].int64Value {
+            outbox = range[0].int64Value...range[1].int64Value
+        }
+        return LogHeader(
+            formatVersion: format.intValue, modelVersion: Int(try integer("modelVersion")),
+            container: try uuid("container"), device: try uuid("device"), sequence: try integer("sequence"),
+            changes: Int(changes), dependencies: dependencies, blobs: blobs,
+            written: (object["written"] as? String).flatMap(JSONText.date) ?? Date(timeIntervalSince1970: 0),
+            outbox: outbox)
+    }
+
+    static func decodeChange(_ line: Data.SubSequence, line number: Int) throws(LogProblem) -> LogChange {
+        let object = try object(line, what: "line \(number)")
+        guard let entity = object["entity"] as? String,
+            let id = (object["object"] as? String).flatMap(UUID.init(uuidString:)),
+            let operation = (object["operation"] as? String).flatMap(LogChange.Operation.init(rawValue:)),
+            let clockNumber = object["clock"] as? NSNumber, let clock = UInt64(exactly: clockNumber.doubleValue) ?? UInt64(exactly: clockNumber.uint64Value),
+            let values = object["values"] as? [String: Any]
+        else { throw .corrupt("line \(number) is not a change") }
+        var changes = OutboxChanges()
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case let text as String: changes.set(name, .text(text))
+            case let number as NSNumber: changes.set(name, .integer(number.int64Value))
+            case is NSNull: changes.set(name, .null)
+            default: throw .corrupt("line \(number) has a value that is neither text, number nor null")
+            }
+        }
+        var stamps: [String: ChangeStamp] = [:]
+        for (name, value) in object["stamps"] as? [String: Any] ?? [:] {
+            guard let text = value as? String, let stamp = ChangeStamp(text: text) else {
+                throw .corrupt("line \(number) has a stamp that is not one")
+            }
+            stamps[name] = stamp
+        }
+        return LogChange(entity: entity, object: id, operation: operation, clock: clock, values: changes, stamps: stamps)
+    }
+}
+
+/// Names of blobs: 64 lowercase hex digits.
+enum BlobName {
+    static func isValid(_ name: String) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
+
+/// Small pieces of JSON text, written exactly.
+enum JSONText {
+    static func string(_ text: String) -> String {
+        var changes = OutboxChanges()
+        changes.set("", .text(text))
+        let json = changes.json  // {"":"..."}
+        return String(json.dropFirst(4).dropLast())
+    }
+
+    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }()
+
+    static func iso(_ date: Date) -> String { formatter.string(from: date) }
+    static func date(_ text: String) -> Date? { formatter.date(from: text) }
+}

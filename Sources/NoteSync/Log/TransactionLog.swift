@@ -1,0 +1,81 @@
+import Foundation
+import NoteStore
+
+/// One immutable transaction log: what one device saved, in the format of docs/sync-format.md.
+public struct TransactionLog: Sendable, Equatable {
+    public var header: LogHeader
+    public var changes: [LogChange]
+
+    public init(header: LogHeader, changes: [LogChange]) {
+        self.header = header
+        self.changes = changes
+    }
+}
+
+/// The self-description of a log: where it belongs, what wrote it and what it needs.
+public struct LogHeader: Sendable, Equatable {
+    public var formatVersion: Int
+    public var modelVersion: Int
+    public var container: UUID
+    public var device: UUID
+    public var sequence: Int64
+    /// How many change lines follow.
+    public var changes: Int
+    /// For each other device, the highest sequence of it that the writer had applied.
+    public var dependencies: [UUID: Int64]
+    /// The blobs that changes in this log reference.
+    public var blobs: [String]
+    public var written: Date
+    /// The first and last outbox rows of the writer that the log holds (for the writer only).
+    public var outbox: ClosedRange<Int64>?
+
+    public init(
+        formatVersion: Int = LogCodec.formatVersion, modelVersion: Int, container: UUID, device: UUID,
+        sequence: Int64, changes: Int, dependencies: [UUID: Int64], blobs: [String], written: Date,
+        outbox: ClosedRange<Int64>? = nil
+    ) {
+        self.formatVersion = formatVersion
+        self.modelVersion = modelVersion
+        self.container = container
+        self.device = device
+        self.sequence = sequence
+        self.changes = changes
+        self.dependencies = dependencies
+        self.blobs = blobs
+        self.written = written
+        self.outbox = outbox
+    }
+}
+
+/// One change of one object.
+public struct LogChange: Sendable, Equatable {
+    public enum Operation: String, Sendable {
+        case insert, update, delete
+    }
+
+    public var entity: String
+    public var object: UUID
+    public var operation: Operation
+    /// The hybrid logical clock of the save that made the change.
+    public var clock: UInt64
+    public var values: OutboxChanges
+    /// Stamps of properties whose stamp is not (clock, the log's device); `*` for the others.
+    public var stamps: [String: ChangeStamp]
+
+    public init(
+        entity: String, object: UUID, operation: Operation, clock: UInt64, values: OutboxChanges,
+        stamps: [String: ChangeStamp] = [:]
+    ) {
+        self.entity = entity
+        self.object = object
+        self.operation = operation
+        self.clock = clock
+        self.values = values
+        self.stamps = stamps
+    }
+
+    /// The stamp of a property's value in this change.
+    public func stamp(of property: String, device: UUID) -> ChangeStamp {
+        stamps[property] ?? stamps["*"] ?? ChangeStamp(clock: clock, device: device)
+    }
+}
