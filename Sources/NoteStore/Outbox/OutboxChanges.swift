@@ -51,8 +51,10 @@ public struct OutboxChanges: Sendable, Equatable {
         properties.first { $0.name == name }?.value
     }
 
+    /// Equal when they have the same properties with the same values, in any order.
     public static func == (lhs: OutboxChanges, rhs: OutboxChanges) -> Bool {
-        lhs.properties.elementsEqual(rhs.properties) { $0.name == $1.name && $0.value == $1.value }
+        lhs.properties.count == rhs.properties.count
+            && lhs.properties.allSatisfy { property in rhs[property.name] == property.value }
     }
 
     /// The JSON text of the changes.

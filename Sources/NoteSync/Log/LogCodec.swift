@@ -64,31 +64,33 @@ public enum LogCodec {
 
     // MARK: Decoding
 
-    /// Decodes and checks a whole log.
+    /// Decodes and checks a whole log: the magic line, then the checksum of the `END` line
+    /// over everything before it, then the header and every change.
     public static func decode(_ data: Data) throws(LogProblem) -> TransactionLog {
         guard data.count <= maximumSize else { throw .tooLarge(data.count) }
         let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         guard let first = lines.first, !first.isEmpty else { throw .truncated }
         guard String(decoding: first, as: UTF8.self) == magic else {
-            if magic.utf8.starts(with: first) && lines.count == 1 { throw .truncated }
+            if lines.count == 1 && magic.utf8.starts(with: first) { throw .truncated }
             throw .unknownFormat("the first line is not '\(magic)'")
         }
-        guard lines.count >= 2 else { throw .truncated }
+        // A whole log ends with its END line and a line break: the last piece is empty.
+        guard lines.count >= 4, lines[lines.count - 1].isEmpty else { throw .truncated }
+        let endLine = lines[lines.count - 2]
+        let end = String(decoding: endLine, as: UTF8.self)
+        guard end.hasPrefix("END ") else { throw .truncated }
+        guard end.count == 68 else { throw .corrupt("the END line is not a checksum") }
+        guard sha256(Data(data.prefix(upTo: endLine.startIndex))) == String(end.dropFirst(4)) else {
+            throw .checksumMismatch
+        }
         let header = try decodeHeader(lines[1])
         guard header.formatVersion == formatVersion else { throw .unknownFormat("format version \(header.formatVersion)") }
-        let endIndex = 2 + header.changes
-        // A whole log is: magic, header, the changes, END, and the empty piece after the last line break.
-        guard lines.count >= endIndex + 2 else { throw .truncated }
-        guard lines.count == endIndex + 2, lines[endIndex + 1].isEmpty else {
-            throw .corrupt("it has \(lines.count - 3) change lines, the header says \(header.changes)")
+        guard lines.count == header.changes + 4 else {
+            throw .corrupt("it has \(lines.count - 4) change lines, the header says \(header.changes)")
         }
-        let end = String(decoding: lines[endIndex], as: UTF8.self)
-        guard end.hasPrefix("END "), end.count == 68 else { throw .corrupt("the END line is missing") }
-        let covered = data.prefix(upTo: lines[endIndex].startIndex)
-        guard sha256(Data(covered)) == String(end.dropFirst(4)) else { throw .checksumMismatch }
         var changes: [LogChange] = []
         changes.reserveCapacity(header.changes)
-        for index in 2..<endIndex {
+        for index in 2..<(2 + header.changes) {
             changes.append(try decodeChange(lines[index], line: index + 1))
         }
         return TransactionLog(header: header, changes: changes)
@@ -110,10 +112,10 @@ public enum LogCodec {
             return id
         }
         func integer(_ key: String) throws(LogProblem) -> Int64 {
-            guard let number = object[key] as? NSNumber, let value = Int64(exactly: number.doubleValue) else {
+            guard let number = object[key] as? NSNumber, !(object[key] is Bool) else {
                 throw .corrupt("the header's \(key) is not a whole number")
             }
-            return value
+            return number.int64Value
         }
         guard let format = object["formatVersion"] as? NSNumber else { throw .corrupt("the header has no formatVersion") }
         var dependencies: [UUID: Int64] = [:]
@@ -144,7 +146,7 @@ public enum LogCodec {
         guard let entity = object["entity"] as? String,
             let id = (object["object"] as? String).flatMap(UUID.init(uuidString:)),
             let operation = (object["operation"] as? String).flatMap(LogChange.Operation.init(rawValue:)),
-            let clockNumber = object["clock"] as? NSNumber, let clock = UInt64(exactly: clockNumber.doubleValue) ?? UInt64(exactly: clockNumber.uint64Value),
+            let clockNumber = object["clock"] as? NSNumber, clockNumber.int64Value >= 0,
             let values = object["values"] as? [String: Any]
         else { throw .corrupt("line \(number) is not a change") }
         var changes = OutboxChanges()
@@ -163,7 +165,9 @@ public enum LogCodec {
             }
             stamps[name] = stamp
         }
-        return LogChange(entity: entity, object: id, operation: operation, clock: clock, values: changes, stamps: stamps)
+        return LogChange(
+            entity: entity, object: id, operation: operation, clock: UInt64(clockNumber.int64Value), values: changes,
+            stamps: stamps)
     }
 }
 
