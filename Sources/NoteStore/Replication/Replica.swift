@@ -117,6 +117,7 @@ public final class Replica {
 extension Store {
     /// Runs `body` on a ``Replica`` in one write transaction, then removes blobs that no
     /// attachment uses any more.
+    @discardableResult
     public func replicate<T>(_ body: (Replica) throws -> T) throws -> T {
         var released = false
         let result = try write { db -> T in

@@ -1,0 +1,27 @@
+import Foundation
+import NoteStore
+
+/// A store's content as text that two devices can compare: every item and attachment, sorted
+/// by id, with every property that syncs (the shown parent included), and no local detail.
+public enum CanonicalDump {
+    public static func of(_ store: Store) throws -> String {
+        let items = try store.fetch(ItemRequest(trash: .included)).sorted { $0.id.uuidString < $1.id.uuidString }
+        var lines: [String] = []
+        for item in items {
+            let parent = item.parent?.uuidString.lowercased() ?? "nil"
+            let trashed = item.trashed.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "nil"
+            lines.append(
+                "\(item.id.uuidString.lowercased()) \(item.kind.rawValue) \(item.name) parent=\(parent) trashed=\(trashed) "
+                    + "created=\(Int64(item.created.timeIntervalSince1970 * 1000)) modified=\(Int64(item.modified.timeIntervalSince1970 * 1000)) "
+                    + "body=\(item.body.map { $0.debugDescription } ?? "nil")")
+            if item.isNote {
+                for attachment in try store.attachments(of: item.id) {
+                    lines.append(
+                        "  attachment \(attachment.id.uuidString.lowercased()) \(attachment.sha256) \(attachment.format.rawValue) "
+                            + "\(attachment.width)x\(attachment.height) caption=\(attachment.caption ?? "nil")")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

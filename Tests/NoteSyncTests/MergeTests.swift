@@ -1,0 +1,153 @@
+import Foundation
+import NoteStore
+@testable import NoteSync
+import NoteTestSupport
+import Testing
+
+/// Corner cases of merging, as small fixtures of changes replayed through the merge rules in
+/// every order: the end state must be the same whatever the order.
+@Suite struct MergeTests {
+    static let a = UUID(uuidString: "aaaaaaaa-0000-4000-8000-000000000000")!
+    static let b = UUID(uuidString: "bbbbbbbb-0000-4000-8000-000000000000")!
+    static let c = UUID(uuidString: "cccccccc-0000-4000-8000-000000000000")!
+
+    struct Step {
+        let change: LogChange
+        let device: UUID
+    }
+
+    static func insert(_ entity: String, _ id: UUID, name: String, parent: UUID? = nil, clock: UInt64, body: String? = nil) -> LogChange {
+        var values = OutboxChanges()
+        values.set("name", .text(name))
+        values.set("parent", parent.map { .text($0.uuidString.lowercased()) } ?? .null)
+        values.set("created", .integer(1000))
+        values.set("modified", .integer(1000))
+        values.set("trashed", .null)
+        if entity == "Note" { values.set("body", .text(body ?? "")) }
+        return LogChange(entity: entity, object: id, operation: .insert, clock: clock, values: values)
+    }
+
+    static func update(_ entity: String, _ id: UUID, _ name: String, _ value: OutboxValue, clock: UInt64) -> LogChange {
+        var values = OutboxChanges()
+        values.set(name, value)
+        return LogChange(entity: entity, object: id, operation: .update, clock: clock, values: values)
+    }
+
+    static func parent(_ id: UUID?) -> OutboxValue { id.map { .text($0.uuidString.lowercased()) } ?? .null }
+
+    /// Applies the steps in order to a fresh store (after `base`), and returns its dump.
+    func replay(base: [Step], _ steps: [Step]) throws -> String {
+        let folder = TemporaryFolder()
+        let store = try Store(folder: folder.appending("s"))
+        let merger = Merger()
+        for step in base + steps {
+            try store.replicate { replica in try merger.apply(step.change, from: step.device, to: replica) }
+        }
+        return try CanonicalDump.of(store)
+    }
+
+    /// Every order of `steps` gives the same dump; returns it.
+    func sameInEveryOrder(base: [Step] = [], _ steps: [Step]) throws -> String {
+        let first = try replay(base: base, steps)
+        for order in Permutations.of(steps) {
+            #expect(try replay(base: base, order) == first)
+        }
+        return first
+    }
+
+    @Test func concurrentRenamesKeepTheLaterStamp() throws {
+        let note = UUID()
+        let base = [Step(change: Self.insert("Note", note, name: "n", clock: 10), device: Self.a)]
+        let dump = try sameInEveryOrder(base: base, [
+            Step(change: Self.update("Note", note, "name", .text("from a"), clock: 20), device: Self.a),
+            Step(change: Self.update("Note", note, "name", .text("from b"), clock: 20), device: Self.b),
+            Step(change: Self.update("Note", note, "body", .text("body from c"), clock: 15), device: Self.c),
+        ])
+        #expect(dump.contains("from b"), "equal clocks: the greater device id wins")
+        #expect(dump.contains("body from c"), "other properties merge independently")
+    }
+
+    @Test func purgeIsForEver() throws {
+        let note = UUID()
+        let base = [Step(change: Self.insert("Note", note, name: "n", clock: 10), device: Self.a)]
+        let delete = LogChange(entity: "Note", object: note, operation: .delete, clock: 30, values: OutboxChanges())
+        let dump = try sameInEveryOrder(base: base, [
+            Step(change: delete, device: Self.a),
+            Step(change: Self.update("Note", note, "name", .text("late edit"), clock: 40), device: Self.b),
+        ])
+        #expect(!dump.contains("late edit"))
+        #expect(!dump.contains(note.uuidString.lowercased() + " "))
+    }
+
+    @Test func moveIntoAPurgedCollectionShowsTheItemAtTheTopLevel() throws {
+        let box = UUID()
+        let note = UUID()
+        let base = [
+            Step(change: Self.insert("Collection", box, name: "box", clock: 10), device: Self.a),
+            Step(change: Self.insert("Note", note, name: "n", clock: 11), device: Self.a),
+        ]
+        let dump = try sameInEveryOrder(base: base, [
+            Step(change: LogChange(entity: "Collection", object: box, operation: .delete, clock: 20, values: OutboxChanges()), device: Self.a),
+            Step(change: Self.update("Note", note, "parent", Self.parent(box), clock: 21), device: Self.b),
+        ])
+        #expect(dump.contains("n parent=nil"))
+    }
+
+    @Test func concurrentMovesNeverMakeACycle() throws {
+        let x = UUID(), y = UUID(), z = UUID()
+        let base = [
+            Step(change: Self.insert("Collection", x, name: "x", clock: 1), device: Self.a),
+            Step(change: Self.insert("Collection", y, name: "y", clock: 2), device: Self.a),
+            Step(change: Self.insert("Collection", z, name: "z", clock: 3), device: Self.a),
+        ]
+        // a: x into y (5); b: y into x (9); c: x into z (7). Merged: x in z, y in x: no cycle.
+        let dump = try sameInEveryOrder(base: base, [
+            Step(change: Self.update("Collection", x, "parent", Self.parent(y), clock: 5), device: Self.a),
+            Step(change: Self.update("Collection", y, "parent", Self.parent(x), clock: 9), device: Self.b),
+            Step(change: Self.update("Collection", x, "parent", Self.parent(z), clock: 7), device: Self.c),
+        ])
+        #expect(dump.contains("x parent=\(z.uuidString.lowercased())"))
+        #expect(dump.contains("y parent=\(x.uuidString.lowercased())"))
+        let cycle = try sameInEveryOrder(base: base, [
+            Step(change: Self.update("Collection", x, "parent", Self.parent(y), clock: 5), device: Self.a),
+            Step(change: Self.update("Collection", y, "parent", Self.parent(x), clock: 9), device: Self.b),
+        ])
+        #expect(cycle.contains("y parent=nil"), "the cycle breaks at the member moved last")
+        #expect(cycle.contains("x parent=\(y.uuidString.lowercased())"))
+    }
+
+    @Test func editWhileTrashedElsewhereSurvivesInTheTrash() throws {
+        let note = UUID()
+        let base = [Step(change: Self.insert("Note", note, name: "n", clock: 10), device: Self.a)]
+        let dump = try sameInEveryOrder(base: base, [
+            Step(change: Self.update("Note", note, "trashed", .integer(5000), clock: 20), device: Self.a),
+            Step(change: Self.update("Note", note, "body", .text("kept text"), clock: 21), device: Self.b),
+        ])
+        #expect(dump.contains("kept text"))
+        #expect(dump.contains("trashed=5000"))
+    }
+
+    @Test func invalidValuesAreLeftOutNotApplied() throws {
+        let folder = TemporaryFolder()
+        let store = try Store(folder: folder.appending("s"))
+        let accepted = try store.replicate { replica in
+            try Merger().apply(Self.insert("Note", UUID(), name: "  ", clock: 1), from: Self.a, to: replica)
+        }
+        #expect(!accepted)
+        #expect(try store.fetch(ItemRequest(trash: .included)).isEmpty)
+    }
+}
+
+/// All orders of a few elements.
+enum Permutations {
+    static func of<T>(_ items: [T]) -> [[T]] {
+        guard items.count > 1 else { return [items] }
+        var result: [[T]] = []
+        for (index, item) in items.enumerated() {
+            var rest = items
+            rest.remove(at: index)
+            for tail in of(rest) { result.append([item] + tail) }
+        }
+        return result
+    }
+}
