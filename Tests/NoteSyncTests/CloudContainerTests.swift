@@ -115,6 +115,8 @@ import Testing
     @Test func ioErrorsAreNeverAbsence() throws {
         let fixture = try ContainerFixture()
         let faulty = fixture.faulty
+        let writes = faulty.count(of: .write)
+        defer { #expect(faulty.count(of: .write) == writes, "checking the sentinel never writes") }
         faulty.fail([.list], at: fixture.cloudPath(""), with: EIO)
         #expect(fixture.container.descriptor().unreadableReason?.contains("input/output error") == true)
         faulty.heal(fixture.cloudPath(""))
