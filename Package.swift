@@ -44,7 +44,7 @@ let package = Package(
             ]),
         .target(
             name: "NoteTestSupport",
-            dependencies: ["NoteStore"]),
+            dependencies: ["NoteStore", "NoteSync"]),
         .testTarget(
             name: "NoteStoreTests",
             dependencies: [

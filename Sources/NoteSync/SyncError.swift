@@ -1,9 +1,24 @@
 import Foundation
 
 /// Everything that can go wrong in sync, with enough detail to say what and where.
-public enum SyncError: Error, CustomStringConvertible, Sendable {
+public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The cloud folder or a file in it could not be read or written.
     case io(path: String, reason: String)
+    /// A file or folder in the cloud folder does not exist (`ENOENT`), as opposed to any other
+    /// failure to reach it.
+    case missing(path: String)
+    /// A file is larger than its kind may be; it was refused without being read.
+    case tooLarge(path: String, limit: Int)
+    /// A published file of that name exists already: published files are never replaced.
+    case exists(path: String)
+    /// A name given to the container layer does not follow the container's naming rules.
+    case invalidName(String, reason: String)
+    /// The container is of a newer format than this build understands: nothing may be written.
+    case newerFormat(path: String, version: Int)
+    /// A file of the container belongs to another container than the one attached to.
+    case wrongContainer(path: String, expected: UUID, found: UUID)
+    /// A blob's bytes do not have the SHA-256 that names it.
+    case damagedBlob(path: String)
     /// Sync is not set up for this store.
     case notEnabled
     /// The container or this device's registration is gone, or the container is another one.
@@ -14,6 +29,15 @@ public enum SyncError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case let .io(path, reason): return "cannot use '\(path)': \(reason)"
+        case let .missing(path): return "cannot use '\(path)': it does not exist"
+        case let .tooLarge(path, limit): return "refused '\(path)': larger than \(limit) bytes"
+        case let .exists(path): return "cannot write '\(path)': it is already published, and published files never change"
+        case let .invalidName(name, reason): return "invalid name '\(name)': \(reason)"
+        case let .newerFormat(path, version):
+            return "cannot write to the container of '\(path)': its format version \(version) is newer than this build understands"
+        case let .wrongContainer(path, expected, found):
+            return "'\(path)' belongs to container \(found.uuidString.lowercased()), not to \(expected.uuidString.lowercased())"
+        case let .damagedBlob(path): return "blob '\(path)' is damaged: its bytes do not have the SHA-256 in its name"
         case .notEnabled: return "sync is not enabled for this store: run 'notes sync enable --cloud DIR'"
         case let .detached(reason): return "sync is off: \(reason)"
         case let .badFile(path, reason): return "skipped '\(path)': \(reason)"

@@ -1,0 +1,87 @@
+import Crypto
+import Foundation
+import NoteStore
+
+/// Attachment bytes, content-addressed: `blobs/<sha256>`.
+///
+/// A blob is published before any log that references it, created exclusively (a blob of
+/// that name is the same bytes, so there is nothing to do when it exists) and verified against
+/// its name whenever it is read: a damaged blob is an error, never imported.
+extension CloudContainer {
+    /// The most bytes a blob may have: the largest attachment a store accepts.
+    public static let blobSizeLimit = Int(Attachment.maximumBytes)
+
+    /// The SHA-256 of `data`, in 64 lowercase hex digits, as blobs are named.
+    public static func sha256(of data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The names of the blobs in `blobs/`, sorted, and the files that were skipped.
+    ///
+    /// Skipped and reported: names that are not 64 lowercase hex digits, links, folders and
+    /// other non-files. Names starting with `.` are ignored. Contents are not verified here
+    /// (``readBlob(_:limit:)`` does).
+    public func blobs() throws(SyncError) -> (blobs: [String], skipped: [SkippedFile]) {
+        var blobs: [String] = []
+        var skipped: [SkippedFile] = []
+        for entry in try visibleEntries(of: CloudName.blobs) {
+            let reason = CloudName.isSHA256(entry.name) ? SkippedFile.Reason(entry, expected: .file) : .badlyNamed
+            if let reason {
+                skipped.append(SkippedFile(path: CloudName.blobs + "/" + entry.name, reason: reason))
+            } else {
+                blobs.append(entry.name)
+            }
+        }
+        return (blobs, skipped)
+    }
+
+    /// Whether a blob of that name is in the container as a regular file. Throws when that
+    /// cannot be known.
+    public func hasBlob(_ sha256: String) throws(SyncError) -> Bool {
+        try CloudName.requireSHA256(sha256)
+        do {
+            return try fileSystem.entry(at: path(blobPath(sha256))).kind == .file
+        } catch {
+            if case .missing = error { return false }
+            throw error
+        }
+    }
+
+    /// Publishes a blob unless it is there already.
+    ///
+    /// The bytes are checked against `sha256` before anything is written. The blob is created
+    /// exclusively (temporary file, fsync, `link(2)`), so two devices publishing one blob at
+    /// once leave one whole file. `blobs/` is never made here.
+    public func publishBlob(_ data: Data, sha256: String) throws(SyncError) {
+        try CloudName.requireSHA256(sha256)
+        let relative = blobPath(sha256)
+        guard Self.sha256(of: data) == sha256 else {
+            throw .invalidName(sha256, reason: "it is not the SHA-256 of the blob's bytes")
+        }
+        guard data.count <= Self.blobSizeLimit else {
+            throw .tooLarge(path: absolutePath(relative), limit: Self.blobSizeLimit)
+        }
+        if try fileSystem.create(data, at: path(relative)) { return }
+        // Something has the name: a blob (the same bytes, by its name) unless it is no file.
+        let existing = try fileSystem.entry(at: path(relative))
+        if let reason = SkippedFile.Reason(existing, expected: .file) {
+            throw .io(path: absolutePath(relative), reason: "something that is not a blob has its name: \(reason)")
+        }
+    }
+
+    /// The bytes of a blob, verified against its name.
+    ///
+    /// Throws ``SyncError/damagedBlob(path:)`` when they do not match, and refuses a blob over
+    /// `limit` bytes, or a link, without reading it.
+    public func readBlob(_ sha256: String, limit: Int = blobSizeLimit) throws(SyncError) -> Data {
+        try CloudName.requireSHA256(sha256)
+        let relative = blobPath(sha256)
+        let data = try fileSystem.read(path(relative), limit: limit)
+        guard Self.sha256(of: data) == sha256 else { throw .damagedBlob(path: absolutePath(relative)) }
+        return data
+    }
+
+    func blobPath(_ sha256: String) -> String {
+        CloudName.blobs + "/" + sha256
+    }
+}

@@ -1,0 +1,24 @@
+/// One name in a folder of the cloud, as `lstat(2)` sees it: a link is reported as a link,
+/// never as what it points to.
+public struct CloudEntry: Equatable, Sendable {
+    /// What kind of file system object a name is.
+    public enum Kind: Equatable, Sendable {
+        case file
+        case folder
+        case symbolicLink
+        /// A device, socket, FIFO or anything else that is neither file, folder nor link.
+        case other
+    }
+
+    /// The name in its folder, without any separator.
+    public var name: String
+    public var kind: Kind
+    /// The size in bytes, as `lstat(2)` reports it (for a link, the length of its target).
+    public var size: Int64
+
+    public init(name: String, kind: Kind, size: Int64) {
+        self.name = name
+        self.kind = kind
+        self.size = size
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// The JSON conventions of the container's files: UTF-8, keys sorted, UUIDs in lowercase,
+/// dates in ISO 8601 UTC with milliseconds, unknown keys ignored, and errors that say which key
+/// is wrong without repeating the file's contents.
+enum CloudJSON {
+    private static let secondsStyle = Date.ISO8601FormatStyle(timeZone: .gmt)
+    private static let readingStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+
+    /// `2025-03-04T05:06:07.089Z`: UTC, with milliseconds.
+    static func text(of date: Date) -> String {
+        let milliseconds = self.milliseconds(of: date)
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (wholeSeconds, wholeFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+        let text = Date(timeIntervalSince1970: TimeInterval(wholeSeconds)).formatted(secondsStyle)
+        let digits = String(wholeFraction)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
+    /// The date written in `text`, in any ISO 8601 form with a time zone, to the millisecond.
+    static func date(from text: String) -> Date? {
+        (try? readingStyle.parse(text)).map(normalized)
+    }
+
+    /// `date` to the millisecond, as its text keeps it: the same date is read back exactly.
+    static func normalized(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(milliseconds(of: date)) / 1000)
+    }
+
+    private static func milliseconds(of date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func encode(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding these value types cannot fail: they hold only strings and integers.
+        var data = (try? encoder.encode(value)) ?? Data()
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    /// The value in `data`, or the reason it is not one, in words.
+    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) -> Result<Value, FormatProblem> {
+        do {
+            return .success(try JSONDecoder().decode(type, from: data))
+        } catch let error as DecodingError {
+            return .failure(FormatProblem(reason: reason(for: error)))
+        } catch {
+            return .failure(FormatProblem(reason: "not JSON"))
+        }
+    }
+
+    private static func reason(for error: DecodingError) -> String {
+        switch error {
+        case let .keyNotFound(key, _):
+            return "missing key '\(key.stringValue)'"
+        case let .typeMismatch(_, context) where context.codingPath.isEmpty:
+            return "not a JSON object"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+            return "'\(keyPath(context))' has the wrong type"
+        case let .dataCorrupted(context) where context.codingPath.isEmpty:
+            return "not JSON"
+        case let .dataCorrupted(context):
+            return context.debugDescription
+        @unknown default:
+            return "not understood"
+        }
+    }
+
+    private static func keyPath(_ context: DecodingError.Context) -> String {
+        context.codingPath.map(\.stringValue).joined(separator: ".")
+    }
+}
+
+/// Why a file of the container could not be understood.
+struct FormatProblem: Error, Equatable {
+    var reason: String
+}
+
+extension KeyedDecodingContainer {
+    /// Checks the `format` key against the one its kind of file must have.
+    func requireFormat(_ expected: String, forKey key: Key) throws {
+        guard try decode(String.self, forKey: key) == expected else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(key.stringValue)' is not '\(expected)'")
+        }
+    }
+
+    /// A format version: a positive integer.
+    func decodeFormatVersion(forKey key: Key) throws -> Int {
+        let version = try decode(Int.self, forKey: key)
+        guard version >= 1 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(key.stringValue)' is not a positive integer")
+        }
+        return version
+    }
+
+    /// A UUID written as the container writes them (lowercase, with dashes).
+    func decodeCloudUUID(forKey key: Key) throws -> UUID {
+        guard let uuid = CloudName.uuid(try decode(String.self, forKey: key)) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(key.stringValue)' is not a lowercase UUID")
+        }
+        return uuid
+    }
+
+    /// A date in ISO 8601.
+    func decodeCloudDate(forKey key: Key) throws -> Date {
+        guard let date = CloudJSON.date(from: try decode(String.self, forKey: key)) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self, debugDescription: "'\(key.stringValue)' is not an ISO 8601 date")
+        }
+        return date
+    }
+}

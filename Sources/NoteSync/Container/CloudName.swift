@@ -1,0 +1,87 @@
+import Foundation
+
+/// The naming rules of the container (docs/sync-format.md): what a name of each kind of file
+/// must be exactly, and how this build writes it.
+///
+/// Names come from a folder anyone with access to the cloud can write into, so they are
+/// matched byte for byte against ASCII patterns, never parsed leniently.
+enum CloudName {
+    static let descriptor = "container.json"
+    static let devices = "devices"
+    static let logs = "logs"
+    static let blobs = "blobs"
+
+    /// The highest sequence a 12-digit log name can hold.
+    static let maximumSequence: Int64 = 999_999_999_999
+
+    /// Names starting with `.` are temporary files (`.tmp-<random>`) or hidden files of the
+    /// cloud service: readers ignore them without reporting them.
+    static func isIgnored(_ name: String) -> Bool {
+        name.hasPrefix(".")
+    }
+
+    /// A UUID as the container writes it: lowercase, 36 characters with dashes.
+    static func text(of uuid: UUID) -> String {
+        uuid.uuidString.lowercased()
+    }
+
+    /// The UUID written in `text`, only if it is written exactly as the container writes it.
+    static func uuid(_ text: some StringProtocol) -> UUID? {
+        guard text.utf8.count == 36, let uuid = UUID(uuidString: String(text)) else { return nil }
+        return Self.text(of: uuid) == text ? uuid : nil
+    }
+
+    static func registration(of device: UUID) -> String {
+        text(of: device) + ".json"
+    }
+
+    /// The device of a registration file name `<uuid>.json`.
+    static func device(ofRegistration name: String) -> UUID? {
+        guard name.hasSuffix(".json") else { return nil }
+        return uuid(name.dropLast(5))
+    }
+
+    static func log(_ sequence: Int64) -> String {
+        let digits = String(sequence)
+        return String(repeating: "0", count: max(0, 12 - digits.count)) + digits + ".log"
+    }
+
+    /// The sequence of a log file name: exactly 12 ASCII digits and `.log`, at least 1.
+    static func sequence(ofLog name: String) -> Int64? {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 16, name.hasSuffix(".log") else { return nil }
+        let digits = bytes.prefix(12)
+        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard let sequence = Int64(String(decoding: digits, as: UTF8.self)), sequence >= 1 else { return nil }
+        return sequence
+    }
+
+    /// Whether `name` is a SHA-256 as blobs are named: 64 lowercase hex digits.
+    static func isSHA256(_ name: some StringProtocol) -> Bool {
+        name.utf8.count == 64
+            && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    static func requireSequence(_ sequence: Int64) throws(SyncError) {
+        guard (1...maximumSequence).contains(sequence) else {
+            throw .invalidName(String(sequence), reason: "a log sequence is from 1 to \(maximumSequence)")
+        }
+    }
+
+    static func requireSHA256(_ name: String) throws(SyncError) {
+        guard isSHA256(name) else {
+            throw .invalidName(name, reason: "a blob is named by its SHA-256 in 64 lowercase hex digits")
+        }
+    }
+
+    /// Checks a container name given by the user: one plain, visible folder name.
+    static func requireContainerName(_ name: String) throws(SyncError) {
+        let reason: String? =
+            if name.isEmpty { "it is empty" }
+            else if name.contains("/") || name.contains("\0") { "a container name is one folder name, without '/'" }
+            else if name.hasPrefix(".") { "a container name cannot start with '.'" }
+            else if name.utf8.count > 255 { "it is longer than 255 bytes" }
+            else { nil }
+        if let reason { throw .invalidName(name, reason: reason) }
+    }
+}

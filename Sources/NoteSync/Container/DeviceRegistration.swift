@@ -1,0 +1,63 @@
+import Foundation
+
+/// The contents of `devices/<device>.json`: a device attached to the container.
+///
+/// `{"container":"<uuid>","device":"<uuid>","format":"note-collector-device","formatVersion":1,
+/// "modelVersion":2,"name":"<text>","registered":"<ISO 8601>"}`
+///
+/// A registration is valid only in the folder of its container and under its device's name:
+/// `container` must be the container's identity and `device` the file's name, otherwise the
+/// file is foreign and skipped. Unknown keys are ignored.
+public struct DeviceRegistration: Codable, Equatable, Sendable {
+    /// The value of the `format` key of every registration.
+    public static let format = "note-collector-device"
+    /// The format version this build writes.
+    public static let currentFormatVersion = 1
+    /// The most bytes a registration file may have.
+    public static let sizeLimit = 64 * 1024
+
+    public var formatVersion: Int
+    public var container: UUID
+    public var device: UUID
+    /// A name for people, as the host name of the machine.
+    public var name: String
+    public var registered: Date
+    /// The store model version of the build that registered the device.
+    public var modelVersion: Int
+
+    /// A registration of the current format; `registered` is kept to the millisecond, as written.
+    public init(container: UUID, device: UUID, name: String, registered: Date = Date(), modelVersion: Int) {
+        formatVersion = Self.currentFormatVersion
+        self.container = container
+        self.device = device
+        self.name = name
+        self.registered = CloudJSON.normalized(registered)
+        self.modelVersion = modelVersion
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case format, formatVersion, container, device, name, registered, modelVersion
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: CodingKeys.self)
+        try keys.requireFormat(Self.format, forKey: .format)
+        formatVersion = try keys.decodeFormatVersion(forKey: .formatVersion)
+        container = try keys.decodeCloudUUID(forKey: .container)
+        device = try keys.decodeCloudUUID(forKey: .device)
+        name = try keys.decode(String.self, forKey: .name)
+        registered = try keys.decodeCloudDate(forKey: .registered)
+        modelVersion = try keys.decode(Int.self, forKey: .modelVersion)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var keys = encoder.container(keyedBy: CodingKeys.self)
+        try keys.encode(Self.format, forKey: .format)
+        try keys.encode(formatVersion, forKey: .formatVersion)
+        try keys.encode(CloudName.text(of: container), forKey: .container)
+        try keys.encode(CloudName.text(of: device), forKey: .device)
+        try keys.encode(name, forKey: .name)
+        try keys.encode(CloudJSON.text(of: registered), forKey: .registered)
+        try keys.encode(modelVersion, forKey: .modelVersion)
+    }
+}

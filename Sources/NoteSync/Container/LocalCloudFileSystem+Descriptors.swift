@@ -1,0 +1,161 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The file descriptor work behind `LocalCloudFileSystem`: walking paths without following
+/// links, reading and writing whole files, and turning `errno` into errors.
+extension LocalCloudFileSystem {
+    static let linkNotFollowed = "it is a symbolic link, which is never followed"
+    static let temporaryPrefix = ".tmp-"
+
+    /// The components of a relative path, refused unless each is a plain name.
+    func components(of path: String) throws(SyncError) -> [String] {
+        if path.isEmpty { return [] }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        for part in parts where part.isEmpty || part == "." || part == ".." || part.contains("\0") {
+            throw .invalidName(path, reason: "not a path below the cloud folder")
+        }
+        return parts
+    }
+
+    /// Opens the folder at `components` below the root, one component at a time, never
+    /// following a link. The caller closes the descriptor.
+    func openFolder(at components: ArraySlice<String>, path: String) throws(SyncError) -> Int32 {
+        var fd = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw error(errno, at: "") }
+        var walked: [String] = []
+        for component in components {
+            walked.append(component)
+            let next = openat(fd, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next < 0 {
+                let failure = error(errno, at: walked.joined(separator: "/"), in: fd, name: component)
+                close(fd)
+                throw failure
+            }
+            close(fd)
+            fd = next
+        }
+        return fd
+    }
+
+    /// Runs `body` with a descriptor on the folder that holds `path` and the last component.
+    func inParent<Result>(
+        of path: String, _ body: (Int32, String) throws(SyncError) -> Result
+    ) throws(SyncError) -> Result {
+        var parts = try components(of: path)
+        guard let name = parts.popLast() else { throw .invalidName(path, reason: "the cloud folder itself") }
+        let folder = try openFolder(at: parts[...], path: path)
+        defer { close(folder) }
+        return try body(folder, name)
+    }
+
+    /// The entry of one `readdir` record, or nil for `.`, `..` and a name gone since.
+    func describe(
+        _ record: UnsafeMutablePointer<dirent>, in folder: Int32, folder path: String
+    ) throws(SyncError) -> CloudEntry? {
+        // The raw bytes of the name go to fstatat, so that a name that is not valid UTF-8 is
+        // still looked up as itself; its String form only has to fail the name patterns.
+        let result: Result<CloudEntry?, SyncError> = withUnsafePointer(to: &record.pointee.d_name) { tuple in
+            tuple.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { raw in
+                let name = String(cString: raw)
+                if name == "." || name == ".." { return .success(nil) }
+                var info = stat()
+                guard fstatat(folder, raw, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                    if errno == ENOENT { return .success(nil) }
+                    return .failure(error(errno, at: path.isEmpty ? name : path + "/" + name))
+                }
+                return .success(CloudEntry(name: name, kind: Self.kind(of: info), size: Int64(info.st_size)))
+            }
+        }
+        return try result.get()
+    }
+
+    static func kind(of info: stat) -> CloudEntry.Kind {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .folder
+        case S_IFLNK: return .symbolicLink
+        default: return .other
+        }
+    }
+
+    func requireRegularFile(_ info: stat, at path: String) throws(SyncError) {
+        switch Self.kind(of: info) {
+        case .file: return
+        case .symbolicLink: throw .io(path: absolutePath(of: path), reason: Self.linkNotFollowed)
+        default: throw .io(path: absolutePath(of: path), reason: "it is not a regular file")
+        }
+    }
+
+    /// Reads to the end of the file, refusing it as soon as it has more than `limit` bytes (it
+    /// may have grown since its size was checked).
+    func readAll(_ fd: Int32, expected: Int, limit: Int, path: String) throws(SyncError) -> Data {
+        var data = Data()
+        data.reserveCapacity(expected)
+        var chunk = [UInt8](repeating: 0, count: min(max(expected + 1, 4096), 1 << 20))
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw error(errno, at: path)
+            }
+            if count == 0 { return data }
+            chunk.withUnsafeBytes { data.append(contentsOf: $0.prefix(count)) }
+            if data.count > limit { throw .tooLarge(path: absolutePath(of: path), limit: limit) }
+        }
+    }
+
+    /// Writes `data` to a new temporary file in `folder` with the cloud file mode, synced to
+    /// disk; returns its name. Nothing is left behind on failure.
+    func writeTemporary(_ data: Data, in folder: Int32, for path: String) throws(SyncError) -> String {
+        let name = Self.temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        let fd = openat(folder, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
+        guard fd >= 0 else { throw error(errno, at: path) }
+        var code: Int32 = fchmod(fd, Self.fileMode) == 0 ? 0 : errno
+        if code == 0 { code = writeAll(data, to: fd) }
+        if code == 0 && fsync(fd) != 0 { code = errno }
+        if close(fd) != 0 && code == 0 { code = errno }
+        guard code == 0 else {
+            unlinkat(folder, name, 0)
+            throw error(code, at: path)
+        }
+        return name
+    }
+
+    /// Writes every byte, going on after short writes and interruptions; returns 0 or errno.
+    private func writeAll(_ data: Data, to fd: Int32) -> Int32 {
+        data.withUnsafeBytes { buffer -> Int32 in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return 0
+        }
+    }
+
+    /// Makes a change of names in `folder` durable.
+    func syncFolder(_ folder: Int32, of path: String) throws(SyncError) {
+        guard fsync(folder) == 0 else { throw error(errno, at: path) }
+    }
+
+    /// The error for `code` at `path`; with the folder and name that failed to open, a link or
+    /// a file where a folder was expected is said so.
+    func error(_ code: Int32, at path: String, in folder: Int32? = nil, name: String? = nil) -> SyncError {
+        let absolute = absolutePath(of: path)
+        if code == ENOENT { return .missing(path: absolute) }
+        if let folder, let name, code == ENOTDIR || code == ELOOP {
+            var info = stat()
+            if fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && Self.kind(of: info) == .symbolicLink {
+                return .io(path: absolute, reason: Self.linkNotFollowed)
+            }
+        }
+        return .io(path: absolute, reason: String(cString: strerror(code)).lowercased())
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The cloud folder as a real folder on this machine, reached through POSIX calls.
+///
+/// Every path is opened one component at a time from the root with `openat(2)` and
+/// `O_NOFOLLOW`, so a symbolic link anywhere below the root is never followed: whoever else
+/// writes into the cloud folder cannot make this device read or write outside it. The root
+/// itself may be a link (the user chose it).
+///
+/// Writes follow the rules of durable replacement (https://lwn.net/Articles/457667/): a
+/// temporary file `.tmp-<random>` in the same folder, written and `fsync`ed, renamed (or, for
+/// an exclusive creation, hard-linked with `link(2)`, which fails when the name exists) to its
+/// final name, then the folder is `fsync`ed. Readers ignore names starting with `.`.
+///
+/// Modes: files are written 0644 and folders 0755, whatever the umask, unlike the local store
+/// (0700 and 0600). The container is shared by design: who may read it is decided by the cloud
+/// folder the user chose and by the service that mirrors it, not by the modes of the files in
+/// it; a sync client running under another account, or another user sharing the folder on one
+/// machine, must be able to read what every device writes, and every device writes the same
+/// modes so that the mirrored copies agree. Keep the cloud folder inside a private folder to
+/// keep it private.
+public struct LocalCloudFileSystem: CloudFileSystem {
+    public let root: URL
+
+    static let fileMode: mode_t = 0o644
+    static let folderMode: mode_t = 0o755
+
+    /// A file system on the cloud folder `root`, which is not created: a cloud folder that is
+    /// missing (an unmounted drive, say) must not be taken for an empty one.
+    public init(root: URL) {
+        self.root = root.standardizedFileURL
+    }
+
+    public func list(_ folder: String) throws(SyncError) -> [CloudEntry] {
+        let fd = try openFolder(at: try components(of: folder)[...], path: folder)
+        guard let stream = fdopendir(fd) else {
+            let failure = error(errno, at: folder)
+            close(fd)
+            throw failure
+        }
+        defer { closedir(stream) }
+        var entries: [CloudEntry] = []
+        while true {
+            errno = 0
+            guard let record = readdir(stream) else {
+                if errno != 0 { throw error(errno, at: folder) }
+                return entries
+            }
+            if let entry = try describe(record, in: fd, folder: folder) { entries.append(entry) }
+        }
+    }
+
+    public func entry(at path: String) throws(SyncError) -> CloudEntry {
+        try inParent(of: path) { folder, name throws(SyncError) in
+            var info = stat()
+            guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
+            return CloudEntry(name: name, kind: Self.kind(of: info), size: Int64(info.st_size))
+        }
+    }
+
+    public func read(_ path: String, limit: Int) throws(SyncError) -> Data {
+        try inParent(of: path) { folder, name throws(SyncError) in
+            // Check the kind before opening: opening a device or a FIFO can block or act.
+            var info = stat()
+            guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
+            try requireRegularFile(info, at: path)
+            let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw error(errno, at: path, in: folder, name: name) }
+            defer { close(fd) }
+            guard fstat(fd, &info) == 0 else { throw error(errno, at: path) }
+            try requireRegularFile(info, at: path)
+            guard info.st_size <= limit else { throw .tooLarge(path: absolutePath(of: path), limit: limit) }
+            return try readAll(fd, expected: Int(info.st_size), limit: limit, path: path)
+        }
+    }
+
+    public func write(_ data: Data, to path: String) throws(SyncError) {
+        try inParent(of: path) { folder, name throws(SyncError) in
+            let temporary = try writeTemporary(data, in: folder, for: path)
+            guard renameat(folder, temporary, folder, name) == 0 else {
+                let failure = error(errno, at: path)
+                unlinkat(folder, temporary, 0)
+                throw failure
+            }
+            try syncFolder(folder, of: path)
+        }
+    }
+
+    public func create(_ data: Data, at path: String) throws(SyncError) -> Bool {
+        try inParent(of: path) { folder, name throws(SyncError) in
+            let temporary = try writeTemporary(data, in: folder, for: path)
+            let linked = linkat(folder, temporary, folder, name, 0) == 0
+            let code = errno
+            unlinkat(folder, temporary, 0)
+            if !linked && code == EEXIST { return false }
+            guard linked else { throw error(code, at: path) }
+            try syncFolder(folder, of: path)
+            return true
+        }
+    }
+
+    @discardableResult
+    public func makeFolder(_ path: String) throws(SyncError) -> Bool {
+        try inParent(of: path) { folder, name throws(SyncError) in
+            if mkdirat(folder, name, Self.folderMode) != 0 {
+                guard errno == EEXIST else { throw error(errno, at: path) }
+                var info = stat()
+                guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
+                switch Self.kind(of: info) {
+                case .folder: return false
+                case .symbolicLink: throw .io(path: absolutePath(of: path), reason: Self.linkNotFollowed)
+                default: throw .io(path: absolutePath(of: path), reason: "it exists and is not a folder")
+                }
+            }
+            // mkdir applies the umask: set the mode the container promises.
+            let created = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard created >= 0 else { throw error(errno, at: path) }
+            let changed = fchmod(created, Self.folderMode) == 0
+            let code = errno
+            close(created)
+            guard changed else { throw error(code, at: path) }
+            try syncFolder(folder, of: path)
+            return true
+        }
+    }
+
+    public func remove(_ path: String) throws(SyncError) {
+        try inParent(of: path) { folder, name throws(SyncError) in
+            guard unlinkat(folder, name, 0) == 0 else { throw error(errno, at: path) }
+            try syncFolder(folder, of: path)
+        }
+    }
+}
