@@ -34,6 +34,14 @@ import Testing
         #expect(decoded.changes[0].clock == 115_593_790_521_278_465, "clocks beyond 2^53 survive exactly")
     }
 
+    @Test func aLogOfOneChangeReadsBack() throws {
+        var log = Self.sample()
+        log.changes.removeLast()
+        log.header.changes = 1
+        log.header.dependencies = [Self.device: 1]
+        #expect(try LogCodec.decode(LogCodec.encode(log)) == log)
+    }
+
     @Test func encodingIsTheDocumentedText() throws {
         let text = String(decoding: LogCodec.encode(Self.sample()), as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)

@@ -85,3 +85,15 @@ enum CloudName {
         if let reason { throw .invalidName(name, reason: reason) }
     }
 }
+
+extension CloudContainer {
+    /// The path of a log relative to the container, as status reports show it.
+    public static func logPath(device: UUID, sequence: Int64) -> String {
+        CloudName.logs + "/" + CloudName.text(of: device) + "/" + CloudName.log(sequence)
+    }
+
+    /// The path of a device's registration relative to the container.
+    public static func registrationPath(of device: UUID) -> String {
+        CloudName.devices + "/" + CloudName.registration(of: device)
+    }
+}

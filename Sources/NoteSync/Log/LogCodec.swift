@@ -112,7 +112,7 @@ public enum LogCodec {
             return id
         }
         func integer(_ key: String) throws(LogProblem) -> Int64 {
-            guard let number = object[key] as? NSNumber, !(object[key] is Bool) else {
+            guard let number = object[key] as? NSNumber else {
                 throw .corrupt("the header's \(key) is not a whole number")
             }
             return number.int64Value

@@ -1,0 +1,147 @@
+import Foundation
+import NoteStore
+
+/// Turns the store's outbox into transaction logs in this device's folder of the container
+/// (docs/sync-format.md, "Export").
+///
+/// Blobs go first, then the log file (temporary name, fsync, rename, fsync of the folder), then
+/// one store transaction removes the exported outbox rows and records the sequence. A process
+/// that dies between the file and the transaction finds the file on the next export and
+/// completes the transaction instead of writing it again.
+struct LogExporter {
+    let store: Store
+    let container: CloudContainer
+    let containerID: UUID
+
+    var device: UUID { store.deviceID }
+
+    /// Exports every outbox row; returns how many logs it wrote.
+    func export() throws -> Int {
+        try completeInterruptedExport()
+        let entries = try store.outboxEntries()
+        guard !entries.isEmpty else { return 0 }
+        let state = try SyncState(store)
+        var sequence = state.exportedSequence
+        var written = 0
+        for batch in Self.batches(Self.ordered(entries)) {
+            sequence += 1
+            let header = LogHeader(
+                modelVersion: Store.currentModelVersion, container: containerID, device: device, sequence: sequence,
+                changes: batch.changes.count, dependencies: state.applied, blobs: batch.blobs, written: Date(),
+                outbox: batch.outbox)
+            try publish(TransactionLog(header: header, changes: batch.changes), sequence: sequence)
+            try store.replicate { replica in
+                try replica.removeOutboxEntries(through: batch.outbox.upperBound)
+                try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
+            }
+            written += 1
+        }
+        return written
+    }
+
+    /// Finishes an export that wrote its log but stopped before its store transaction: the
+    /// log after the recorded sequence is there, and starts with the first outbox row.
+    private func completeInterruptedExport() throws {
+        let sequence = try SyncState(store).exportedSequence + 1
+        switch container.logPresence(device: device, sequence: sequence) {
+        case .absent: return
+        case let .unreadable(reason): throw SyncError.io(path: CloudContainer.logPath(device: device, sequence: sequence), reason: reason)
+        case .present: break
+        }
+        let path = CloudContainer.logPath(device: device, sequence: sequence)
+        let existing: TransactionLog
+        do {
+            existing = try LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
+        } catch let problem as LogProblem {
+            throw SyncError.badFile(path: path, reason: problem.description)
+        }
+        let first = try store.outboxEntries().first?.sequence
+        guard existing.header.device == device, existing.header.container == containerID,
+            let range = existing.header.outbox, range.lowerBound == first
+        else {
+            throw SyncError.badFile(path: path, reason: "a log of this device with the next sequence holds other changes")
+        }
+        try store.replicate { replica in
+            try replica.removeOutboxEntries(through: range.upperBound)
+            try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
+        }
+    }
+
+    /// Writes the blobs, then the log.
+    private func publish(_ log: TransactionLog, sequence: Int64) throws {
+        for sha256 in log.header.blobs where try !container.hasBlob(sha256) {
+            try container.publishBlob(store.blobData(sha256), sha256: sha256)
+        }
+        try container.writeLog(device: device, sequence: sequence, data: LogCodec.encode(log))
+    }
+
+    /// One log's worth of changes.
+    struct Batch {
+        var changes: [LogChange] = []
+        var blobs: [String] = []
+        var outbox: ClosedRange<Int64> = 0...0
+        var size = 0
+    }
+
+    /// Cuts the changes into logs of about ``LogCodec/targetSize``; a change larger than that
+    /// gets a log of its own.
+    static func batches(_ entries: [OutboxEntry]) -> [Batch] {
+        var batches: [Batch] = []
+        var current = Batch()
+        for entry in entries {
+            let change = LogChange(
+                entity: entry.entity, object: entry.object, operation: LogChange.Operation(rawValue: entry.operation.rawValue) ?? .update,
+                clock: entry.clock, values: entry.changes)
+            let size = LogCodec.changeLine(change).utf8.count + 1
+            if !current.changes.isEmpty && current.size + size > LogCodec.targetSize {
+                batches.append(current)
+                current = Batch()
+            }
+            current.outbox = current.changes.isEmpty ? entry.sequence...entry.sequence
+                : min(current.outbox.lowerBound, entry.sequence)...max(current.outbox.upperBound, entry.sequence)
+            current.changes.append(change)
+            current.size += size
+            if entry.entity == "ImageAttachment", entry.operation == .insert, case let .text(sha256)? = entry.changes["sha256"],
+                !current.blobs.contains(sha256)
+            {
+                current.blobs.append(sha256)
+            }
+        }
+        if !current.changes.isEmpty { batches.append(current) }
+        return batches
+    }
+
+    /// The entries of each save with the inserted collections first, each after the one that
+    /// holds it, so that a log cut inside a save never names a collection before it exists.
+    /// Saves keep their order, and so do the other entries within a save.
+    static func ordered(_ entries: [OutboxEntry]) -> [OutboxEntry] {
+        var result: [OutboxEntry] = []
+        var index = 0
+        while index < entries.count {
+            let save = entries[index].save
+            var end = index
+            while end < entries.count && entries[end].save == save { end += 1 }
+            let group = entries[index..<end]
+            let collections = group.filter { $0.entity == "Collection" && $0.operation == .insert }
+            result += parentsFirst(Array(collections))
+            result += group.filter { !($0.entity == "Collection" && $0.operation == .insert) }
+            index = end
+        }
+        return result
+    }
+
+    private static func parentsFirst(_ inserts: [OutboxEntry]) -> [OutboxEntry] {
+        let byID = Dictionary(inserts.map { ($0.object, $0) }, uniquingKeysWith: { first, _ in first })
+        var placed: Set<UUID> = []
+        var result: [OutboxEntry] = []
+        func place(_ entry: OutboxEntry, depth: Int) {
+            guard !placed.contains(entry.object), depth < 10_000 else { return }
+            if case let .text(parent)? = entry.changes["parent"], let id = UUID(uuidString: parent), let above = byID[id] {
+                place(above, depth: depth + 1)
+            }
+            if placed.insert(entry.object).inserted { result.append(entry) }
+        }
+        for entry in inserts { place(entry, depth: 0) }
+        return result
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import NoteStore
+
+/// Pushes a snapshot of the whole store into a container, as the logs that follow this device's
+/// last published one, each property with its original stamp (docs/sync-format.md, "Sentinel
+/// and identity").
+struct SnapshotPusher {
+    let store: Store
+    let container: CloudContainer
+    let containerID: UUID
+
+    func push(_ records: [SnapshotRecord]) throws {
+        guard !records.isEmpty else { return }
+        let state = try SyncState(store)
+        var sequence = state.exportedSequence
+        for batch in Self.batches(records) {
+            sequence += 1
+            for sha256 in batch.blobs where try !container.hasBlob(sha256) {
+                try container.publishBlob(store.blobData(sha256), sha256: sha256)
+            }
+            let header = LogHeader(
+                modelVersion: Store.currentModelVersion, container: containerID, device: store.deviceID,
+                sequence: sequence, changes: batch.changes.count, dependencies: state.applied, blobs: batch.blobs,
+                written: Date())
+            try container.writeLog(
+                device: store.deviceID, sequence: sequence, data: LogCodec.encode(TransactionLog(header: header, changes: batch.changes)))
+            try store.replicate { replica in
+                try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
+            }
+        }
+    }
+
+    static func batches(_ records: [SnapshotRecord]) -> [LogExporter.Batch] {
+        var batches: [LogExporter.Batch] = []
+        var current = LogExporter.Batch()
+        for record in records {
+            let clock = record.stamps["*"]?.clock ?? record.stamps.values.map(\.clock).max() ?? 0
+            let change = LogChange(
+                entity: record.entity, object: record.object, operation: record.operation == .delete ? .delete : .insert,
+                clock: clock, values: record.values, stamps: record.stamps)
+            let size = LogCodec.changeLine(change).utf8.count + 1
+            if !current.changes.isEmpty && current.size + size > LogCodec.targetSize {
+                batches.append(current)
+                current = LogExporter.Batch()
+            }
+            current.changes.append(change)
+            current.size += size
+            if record.entity == "ImageAttachment", record.operation == .insert, case let .text(sha256)? = record.values["sha256"],
+                !current.blobs.contains(sha256)
+            {
+                current.blobs.append(sha256)
+            }
+        }
+        if !current.changes.isEmpty { batches.append(current) }
+        return batches
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import NoteStore
+
+/// Applies the logs of the other devices of a container, each exactly once, in per-device
+/// sequence order and only once its dependencies and blobs are there (docs/sync-format.md,
+/// "Import").
+///
+/// A log that cannot be applied yet waits and touches nothing; a file that is not a valid log
+/// of this container is skipped and reported, and never blocks the logs of other devices.
+struct LogImporter {
+    let store: Store
+    let container: CloudContainer
+    let containerID: UUID
+    let merger = Merger()
+
+    var device: UUID { store.deviceID }
+
+    /// Applies every log that can be applied, until none is left that can.
+    func importAvailable(into report: inout SyncReport) throws {
+        var applied = try SyncState(store).applied
+        let (devices, skippedDevices) = try container.logDevices()
+        report.skipped += skippedDevices
+        var sequences: [UUID: [Int64]] = [:]
+        for other in devices where other != device {
+            let (found, skipped) = try container.logSequences(of: other)
+            sequences[other] = found
+            report.skipped += skipped
+        }
+        var blocked: [UUID: SyncStatus.Waiting] = [:]
+        var progress = true
+        while progress {
+            progress = false
+            for (other, available) in sequences.sorted(by: { $0.key.storeString < $1.key.storeString }) {
+                let next = (applied[other] ?? 0) + 1
+                guard available.contains(next) else {
+                    if let later = available.first(where: { $0 > next }) {
+                        blocked[other] = waiting(other, later, "log \(next) of this device is missing")
+                    }
+                    continue
+                }
+                switch try attempt(other, next, applied: applied, report: &report) {
+                case .applied:
+                    applied[other] = next
+                    blocked[other] = nil
+                    progress = true
+                case let .waiting(reason):
+                    blocked[other] = waiting(other, next, reason)
+                case .skipped:
+                    blocked[other] = waiting(other, next, "this log cannot be read (see skipped files)")
+                }
+            }
+        }
+        report.waiting += blocked.sorted { $0.key.storeString < $1.key.storeString }.map(\.value)
+    }
+
+    private func waiting(_ other: UUID, _ sequence: Int64, _ reason: String) -> SyncStatus.Waiting {
+        SyncStatus.Waiting(path: CloudContainer.logPath(device: other, sequence: sequence), reason: reason)
+    }
+
+    enum Outcome {
+        case applied
+        case waiting(String)
+        case skipped
+    }
+
+    /// Reads, checks and, when it can, applies one log.
+    private func attempt(_ other: UUID, _ sequence: Int64, applied: [UUID: Int64], report: inout SyncReport) throws -> Outcome {
+        let path = CloudContainer.logPath(device: other, sequence: sequence)
+        let log: TransactionLog
+        do {
+            log = try LogCodec.decode(container.readLog(device: other, sequence: sequence, limit: LogCodec.maximumSize))
+        } catch let problem as LogProblem {
+            report.skipped.append(SkippedFile(path: path, reason: .unreadable(problem.description)))
+            return .skipped
+        } catch let error as SyncError {
+            switch error {
+            case .tooLarge:
+                report.skipped.append(SkippedFile(path: path, reason: .tooLarge))
+                return .skipped
+            case .missing:
+                return .waiting("the log disappeared while being read")
+            default:
+                throw error
+            }
+        }
+        let header = log.header
+        guard header.container == containerID else {
+            report.skipped.append(SkippedFile(path: path, reason: .foreignContainer))
+            return .skipped
+        }
+        guard header.device == other, header.sequence == sequence else {
+            report.skipped.append(SkippedFile(path: path, reason: .unreadable(
+                "its header says device \(header.device.storeString), log \(header.sequence)")))
+            return .skipped
+        }
+        guard header.modelVersion <= Store.currentModelVersion else {
+            return .waiting("written by model version \(header.modelVersion); this build understands up to \(Store.currentModelVersion)")
+        }
+        for (dependency, needed) in header.dependencies where dependency != device && (applied[dependency] ?? 0) < needed {
+            return .waiting("it needs log \(needed) of device \(dependency.storeString)")
+        }
+        for sha256 in header.blobs where !store.hasBlob(sha256) {
+            guard try container.hasBlob(sha256) else { return .waiting("blob \(sha256) is not in the container yet") }
+            do {
+                try store.storeBlob(container.readBlob(sha256, limit: Int(Attachment.maximumBytes)), sha256: sha256)
+            } catch {
+                return .waiting("blob \(sha256) cannot be used yet: \(error)")
+            }
+        }
+        var leftOut = 0
+        try store.replicate { replica in
+            var clock: UInt64 = 0
+            for change in log.changes {
+                if !(try merger.apply(change, from: other, to: replica)) { leftOut += 1 }
+                clock = max(clock, change.clock)
+            }
+            try replica.observe(clock: clock)
+            try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
+        }
+        report.importedLogs += 1
+        report.importedChanges += log.changes.count - leftOut
+        report.leftOut += leftOut
+        return .applied
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import NoteStore
+
+extension SyncEngine {
+    /// The state of sync for this store, with what the container holds now when it can be read.
+    public func status() throws -> SyncStatus {
+        let state = try SyncState(store)
+        let last = LastReport.decode(try store.syncValues(withPrefix: LastReport.key)[LastReport.key])
+        var devices: [SyncStatus.Device] = []
+        var skipped = last.skipped
+        if let cloud = state.cloud, let name = state.containerName, let identity = state.containerID,
+            let container = try? CloudContainer(cloud: cloud, name: name, identity: identity)
+        {
+            devices = (try? otherDevices(container, applied: state.applied, skipped: &skipped)) ?? []
+        }
+        return SyncStatus(
+            state: state.state, reason: state.reason, since: state.since, cloud: state.cloud?.path,
+            containerName: state.containerName, container: state.containerID, device: store.deviceID,
+            deviceName: state.deviceName, devices: devices, pendingExports: try store.outboxEntries().count,
+            exportedSequence: state.exportedSequence, waiting: last.waiting, skipped: skipped, lastSync: state.lastSync)
+    }
+
+    /// The devices registered in the container besides this one, with their logs.
+    private func otherDevices(_ container: CloudContainer, applied: [UUID: Int64], skipped: inout [SkippedFile]) throws -> [SyncStatus.Device] {
+        let (registrations, skippedRegistrations) = try container.devices()
+        skipped += skippedRegistrations.filter { !skipped.contains($0) }
+        let (logDevices, _) = try container.logDevices()
+        var names: [UUID: String] = [:]
+        for registration in registrations { names[registration.device] = registration.name }
+        let ids = Set(registrations.map(\.device)).union(logDevices).subtracting([store.deviceID])
+        return try ids.sorted { $0.storeString < $1.storeString }.map { id in
+            SyncStatus.Device(
+                id: id, name: names[id], applied: applied[id] ?? 0,
+                available: try container.logSequences(of: id).sequences.last ?? 0)
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import NoteStore
+
+/// Sync of one store with one cloud container: enable, disable, sync now and status.
+///
+/// Every sync first checks the sentinel (`container.json`) and this device's registration: if
+/// either is definitely gone, or the container is another one, the device detaches (state
+/// `off`), keeps every local note and stops writing to the cloud. An I/O error decides
+/// nothing. Then it exports the outbox and imports the other devices' logs.
+public final class SyncEngine {
+    public let store: Store
+    public static let defaultContainerName = "NoteCollector"
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    // MARK: Enable and disable
+
+    /// Attaches the store to `cloud/containerName`, creating the container when absent, and
+    /// pushes a snapshot of the whole store into it; then syncs.
+    @discardableResult
+    public func enable(cloud: URL, containerName: String = defaultContainerName, deviceName: String) throws -> SyncReport {
+        let container = try CloudContainer.create(in: cloud, name: containerName)
+        try container.register(DeviceRegistration(
+            container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
+            modelVersion: Store.currentModelVersion))
+        let previous = try SyncState(store)
+        let published = try container.logSequences(of: store.deviceID).sequences.last ?? 0
+        let (records, outboxThrough) = try store.snapshot()
+        try store.replicate { replica in
+            if previous.containerID != container.identity {
+                for key in try replica.syncValues(withPrefix: SyncState.appliedPrefix).keys {
+                    try replica.setSyncValue(nil, for: key)
+                }
+            }
+            try replica.setSyncValue(String(published), for: SyncState.exportedKey)
+            try replica.setSyncValue(cloud.standardizedFileURL.path, for: SyncState.cloudKey)
+            try replica.setSyncValue(containerName, for: SyncState.containerNameKey)
+            try replica.setSyncValue(container.identity.storeString, for: SyncState.containerIDKey)
+            try replica.setSyncValue(deviceName, for: SyncState.deviceNameKey)
+            try replica.setSyncValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
+            try replica.setSyncValue("being enabled", for: SyncState.reasonKey)
+        }
+        // Pushed before the state says `on`: if the push stops half way, enabling again pushes
+        // the snapshot once more after what was published, and the merge rules make it harmless.
+        try SnapshotPusher(store: store, container: container, containerID: container.identity).push(records)
+        try store.replicate { replica in
+            try replica.removeOutboxEntries(through: outboxThrough)
+            try replica.setSyncValue(SyncStatus.State.on.rawValue, for: SyncState.stateKey)
+            try replica.setSyncValue(nil, for: SyncState.reasonKey)
+            try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.sinceKey)
+        }
+        return try syncNow()
+    }
+
+    /// Stops syncing and keeps every note; with `forget`, also removes this device's
+    /// registration from the container.
+    public func disable(forget: Bool) throws {
+        let state = try SyncState(store)
+        if forget, let cloud = state.cloud, let name = state.containerName {
+            if let identity = state.containerID {
+                let container = try CloudContainer(cloud: cloud, name: name, identity: identity)
+                try container.removeRegistration(of: store.deviceID)
+            }
+        }
+        try setState(.detached, reason: forget ? "disabled, registration removed" : "disabled")
+    }
+
+    // MARK: Syncing
+
+    /// Exports, then imports; returns what it did. When the sentinel check detaches the
+    /// device, throws ``SyncError/detached(reason:)``.
+    @discardableResult
+    public func syncNow() throws -> SyncReport {
+        let state = try SyncState(store)
+        switch state.state {
+        case .detached: throw SyncError.notEnabled
+        case .off: throw SyncError.detached(reason: state.reason ?? "sync was switched off")
+        case .on: break
+        }
+        guard let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
+            throw SyncError.notEnabled
+        }
+        let container = try CloudContainer(cloud: cloud, name: name, identity: containerID)
+        try checkSentinel(container, expected: containerID)
+        var report = SyncReport()
+        report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export()
+        try LogImporter(store: store, container: container, containerID: containerID).importAvailable(into: &report)
+        try store.replicate { replica in
+            try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+            try replica.setSyncValue(LastReport.encode(report), for: LastReport.key)
+        }
+        return report
+    }
+
+    /// Checks the sentinel and this device's registration; detaches when either is
+    /// definitely gone or the container is another one.
+    func checkSentinel(_ container: CloudContainer, expected: UUID) throws {
+        switch container.descriptor() {
+        case let .unreadable(reason):
+            throw SyncError.io(path: container.url.appendingPathComponent("container.json").path, reason: reason)
+        case .absent:
+            try detach("the container's sentinel container.json is gone: sync was switched off or the container was wiped")
+        case let .present(descriptor) where descriptor.container != expected:
+            try detach(
+                "the container is another one (identity \(descriptor.container.storeString), "
+                    + "this device attached to \(expected.storeString)); nothing was merged or deleted")
+        case .present:
+            break
+        }
+        switch container.registration(of: store.deviceID) {
+        case let .unreadable(reason):
+            throw SyncError.io(
+                path: container.url.appendingPathComponent(CloudContainer.registrationPath(of: store.deviceID)).path,
+                reason: reason)
+        case .absent:
+            try detach("this device's registration devices/\(store.deviceID.storeString).json is gone")
+        case .present:
+            break
+        }
+    }
+
+    private func detach(_ reason: String) throws -> Never {
+        try setState(.off, reason: reason)
+        throw SyncError.detached(reason: reason)
+    }
+
+    private func setState(_ state: SyncStatus.State, reason: String?) throws {
+        try store.replicate { replica in
+            try replica.setSyncValue(state.rawValue, for: SyncState.stateKey)
+            try replica.setSyncValue(reason, for: SyncState.reasonKey)
+            try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.sinceKey)
+        }
+    }
+}

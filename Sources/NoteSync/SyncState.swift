@@ -1,0 +1,51 @@
+import Foundation
+import NoteStore
+
+/// What sync records in the store about itself, committed with the changes it concerns.
+struct SyncState {
+    static let appliedPrefix = "applied."
+    static let exportedKey = "export.sequence"
+    static let cloudKey = "cloud"
+    static let containerNameKey = "container.name"
+    static let containerIDKey = "container.id"
+    static let deviceNameKey = "device.name"
+    static let stateKey = "state"
+    static let reasonKey = "state.reason"
+    static let sinceKey = "state.since"
+    static let lastSyncKey = "last.sync"
+
+    /// The highest sequence applied from each other device.
+    var applied: [UUID: Int64] = [:]
+    var exportedSequence: Int64 = 0
+    var cloud: URL?
+    var containerName: String?
+    var containerID: UUID?
+    var deviceName: String?
+    var state: SyncStatus.State = .detached
+    var reason: String?
+    var since: Date?
+    var lastSync: Date?
+
+    init(_ store: Store) throws {
+        self.init(values: try store.syncValues(withPrefix: ""))
+    }
+
+    init(values: [String: String]) {
+        for (key, value) in values where key.hasPrefix(Self.appliedPrefix) {
+            if let device = UUID(uuidString: String(key.dropFirst(Self.appliedPrefix.count))), let sequence = Int64(value) {
+                applied[device] = sequence
+            }
+        }
+        exportedSequence = values[Self.exportedKey].flatMap(Int64.init) ?? 0
+        cloud = values[Self.cloudKey].map { URL(fileURLWithPath: $0) }
+        containerName = values[Self.containerNameKey]
+        containerID = values[Self.containerIDKey].flatMap(UUID.init(uuidString:))
+        deviceName = values[Self.deviceNameKey]
+        state = values[Self.stateKey].flatMap(SyncStatus.State.init(rawValue:)) ?? .detached
+        reason = values[Self.reasonKey]
+        since = values[Self.sinceKey].flatMap(JSONText.date)
+        lastSync = values[Self.lastSyncKey].flatMap(JSONText.date)
+    }
+
+    static func appliedKey(_ device: UUID) -> String { appliedPrefix + device.storeString }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// What `notes sync status` reports.
+public struct SyncStatus: Sendable {
+    public enum State: String, Sendable {
+        /// Attached to a container.
+        case on
+        /// Detached by sync itself: the container or this device's registration went away, or
+        /// the container is another one.
+        case off
+        /// Never enabled, or disabled by the person.
+        case detached
+    }
+
+    /// Another device of the container.
+    public struct Device: Sendable {
+        public let id: UUID
+        public let name: String?
+        /// The last sequence of its logs applied here.
+        public let applied: Int64
+        /// The last sequence of its logs in the container.
+        public let available: Int64
+    }
+
+    /// A log that waits, and why.
+    public struct Waiting: Sendable {
+        public let path: String
+        public let reason: String
+    }
+
+    public let state: State
+    public let reason: String?
+    public let since: Date?
+    public let cloud: String?
+    public let containerName: String?
+    public let container: UUID?
+    public let device: UUID
+    public let deviceName: String?
+    public let devices: [Device]
+    public let pendingExports: Int
+    public let exportedSequence: Int64
+    public let waiting: [Waiting]
+    public let skipped: [SkippedFile]
+    public let lastSync: Date?
+}
+
+/// What one `sync now` did.
+public struct SyncReport: Sendable {
+    public var exportedLogs = 0
+    public var importedLogs = 0
+    public var importedChanges = 0
+    /// Changes left out because their values break the model's rules.
+    public var leftOut = 0
+    public var waiting: [SyncStatus.Waiting] = []
+    public var skipped: [SkippedFile] = []
+}

@@ -1,0 +1,72 @@
+import Foundation
+import NoteStore
+@testable import NoteSync
+import NoteTestSupport
+import Testing
+
+@Suite struct SyncBasicsTests {
+    @Test func notesCreatedAnywhereArriveEverywhere() throws {
+        let stack = try SyncStack(devices: 3)
+        let work = try stack.stores[0].addCollection(named: "Work", in: nil)
+        _ = try stack.stores[0].addNote(named: "Plan", body: "ship", in: work.id)
+        _ = try stack.stores[1].addNote(named: "Groceries", body: "milk", in: nil)
+        try stack.syncUntilQuiet()
+        let dumps = try stack.dumps()
+        #expect(dumps[0].contains("Plan") && dumps[0].contains("Groceries"))
+        #expect(Set(dumps).count == 1, "\(dumps)")
+    }
+
+    @Test func editsMergePerProperty() throws {
+        let stack = try SyncStack(devices: 2)
+        let note = try stack.stores[0].addNote(named: "n", body: "one", in: nil)
+        try stack.syncUntilQuiet()
+        try stack.stores[0].edit(note.id, name: "renamed on 0")
+        try stack.stores[1].edit(note.id, body: "edited on 1")
+        try stack.syncUntilQuiet()
+        let dumps = try stack.dumps()
+        #expect(dumps[0] == dumps[1])
+        #expect(try stack.stores[1].item(note.id).name == "renamed on 0")
+        #expect(try stack.stores[0].item(note.id).body == "edited on 1")
+    }
+
+    @Test func importedChangesAreNeverExportedAgain() throws {
+        let stack = try SyncStack(devices: 2)
+        _ = try stack.stores[0].addNote(named: "n", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        #expect(try stack.stores[1].outboxEntries().isEmpty)
+        let (sequences, _) = try CloudContainer.create(in: stack.cloud).logSequences(of: stack.stores[1].deviceID)
+        #expect(sequences.isEmpty)
+    }
+
+    @Test func attachmentsTravelWithTheirBlobs() throws {
+        let stack = try SyncStack(devices: 2)
+        let note = try stack.stores[0].addNote(named: "photo", body: "", in: nil)
+        let attachment = try stack.stores[0].attachImages([SampleFiles.image("plain.png")], to: note.id)[0]
+        try stack.syncUntilQuiet()
+        let copied = try stack.stores[1].attachments(of: note.id)
+        #expect(copied == [attachment])
+        #expect(try stack.stores[1].data(of: copied[0]) == Data(contentsOf: SampleFiles.image("plain.png")))
+        #expect(try stack.stores[1].check() == [])
+    }
+
+    @Test func removingTheSentinelSwitchesSyncOff() throws {
+        let stack = try SyncStack(devices: 2)
+        _ = try stack.stores[0].addNote(named: "kept", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        try FileManager.default.removeItem(at: stack.cloud.appendingPathComponent("NoteCollector/container.json"))
+        _ = try stack.stores[1].addNote(named: "made while off", body: "", in: nil)
+        #expect(throws: SyncError.self) { try stack.engines[1].syncNow() }
+        let status = try stack.engines[1].status()
+        #expect(status.state == .off)
+        #expect(status.reason?.contains("container.json") == true)
+        #expect(try stack.stores[1].fetch(ItemRequest()).map(\.name).sorted() == ["kept", "made while off"])
+        // Enabling again makes a new container and pushes everything; the other device follows.
+        try stack.engines[1].enable(cloud: stack.cloud, deviceName: "device-1")
+        #expect(throws: SyncError.self) { try stack.engines[0].syncNow() }
+        try stack.engines[0].enable(cloud: stack.cloud, deviceName: "device-0")
+        try stack.syncUntilQuiet()
+        let dumps = try stack.dumps()
+        #expect(dumps[0] == dumps[1])
+        #expect(try stack.stores[0].fetch(ItemRequest()).map(\.name).sorted() == ["kept", "made while off"])
+    }
+}
