@@ -44,14 +44,16 @@ public final class SyncEngine {
         }
         // Pushed before the state says `on`: if the push stops half way, enabling again pushes
         // the snapshot once more after what was published, and the merge rules make it harmless.
-        try SnapshotPusher(store: store, container: container, containerID: container.identity).push(records)
+        let pushed = try SnapshotPusher(store: store, container: container, containerID: container.identity).push(records)
         try store.replicate { replica in
             try replica.removeOutboxEntries(through: outboxThrough)
             try replica.setSyncValue(SyncStatus.State.on.rawValue, for: SyncState.stateKey)
             try replica.setSyncValue(nil, for: SyncState.reasonKey)
             try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.sinceKey)
         }
-        return try syncNow()
+        var report = try syncNow()
+        report.exportedLogs += pushed
+        return report
     }
 
     /// Stops syncing and keeps every note; with `forget`, also removes this device's

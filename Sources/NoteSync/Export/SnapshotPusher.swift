@@ -9,8 +9,10 @@ struct SnapshotPusher {
     let container: CloudContainer
     let containerID: UUID
 
-    func push(_ records: [SnapshotRecord]) throws {
-        guard !records.isEmpty else { return }
+    /// Pushes the records; returns how many logs it wrote.
+    @discardableResult
+    func push(_ records: [SnapshotRecord]) throws -> Int {
+        guard !records.isEmpty else { return 0 }
         let state = try SyncState(store)
         var sequence = state.exportedSequence
         for batch in Self.batches(records) {
@@ -28,6 +30,7 @@ struct SnapshotPusher {
                 try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
             }
         }
+        return Int(sequence - state.exportedSequence)
     }
 
     static func batches(_ records: [SnapshotRecord]) -> [LogExporter.Batch] {

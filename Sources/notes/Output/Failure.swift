@@ -1,5 +1,6 @@
 import Foundation
 import NoteStore
+import NoteSync
 
 /// A failure of the command line itself: bad input that is not the store's to judge.
 enum InputError: Error, CustomStringConvertible {
@@ -59,6 +60,9 @@ enum Failure {
         switch error {
         case let error as StoreError:
             return (error.description, status(of: error))
+        case let error as SyncError:
+            if case .invalidName = error { return (error.description, usage) }
+            return (error.description, other)
         case let error as InputError:
             switch error {
             case .usage: return (error.description, usage)

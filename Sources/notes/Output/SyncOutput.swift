@@ -1,0 +1,132 @@
+import Foundation
+import NoteStore
+import NoteSync
+
+/// Sync reports and status as text for people.
+enum SyncOutput {
+    static func print(_ report: SyncReport) {
+        var line = "exported \(report.exportedLogs) log\(report.exportedLogs == 1 ? "" : "s"), "
+            + "imported \(report.importedLogs) log\(report.importedLogs == 1 ? "" : "s") (\(Plural.changes(report.importedChanges)))"
+        if report.leftOut > 0 { line += ", left out \(Plural.changes(report.leftOut)) that break the model's rules" }
+        Swift.print(line)
+        for waiting in report.waiting { Swift.print("waiting: \(waiting.path): \(waiting.reason)") }
+        for skipped in report.skipped { Swift.print("skipped: \(skipped.path): \(skipped.reason)") }
+    }
+
+    static func describe(_ status: SyncStatus) -> String {
+        var lines: [String] = []
+        var state = status.state.rawValue
+        if let reason = status.reason { state += ": \(reason)" }
+        if let since = status.since { state += " (since \(Timestamp.iso(since)))" }
+        lines.append("state:     \(state)")
+        if let cloud = status.cloud { lines.append("cloud:     \(cloud)") }
+        if let name = status.containerName, let id = status.container {
+            lines.append("container: \(name) (\(id.storeString))")
+        }
+        lines.append("device:    \(status.deviceName ?? "-") (\(status.device.storeString)), \(Plural.logs(status.exportedSequence)) published")
+        lines.append("pending:   \(Plural.changes(status.pendingExports)) to export")
+        if let last = status.lastSync { lines.append("last sync: \(Timestamp.iso(last))") }
+        if !status.devices.isEmpty {
+            lines.append("devices:")
+            for device in status.devices {
+                lines.append("  \(device.name ?? "-") (\(device.id.storeString)): applied \(device.applied) of \(Plural.logs(device.available))")
+            }
+        }
+        if !status.waiting.isEmpty {
+            lines.append("waiting:")
+            lines += status.waiting.map { "  \($0.path): \($0.reason)" }
+        }
+        if !status.skipped.isEmpty {
+            lines.append("skipped:")
+            lines += status.skipped.map { "  \($0.path): \($0.reason)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Plural {
+    static func logs(_ count: Int64) -> String {
+        "\(count) log\(count == 1 ? "" : "s")"
+    }
+
+    static func changes(_ count: Int) -> String {
+        "\(count) change\(count == 1 ? "" : "s")"
+    }
+}
+
+/// The JSON shape of `sync status`.
+struct SyncStatusJSON: Encodable {
+    struct DeviceJSON: Encodable {
+        let id: String
+        let name: String?
+        let this: Bool
+        let applied: Int64?
+        let available: Int64
+
+        init(id: String, name: String?, this: Bool, applied: Int64?, available: Int64) {
+            self.id = id
+            self.name = name
+            self.this = this
+            self.applied = applied
+            self.available = available
+        }
+
+        init(_ device: SyncStatus.Device) {
+            self.init(id: device.id.storeString, name: device.name, this: false, applied: device.applied, available: device.available)
+        }
+    }
+
+    struct FileJSON: Encodable {
+        let path: String
+        let reason: String
+    }
+
+    let state: String
+    let reason: String?
+    let since: String?
+    let cloud: String?
+    let containerName: String?
+    let container: String?
+    let device: DeviceJSON
+    let devices: [DeviceJSON]
+    let pendingExports: Int
+    let waiting: [FileJSON]
+    let skipped: [FileJSON]
+    let lastSync: String?
+
+    init(_ status: SyncStatus) {
+        state = status.state.rawValue
+        reason = status.reason
+        since = status.since.map(Timestamp.iso)
+        cloud = status.cloud
+        containerName = status.containerName
+        container = status.container?.storeString
+        device = DeviceJSON(
+            id: status.device.storeString, name: status.deviceName, this: true, applied: nil, available: status.exportedSequence)
+        devices = status.devices.map(DeviceJSON.init)
+        pendingExports = status.pendingExports
+        waiting = status.waiting.map { FileJSON(path: $0.path, reason: $0.reason) }
+        skipped = status.skipped.map { FileJSON(path: $0.path, reason: $0.reason.description) }
+        lastSync = status.lastSync.map(Timestamp.iso)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, reason, since, cloud, containerName, container, device, devices, pendingExports, waiting, skipped, lastSync
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state, forKey: .state)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(since, forKey: .since)
+        try container.encode(cloud, forKey: .cloud)
+        try container.encode(containerName, forKey: .containerName)
+        try container.encode(self.container, forKey: .container)
+        try container.encode(device, forKey: .device)
+        try container.encode(devices, forKey: .devices)
+        try container.encode(pendingExports, forKey: .pendingExports)
+        try container.encode(waiting, forKey: .waiting)
+        try container.encode(skipped, forKey: .skipped)
+        try container.encode(lastSync, forKey: .lastSync)
+    }
+}
