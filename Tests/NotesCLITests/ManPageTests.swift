@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test func everySubcommandHasASection() {
-        for command in help.subcommands where command.isDisplayed {
+        for command in help.commands where command.isDisplayed {
             #expect(
                 manPage.commandSections[command.name] != nil,
                 "man/notes.1 has no '.SS \(command.name)' under COMMANDS for 'notes \(command.name)'")
@@ -39,14 +39,14 @@ import Testing
     }
 
     @Test func everySectionIsASubcommand() {
-        let names = Set(help.subcommands.map(\.name))
+        let names = Set(help.commands.map(\.name))
         for name in manPage.commandSections.keys.sorted() {
             #expect(names.contains(name), "man/notes.1 has '.SS \(name)', but notes has no such command")
         }
     }
 
     @Test func everyOptionIsInItsCommandsSection() {
-        for command in help.subcommands where command.isDisplayed {
+        for command in help.commands where command.isDisplayed {
             guard let section = manPage.commandSections[command.name] else { continue }
             for option in command.displayedOptions.subtracting(Self.undocumentedPerCommand).sorted() {
                 if help.displayedOptions.contains(option) {
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func everyOptionInASectionExists() {
-        for command in help.subcommands {
+        for command in help.commands {
             guard let section = manPage.commandSections[command.name] else { continue }
             let unknown = section.mentionedOptions.subtracting(command.allOptions)
             #expect(
@@ -122,13 +122,25 @@ extension ManPageTests {
 
     /// One command in argument-parser's help dump, with the long names of its options and flags.
     struct Help {
-        let name: String
+        var name: String
         let isDisplayed: Bool
         /// The long names, without `--`, of the options shown in `--help`.
         let displayedOptions: Set<String>
         /// The long names of all options, also hidden ones.
         let allOptions: Set<String>
         let subcommands: [Help]
+
+        /// The subcommands at every depth, named by their path below the root, such as
+        /// `sync enable`.
+        var commands: [Help] {
+            subcommands.flatMap { command -> [Help] in
+                [command] + command.commands.map { nested in
+                    var named = nested
+                    named.name = command.name + " " + nested.name
+                    return named
+                }
+            }
+        }
 
         static func root(fromDump data: Data) throws -> Help {
             guard let dump = try JSONSerialization.jsonObject(with: data) as? [String: Any],
