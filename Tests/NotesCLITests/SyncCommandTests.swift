@@ -1,0 +1,93 @@
+import Foundation
+import NoteTestSupport
+import Testing
+
+/// Two `notes` processes with separate stores, syncing through one folder.
+@Suite struct SyncCommandTests {
+    let folder = TemporaryFolder("notes-cli-sync")
+    var cloud: URL { folder.appending("cloud") }
+    var laptop: URL { folder.appending("laptop") }
+    var desktop: URL { folder.appending("desktop") }
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder.appending("cloud"), withIntermediateDirectories: true)
+    }
+
+    func notes(_ store: URL, _ arguments: String...) throws -> NotesResult {
+        try NotesCommand.run(arguments, store: store)
+    }
+
+    func names(_ store: URL) throws -> [String] {
+        let result = try notes(store, "ls", "--recursive", "--json")
+        let items = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+        return items.compactMap { $0["name"] as? String }.sorted()
+    }
+
+    func enable(_ store: URL, _ name: String) throws {
+        let result = try notes(store, "sync", "enable", "--cloud", cloud.path, "--device-name", name)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.output.hasPrefix("sync on: device '\(name)'"))
+    }
+
+    @Test func twoStoresSyncThroughTheFolder() throws {
+        #expect(try notes(laptop, "add", "Written before sync", "--body", "old").status == 0)
+        try enable(laptop, "laptop")
+        try enable(desktop, "desktop")
+        #expect(try names(desktop) == ["Written before sync"])
+
+        #expect(try notes(desktop, "mkcol", "Work").status == 0)
+        #expect(try notes(desktop, "add", "Plan", "--in", "Work", "--body", "ship").status == 0)
+        let exported = try notes(desktop, "sync", "now")
+        #expect(exported.output.hasPrefix("exported 1 log, imported 0 logs"), "\(exported)")
+        let imported = try notes(laptop, "sync", "now")
+        #expect(imported.output.hasPrefix("exported 0 logs, imported 1 log (2 changes)"), "\(imported)")
+        #expect(try names(laptop) == ["Plan", "Work", "Written before sync"])
+
+        #expect(try notes(laptop, "edit", "Work/Plan", "--body", "ship in May").status == 0)
+        #expect(try notes(laptop, "sync", "now").status == 0)
+        #expect(try notes(desktop, "sync", "now").status == 0)
+        #expect(try notes(desktop, "show", "Work/Plan").output.hasSuffix("ship in May\n"))
+    }
+
+    @Test func statusAndDevicesDescribeTheContainer() throws {
+        try enable(laptop, "laptop")
+        try enable(desktop, "desktop")
+        let status = try notes(laptop, "sync", "status", "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any])
+        #expect(object["state"] as? String == "on")
+        #expect(object["containerName"] as? String == "NoteCollector")
+        #expect((object["device"] as? [String: Any])?["name"] as? String == "laptop")
+        let devices = object["devices"] as? [[String: Any]] ?? []
+        #expect(devices.map { $0["name"] as? String } == ["desktop"])
+        #expect(try notes(laptop, "sync", "status").output.hasPrefix("state:     on"))
+        let listed = try notes(laptop, "devices", "--json")
+        let all = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]] ?? []
+        #expect(Set(all.compactMap { $0["name"] as? String }) == ["laptop", "desktop"])
+    }
+
+    @Test func removingTheSentinelIsReportedAndKeepsEveryNote() throws {
+        try enable(laptop, "laptop")
+        #expect(try notes(laptop, "add", "precious").status == 0)
+        try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector/container.json"))
+        let now = try notes(laptop, "sync", "now")
+        #expect(now.status == 1)
+        #expect(now.error == "notes: sync is off: the container's sentinel container.json is gone: sync was switched off or the container was wiped\n")
+        #expect(try notes(laptop, "sync", "status").output.hasPrefix("state:     off: the container's sentinel"))
+        #expect(try names(laptop) == ["precious"])
+        try enable(laptop, "laptop")
+        #expect(try notes(laptop, "sync", "status").output.hasPrefix("state:     on"))
+    }
+
+    @Test func errorsAreOneLine() throws {
+        let notEnabled = try notes(laptop, "sync", "now")
+        #expect(notEnabled.status == 1)
+        #expect(notEnabled.error == "notes: sync is not enabled for this store: run 'notes sync enable --cloud DIR'\n")
+        let missing = try notes(laptop, "sync", "enable", "--cloud", folder.appending("nowhere").path)
+        #expect(missing.status == 1)
+        #expect(missing.error.hasPrefix("notes: ") && missing.error.contains("nowhere"))
+        #expect(missing.error.split(separator: "\n").count == 1)
+        let badName = try notes(laptop, "sync", "enable", "--cloud", cloud.path, "--container", "../x")
+        #expect(badName.status == 64, "\(badName)")
+        #expect(try notes(laptop, "sync", "enable").status == 64)
+    }
+}
