@@ -30,10 +30,12 @@ struct LogExporter {
                 changes: batch.changes.count, dependencies: state.applied, blobs: batch.blobs, written: Date(),
                 outbox: batch.outbox)
             try publish(TransactionLog(header: header, changes: batch.changes), sequence: sequence)
+            CrashPoint.logWritten.reach()
             try store.replicate { replica in
                 try replica.removeOutboxEntries(through: batch.outbox.upperBound)
                 try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
             }
+            CrashPoint.exportCommitted.reach()
             written += 1
         }
         return written
@@ -71,6 +73,7 @@ struct LogExporter {
     private func publish(_ log: TransactionLog, sequence: Int64) throws {
         for sha256 in log.header.blobs where try !container.hasBlob(sha256) {
             try container.publishBlob(store.blobData(sha256), sha256: sha256)
+            CrashPoint.blobPublished.reach()
         }
         try container.writeLog(device: device, sequence: sequence, data: LogCodec.encode(log))
     }

@@ -107,16 +107,19 @@ struct LogImporter {
                 return .waiting("blob \(sha256) cannot be used yet: \(error)")
             }
         }
+        CrashPoint.importRead.reach()
         var leftOut = 0
         try store.replicate { replica in
             var clock: UInt64 = 0
             for change in log.changes {
+                CrashPoint.importApplying.reach()
                 if !(try merger.apply(change, from: other, to: replica)) { leftOut += 1 }
                 clock = max(clock, change.clock)
             }
             try replica.observe(clock: clock)
             try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
         }
+        CrashPoint.importCommitted.reach()
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut
         report.leftOut += leftOut
