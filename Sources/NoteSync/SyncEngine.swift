@@ -21,6 +21,10 @@ public final class SyncEngine {
     /// pushes a snapshot of the whole store into it; then syncs.
     @discardableResult
     public func enable(cloud: URL, containerName: String = defaultContainerName, deviceName: String) throws -> SyncReport {
+        try locked { try attach(cloud: cloud, containerName: containerName, deviceName: deviceName) }
+    }
+
+    private func attach(cloud: URL, containerName: String, deviceName: String) throws -> SyncReport {
         let container = try CloudContainer.create(in: cloud, name: containerName)
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
@@ -51,7 +55,7 @@ public final class SyncEngine {
             try replica.setSyncValue(nil, for: SyncState.reasonKey)
             try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.sinceKey)
         }
-        var report = try syncNow()
+        var report = try sync()
         report.exportedLogs += pushed
         return report
     }
@@ -59,6 +63,10 @@ public final class SyncEngine {
     /// Stops syncing and keeps every note; with `forget`, also removes this device's
     /// registration from the container.
     public func disable(forget: Bool) throws {
+        try locked { try detachByRequest(forget: forget) }
+    }
+
+    private func detachByRequest(forget: Bool) throws {
         let state = try SyncState(store)
         if forget, let cloud = state.cloud, let name = state.containerName {
             if let identity = state.containerID {
@@ -75,6 +83,10 @@ public final class SyncEngine {
     /// device, throws ``SyncError/detached(reason:)``.
     @discardableResult
     public func syncNow() throws -> SyncReport {
+        try locked { try sync() }
+    }
+
+    private func sync() throws -> SyncReport {
         let state = try SyncState(store)
         switch state.state {
         case .detached: throw SyncError.notEnabled

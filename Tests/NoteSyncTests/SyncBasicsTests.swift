@@ -49,6 +49,21 @@ import Testing
         #expect(try stack.stores[1].check() == [])
     }
 
+    @Test func anAttachmentPurgedBeforeItWasExportedDoesNotStopSync() throws {
+        let stack = try SyncStack(devices: 2)
+        let note = try stack.stores[0].addNote(named: "short-lived", body: "", in: nil)
+        _ = try stack.stores[0].attachImages([SampleFiles.image("plain.png")], to: note.id)
+        try stack.stores[0].trash(note.id)
+        try stack.stores[0].emptyTrash()
+        _ = try stack.stores[0].addNote(named: "after", body: "", in: nil)
+        let report = try stack.engines[0].syncNow()
+        #expect(report.exportedLogs > 0)
+        let imported = try stack.engines[1].syncNow()
+        #expect(imported.waiting.isEmpty)
+        #expect(try stack.stores[1].fetch(ItemRequest()).map(\.name) == ["after"])
+        #expect(try stack.stores[0].outboxEntries().isEmpty)
+    }
+
     @Test func removingTheSentinelSwitchesSyncOff() throws {
         let stack = try SyncStack(devices: 2)
         _ = try stack.stores[0].addNote(named: "kept", body: "", in: nil)

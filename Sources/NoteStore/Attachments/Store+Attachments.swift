@@ -68,6 +68,15 @@ extension Store {
         }
     }
 
+    /// The attachment with this id, or nil.
+    public func attachment(_ id: UUID) throws -> Attachment? {
+        try read { db in
+            try Attachment.fetchAll(
+                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id = ?", arguments: [id.storeString]
+            ).first
+        }
+    }
+
     /// Finds an attachment by its full id or a unique id prefix of at least four characters.
     public func resolveAttachment(_ reference: String) throws -> Attachment {
         let text = reference.trimmingCharacters(in: .whitespaces).lowercased()

@@ -18,8 +18,13 @@ struct LogExporter {
     /// Exports every outbox row; returns how many logs it wrote.
     func export() throws -> Int {
         try completeInterruptedExport()
-        let entries = try store.outboxEntries()
-        guard !entries.isEmpty else { return 0 }
+        let all = try store.outboxEntries()
+        guard let last = all.last?.sequence else { return 0 }
+        let entries = try withoutVanishedAttachments(all)
+        guard !entries.isEmpty else {
+            try store.replicate { try $0.removeOutboxEntries(through: last) }
+            return 0
+        }
         let state = try SyncState(store)
         var sequence = state.exportedSequence
         var written = 0
@@ -39,6 +44,23 @@ struct LogExporter {
             written += 1
         }
         return written
+    }
+
+    /// The entries without the insertion of attachments that were purged before they could be
+    /// exported, and whose bytes are gone with them: the log would wait for ever for a blob that
+    /// no device has. Their deletion is exported as usual.
+    private func withoutVanishedAttachments(_ entries: [OutboxEntry]) throws -> [OutboxEntry] {
+        var result: [OutboxEntry] = []
+        result.reserveCapacity(entries.count)
+        for entry in entries {
+            if entry.entity == "ImageAttachment", entry.operation == .insert, case let .text(sha256)? = entry.changes["sha256"],
+                !store.hasBlob(sha256), try store.attachment(entry.object) == nil
+            {
+                continue
+            }
+            result.append(entry)
+        }
+        return result
     }
 
     /// Finishes an export that wrote its log but stopped before its store transaction: the

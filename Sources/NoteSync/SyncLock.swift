@@ -1,0 +1,41 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Lets one sync at a time work on a store: an exclusive `flock(2)` on `sync.lock` in the store
+/// folder, held while enabling, disabling or syncing. Another process waits its turn; the
+/// kernel releases the lock when a process dies.
+final class SyncLock {
+    private let descriptor: Int32
+
+    init(storeFolder: URL) throws {
+        let path = storeFolder.appendingPathComponent("sync.lock").path
+        descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw SyncError.io(path: path, reason: String(cString: strerror(errno)).lowercased())
+        }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno)).lowercased()
+                close(descriptor)
+                throw SyncError.io(path: path, reason: reason)
+            }
+        }
+    }
+
+    deinit {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+}
+
+extension SyncEngine {
+    /// Runs `body` holding the store's sync lock.
+    func locked<T>(_ body: () throws -> T) throws -> T {
+        let lock = try SyncLock(storeFolder: store.folder)
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
+    }
+}
