@@ -147,6 +147,15 @@ extension Replica {
         written += 1
     }
 
+    /// Removes a blob once the transaction commits, unless an attachment uses it then.
+    ///
+    /// For blobs copied in for changes that turned out not to need them: an attachment that
+    /// was purged here already, whose insert the merge ignores.
+    public func releaseBlobUnlessUsed(_ sha256: String) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (?)", arguments: [sha256])
+        releasedBlobs = true
+    }
+
     private func releaseBlobs(ofAttachmentsWhere condition: String, _ argument: String) throws {
         try db.execute(
             sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM attachment WHERE \(condition)",

@@ -116,6 +116,8 @@ struct LogImporter {
                 if !(try merger.apply(change, from: other, to: replica)) { leftOut += 1 }
                 clock = max(clock, change.clock)
             }
+            // A blob copied in for an insert that the merge ignored would stay for ever.
+            for sha256 in header.blobs { try replica.releaseBlobUnlessUsed(sha256) }
             try replica.observe(clock: clock)
             try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
         }
