@@ -1,0 +1,150 @@
+import Foundation
+import NoteStore
+import NoteTestSupport
+
+/// Makes random changes to stores, as a person using several devices would, and remembers what
+/// was created and purged anywhere, so that a test can tell what every device must end with.
+///
+/// Every operation picks its targets among what the store it runs on shows at that moment, so
+/// that operations on different devices are concurrent edits of shared objects. A change the
+/// store refuses (a move into its own contents, a note added to a trashed collection) is
+/// counted, not failed on: refusing it is the store's job.
+final class RandomEditor {
+    var random: SplitMix64
+    /// Every item saved on any device.
+    private(set) var created: Set<UUID> = []
+    /// Every item a device purged (with the contents that went with it there).
+    private(set) var purged: Set<UUID> = []
+    /// Every attachment added on any device, with its note.
+    private(set) var attached: [UUID: UUID] = [:]
+    /// Attachments removed on their own.
+    private(set) var detached: Set<UUID> = []
+    private(set) var refused = 0
+
+    static let images = ["plain.png", "indexed.png", "animated.gif", "still.gif", "baseline.jpg", "lossy.webp"]
+    static let words = ["Soup", "Plans", "Trip", "Ideas", "Books", "Garden", "Work", "Music", "Tax", "Bike"]
+
+    init(seed: UInt64) {
+        random = SplitMix64(seed: seed)
+    }
+
+    /// The operations, with their weights.
+    enum Operation: CaseIterable {
+        case addNote, addCollection, editName, editBody, move, trash, restore, purge, attach, detach
+
+        var weight: Int {
+            switch self {
+            case .addNote: return 5
+            case .addCollection, .editName, .editBody, .move, .trash: return 2
+            case .restore, .purge, .attach, .detach: return 1
+            }
+        }
+    }
+
+    /// Makes one random change to `store`.
+    func change(_ store: Store) throws {
+        var roll = Int.random(in: 0..<Operation.allCases.map(\.weight).reduce(0, +), using: &random)
+        let operation = Operation.allCases.first { operation in
+            roll -= operation.weight
+            return roll < 0
+        } ?? .addNote
+        do {
+            try perform(operation, on: store)
+        } catch let error as StoreError where error.isBadInput {
+            refused += 1
+        }
+    }
+
+    private func perform(_ operation: Operation, on store: Store) throws {
+        let items = try store.fetch(ItemRequest(trash: .included, includesBodies: false))
+        let collections = items.filter(\.isCollection)
+        let notes = items.filter(\.isNote)
+        switch operation {
+        case .addNote:
+            let parent = random.chance(40) ? random.pick(collections)?.id : nil
+            created.insert(try store.addNote(named: name(), body: body(), in: parent).id)
+        case .addCollection:
+            let parent = random.chance(50) ? random.pick(collections)?.id : nil
+            created.insert(try store.addCollection(named: name(), in: parent).id)
+        case .editName:
+            guard let item = random.pick(items) else { return }
+            try store.edit(item.id, name: name())
+        case .editBody:
+            guard let note = random.pick(notes) else { return }
+            try store.edit(note.id, body: body())
+        case .move:
+            guard let item = random.pick(items) else { return }
+            try store.move(item.id, to: random.chance(25) ? nil : random.pick(collections)?.id)
+        case .trash:
+            guard let item = random.pick(items.filter { !$0.isTrashed }) else { return }
+            try store.trash(item.id)
+        case .restore:
+            guard let item = random.pick(items.filter(\.isTrashed)) else { return }
+            try store.restore(item.id)
+        case .purge:
+            guard let item = random.pick(items) else { return }
+            try purge(item, on: store)
+        case .attach:
+            guard let note = random.pick(notes.filter { !$0.isTrashed }), let image = random.pick(Self.images) else { return }
+            for attachment in try store.attachImages([SampleFiles.image(image)], to: note.id) {
+                attached[attachment.id] = note.id
+            }
+        case .detach:
+            guard let note = random.pick(notes), let attachment = random.pick(try store.attachments(of: note.id)) else { return }
+            try store.detach(attachment.id)
+            detached.insert(attachment.id)
+        }
+    }
+
+    /// Trashes the item unless it is in the trash, then purges it: the whole trash, or just it.
+    private func purge(_ item: Item, on store: Store) throws {
+        if !item.isTrashed { try store.trash(item.id) }
+        let before = try ids(in: store)
+        if random.chance(50) {
+            try store.emptyTrash()
+        } else {
+            let context = store.makeContext()
+            try context.purge(item.id)
+            try context.save()
+        }
+        purged.formUnion(before.subtracting(try ids(in: store)))
+    }
+
+    func ids(in store: Store) throws -> Set<UUID> {
+        Set(try store.fetch(ItemRequest(trash: .included, includesBodies: false)).map(\.id))
+    }
+
+    private func name() -> String {
+        "\(random.pick(Self.words) ?? "Note") \(Int.random(in: 1...99, using: &random))"
+    }
+
+    private func body() -> String {
+        random.chance(20) ? "" : (0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(Self.words) ?? "" }
+            .joined(separator: " ")
+    }
+
+    // MARK: What every device must show
+
+    /// The items every device must have: every one created and not purged.
+    var survivors: Set<UUID> { created.subtracting(purged) }
+
+    /// The attachments every device must have: those not removed whose note survives.
+    var survivingAttachments: Set<UUID> {
+        Set(attached.filter { survivors.contains($0.value) && !detached.contains($0.key) }.keys)
+    }
+
+    /// What is wrong with `store` against what was created and purged; empty when all is well.
+    func problems(in store: Store) throws -> [String] {
+        var problems: [String] = []
+        let present = try ids(in: store)
+        for id in survivors.subtracting(present) { problems.append("item \(id.storeString) is missing") }
+        for id in present.subtracting(survivors) { problems.append("item \(id.storeString) should not be there") }
+        var attachments: Set<UUID> = []
+        for note in present {
+            for attachment in try store.attachments(of: note) { attachments.insert(attachment.id) }
+        }
+        for id in survivingAttachments.subtracting(attachments) { problems.append("attachment \(id.storeString) is missing") }
+        for id in attachments.subtracting(survivingAttachments) { problems.append("attachment \(id.storeString) should not be there") }
+        return problems
+    }
+}
