@@ -1,0 +1,57 @@
+import Foundation
+import NoteStore
+@testable import NoteSync
+import NoteTestSupport
+import Testing
+
+/// One save of 100,000 notes travels as a series of logs of about 4 MiB, each imported in its
+/// own transaction (docs/sync-format.md, "Size" and "Export").
+@Suite struct LargeSaveTests {
+    static let count = 100_000
+
+    @Test func aSaveOfAHundredThousandNotesIsCutIntoLogsAndArrivesWhole() throws {
+        let stack = try SyncStack(devices: 2)
+        let context = stack.stores[0].makeContext()
+        var ids: [UUID] = []
+        ids.reserveCapacity(Self.count)
+        for index in 0..<Self.count {
+            ids.append(context.insertNote(named: "Note \(index)", body: "body \(index)").id)
+        }
+        try context.save()
+
+        let exported = try stack.engines[0].syncNow()
+        #expect(exported.exportedLogs > 1)
+        #expect(try stack.stores[0].outboxEntries().isEmpty)
+        let container = try CloudContainer.create(in: stack.cloud)
+        let device = stack.stores[0].deviceID
+        let sequences = try container.logSequences(of: device).sequences
+        #expect(sequences == Array(1...Int64(exported.exportedLogs)))
+        var changes = 0
+        for sequence in sequences {
+            let data = try container.readLog(device: device, sequence: sequence)
+            let lines = data.split(separator: UInt8(ascii: "\n"))
+            let changeBytes = lines.dropFirst(2).dropLast().reduce(0) { $0 + $1.count + 1 }
+            let largest = lines.dropFirst(2).dropLast().map(\.count).max() ?? 0
+            #expect(changeBytes <= LogCodec.targetSize, "log \(sequence) has \(changeBytes) bytes of changes")
+            #expect(data.count <= LogCodec.targetSize + largest + 1 + 65_536, "log \(sequence) is \(data.count) bytes")
+            if sequence != sequences.last {
+                #expect(changeBytes > LogCodec.targetSize - largest - 1, "log \(sequence) was cut early: \(changeBytes) bytes")
+            }
+            changes += try LogCodec.decode(data).changes.count
+        }
+        #expect(changes == Self.count)
+
+        let imported = try stack.engines[1].syncNow()
+        #expect(imported.importedLogs == exported.exportedLogs)
+        #expect(imported.importedChanges == Self.count)
+        #expect(try stack.stores[1].count(ItemRequest()) == Self.count)
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<200 {
+            let index = Int.random(in: 0..<Self.count, using: &random)
+            let item = try stack.stores[1].item(ids[index])
+            #expect(item.name == "Note \(index)" && item.body == "body \(index)")
+        }
+        #expect(try stack.stores[1].item(ids[0]) == stack.stores[0].item(ids[0]))
+        #expect(try stack.stores[1].item(ids[Self.count - 1]) == stack.stores[0].item(ids[Self.count - 1]))
+    }
+}
