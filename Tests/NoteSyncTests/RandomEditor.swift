@@ -20,6 +20,8 @@ final class RandomEditor {
     /// Attachments removed on their own.
     private(set) var detached: Set<UUID> = []
     private(set) var refused = 0
+    /// How many of each operation the stores accepted.
+    private(set) var performed: [Operation: Int] = [:]
 
     static let images = ["plain.png", "indexed.png", "animated.gif", "still.gif", "baseline.jpg", "lossy.webp"]
     static let words = ["Soup", "Plans", "Trip", "Ideas", "Books", "Garden", "Work", "Music", "Tax", "Bike"]
@@ -34,11 +36,19 @@ final class RandomEditor {
 
         var weight: Int {
             switch self {
-            case .addNote: return 5
-            case .addCollection, .editName, .editBody, .move, .trash: return 2
+            case .addNote: return 4
+            case .addCollection, .move: return 3
+            case .editName, .editBody, .trash: return 2
             case .restore, .purge, .attach, .detach: return 1
             }
         }
+    }
+
+    /// Adds a few collections and notes, some nested, to give concurrent changes on other
+    /// devices something to meet on once they are synced.
+    func populate(_ store: Store) throws {
+        for _ in 0..<3 { try perform(.addCollection, on: store) }
+        for _ in 0..<3 { try perform(.addNote, on: store) }
     }
 
     /// Makes one random change to `store`.
@@ -49,13 +59,15 @@ final class RandomEditor {
             return roll < 0
         } ?? .addNote
         do {
-            try perform(operation, on: store)
+            if try perform(operation, on: store) { performed[operation, default: 0] += 1 }
         } catch let error as StoreError where error.isBadInput {
             refused += 1
         }
     }
 
-    private func perform(_ operation: Operation, on store: Store) throws {
+    /// Performs one operation; returns false when the store had nothing to perform it on.
+    @discardableResult
+    private func perform(_ operation: Operation, on store: Store) throws -> Bool {
         let items = try store.fetch(ItemRequest(trash: .included, includesBodies: false))
         let collections = items.filter(\.isCollection)
         let notes = items.filter(\.isNote)
@@ -67,33 +79,35 @@ final class RandomEditor {
             let parent = random.chance(50) ? random.pick(collections)?.id : nil
             created.insert(try store.addCollection(named: name(), in: parent).id)
         case .editName:
-            guard let item = random.pick(items) else { return }
+            guard let item = random.pick(items) else { return false }
             try store.edit(item.id, name: name())
         case .editBody:
-            guard let note = random.pick(notes) else { return }
+            guard let note = random.pick(notes) else { return false }
             try store.edit(note.id, body: body())
         case .move:
-            guard let item = random.pick(items) else { return }
+            // Mostly collections, so that concurrent moves make cycles for the merge to break.
+            guard let item = random.pick(random.chance(60) ? collections : items) else { return false }
             try store.move(item.id, to: random.chance(25) ? nil : random.pick(collections)?.id)
         case .trash:
-            guard let item = random.pick(items.filter { !$0.isTrashed }) else { return }
+            guard let item = random.pick(items.filter { !$0.isTrashed }) else { return false }
             try store.trash(item.id)
         case .restore:
-            guard let item = random.pick(items.filter(\.isTrashed)) else { return }
+            guard let item = random.pick(items.filter(\.isTrashed)) else { return false }
             try store.restore(item.id)
         case .purge:
-            guard let item = random.pick(items) else { return }
+            guard let item = random.pick(items) else { return false }
             try purge(item, on: store)
         case .attach:
-            guard let note = random.pick(notes.filter { !$0.isTrashed }), let image = random.pick(Self.images) else { return }
+            guard let note = random.pick(notes.filter { !$0.isTrashed }), let image = random.pick(Self.images) else { return false }
             for attachment in try store.attachImages([SampleFiles.image(image)], to: note.id) {
                 attached[attachment.id] = note.id
             }
         case .detach:
-            guard let note = random.pick(notes), let attachment = random.pick(try store.attachments(of: note.id)) else { return }
+            guard let note = random.pick(notes), let attachment = random.pick(try store.attachments(of: note.id)) else { return false }
             try store.detach(attachment.id)
             detached.insert(attachment.id)
         }
+        return true
     }
 
     /// Trashes the item unless it is in the trash, then purges it: the whole trash, or just it.
@@ -145,6 +159,29 @@ final class RandomEditor {
         }
         for id in survivingAttachments.subtracting(attachments) { problems.append("attachment \(id.storeString) is missing") }
         for id in attachments.subtracting(survivingAttachments) { problems.append("attachment \(id.storeString) should not be there") }
+        return problems + (try hierarchyProblems(in: store))
+    }
+
+    /// What breaks the shown hierarchy: a parent that is not a collection there, or a cycle.
+    func hierarchyProblems(in store: Store) throws -> [String] {
+        let items = try store.fetch(ItemRequest(trash: .included, includesBodies: false))
+        let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
+        var problems: [String] = []
+        for item in items {
+            var seen: Set<UUID> = [item.id]
+            var next = item.parent
+            while let id = next {
+                guard let parent = byID[id], parent.isCollection else {
+                    problems.append("item \(item.id.storeString) is shown in \(id.storeString), which is no collection")
+                    break
+                }
+                guard seen.insert(id).inserted else {
+                    problems.append("item \(item.id.storeString) is on a cycle of collections")
+                    break
+                }
+                next = parent.parent
+            }
+        }
         return problems
     }
 }
