@@ -30,7 +30,11 @@ public final class SyncEngine {
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
             modelVersion: Store.currentModelVersion))
         let previous = try SyncState(store)
-        let published = try container.logSequences(of: store.deviceID).sequences.last ?? 0
+        var published = try container.logSequences(of: store.deviceID).sequences.last ?? 0
+        if previous.containerID == container.identity {
+            // Logs of this device may not all be visible here yet: never reuse a sequence.
+            published = max(published, previous.exportedSequence)
+        }
         let (records, outboxThrough) = try store.snapshot()
         try store.replicate { replica in
             if previous.containerID != container.identity {
@@ -116,6 +120,10 @@ public final class SyncEngine {
             throw SyncError.io(path: container.url.appendingPathComponent("container.json").path, reason: reason)
         case .absent:
             try detach("the container's sentinel container.json is gone: sync was switched off or the container was wiped")
+        case let .present(descriptor) where descriptor.isNewerFormat:
+            try detach(
+                "the container has format version \(descriptor.formatVersion), newer than this build understands; "
+                    + "update notes to sync with it")
         case let .present(descriptor) where descriptor.container != expected:
             try detach(
                 "the container is another one (identity \(descriptor.container.storeString), "

@@ -127,6 +127,50 @@ import Testing
         #expect(dump.contains("trashed=5000"))
     }
 
+    @Test func aBadValueIsLeftOutAndTheRestApplies() throws {
+        let note = UUID()
+        let dump = try replay(base: [Step(change: Self.insert("Note", note, name: "n", clock: 10), device: Self.a)], [
+            Step(change: Self.update("Note", note, "modified", .null, clock: 20), device: Self.a),
+            Step(change: Self.update("Note", note, "parent", .integer(7), clock: 21), device: Self.a),
+            Step(change: Self.update("Note", note, "name", .text("still applied"), clock: 22), device: Self.a),
+        ])
+        #expect(dump.contains("still applied"))
+        #expect(dump.contains("modified=1000"))
+    }
+
+    @Test func aSnapshotCarriesTheMergedParentNotTheShownOne() throws {
+        let folder = TemporaryFolder()
+        let store = try Store(folder: folder.appending("s"))
+        let x = UUID(), y = UUID()
+        let steps = [
+            Self.insert("Collection", x, name: "x", clock: 1), Self.insert("Collection", y, name: "y", clock: 2),
+            Self.update("Collection", x, "parent", Self.parent(y), clock: 5),
+            Self.update("Collection", y, "parent", Self.parent(x), clock: 9),
+        ]
+        for change in steps {
+            try store.replicate { try Merger().apply(change, from: Self.a, to: $0) }
+        }
+        #expect(try store.item(y).parent == nil, "shown at the top level, breaking the cycle")
+        let record = try #require(try store.snapshot().records.first { $0.object == y })
+        #expect(record.values["parent"] == .text(x.uuidString.lowercased()))
+    }
+
+    @Test func stampClocksMoveTheLocalClockOn() throws {
+        let stack = try SyncStack(devices: 2)
+        let note = try stack.stores[0].addNote(named: "n", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        let far: UInt64 = HybridClock.physical(Date().addingTimeInterval(3600))
+        var values = OutboxChanges()
+        values.set("name", .text("from the future"))
+        let change = LogChange(
+            entity: "Note", object: note.id, operation: .update, clock: 1, values: values,
+            stamps: ["*": ChangeStamp(clock: far, device: Self.c)])
+        try stack.stores[1].replicate { try Merger().apply(change, from: Self.c, to: $0) }
+        try stack.stores[1].replicate { try $0.observe(clock: far) }
+        try stack.stores[1].edit(note.id, name: "later")
+        #expect(try stack.stores[1].outboxEntries().last.map { $0.clock > far } == true)
+    }
+
     @Test func invalidValuesAreLeftOutNotApplied() throws {
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))

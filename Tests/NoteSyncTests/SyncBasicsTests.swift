@@ -64,6 +64,25 @@ import Testing
         #expect(try stack.stores[0].outboxEntries().isEmpty)
     }
 
+    @Test func aContainerRecreatedOverOldLogsSyncsAgain() throws {
+        let stack = try SyncStack(devices: 2)
+        _ = try stack.stores[0].addNote(named: "one", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        _ = try stack.stores[0].addNote(named: "two", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        // The sentinel is replaced; the old logs stay in the folder.
+        try FileManager.default.removeItem(at: stack.cloud.appendingPathComponent("NoteCollector/container.json"))
+        for (index, engine) in stack.engines.enumerated() {
+            #expect(throws: SyncError.self) { try engine.syncNow() }
+            try engine.enable(cloud: stack.cloud, deviceName: "device-\(index)")
+        }
+        _ = try stack.stores[0].addNote(named: "three", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        #expect(try stack.stores[1].fetch(ItemRequest()).map(\.name).sorted() == ["one", "three", "two"])
+        let dumps = try stack.dumps()
+        #expect(dumps[0] == dumps[1])
+    }
+
     @Test func removingTheSentinelSwitchesSyncOff() throws {
         let stack = try SyncStack(devices: 2)
         _ = try stack.stores[0].addNote(named: "kept", body: "", in: nil)

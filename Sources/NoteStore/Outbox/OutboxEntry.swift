@@ -57,15 +57,16 @@ struct OutboxWriter {
         guard inserts.count > 1 else { return inserts + rows.filter { !isCollectionInsert($0) } }
         let byID = Dictionary(inserts.map { ($0.object, $0) }, uniquingKeysWith: { first, _ in first })
         var placed: Set<UUID> = []
+        var visiting: Set<UUID> = []
         var ordered: [(entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)] = []
-        func place(_ row: (entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges), depth: Int) {
-            guard !placed.contains(row.object), depth < 10_000 else { return }
+        func place(_ row: (entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)) {
+            guard !placed.contains(row.object), visiting.insert(row.object).inserted else { return }
             if case let .text(parent)? = row.changes["parent"], let id = UUID(uuidString: parent), let above = byID[id] {
-                place(above, depth: depth + 1)
+                place(above)
             }
             if placed.insert(row.object).inserted { ordered.append(row) }
         }
-        for row in inserts { place(row, depth: 0) }
+        for row in inserts { place(row) }
         return ordered + rows.filter { !isCollectionInsert($0) }
     }
 

@@ -21,6 +21,9 @@ extension Replica {
 
     private func insertItem(entity: String, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
         let kind: ItemKind = entity == "Note" ? .note : .collection
+        if let parent = values["parent"], parent != .null, values.text("parent").flatMap(UUID.init(uuidString:)) == nil {
+            throw StoreError.invalidOperation(item: object.storeString, reason: "its parent is not an id")
+        }
         let item = Item(
             id: object, kind: kind, name: Item.normalizedName(values.text("name") ?? ""),
             created: Date(storeMilliseconds: values.integer("created") ?? 0),
@@ -51,7 +54,9 @@ extension Replica {
             let sha256 = values.text("sha256"), sha256.count == 64,
             let format = values.text("format").flatMap(ImageFormat.init(rawValue:)),
             let width = values.integer("width"), width > 0, let height = values.integer("height"), height > 0,
-            let bytes = values.integer("bytes"), bytes >= 0
+            let bytes = values.integer("bytes"), bytes >= 0,
+            sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+            (values.text("caption")?.count ?? 0) <= Attachment.maximumCaptionLength
         else {
             throw StoreError.invalidOperation(item: object.storeString, reason: "the attachment's values are incomplete")
         }
@@ -111,13 +116,27 @@ extension Replica {
             guard text.utf8.count <= Item.maximumBodyBytes else { throw refuse("its body is larger than 10 MB") }
             return text.databaseValue
         case "parent":
-            if case let .text(text) = value, UUID(uuidString: text) == nil { throw refuse("its parent is not an id") }
-            return value.databaseValue
+            switch value {
+            case .null: return .null
+            case let .text(text):
+                guard let id = UUID(uuidString: text) else { throw refuse("its parent is not an id") }
+                return id.storeString.databaseValue
+            case .integer: throw refuse("its parent is not an id")
+            }
         case "caption":
-            if case let .text(text) = value, text.count > Attachment.maximumCaptionLength { throw refuse("its caption is too long") }
+            switch value {
+            case .null: return .null
+            case let .text(text):
+                guard text.count <= Attachment.maximumCaptionLength else { throw refuse("its caption is too long") }
+                return text.databaseValue
+            case .integer: throw refuse("its caption is not text")
+            }
+        case "trashed":
+            if case .text = value { throw refuse("its trashed date is not a number") }
             return value.databaseValue
         default:
-            if case .text = value { throw refuse("its \(name) is not a number") }
+            // created and modified: required whole numbers.
+            guard case .integer = value else { throw refuse("its \(name) is not a number") }
             return value.databaseValue
         }
     }

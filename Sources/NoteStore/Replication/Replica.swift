@@ -10,7 +10,6 @@ import GRDB
 /// state. Valid only inside ``Store/replicate(_:)``.
 public final class Replica {
     let db: Database
-    let store: Store
     /// Items whose parent this transaction set, for the hierarchy repair.
     var movedItems: Set<UUID> = []
     /// Whether items or attachments may have lost what they point to.
@@ -18,9 +17,8 @@ public final class Replica {
     var releasedBlobs = false
     public internal(set) var written = 0
 
-    init(db: Database, store: Store) {
+    init(db: Database) {
         self.db = db
-        self.store = store
     }
 
     /// An object as it is now: its entity, every property's value and every property's stamp.
@@ -122,7 +120,7 @@ extension Store {
         var released = false
         let result = try write { db -> T in
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            let replica = Replica(db: db, store: self)
+            let replica = Replica(db: db)
             let result = try body(replica)
             try replica.repairHierarchy()
             released = replica.releasedBlobs

@@ -21,11 +21,17 @@ extension Store {
             let outboxThrough = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM outbox") ?? 0
             var records: [SnapshotRecord] = []
             let items = try Row.fetchAll(
-                db, sql: "SELECT \(ItemFilter.columns(includingBody: true)), item.stamps FROM item ORDER BY kind, rowid")
+                db,
+                sql: """
+                    SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, displaced.item IS NOT NULL, displaced.parent
+                    FROM item LEFT JOIN displaced ON displaced.item = item.id ORDER BY item.kind, item.rowid
+                    """)
             var collections: [(Item, [String: ChangeStamp])] = []
             var notes: [SnapshotRecord] = []
             for row in items {
-                let item = Item(row: row)
+                var item = Item(row: row)
+                // The merged parent, not the one shown: other devices repair for themselves.
+                if row[9] as Bool { item.parent = (row[10] as String?).flatMap(UUID.init(uuidString:)) }
                 if item.isCollection {
                     collections.append((item, Replica.stamps(row[8])))
                 } else {
@@ -60,13 +66,15 @@ extension Store {
     static func parentsFirst(_ collections: [(Item, [String: ChangeStamp])]) -> [(Item, [String: ChangeStamp])] {
         let byID = Dictionary(collections.map { ($0.0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var placed: Set<UUID> = []
+        var visiting: Set<UUID> = []
         var result: [(Item, [String: ChangeStamp])] = []
-        func place(_ entry: (Item, [String: ChangeStamp]), depth: Int) {
-            guard !placed.contains(entry.0.id), depth < 10_000 else { return }
-            if let parent = entry.0.parent, let parentEntry = byID[parent] { place(parentEntry, depth: depth + 1) }
+        // Merged parents can form a cycle (shown broken): visiting stops the walk there.
+        func place(_ entry: (Item, [String: ChangeStamp])) {
+            guard !placed.contains(entry.0.id), visiting.insert(entry.0.id).inserted else { return }
+            if let parent = entry.0.parent, let parentEntry = byID[parent] { place(parentEntry) }
             if placed.insert(entry.0.id).inserted { result.append(entry) }
         }
-        for entry in collections { place(entry, depth: 0) }
+        for entry in collections { place(entry) }
         return result
     }
 }

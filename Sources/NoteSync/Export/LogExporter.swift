@@ -28,7 +28,13 @@ struct LogExporter {
         let state = try SyncState(store)
         var sequence = state.exportedSequence
         var written = 0
-        for batch in Self.batches(Self.ordered(entries)) {
+        var batches = Self.batches(entries)
+        // The first log covers every outbox row from the first, also rows left out above, so
+        // that an interrupted export is recognised by its first row.
+        if let first = all.first?.sequence, !batches.isEmpty {
+            batches[0].outbox = first...batches[0].outbox.upperBound
+        }
+        for batch in batches {
             sequence += 1
             let header = LogHeader(
                 modelVersion: Store.currentModelVersion, container: containerID, device: device, sequence: sequence,
@@ -136,37 +142,4 @@ struct LogExporter {
         return batches
     }
 
-    /// The entries of each save with the inserted collections first, each after the one that
-    /// holds it, so that a log cut inside a save never names a collection before it exists.
-    /// Saves keep their order, and so do the other entries within a save.
-    static func ordered(_ entries: [OutboxEntry]) -> [OutboxEntry] {
-        var result: [OutboxEntry] = []
-        var index = 0
-        while index < entries.count {
-            let save = entries[index].save
-            var end = index
-            while end < entries.count && entries[end].save == save { end += 1 }
-            let group = entries[index..<end]
-            let collections = group.filter { $0.entity == "Collection" && $0.operation == .insert }
-            result += parentsFirst(Array(collections))
-            result += group.filter { !($0.entity == "Collection" && $0.operation == .insert) }
-            index = end
-        }
-        return result
-    }
-
-    private static func parentsFirst(_ inserts: [OutboxEntry]) -> [OutboxEntry] {
-        let byID = Dictionary(inserts.map { ($0.object, $0) }, uniquingKeysWith: { first, _ in first })
-        var placed: Set<UUID> = []
-        var result: [OutboxEntry] = []
-        func place(_ entry: OutboxEntry, depth: Int) {
-            guard !placed.contains(entry.object), depth < 10_000 else { return }
-            if case let .text(parent)? = entry.changes["parent"], let id = UUID(uuidString: parent), let above = byID[id] {
-                place(above, depth: depth + 1)
-            }
-            if placed.insert(entry.object).inserted { result.append(entry) }
-        }
-        for entry in inserts { place(entry, depth: 0) }
-        return result
-    }
 }

@@ -39,7 +39,7 @@ struct LogImporter {
                     continue
                 }
                 switch try attempt(other, next, applied: applied, report: &report) {
-                case .applied:
+                case .applied, .passed:
                     applied[other] = next
                     blocked[other] = nil
                     progress = true
@@ -51,6 +51,8 @@ struct LogImporter {
             }
         }
         report.waiting += blocked.sorted { $0.key.storeString < $1.key.storeString }.map(\.value)
+        var seen: Set<String> = []
+        report.skipped = report.skipped.filter { seen.insert($0.description).inserted }
     }
 
     private func waiting(_ other: UUID, _ sequence: Int64, _ reason: String) -> SyncStatus.Waiting {
@@ -59,6 +61,8 @@ struct LogImporter {
 
     enum Outcome {
         case applied
+        /// Not a log of this container: passed over for good.
+        case passed
         case waiting(String)
         case skipped
     }
@@ -85,8 +89,11 @@ struct LogImporter {
         }
         let header = log.header
         guard header.container == containerID else {
+            // A log of an earlier container under the same name (its sentinel was replaced):
+            // it can never belong to this one, and this device's logs here come after it.
             report.skipped.append(SkippedFile(path: path, reason: .foreignContainer))
-            return .skipped
+            try store.replicate { try $0.setSyncValue(String(sequence), for: SyncState.appliedKey(other)) }
+            return .passed
         }
         guard header.device == other, header.sequence == sequence else {
             report.skipped.append(SkippedFile(path: path, reason: .unreadable(
@@ -99,7 +106,13 @@ struct LogImporter {
         for (dependency, needed) in header.dependencies where dependency != device && (applied[dependency] ?? 0) < needed {
             return .waiting("it needs log \(needed) of device \(dependency.storeString)")
         }
-        for sha256 in header.blobs where !store.hasBlob(sha256) {
+        let attached = log.changes.compactMap { change -> String? in
+            guard change.entity == "ImageAttachment", change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
+                BlobName.isValid(sha256)
+            else { return nil }
+            return sha256
+        }
+        for sha256 in Set(header.blobs + attached).sorted() where !store.hasBlob(sha256) {
             guard try container.hasBlob(sha256) else { return .waiting("blob \(sha256) is not in the container yet") }
             do {
                 try store.storeBlob(container.readBlob(sha256, limit: Int(Attachment.maximumBytes)), sha256: sha256)
@@ -114,7 +127,7 @@ struct LogImporter {
             for change in log.changes {
                 CrashPoint.importApplying.reach()
                 if !(try merger.apply(change, from: other, to: replica)) { leftOut += 1 }
-                clock = max(clock, change.clock)
+                clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
             }
             // A blob copied in for an insert that the merge ignored would stay for ever.
             for sha256 in header.blobs { try replica.releaseBlobUnlessUsed(sha256) }
