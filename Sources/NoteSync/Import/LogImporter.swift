@@ -112,7 +112,8 @@ struct LogImporter {
             else { return nil }
             return sha256
         }
-        for sha256 in Set(header.blobs + attached).sorted() where !store.hasBlob(sha256) {
+        let blobs = Set(header.blobs + attached).sorted()
+        for sha256 in blobs where !store.hasBlob(sha256) {
             guard try container.hasBlob(sha256) else { return .waiting("blob \(sha256) is not in the container yet") }
             do {
                 try store.storeBlob(container.readBlob(sha256, limit: Int(Attachment.maximumBytes)), sha256: sha256)
@@ -130,7 +131,7 @@ struct LogImporter {
                 clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
             }
             // A blob copied in for an insert that the merge ignored would stay for ever.
-            for sha256 in header.blobs { try replica.releaseBlobUnlessUsed(sha256) }
+            for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
             try replica.observe(clock: clock)
             try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
         }
