@@ -9,7 +9,7 @@ import Testing
 @Suite struct BadFileTests {
     /// A kind of bad file, put into the container behind the devices' backs.
     enum BadFile: String, CaseIterable, CustomTestStringConvertible {
-        case truncatedLog, corruptLog, oversizedLog, unknownFormat, foreignLog, badlyNamedLog, linkedLog
+        case truncatedLog, corruptLog, oversizedLog, unknownFormat, badlyNamedLog, linkedLog
         case fileInLogs, garbageRegistration
 
         var testDescription: String { rawValue }
@@ -79,9 +79,6 @@ import Testing
             return Placed(
                 path: strangerLog, reason: .unreadable("unknown format: the first line is not '\(LogCodec.magic)'"),
                 blocksItsDevice: true)
-        case .foreignLog:
-            try write(log(container: UUID(), device: stranger, note: "from a bad file"), strangerLog)
-            return Placed(path: strangerLog, reason: .foreignContainer, blocksItsDevice: true)
         case .badlyNamedLog:
             // In the folder of the device whose notes must still arrive.
             let path = "logs/\(stack.stores[1].deviceID.storeString)/notes.txt"
@@ -146,6 +143,32 @@ import Testing
         }
         #expect(try stack.stores[0].fetch(ItemRequest()).map(\.name) == ["good", "later"])
         #expect(try stack.stores[0].check() == [])
+    }
+
+    /// A log of another container under the same name (one whose sentinel was replaced) can
+    /// never belong to this one: it is reported and passed over, and its device's next log
+    /// applies.
+    @Test func aLogOfAnotherContainerIsReportedAndPassedOver() throws {
+        let stack = try SyncStack(devices: 2)
+        let identity = try CloudContainer.create(in: stack.cloud).identity
+        let container = try CloudContainer(cloud: stack.cloud, identity: identity)
+        let stranger = UUID()
+        try container.writeLog(device: stranger, sequence: 1, data: Self.log(container: UUID(), device: stranger, note: "foreign"))
+        try container.writeLog(
+            device: stranger, sequence: 2, data: Self.log(container: identity, device: stranger, sequence: 2, note: "after it"))
+        _ = try stack.stores[1].addNote(named: "good", body: "", in: nil)
+        try stack.engines[1].syncNow()
+
+        let report = try stack.engines[0].syncNow()
+        let foreign = SkippedFile(path: CloudContainer.logPath(device: stranger, sequence: 1), reason: .foreignContainer)
+        #expect(report.skipped == [foreign])
+        #expect(try stack.engines[0].status().skipped == [foreign])
+        #expect(report.waiting.isEmpty)
+        #expect(report.importedLogs == 2)
+        #expect(try stack.stores[0].fetch(ItemRequest()).map(\.name) == ["after it", "good"])
+        let device = try #require(try stack.engines[0].status().devices.first { $0.id == stranger })
+        #expect(device.applied == 2 && device.available == 2)
+        #expect(try stack.engines[0].syncNow().importedLogs == 0)
     }
 
     @Test func aLogOfANewerModelIsKeptAndWaitsWithWhatFollowsIt() throws {
