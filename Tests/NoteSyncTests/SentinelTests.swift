@@ -121,6 +121,47 @@ import Testing
         #expect(try stack.engines[0].syncNow().skipped.isEmpty)
     }
 
+    /// A sentinel or registration that is there but cannot be used.
+    enum Damage: String, CaseIterable {
+        case sentinelNotJSON, sentinelIsALink, registrationNotJSON, registrationOfAnotherDevice
+    }
+
+    @Test(arguments: Damage.allCases)
+    func aSentinelOrRegistrationThatCannotBeUsedDecidesNothing(_ damage: Damage) throws {
+        let stack = try SyncStack(devices: 1)
+        let identity = try CloudContainer.create(in: stack.cloud).identity
+        let container = stack.cloud.appendingPathComponent(Self.name)
+        let file = container.appendingPathComponent(
+            damage.rawValue.hasPrefix("sentinel") ? "container.json" : "devices/\(stack.stores[0].deviceID.storeString).json")
+        let original = try Data(contentsOf: file)
+        try FileManager.default.removeItem(at: file)
+        switch damage {
+        case .sentinelNotJSON, .registrationNotJSON:
+            try Data("{\"format\": ".utf8).write(to: file)
+        case .sentinelIsALink:
+            let elsewhere = stack.folder.appending("container.json")
+            try original.write(to: elsewhere)
+            try FileManager.default.createSymbolicLink(at: file, withDestinationURL: elsewhere)
+        case .registrationOfAnotherDevice:
+            let other = DeviceRegistration(container: identity, device: UUID(), name: "other", modelVersion: Store.currentModelVersion)
+            try CloudJSON.encode(other).write(to: file)
+        }
+        _ = try stack.stores[0].addNote(named: "waits", body: "", in: nil)
+        do {
+            try stack.engines[0].syncNow()
+            Issue.record("the sync went on")
+        } catch let error as SyncError {
+            if case .detached = error { Issue.record("detached: \(error)") }
+        }
+        let status = try stack.engines[0].status()
+        #expect(status.state == .on)
+        #expect(status.pendingExports == 1, "nothing was exported")
+
+        try FileManager.default.removeItem(at: file)
+        try original.write(to: file)
+        #expect(try stack.engines[0].syncNow().exportedLogs == 1)
+    }
+
     @Test func aMissingCloudFolderIsNotAnAbsentContainer() throws {
         let stack = try SyncStack(devices: 1)
         let away = stack.folder.appending("unmounted")
