@@ -4,10 +4,11 @@ import NoteStore
 import NoteTestSupport
 import Testing
 
-/// One save of 100,000 notes travels as a series of logs of about 4 MiB, each imported in its
+/// One save of 100,000 notes (and 1,000 collections holding half of them) travels as a series of logs of about 4 MiB, each imported in its
 /// own transaction (docs/sync-format.md, "Size" and "Export").
 @Suite struct LargeSaveTests {
     static let count = 100_000
+    static let collections = 1_000
 
     @Test func aSaveOfAHundredThousandNotesIsCutIntoLogsAndArrivesWhole() throws {
         let stack = try SyncStack(devices: 2)
@@ -16,6 +17,12 @@ import Testing
         ids.reserveCapacity(Self.count)
         for index in 0..<Self.count {
             ids.append(context.insertNote(named: "Note \(index)", body: "body \(index)").id)
+        }
+        // Collections inserted after the notes they hold: the logs must still name each
+        // collection before the notes in it, whichever log they fall in.
+        let collections = (0..<Self.collections).map { context.insertCollection(named: "Box \($0)").id }
+        for (index, id) in ids.enumerated() where index % 2 == 0 {
+            try context.move(id, to: collections[index % Self.collections])
         }
         try context.save()
 
@@ -39,17 +46,20 @@ import Testing
             }
             changes += try LogCodec.decode(data).changes.count
         }
-        #expect(changes == Self.count)
+        #expect(changes == Self.count + Self.collections)
 
         let imported = try stack.engines[1].syncNow()
         #expect(imported.importedLogs == exported.exportedLogs)
-        #expect(imported.importedChanges == Self.count)
-        #expect(try stack.stores[1].count(ItemRequest()) == Self.count)
+        #expect(imported.importedChanges == Self.count + Self.collections)
+        #expect(try stack.stores[1].count(ItemRequest(kind: .note)) == Self.count)
+        #expect(try stack.stores[1].count(ItemRequest(kind: .collection)) == Self.collections)
+        #expect(try stack.stores[1].count(ItemRequest(scope: .topLevel)) == Self.count / 2 + Self.collections)
         var random = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let index = Int.random(in: 0..<Self.count, using: &random)
             let item = try stack.stores[1].item(ids[index])
             #expect(item.name == "Note \(index)" && item.body == "body \(index)")
+            #expect(item.parent == (index % 2 == 0 ? collections[index % Self.collections] : nil))
         }
         #expect(try stack.stores[1].item(ids[0]) == stack.stores[0].item(ids[0]))
         #expect(try stack.stores[1].item(ids[Self.count - 1]) == stack.stores[0].item(ids[Self.count - 1]))
