@@ -5,8 +5,9 @@ import NoteTestSupport
 import Testing
 
 /// Random histories on three devices over one cloud folder: random changes on random devices,
-/// with random syncs in between, must end with every device showing the same thing, every item
-/// that was not purged everywhere, and every store sound.
+/// with random syncs in between (and now and then a device that disables sync and enables it
+/// again, pushing its snapshot once more), must end with every device showing the same thing,
+/// every item that was not purged everywhere, and every store sound.
 ///
 /// The seed fixes the operations and the syncs; the clocks come from the wall clock, so that a
 /// failing seed replays the same history, though concurrent edits in one millisecond may be
@@ -24,19 +25,16 @@ import Testing
         var reports: [SyncReport] = []
         for _ in 0..<steps {
             let device = Int.random(in: 0..<3, using: &editor.random)
-            if editor.random.chance(30) {
+            if editor.random.chance(5) {
+                try stack.engines[device].disable(forget: false)
+                reports.append(try stack.engines[device].enable(cloud: stack.cloud, deviceName: "device-\(device)"))
+            } else if editor.random.chance(30) {
                 reports.append(try stack.engines[device].syncNow())
             } else {
                 try editor.change(stack.stores[device])
             }
         }
-        // Every device in turn until a whole round moves nothing.
-        var round: [SyncReport] = []
-        for _ in 0..<10 {
-            round = try stack.engines.map { try $0.syncNow() }
-            reports += round
-            if round.allSatisfy({ $0.exportedLogs + $0.importedLogs == 0 }) { break }
-        }
+        let round = try Self.settle(stack, reports: &reports)
         let moved = round.map { $0.exportedLogs + $0.importedLogs }
         #expect(moved == [0, 0, 0], "seed \(seed): sync never settled")
         let waiting = round.flatMap(\.waiting).map(\.path)
@@ -53,6 +51,17 @@ import Testing
             #expect(try store.check() == [], "seed \(seed): device \(index)")
             #expect(try store.outboxEntries().isEmpty, "seed \(seed): device \(index) has unexported changes")
         }
+    }
+
+    /// Every device syncs in turn until a whole round moves nothing; returns the last round.
+    static func settle(_ stack: SyncStack, reports: inout [SyncReport]) throws -> [SyncReport] {
+        var round: [SyncReport] = []
+        for _ in 0..<10 {
+            round = try stack.engines.map { try $0.syncNow() }
+            reports += round
+            if round.allSatisfy({ $0.exportedLogs + $0.importedLogs == 0 }) { break }
+        }
+        return round
     }
 
     @Test func theHistoriesMakeEveryKindOfChange() throws {
