@@ -60,6 +60,19 @@ extension WatcherTests {
             next.stop()
         }
 
+        @Test func aStoppedWatcherIsFreedThoughItsHandlerHoldsIt() throws {
+            let folder = TemporaryFolder("notes-watch")
+            weak var released: DirectoryWatcher?
+            try {
+                let watcher = DirectoryWatcher(root: folder.appending("root"), wakeFolder: folder.appending("run"))
+                try watcher.start { _ in _ = watcher.root }
+                released = watcher
+                watcher.stop()
+            }()
+            // The thread lets go of the handler when it ends, shortly after stop() returns.
+            #expect(eventually(within: 5) { released == nil })
+        }
+
         @Test func theInotifyDescriptorIsClosedOnExec() throws {
             let fixture = try WatchFixture()
             #expect(fixture.recorder.waitFor(.rescan))

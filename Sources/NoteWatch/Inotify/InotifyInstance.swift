@@ -44,6 +44,12 @@ final class InotifyInstance {
             inotifytools_cleanup()
             throw .cannotStart(reason: "cannot tell libinotifytools' descriptor in /proc/self/fd")
         }
+        // libinotifytools waits with select(2), whose fd_set holds descriptors below FD_SETSIZE
+        // only: a larger one would be written past its end.
+        guard descriptor < FD_SETSIZE else {
+            inotifytools_cleanup()
+            throw .cannotStart(reason: "the inotify descriptor \(descriptor) is too large for libinotifytools' select(2)")
+        }
         // libinotifytools calls inotify_init() without IN_CLOEXEC: every child process would
         // inherit the descriptor, and with it the watches.
         let flags = fcntl(descriptor, F_GETFD)

@@ -25,8 +25,9 @@ import Synchronization
 ///   within a period of the previous handler call wait for that period to end and go together
 ///   into one call. The period starts at `coalescing` and doubles up to `longestCoalescing`
 ///   while events keep arriving, so a thousand files within a second make about ten calls.
-/// - `stop()` wakes the thread by writing a file into the private `wakeFolder`: libinotifytools
-///   waits for events in whole seconds and cannot be interrupted otherwise.
+/// - `stop()` wakes the thread by writing the file `watcher.wake` into the private `wakeFolder`
+///   (it stays there): libinotifytools waits for events in whole seconds and cannot be
+///   interrupted otherwise. The watcher also writes it to read what is queued without waiting.
 ///
 /// See inotify(7) for the events, and ``WatchEvent`` for what is reported.
 public final class DirectoryWatcher: Sendable {
@@ -86,13 +87,12 @@ public final class DirectoryWatcher: Sendable {
                 if taken { throw .anotherWatcherRunning }
                 taken = true
             }
-            let loop = WatchLoop(folders: folders, coalescing: coalescing, longestCoalescing: longestCoalescing,
-                                 handler: handler)
+            let loop = WatchLoop(folders: folders, coalescing: coalescing, longestCoalescing: longestCoalescing)
             let started = DispatchSemaphore(value: 0)
             let finished = DispatchSemaphore(value: 0)
             let failure = Mutex<WatchError?>(nil)
             let thread = Thread {
-                loop.run { error in
+                loop.run(handler: handler) { error in
                     failure.withLock { $0 = error }
                     started.signal()
                 }

@@ -8,24 +8,20 @@ import Synchronization
 /// The body of a watcher's thread: sets up libinotifytools, then reads events, gathers them into
 /// batches and hands each batch to the handler, until asked to stop.
 ///
-/// Everything that touches libinotifytools happens in ``run(started:)``, on the one thread that
-/// calls it. Other threads only set the stop flag and write the wake file.
+/// Everything that touches libinotifytools happens in ``run(handler:started:)``, on the one
+/// thread that calls it. Other threads only set the stop flag and write the wake file.
 final class WatchLoop: Sendable {
     private let folders: WatchedFolders
     private let coalescing: Duration
     private let longestCoalescing: Duration
-    private let handler: @Sendable ([WatchEvent]) -> Void
     private let stopping = Atomic<Bool>(false)
     private let thread = Mutex<pthread_t?>(nil)
     private let lastProblem = Mutex<WatchError?>(nil)
 
-    init(folders: WatchedFolders, coalescing: Duration, longestCoalescing: Duration,
-         handler: @escaping @Sendable ([WatchEvent]) -> Void)
-    {
+    init(folders: WatchedFolders, coalescing: Duration, longestCoalescing: Duration) {
         self.folders = folders
         self.coalescing = coalescing
         self.longestCoalescing = max(coalescing, longestCoalescing)
-        self.handler = handler
     }
 
     /// The last thing that went wrong on the watcher's thread.
@@ -44,25 +40,24 @@ final class WatchLoop: Sendable {
 
     /// Runs the loop on the calling thread: calls `started` once set up (with the error that
     /// prevented it, if any), reports ``WatchEvent/rescan``, then batches until stopped.
-    func run(started: (WatchError?) -> Void) {
+    ///
+    /// The handler is not kept beyond this call, so that a handler holding its watcher makes no
+    /// cycle that outlives the thread.
+    func run(handler: @Sendable ([WatchEvent]) -> Void, started: (WatchError?) -> Void) {
         thread.withLock { $0 = pthread_self() }
         let instance: InotifyInstance
         let translator: EventTranslator
         do {
             (instance, translator) = try setUp()
         } catch {
-            unlink(folders.wakeFile)
             started(error)
             return
         }
-        defer {
-            instance.close()
-            unlink(folders.wakeFile)
-        }
+        defer { instance.close() }
         started(nil)
         // Whatever arrived while nothing watched: the receiver looks at everything once.
         handler([.rescan])
-        loop(instance, translator)
+        loop(instance, translator, handler)
     }
 
     private func setUp() throws(WatchError) -> (InotifyInstance, EventTranslator) {
@@ -82,7 +77,7 @@ final class WatchLoop: Sendable {
     /// `longestCoalescing`, as long as events keep coming while it runs; a period that gathered
     /// nothing more sets it back to `coalescing`. A thousand files within a second make about
     /// ten batches; saves that each wait for the previous one to be seen wait `coalescing` at most.
-    private func loop(_ instance: InotifyInstance, _ translator: EventTranslator) {
+    private func loop(_ instance: InotifyInstance, _ translator: EventTranslator, _ handler: @Sendable ([WatchEvent]) -> Void) {
         let clock = ContinuousClock()
         var lastDelivery = clock.now
         var period = coalescing
@@ -144,7 +139,8 @@ final class WatchLoop: Sendable {
         }
     }
 
-    /// Opens the file for writing (making it if needed) and closes it: one `IN_CLOSE_WRITE`.
+    /// Opens the file for writing (making it if needed) and closes it: one `IN_CLOSE_WRITE`. The
+    /// wake file stays in the wake folder.
     private static func touch(_ path: String) -> Bool {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return false }
