@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "notes-bench", targets: ["notes-bench"]),
         .library(name: "NoteStore", targets: ["NoteStore"]),
         .library(name: "NoteSync", targets: ["NoteSync"]),
+        .library(name: "NoteWatch", targets: ["NoteWatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -28,6 +29,12 @@ let package = Package(
                 "NoteStore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        .systemLibrary(
+            name: "CInotifyTools",
+            providers: [.apt(["libinotifytools0-dev"])]),
+        .target(
+            name: "NoteWatch",
+            dependencies: ["CInotifyTools"]),
         .executableTarget(
             name: "notes",
             dependencies: [
@@ -55,6 +62,9 @@ let package = Package(
         .testTarget(
             name: "NoteSyncTests",
             dependencies: ["NoteSync", "NoteStore", "NoteTestSupport"]),
+        .testTarget(
+            name: "NoteWatchTests",
+            dependencies: ["NoteWatch", "NoteTestSupport"]),
         .testTarget(
             name: "NotesCLITests",
             dependencies: ["NoteStore", "NoteTestSupport"]),
