@@ -34,11 +34,11 @@ let package = Package(
             providers: [.apt(["libinotifytools0-dev"])]),
         .target(
             name: "NoteWatch",
-            dependencies: ["CInotifyTools"]),
+            dependencies: ["CInotifyTools", "NoteStore", "NoteSync"]),
         .executableTarget(
             name: "notes",
             dependencies: [
-                "NoteStore", "NoteSync",
+                "NoteStore", "NoteSync", "NoteWatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NoteStore
 import NoteSync
+import NoteWatch
 
 extension Notes {
     struct Sync: ParsableCommand {
@@ -105,8 +106,10 @@ extension Notes.Sync {
         func run() throws {
             let store = try storeOptions.open()
             let status = try SyncEngine(store: store).status()
-            if json { return try JSONOutput.print(SyncStatusJSON(status)) }
+            let watcher = WatcherLock.holder(in: store.folder)
+            if json { return try JSONOutput.print(SyncStatusJSON(status, watcher: watcher)) }
             print(SyncOutput.describe(status), terminator: "")
+            print("watcher:   " + (watcher.map { "running (process \($0))" } ?? "not running"))
         }
     }
 }

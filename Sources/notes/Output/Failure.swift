@@ -1,6 +1,7 @@
 import Foundation
 import NoteStore
 import NoteSync
+import NoteWatch
 
 /// A failure of the command line itself: bad input that is not the store's to judge.
 enum InputError: Error, CustomStringConvertible {
@@ -60,6 +61,8 @@ enum Failure {
         switch error {
         case let error as StoreError:
             return (error.description, status(of: error))
+        case let error as WatchError:
+            return (error.description, other)
         case let error as SyncError:
             if case .invalidName = error { return (error.description, usage) }
             return (error.description, other)

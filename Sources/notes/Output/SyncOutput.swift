@@ -93,8 +93,23 @@ struct SyncStatusJSON: Encodable {
     let waiting: [FileJSON]
     let skipped: [FileJSON]
     let lastSync: String?
+    let watcher: WatcherJSON
 
-    init(_ status: SyncStatus) {
+    struct WatcherJSON: Encodable {
+        let running: Bool
+        let pid: Int32?
+
+        enum CodingKeys: String, CodingKey { case running, pid }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(running, forKey: .running)
+            try container.encode(pid, forKey: .pid)
+        }
+    }
+
+    init(_ status: SyncStatus, watcher pid: Int32?) {
+        watcher = WatcherJSON(running: pid != nil, pid: pid)
         state = status.state.rawValue
         reason = status.reason
         since = status.since.map(Timestamp.iso)
@@ -112,6 +127,7 @@ struct SyncStatusJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case state, reason, since, cloud, containerName, container, device, devices, pendingExports, waiting, skipped, lastSync
+        case watcher
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -128,5 +144,6 @@ struct SyncStatusJSON: Encodable {
         try container.encode(waiting, forKey: .waiting)
         try container.encode(skipped, forKey: .skipped)
         try container.encode(lastSync, forKey: .lastSync)
+        try container.encode(watcher, forKey: .watcher)
     }
 }

@@ -1,0 +1,167 @@
+import Foundation
+import NoteStore
+import NoteSync
+
+/// The loop behind `notes watch`: keeps one store in sync while it runs.
+///
+/// It holds the store's ``WatcherLock`` (one watcher per store), watches the container with a
+/// ``DirectoryWatcher`` and the store folder for saves made by any process, and calls sync:
+/// new logs are imported and local saves exported as they happen; the container's sentinel or
+/// this device's registration disappearing is noticed at once and switches sync off. What a
+/// log means is for `NoteSync` to decide. Events come on the watcher's thread, one batch at a
+/// time, so syncs never overlap.
+public final class WatchService: @unchecked Sendable {
+    public let store: Store
+    private let engine: SyncEngine
+    private let log: @Sendable (Int, String) -> Void
+    private let lock: WatcherLock
+    private let stateLock = NSLock()
+    private var watcher: DirectoryWatcher?
+    private var watchedRoot: URL?
+    private var stopped = false
+    private var commits: StoreObservation?
+
+    /// Takes the store's watcher lock; throws ``WatchError/locked(path:pid:)`` naming the
+    /// process of a watcher that runs already.
+    ///
+    /// `log` receives messages with their level: 0 for what a person must know at once (sync
+    /// switched off or on), 1 for what was imported and exported, 2 for each batch of events,
+    /// 3 for each file event.
+    public init(store: Store, log: @escaping @Sendable (Int, String) -> Void) throws {
+        self.store = store
+        self.engine = SyncEngine(store: store)
+        self.log = log
+        self.lock = try WatcherLock(in: store.folder)
+    }
+
+    /// Starts watching and syncs once, to take in what arrived while no watcher ran.
+    public func start() throws {
+        try rearm(announce: true)
+        commits = try store.observeCommits(every: 0.002) { [weak self] in self?.committed() }
+    }
+
+    /// After any commit to the store, by any process: exports a local save, and follows
+    /// `notes sync enable` and `disable` made elsewhere.
+    private func committed() {
+        guard !stateLock.withLock({ stopped }) else { return }
+        do {
+            let (root, attached, _) = try target()
+            if stateLock.withLock({ watchedRoot != root }) {
+                rearmLater()
+            } else if attached, try !store.outboxEntries().isEmpty {
+                try syncOnce()
+            }
+        } catch {
+            log(0, "\(error)")
+        }
+    }
+
+    /// Stops watching, after the sync in progress; releases the lock.
+    public func stop() {
+        let current: DirectoryWatcher? = stateLock.withLock {
+            stopped = true
+            defer { watcher = nil }
+            return watcher
+        }
+        current?.stop()
+        stateLock.withLock { commits }?.cancel()
+        lock.release()
+    }
+
+    /// The folder to watch: the container sync is attached to, or, when sync is not on, an
+    /// empty folder of the store's own, so that saves and `notes sync enable` are still seen.
+    private func target() throws -> (root: URL, attached: Bool, status: SyncStatus) {
+        let status = try engine.status()
+        if status.state == .on, let cloud = status.cloud, let name = status.containerName {
+            return (URL(fileURLWithPath: cloud).appendingPathComponent(name), true, status)
+        }
+        return (store.folder.appendingPathComponent(".watch-idle"), false, status)
+    }
+
+    /// Starts a watcher on the current target unless one watches it already. Never called on
+    /// the watcher's own thread.
+    private func rearm(announce: Bool) throws {
+        let (root, attached, status) = try target()
+        if stateLock.withLock({ watchedRoot == root && watcher != nil }) { return }
+        stateLock.withLock { watcher }?.stop()
+        let wake = store.folder.appendingPathComponent(".watch")
+        for folder in [wake, store.folder.appendingPathComponent(".watch-idle")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let next = DirectoryWatcher(root: root, modifiedFilesIn: store.folder, wakeFolder: wake, coalescing: .zero)
+        let begin: Bool = stateLock.withLock {
+            guard !stopped else { return false }
+            watcher = next
+            watchedRoot = root
+            return true
+        }
+        guard begin else { return }
+        try next.start { [weak self] events in self?.handle(events) }
+        if announce || attached {
+            log(0, attached ? "watching '\(root.path)' for store '\(store.folder.path)'"
+                : "sync is \(status.state.rawValue) for store '\(store.folder.path)': waiting for 'notes sync enable'")
+        }
+    }
+
+    /// Re-arms on another thread than the watcher's, which cannot stop itself and start anew.
+    private func rearmLater() {
+        restarts.async { [weak self] in
+            guard let self else { return }
+            do {
+                try self.rearm(announce: false)
+            } catch {
+                self.log(0, "\(error)")
+            }
+        }
+    }
+
+    private let restarts = DispatchQueue(label: "NoteWatch.WatchService.restarts")
+
+    private func handle(_ events: [WatchEvent]) {
+        guard !stateLock.withLock({ stopped }) else { return }
+        log(2, "\(events.count) event\(events.count == 1 ? "" : "s")")
+        var sync = false
+        for event in events {
+            switch event {
+            case .rescan:
+                sync = true
+            case let .fileReady(path):
+                log(3, "ready: \(path)")
+                sync = sync || !path.hasPrefix("logs/\(store.deviceID.storeString)/")
+            case let .removed(path):
+                log(3, "removed: \(path.isEmpty ? "the container folder" : path)")
+                sync = true
+            case let .modified(name):
+                // Saves are seen through the store's commits (see `start`); the file's
+                // changes come before the commit is whole.
+                log(3, "store changed: \(name)")
+            }
+        }
+        do {
+            let (root, attached, _) = try target()
+            if attached && sync && stateLock.withLock({ watchedRoot == root }) {
+                try syncOnce()
+            }
+
+        } catch {
+            log(0, "\(error)")
+        }
+    }
+
+    private func syncOnce() throws {
+        do {
+            let report = try engine.syncNow()
+            if report.exportedLogs + report.importedLogs > 0 {
+                log(1, "exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes)")
+            }
+            for waiting in report.waiting { log(2, "waiting: \(waiting.path): \(waiting.reason)") }
+        } catch let error as SyncError {
+            if case .detached = error {
+                log(0, "\(error); the store is kept, and sync resumes after 'notes sync enable'")
+                rearmLater()
+                return
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import NoteStore
+import NoteWatch
+
+extension Notes {
+    struct Watch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep this store in sync while it runs: import logs as they arrive, export saves as they happen.",
+            discussion: """
+                Runs in the foreground until SIGINT or SIGTERM, which end it with status 0 after the sync \
+                in progress. One watcher runs per store. When the container's sentinel or this device's \
+                registration disappears, it says so at once and keeps running; sync resumes after \
+                'notes sync enable'.
+                """)
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Flag(name: [.customShort("v"), .long], help: "Say more on standard error: once for imports and exports, twice for events, three times for every file.")
+        var verbose: Int
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let level = verbose
+            let service = try WatchService(store: store) { messageLevel, message in
+                guard messageLevel <= level else { return }
+                FileHandle.standardError.write(Data("notes watch: \(Failure.escapingControlCharacters(message))\n".utf8))
+            }
+            signal(SIGPIPE, SIG_IGN)
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+                source.setEventHandler {
+                    service.stop()
+                    Foundation.exit(0)
+                }
+                source.resume()
+                WatchSignals.sources.append(source)
+            }
+            try service.start()
+            dispatchMain()
+        }
+    }
+}
+
+/// Keeps the signal sources of `notes watch` alive.
+enum WatchSignals {
+    nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
+}

@@ -1,0 +1,93 @@
+import Foundation
+import NoteTestSupport
+import Testing
+
+/// `notes watch` as real background processes over one cloud folder, with real inotify.
+@Suite struct WatchCommandTests {
+    let folder = TemporaryFolder("notes-cli-watch")
+    var cloud: URL { folder.appending("cloud") }
+
+    func store(_ name: String) -> URL { folder.appending(name) }
+
+    func notes(_ store: URL, _ arguments: String...) throws -> NotesResult {
+        try NotesCommand.run(arguments, store: store)
+    }
+
+    func names(_ store: URL) throws -> [String] {
+        let result = try notes(store, "ls", "--json")
+        let items = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
+        return items.compactMap { $0["name"] as? String }.sorted()
+    }
+
+    func enabled(_ devices: [String]) throws -> [URL] {
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+        var stores: [URL] = []
+        for name in devices {
+            let url = store(name)
+            #expect(try notes(url, "sync", "enable", "--cloud", cloud.path, "--device-name", name).status == 0)
+            stores.append(url)
+        }
+        return stores
+    }
+
+    func watchers(_ stores: [URL]) throws -> [BackgroundNotes] {
+        let started = try stores.map { try BackgroundNotes(["watch"], store: $0) }
+        for store in stores {
+            #expect(eventually { (try? notes(store, "sync", "status").output.contains("watcher:   running")) == true })
+        }
+        return started
+    }
+
+    @Test func aNoteAddedOnOneDeviceAppearsOnTheOthers() throws {
+        let stores = try enabled(["a", "b", "c"])
+        let running = try watchers(stores)
+        #expect(try notes(stores[0], "add", "from a", "--body", "hello").status == 0)
+        #expect(try notes(stores[2], "add", "from c").status == 0)
+        for store in stores {
+            #expect(eventually(within: 10) { (try? names(store)) == ["from a", "from c"] }, "\(store.lastPathComponent)")
+        }
+        for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
+    }
+
+    @Test func aBurstOfSavesConverges() throws {
+        let stores = try enabled(["a", "b"])
+        let running = try watchers(stores)
+        for index in 0..<200 {
+            #expect(try notes(stores[0], "add", "note \(index)", "--body", "burst").status == 0)
+        }
+        #expect(eventually(within: 30) { (try? names(stores[1]).count) == 200 })
+        for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
+    }
+
+    @Test func aWatcherStartedLaterCatchesUp() throws {
+        let stores = try enabled(["a", "b"])
+        #expect(try notes(stores[0], "add", "while nobody watched").status == 0)
+        #expect(try notes(stores[0], "sync", "now").status == 0)
+        let running = try watchers([stores[1]])
+        #expect(eventually { (try? names(stores[1])) == ["while nobody watched"] })
+        #expect(running[0].stop(SIGTERM) == 0)
+    }
+
+    @Test func removingTheSentinelIsNoticedWithinASecond() throws {
+        let stores = try enabled(["a"])
+        let running = try watchers(stores)
+        try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector/container.json"))
+        let removed = Date()
+        #expect(eventually(within: 1) { (try? notes(stores[0], "sync", "status").output.hasPrefix("state:     off")) == true })
+        #expect(Date().timeIntervalSince(removed) < 1)
+        #expect(try names(stores[0]).isEmpty)
+        #expect(running[0].stop(SIGTERM) == 0)
+    }
+
+    @Test func oneWatcherPerStoreAndSignalsEndItCleanly() throws {
+        let stores = try enabled(["a"])
+        let running = try watchers(stores)
+        let second = try notes(stores[0], "watch")
+        #expect(second.status == 1)
+        #expect(second.error.contains("process \(running[0].process.processIdentifier) holds it"), "\(second.error)")
+        let stopping = Date()
+        #expect(running[0].stop(SIGINT) == 0)
+        #expect(Date().timeIntervalSince(stopping) < 1)
+        #expect(try notes(stores[0], "sync", "status").output.contains("watcher:   not running"))
+    }
+}
