@@ -16,7 +16,7 @@ struct Notes: ParsableCommand {
             Add.self, MakeCollection.self, List.self, Show.self, Edit.self, Move.self,
             Remove.self, Restore.self, EmptyTrash.self, Search.self,
             Attach.self, Attachments.self, Detach.self, AttachmentSave.self, Check.self,
-            Sync.self, Devices.self, Watch.self,
+            Sync.self, Devices.self, Watch.self, Demo.self,
         ])
 
     @OptionGroup var storeOptions: StoreOptions

@@ -61,6 +61,8 @@ enum Failure {
         switch error {
         case let error as StoreError:
             return (error.description, status(of: error))
+        case let error as DemoError:
+            return (error.description, other)
         case let error as WatchError:
             return (error.description, other)
         case let error as SyncError:
