@@ -49,14 +49,34 @@ import Testing
         for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
     }
 
-    @Test func aBurstOfSavesConverges() throws {
-        let stores = try enabled(["a", "b"])
+    @Test func aBurstOfAThousandSavesConverges() throws {
+        let stores = try enabled(["a", "b", "c"])
         let running = try watchers(stores)
-        for index in 0..<200 {
+        for index in 0..<1000 {
             #expect(try notes(stores[0], "add", "note \(index)", "--body", "burst").status == 0)
         }
-        #expect(eventually(within: 30) { (try? names(stores[1]).count) == 200 })
+        for store in stores.dropFirst() {
+            #expect(eventually(within: 60) { (try? names(store).count) == 1000 }, "\(store.lastPathComponent)")
+        }
         for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
+        for store in stores { #expect(try notes(store, "check").output == "ok\n") }
+    }
+
+    @Test func aWatcherKilledInTheMiddleOfAnImportCatchesUpWhenRestarted() throws {
+        let stores = try enabled(["a", "b"])
+        for index in 0..<5 {
+            #expect(try notes(stores[0], "add", "note \(index)").status == 0)
+        }
+        #expect(try notes(stores[0], "sync", "now").status == 0)
+        let doomed = try BackgroundNotes(["watch"], store: stores[1], environment: ["NOTES_CRASH_AT": "import.apply#3"])
+        doomed.process.waitUntilExit()
+        #expect(doomed.process.terminationStatus == SIGKILL)
+        #expect(try names(stores[1]).isEmpty, "the import in progress was rolled back whole")
+        let running = try watchers([stores[1]])
+        #expect(eventually { (try? names(stores[1]).count) == 5 })
+        #expect(running[0].stop(SIGTERM) == 0)
+        #expect(try notes(stores[1], "check").output == "ok\n")
+        #expect(try notes(stores[1], "sync", "now").output.hasPrefix("exported 0 logs, imported 0 logs"))
     }
 
     @Test func aWatcherStartedLaterCatchesUp() throws {
