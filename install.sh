@@ -9,8 +9,9 @@ readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev)
 
 usage() {
     cat <<EOF
-Usage: ./install.sh [--prefix DIR] [--no-packages]
+Usage: ./install.sh [--prefix DIR] [--no-packages] [--service]
        ./install.sh --test [--no-packages]
+       ./install.sh --print-service [--prefix DIR]
 
 Builds notes in release mode and installs, under PREFIX:
   bin/notes                                   the command
@@ -23,6 +24,10 @@ Options:
   --prefix DIR     Install under DIR (default: /usr/local).
   --test           Build and run the test suite instead of installing; exit with its status.
   --no-packages    Do not install the system packages (${PACKAGES[*]}) with apt-get.
+  --service        Also install a systemd user service, notes-watch.service, that runs
+                   'notes watch' in the background for the default store (or NOTES_STORE
+                   as set now), and enable and start it when 'systemctl --user' works.
+  --print-service  Print that service's unit file and exit, without building anything.
   -h, --help       Show this help.
 
 Environment:
@@ -160,8 +165,42 @@ install_notes() {
     esac
 }
 
+# The systemd user unit that runs the watcher for one store.
+service_unit() {
+    cat <<UNIT
+[Unit]
+Description=notes watch: keep the notes store in sync with the other devices
+Documentation=man:notes(1)
+
+[Service]
+ExecStart=$PREFIX/bin/notes watch
+${NOTES_STORE:+Environment=NOTES_STORE=$NOTES_STORE
+}Restart=on-failure
+RestartSec=5
+
+[Install]
+WantedBy=default.target
+UNIT
+}
+
+install_service() {
+    local folder="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
+    mkdir -p "$folder" || fail "cannot create '$folder'"
+    service_unit >"$folder/notes-watch.service" || fail "cannot write '$folder/notes-watch.service'"
+    echo "installed the user service $folder/notes-watch.service"
+    if systemctl --user daemon-reload >/dev/null 2>&1; then
+        systemctl --user enable --now notes-watch.service >/dev/null 2>&1 \
+            || fail "cannot start notes-watch.service: see 'systemctl --user status notes-watch.service'"
+        echo "started notes-watch.service ('systemctl --user status notes-watch.service' shows it)"
+    else
+        echo "note: systemctl --user is not available here; start it later with 'systemctl --user enable --now notes-watch.service'"
+    fi
+}
+
 PREFIX=/usr/local
 TEST=false
+SERVICE=false
+PRINT_SERVICE=false
 PACKAGES_WANTED=true
 while (($# > 0)); do
     case $1 in
@@ -176,6 +215,8 @@ while (($# > 0)); do
             shift
             ;;
         --test) TEST=true; shift ;;
+        --service) SERVICE=true; shift ;;
+        --print-service) PRINT_SERVICE=true; shift ;;
         --no-packages) PACKAGES_WANTED=false; shift ;;
         -h | --help) usage; exit 0 ;;
         *) usage_error "unknown option '$1'" ;;
@@ -185,6 +226,7 @@ done
 PREFIX=${PREFIX%/}
 [[ -n $PREFIX ]] || PREFIX=/
 
+if $PRINT_SERVICE; then service_unit; exit 0; fi
 cd "$(dirname "${BASH_SOURCE[0]}")"
 BUILD_PATH=${NOTES_BUILD_PATH:-.build}
 
@@ -192,3 +234,4 @@ command -v swift >/dev/null 2>&1 || fail "swift not found: install Swift 6.1 or 
 if $PACKAGES_WANTED; then install_packages; fi
 if $TEST; then run_tests; fi
 install_notes
+if $SERVICE; then install_service; fi
