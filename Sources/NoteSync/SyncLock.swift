@@ -39,3 +39,22 @@ extension SyncEngine {
         return try body()
     }
 }
+
+extension SyncEngine {
+    /// Waits until no sync works on the store (in this process or another), for at most
+    /// `timeout` seconds; returns whether it became idle.
+    @discardableResult
+    public func waitUntilIdle(timeout: TimeInterval) -> Bool {
+        let path = store.folder.appendingPathComponent("sync.lock").path
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            if Date() >= deadline { return false }
+            usleep(1000)
+        }
+        flock(descriptor, LOCK_UN)
+        return true
+    }
+}

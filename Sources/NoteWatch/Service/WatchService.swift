@@ -65,6 +65,8 @@ public final class WatchService: @unchecked Sendable {
         }
         current?.stop()
         stateLock.withLock { commits }?.cancel()
+        // A save being exported by the commit observer finishes before the process ends.
+        engine.waitUntilIdle(timeout: 0.8)
         lock.release()
     }
 
