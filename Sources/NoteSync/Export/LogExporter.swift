@@ -31,8 +31,8 @@ struct LogExporter {
         var batches = Self.batches(entries)
         // The first log covers every outbox row from the first, also rows left out above, so
         // that an interrupted export is recognised by its first row.
-        if let first = all.first?.sequence, !batches.isEmpty {
-            batches[0].outbox = first...batches[0].outbox.upperBound
+        if let first = all.first?.sequence, let range = batches.first?.outbox {
+            batches[0].outbox = first...range.upperBound
         }
         for batch in batches {
             sequence += 1
@@ -43,7 +43,7 @@ struct LogExporter {
             try publish(TransactionLog(header: header, changes: batch.changes), sequence: sequence)
             CrashPoint.logWritten.reach()
             try store.replicate { replica in
-                try replica.removeOutboxEntries(through: batch.outbox.upperBound)
+                try replica.removeOutboxEntries(through: batch.outbox?.upperBound ?? 0)
                 try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
             }
             CrashPoint.exportCommitted.reach()
@@ -106,40 +106,17 @@ struct LogExporter {
         try container.writeLog(device: device, sequence: sequence, data: LogCodec.encode(log))
     }
 
-    /// One log's worth of changes.
-    struct Batch {
-        var changes: [LogChange] = []
-        var blobs: [String] = []
-        var outbox: ClosedRange<Int64> = 0...0
-        var size = 0
-    }
-
-    /// Cuts the changes into logs of about ``LogCodec/targetSize``; a change larger than that
-    /// gets a log of its own.
-    static func batches(_ entries: [OutboxEntry]) -> [Batch] {
-        var batches: [Batch] = []
-        var current = Batch()
+    /// The changes of the entries, cut into logs.
+    static func batches(_ entries: [OutboxEntry]) -> [LogBatcher.Batch] {
+        var batcher = LogBatcher()
         for entry in entries {
             let change = LogChange(
-                entity: entry.entity, object: entry.object, operation: LogChange.Operation(rawValue: entry.operation.rawValue) ?? .update,
-                clock: entry.clock, values: entry.changes)
-            let size = LogCodec.changeLine(change).utf8.count + 1
-            if !current.changes.isEmpty && current.size + size > LogCodec.targetSize {
-                batches.append(current)
-                current = Batch()
-            }
-            current.outbox = current.changes.isEmpty ? entry.sequence...entry.sequence
-                : min(current.outbox.lowerBound, entry.sequence)...max(current.outbox.upperBound, entry.sequence)
-            current.changes.append(change)
-            current.size += size
-            if entry.entity == "ImageAttachment", entry.operation == .insert, case let .text(sha256)? = entry.changes["sha256"],
-                !current.blobs.contains(sha256)
-            {
-                current.blobs.append(sha256)
-            }
+                entity: entry.entity, object: entry.object,
+                operation: LogChange.Operation(rawValue: entry.operation.rawValue) ?? .update, clock: entry.clock,
+                values: entry.changes)
+            batcher.add(change, outboxRow: entry.sequence)
         }
-        if !current.changes.isEmpty { batches.append(current) }
-        return batches
+        return batcher.finish()
     }
 
 }

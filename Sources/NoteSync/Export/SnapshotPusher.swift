@@ -33,28 +33,15 @@ struct SnapshotPusher {
         return Int(sequence - state.exportedSequence)
     }
 
-    static func batches(_ records: [SnapshotRecord]) -> [LogExporter.Batch] {
-        var batches: [LogExporter.Batch] = []
-        var current = LogExporter.Batch()
+    static func batches(_ records: [SnapshotRecord]) -> [LogBatcher.Batch] {
+        var batcher = LogBatcher()
         for record in records {
             let clock = record.stamps["*"]?.clock ?? record.stamps.values.map(\.clock).max() ?? 0
-            let change = LogChange(
+            batcher.add(LogChange(
                 entity: record.entity, object: record.object, operation: record.operation == .delete ? .delete : .insert,
-                clock: clock, values: record.values, stamps: record.stamps)
-            let size = LogCodec.changeLine(change).utf8.count + 1
-            if !current.changes.isEmpty && current.size + size > LogCodec.targetSize {
-                batches.append(current)
-                current = LogExporter.Batch()
-            }
-            current.changes.append(change)
-            current.size += size
-            if record.entity == "ImageAttachment", record.operation == .insert, case let .text(sha256)? = record.values["sha256"],
-                !current.blobs.contains(sha256)
-            {
-                current.blobs.append(sha256)
-            }
+                clock: clock, values: record.values, stamps: record.stamps))
         }
-        if !current.changes.isEmpty { batches.append(current) }
-        return batches
+        return batcher.finish()
     }
+
 }

@@ -1,0 +1,44 @@
+import Foundation
+import NoteStore
+
+/// Cuts a sequence of changes into logs of about ``LogCodec/targetSize`` (a change larger than
+/// that gets a log of its own), collecting the blobs each log's attachments need.
+struct LogBatcher {
+    /// One log's worth of changes.
+    struct Batch {
+        var changes: [LogChange] = []
+        var blobs: [String] = []
+        /// The outbox rows the changes came from, when they came from the outbox.
+        var outbox: ClosedRange<Int64>?
+        var size = 0
+    }
+
+    private(set) var batches: [Batch] = []
+    private var current = Batch()
+
+    /// Adds a change, from outbox row `row` when it came from the outbox.
+    mutating func add(_ change: LogChange, outboxRow row: Int64? = nil) {
+        let size = LogCodec.changeLine(change).utf8.count + 1
+        if !current.changes.isEmpty && current.size + size > LogCodec.targetSize {
+            batches.append(current)
+            current = Batch()
+        }
+        if let row {
+            current.outbox = current.outbox.map { min($0.lowerBound, row)...max($0.upperBound, row) } ?? row...row
+        }
+        current.changes.append(change)
+        current.size += size
+        if change.entity == "ImageAttachment", change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
+            !current.blobs.contains(sha256)
+        {
+            current.blobs.append(sha256)
+        }
+    }
+
+    /// The batches, the last one included.
+    mutating func finish() -> [Batch] {
+        if !current.changes.isEmpty { batches.append(current) }
+        current = Batch()
+        return batches
+    }
+}
