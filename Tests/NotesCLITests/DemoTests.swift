@@ -15,6 +15,21 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path))
     }
 
+    @Test func theDemoRunsWhenNotesIsFoundOnPath() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd / && notes demo"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = NotesCommand.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
     @Test func theSampleScriptRunsAndCleansUp() throws {
         let script = SampleFiles.folder.appendingPathComponent("demo-three-devices.sh")
         let process = Process()

@@ -101,7 +101,10 @@ final class LiveDemo {
 
     private func startWatcher(_ device: String) throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // This very program, however it was started (by a name found on PATH, say).
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--store", storeFolder(device).path, "watch"]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
