@@ -5,7 +5,7 @@ import NoteSync
 /// The loop behind `notes watch`: keeps one store in sync while it runs.
 ///
 /// It holds the store's ``WatcherLock`` (one watcher per store), watches the container with a
-/// ``DirectoryWatcher`` and the store folder for saves made by any process, and calls sync:
+/// ``DirectoryWatcher`` and the store's commits for saves made by any process, and calls sync:
 /// new logs are imported and local saves exported as they happen; the container's sentinel or
 /// this device's registration disappearing is noticed at once and switches sync off. What a
 /// log means is for `NoteSync` to decide. Events come on the watcher's thread, one batch at a
@@ -90,7 +90,9 @@ public final class WatchService: @unchecked Sendable {
         for folder in [wake, store.folder.appendingPathComponent(".watch-idle")] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        let next = DirectoryWatcher(root: root, modifiedFilesIn: store.folder, wakeFolder: wake, coalescing: .zero)
+        // Saves are seen through the store's commits (see `start`), not through the WAL file,
+        // whose changes come before a commit is whole: the store folder itself is not watched.
+        let next = DirectoryWatcher(root: root, wakeFolder: wake, coalescing: .zero)
         let begin: Bool = stateLock.withLock {
             guard !stopped else { return false }
             watcher = next
@@ -133,10 +135,8 @@ public final class WatchService: @unchecked Sendable {
             case let .removed(path):
                 log(3, "removed: \(path.isEmpty ? "the container folder" : path)")
                 sync = true
-            case let .modified(name):
-                // Saves are seen through the store's commits (see `start`); the file's
-                // changes come before the commit is whole.
-                log(3, "store changed: \(name)")
+            case .modified:
+                break
             }
         }
         do {
