@@ -83,14 +83,32 @@ public final class SyncEngine {
 
     // MARK: Syncing
 
+    /// How much of the container a sync looks through for logs to import.
+    public enum ImportScope: Sendable {
+        /// Every device's log folder is listed: every log is found, and those that cannot be
+        /// applied yet are reported.
+        case everything
+        /// Only the next log of each device is looked up, by name: what a watcher does when it
+        /// has just seen logs arrive, at a cost that does not grow with the container's
+        /// history. A log that waits is left for the next full sync to report.
+        case nextLogs
+    }
+
     /// Exports, then imports; returns what it did. When the sentinel check detaches the
     /// device, throws ``SyncError/detached(reason:)``.
     @discardableResult
-    public func syncNow() throws -> SyncReport {
-        try locked { try sync() }
+    public func syncNow(importing scope: ImportScope = .everything) throws -> SyncReport {
+        try locked { try sync(importing: scope) }
     }
 
-    private func sync() throws -> SyncReport {
+    /// The container's folder when sync is on, else nil; read from the store alone.
+    public func containerFolder() throws -> URL? {
+        let state = try SyncState(store)
+        guard state.state == .on, let cloud = state.cloud, let name = state.containerName else { return nil }
+        return cloud.appendingPathComponent(name)
+    }
+
+    private func sync(importing scope: ImportScope = .everything) throws -> SyncReport {
         let state = try SyncState(store)
         switch state.state {
         case .detached: throw SyncError.notEnabled
@@ -104,7 +122,15 @@ public final class SyncEngine {
         try checkSentinel(container, expected: containerID)
         var report = SyncReport()
         report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export()
-        try LogImporter(store: store, container: container, containerID: containerID).importAvailable(into: &report)
+        let importer = LogImporter(store: store, container: container, containerID: containerID)
+        switch scope {
+        case .everything:
+            try importer.importAvailable(into: &report)
+        case .nextLogs:
+            // Each log applied and exported recorded the time of sync in its own transaction.
+            try importer.importNextLogs(into: &report)
+            return report
+        }
         try store.replicate { replica in
             try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
             try replica.setSyncValue(LastReport.encode(report), for: LastReport.key)

@@ -87,7 +87,9 @@ import Testing
     ///
     /// Returns the device's dump and how many of its syncs reported a waiting log. Every sync
     /// must succeed and skip nothing: a log that arrives early waits, it is not bad.
-    func replay(_ history: History, order: [String], random: inout SplitMix64) throws -> (dump: String, waits: Int) {
+    func replay(
+        _ history: History, order: [String], random: inout SplitMix64, scope: SyncEngine.ImportScope = .everything
+    ) throws -> (dump: String, waits: Int) {
         let device = try Device(label: "arrivals")
         let cloud = device.folder.appending("cloud")
         let target = cloud.appendingPathComponent(SyncEngine.defaultContainerName)
@@ -106,7 +108,7 @@ import Testing
             try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try manager.copyItem(at: history.container.appendingPathComponent(file), to: destination)
             guard random.chance(50) || index == order.count - 1 else { continue }
-            report = try device.engine.syncNow()
+            report = try device.engine.syncNow(importing: scope)
             #expect(report.skipped.isEmpty, "after \(file) arrived: \(report.skipped)")
             if !report.waiting.isEmpty { waits += 1 }
         }
@@ -148,6 +150,20 @@ import Testing
             waits += replayed.waits
         }
         #expect(waits > 0, "some log must have arrived before what it needs and waited")
+    }
+
+    /// A watcher looks up only the next log of each device, by name, as logs arrive: in any
+    /// order of arrival it ends in the same state as a full import.
+    @Test func lookingUpOnlyTheNextLogsGivesTheSameStateInAnyOrder() throws {
+        let history = try Self.makeHistory(seed: 14)
+        var random = SplitMix64(seed: 14)
+        for shuffle in 0..<5 {
+            let order = history.files.shuffled(using: &random)
+            let replayed = try replay(history, order: order, random: &random, scope: .nextLogs)
+            #expect(replayed.dump == history.expected, "shuffle \(shuffle)")
+        }
+        let inOrder = try replay(history, order: history.files, random: &random, scope: .nextLogs)
+        #expect(inOrder.dump == history.expected)
     }
 
     @Test func importingAgainChangesNothing() throws {

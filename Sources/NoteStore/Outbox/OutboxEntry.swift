@@ -86,6 +86,11 @@ struct OutboxWriter {
 }
 
 extension Store {
+    /// Whether any recorded change waits to be taken by sync.
+    public func hasOutboxEntries() throws -> Bool {
+        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox)") ?? false }
+    }
+
     /// The recorded changes not yet taken by sync, oldest first.
     public func outboxEntries() throws -> [OutboxEntry] {
         try read { db in

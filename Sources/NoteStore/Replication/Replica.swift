@@ -115,10 +115,15 @@ public final class Replica {
 extension Store {
     /// Runs `body` on a ``Replica`` in one write transaction, then removes blobs that no
     /// attachment uses any more.
+    ///
+    /// With `durable: false` the commit does not wait for the disk: for what can be written
+    /// again from elsewhere after a power cut, such as changes imported from logs that stay in
+    /// the container, recorded in the same transaction as the logs applied. Such a transaction
+    /// is still atomic, and durable once any later durable transaction commits.
     @discardableResult
-    public func replicate<T>(_ body: (Replica) throws -> T) throws -> T {
+    public func replicate<T>(durable: Bool = true, _ body: (Replica) throws -> T) throws -> T {
         var released = false
-        let result = try write { db -> T in
+        let result = try write(durable: durable) { db -> T in
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             let replica = Replica(db: db)
             let result = try body(replica)

@@ -141,9 +141,28 @@ public final class Store: Sendable {
     }
 
     /// Runs one write transaction, turning database errors into ``StoreError``.
-    func write<T>(_ body: (Database) throws -> T) throws -> T {
+    ///
+    /// A durable transaction (the default) is synced to disk before this returns. One that is
+    /// not (`synchronous = NORMAL` for its commit) is atomic all the same and seen at once by
+    /// every connection; a power cut (not a crash of the process) can undo it, together with
+    /// any other such transaction after the last durable one, never half of it.
+    func write<T>(durable: Bool = true, _ body: (Database) throws -> T) throws -> T {
         do {
-            return try pool.write(body)
+            guard !durable else { return try pool.write(body) }
+            return try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                let outcome = Result { () throws -> T in
+                    var result: T?
+                    try db.inTransaction {
+                        result = try body(db)
+                        return .commit
+                    }
+                    return result!
+                }
+                // Every other transaction stays durable.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                return try outcome.get()
+            }
         } catch let error as StoreError {
             throw error
         } catch {

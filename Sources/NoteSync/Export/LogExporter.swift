@@ -42,9 +42,10 @@ struct LogExporter {
                 outbox: batch.outbox)
             try publish(TransactionLog(header: header, changes: batch.changes), sequence: sequence)
             CrashPoint.logWritten.reach()
-            try store.replicate { replica in
+            try store.replicate(durable: false) { replica in
                 try replica.removeOutboxEntries(through: batch.outbox?.upperBound ?? 0)
                 try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
+                try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
             }
             CrashPoint.exportCommitted.reach()
             written += 1

@@ -55,6 +55,33 @@ struct LogImporter {
         report.skipped = report.skipped.filter { seen.insert($0.description).inserted }
     }
 
+    /// Applies the next logs of each device, looked up by name, until none is there or one
+    /// cannot be applied yet; lists no device's folder.
+    func importNextLogs(into report: inout SyncReport) throws {
+        var applied = try SyncState(store).applied
+        let (devices, skippedDevices) = try container.logDevices()
+        report.skipped += skippedDevices
+        var progress = true
+        while progress {
+            progress = false
+            for other in devices where other != device {
+                while true {
+                    let next = (applied[other] ?? 0) + 1
+                    guard case .present = container.logPresence(device: other, sequence: next) else { break }
+                    switch try attempt(other, next, applied: applied, report: &report) {
+                    case .applied, .passed:
+                        applied[other] = next
+                        progress = true
+                        continue
+                    case .waiting, .skipped:
+                        break
+                    }
+                    break
+                }
+            }
+        }
+    }
+
     private func waiting(_ other: UUID, _ sequence: Int64, _ reason: String) -> SyncStatus.Waiting {
         SyncStatus.Waiting(path: CloudContainer.logPath(device: other, sequence: sequence), reason: reason)
     }
@@ -123,7 +150,7 @@ struct LogImporter {
         }
         CrashPoint.importRead.reach()
         var leftOut = 0
-        try store.replicate { replica in
+        try store.replicate(durable: false) { replica in
             var clock: UInt64 = 0
             for change in log.changes {
                 CrashPoint.importApplying.reach()
@@ -134,6 +161,7 @@ struct LogImporter {
             for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
             try replica.observe(clock: clock)
             try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
+            try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
         }
         CrashPoint.importCommitted.reach()
         report.importedLogs += 1

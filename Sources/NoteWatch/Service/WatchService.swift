@@ -34,10 +34,14 @@ public final class WatchService: @unchecked Sendable {
         self.lock = try WatcherLock(in: store.folder)
     }
 
+    /// How often the store's commits are checked when its WAL file was not seen written.
+    static let commitCheckInterval: TimeInterval = 0.01
+
     /// Starts watching and syncs once, to take in what arrived while no watcher ran.
     public func start() throws {
         try rearm(announce: true)
-        commits = try store.observeCommits(every: 0.002) { [weak self] in self?.committed() }
+        let observation = try store.observeCommits(every: Self.commitCheckInterval) { [weak self] in self?.committed() }
+        stateLock.withLock { commits = observation }
     }
 
     /// After any commit to the store, by any process: exports a local save, and follows
@@ -45,11 +49,11 @@ public final class WatchService: @unchecked Sendable {
     private func committed() {
         guard !stateLock.withLock({ stopped }) else { return }
         do {
-            let (root, attached, _) = try target()
+            let root = try engine.containerFolder() ?? idleFolder
             if stateLock.withLock({ watchedRoot != root }) {
                 rearmLater()
-            } else if attached, try !store.outboxEntries().isEmpty {
-                try syncOnce()
+            } else if root != idleFolder, try store.hasOutboxEntries() {
+                try syncOnce(importing: .nextLogs)
             }
         } catch {
             log(0, "\(error)")
@@ -77,8 +81,11 @@ public final class WatchService: @unchecked Sendable {
         if status.state == .on, let cloud = status.cloud, let name = status.containerName {
             return (URL(fileURLWithPath: cloud).appendingPathComponent(name), true, status)
         }
-        return (store.folder.appendingPathComponent(".watch-idle"), false, status)
+        return (idleFolder, false, status)
     }
+
+    /// The folder watched while sync is not on.
+    private var idleFolder: URL { store.folder.appendingPathComponent(".watch-idle") }
 
     /// Starts a watcher on the current target unless one watches it already. Never called on
     /// the watcher's own thread.
@@ -90,9 +97,9 @@ public final class WatchService: @unchecked Sendable {
         for folder in [wake, store.folder.appendingPathComponent(".watch-idle")] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        // Saves are seen through the store's commits (see `start`), not through the WAL file,
-        // whose changes come before a commit is whole: the store folder itself is not watched.
-        let next = DirectoryWatcher(root: root, wakeFolder: wake, coalescing: .zero)
+        // Saves are seen through the store's commits (see `start`). The WAL file is written
+        // before a commit is whole, so its changes only make the commit check quick for a while.
+        let next = DirectoryWatcher(root: root, modifiedFilesIn: store.folder, wakeFolder: wake, coalescing: .zero)
         let begin: Bool = stateLock.withLock {
             guard !stopped else { return false }
             watcher = next
@@ -124,25 +131,28 @@ public final class WatchService: @unchecked Sendable {
     private func handle(_ events: [WatchEvent]) {
         guard !stateLock.withLock({ stopped }) else { return }
         log(2, "\(events.count) event\(events.count == 1 ? "" : "s")")
-        var sync = false
+        // A log arriving needs only the next logs looked up; anything else, a full sync.
+        var scope: SyncEngine.ImportScope?
         for event in events {
             switch event {
             case .rescan:
-                sync = true
+                scope = .everything
             case let .fileReady(path):
                 log(3, "ready: \(path)")
-                sync = sync || !path.hasPrefix("logs/\(store.deviceID.storeString)/")
+                if !path.hasPrefix("logs/\(store.deviceID.storeString)/") {
+                    scope = path.hasPrefix("logs/") && scope != .everything ? .nextLogs : .everything
+                }
             case let .removed(path):
                 log(3, "removed: \(path.isEmpty ? "the container folder" : path)")
-                sync = true
-            case .modified:
-                break
+                scope = .everything
+            case let .modified(name):
+                if name.hasSuffix("-wal") { stateLock.withLock { commits }?.checkSoon() }
             }
         }
         do {
-            let (root, attached, _) = try target()
-            if attached && sync && stateLock.withLock({ watchedRoot == root }) {
-                try syncOnce()
+            guard let scope, let root = try engine.containerFolder() else { return }
+            if stateLock.withLock({ watchedRoot == root }) {
+                try syncOnce(importing: scope)
             }
 
         } catch {
@@ -150,11 +160,16 @@ public final class WatchService: @unchecked Sendable {
         }
     }
 
-    private func syncOnce() throws {
+    private func syncOnce(importing scope: SyncEngine.ImportScope) throws {
         do {
-            let report = try engine.syncNow()
+            let clock = ContinuousClock()
+            let start = clock.now
+            let report = try engine.syncNow(importing: scope)
             if report.exportedLogs + report.importedLogs > 0 {
-                log(1, "exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes)")
+                let (seconds, attoseconds) = (clock.now - start).components
+                let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
+                log(1, "exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes) in "
+                    + String(format: "%.2f ms", milliseconds))
             }
             for waiting in report.waiting { log(2, "waiting: \(waiting.path): \(waiting.reason)") }
         } catch let error as SyncError {
