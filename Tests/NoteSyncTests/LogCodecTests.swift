@@ -27,6 +27,13 @@ import Testing
         return TransactionLog(header: header, changes: changes)
     }
 
+    @Test(arguments: ["", "\n", "\n\n", "a", "a\n", "a\nb", "\na\n\nb\n", "line one\nline two\n"])
+    func linesAreSplitAtEveryLineBreakKeepingEmptyOnes(text: String) {
+        let data = Data(("x" + text).utf8).dropFirst()  // a slice that does not start at 0
+        let expected = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        #expect(LogCodec.lines(of: data).map { Array($0) } == expected.map { Array($0) })
+    }
+
     @Test func roundTripsEveryFieldExactly() throws {
         let log = Self.sample()
         let decoded = try LogCodec.decode(LogCodec.encode(log))

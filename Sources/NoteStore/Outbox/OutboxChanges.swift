@@ -75,6 +75,18 @@ public struct OutboxChanges: Sendable, Equatable {
 
     /// Decodes the JSON text written by ``json``.
     public init?(json: String) {
+        var text = json
+        let scanned = text.withUTF8 { JSONScanner.object(UnsafeRawBufferPointer($0)) }
+        if let members = scanned {
+            for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+                switch value {
+                case let .text(text): set(name, .text(text))
+                case let .integer(number): set(name, .integer(number))
+                case .null, .object: set(name, .null)
+                }
+            }
+            return
+        }
         guard let data = json.data(using: .utf8),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { return nil }

@@ -27,11 +27,12 @@ extension Replica {
         guard !movedItems.isEmpty else { return }
         var candidates = movedItems.union(try displacedItems())
         // Every member of a cycle that a candidate is on is placed too: the member that breaks
-        // it may not have moved in this transaction.
-        for item in candidates {
+        // it may not have moved in this transaction. A note is never on a cycle: no item's
+        // parent can be a note.
+        for item in candidates where try placement(of: item)?.isNote == false {
             if let cycle = try mergedCycle(from: item), cycle.contains(item) { candidates.formUnion(cycle) }
         }
-        for item in candidates.sorted(by: { $0.storeString < $1.storeString }) {
+        for (_, item) in candidates.map({ ($0.storeString, $0) }).sorted(by: { $0.0 < $1.0 }) {
             try place(item)
         }
     }
@@ -47,18 +48,35 @@ extension Replica {
         try db.execute(sql: "DELETE FROM attachment WHERE \(orphans)")
     }
 
-    /// The parent an item won by merge.
-    private func mergedParent(of item: UUID) throws -> UUID?? {
+    /// Where an item is shown and where merge put it.
+    private struct Placement {
+        /// The parent shown: the `parent` column.
+        let shown: UUID?
+        /// The parent it won by merge: the shown one unless it is displaced.
+        let merged: UUID?
+        let isDisplaced: Bool
+        let isNote: Bool
+    }
+
+    private func placement(of item: UUID) throws -> Placement? {
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: """
-                SELECT item.parent, displaced.item IS NOT NULL, displaced.parent
+                SELECT item.parent, displaced.item IS NOT NULL, displaced.parent, item.kind
                 FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
                 """),
             arguments: [item.storeString])
         else { return nil }
+        let shown = (row[0] as String?).flatMap(UUID.init(uuidString:))
         let isDisplaced: Bool = row[1]
-        let text: String? = isDisplaced ? row[2] : row[0]
-        return .some(text.flatMap(UUID.init(uuidString:)))
+        let kind: String = row[3]
+        return Placement(
+            shown: shown, merged: isDisplaced ? (row[2] as String?).flatMap(UUID.init(uuidString:)) : shown,
+            isDisplaced: isDisplaced, isNote: kind == ItemKind.note.rawValue)
+    }
+
+    /// The parent an item won by merge.
+    private func mergedParent(of item: UUID) throws -> UUID?? {
+        try placement(of: item).map(\.merged)
     }
 
     private func isCollection(_ id: UUID) throws -> Bool {
@@ -69,22 +87,26 @@ extension Replica {
 
     /// Shows one item at its merged parent, or at the top level when that cannot be.
     private func place(_ item: UUID) throws {
-        guard let merged = try mergedParent(of: item) else { return }
+        guard let placement = try placement(of: item) else { return }
+        let merged = placement.merged
         var shown = merged
         if let parent = merged {
             if try !isCollection(parent) {
                 shown = nil
-            } else if let cycle = try mergedCycle(from: item), cycle.contains(item), try breaker(of: cycle) == item {
+            } else if !placement.isNote, let cycle = try mergedCycle(from: item), cycle.contains(item), try breaker(of: cycle) == item {
                 shown = nil
             }
         }
-        try db.execute(sql: "UPDATE item SET parent = ? WHERE id = ?", arguments: [shown?.storeString, item.storeString])
+        // Most items are where merge put them already: nothing to write.
+        if shown == placement.shown && placement.isDisplaced == (shown != merged) {
+            return
+        }
+        try db.cachedStatement(sql: "UPDATE item SET parent = ? WHERE id = ?").execute(arguments: [shown?.storeString, item.storeString])
         if shown == merged {
-            try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [item.storeString])
+            try db.cachedStatement(sql: "DELETE FROM displaced WHERE item = ?").execute(arguments: [item.storeString])
         } else {
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO displaced(item, parent) VALUES (?, ?)",
-                arguments: [item.storeString, merged?.storeString])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO displaced(item, parent) VALUES (?, ?)")
+                .execute(arguments: [item.storeString, merged?.storeString])
         }
     }
 

@@ -32,11 +32,12 @@ extension Replica {
             trashed: values.integer("trashed").map(Date.init(storeMilliseconds:)),
             body: kind == .note ? (values.text("body") ?? "") : nil)
         if let failure = item.propertyFailures().first { throw StoreError.validation([failure]) }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO item (id, kind, name, parent, created, modified, trashed, body, stamps)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 item.id.storeString, kind.rawValue, item.name, item.parent?.storeString,
                 item.created.storeMilliseconds, item.modified.storeMilliseconds, item.trashed?.storeMilliseconds,
@@ -88,10 +89,10 @@ extension Replica {
         let table = isItem ? "item" : "attachment"
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
         if textChanged { try SearchIndex.remove(ids: [object.storeString], db) }
-        try db.execute(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
+        try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?").execute(arguments: arguments)
         if textChanged { try SearchIndex.add(ids: [object.storeString], db) }
         if properties.contains(where: { $0.name == "parent" }) {
-            try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [object.storeString])
+            try db.cachedStatement(sql: "DELETE FROM displaced WHERE item = ?").execute(arguments: [object.storeString])
             mayHaveOrphans = true
             movedItems.insert(object)
         }

@@ -21,10 +21,9 @@ public final class Replica {
         self.db = db
     }
 
-    /// An object as it is now: its entity, every property's value and every property's stamp.
+    /// An object as it is now: its entity and every property's stamp.
     public struct ObjectState: Sendable {
         public let entity: String
-        public let values: OutboxChanges
         /// Per property; `*` for the properties not listed.
         public let stamps: [String: ChangeStamp]
 
@@ -37,19 +36,15 @@ public final class Replica {
     /// The object's current state, or nil when there is no such object.
     public func state(of object: UUID) throws -> ObjectState? {
         if let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(ItemFilter.columns(includingBody: true)), item.stamps FROM item WHERE id = ?"),
-            arguments: [object.storeString])
+            db.cachedStatement(sql: "SELECT kind, stamps FROM item WHERE id = ?"), arguments: [object.storeString])
         {
-            let item = Item(row: row)
-            return ObjectState(
-                entity: OutboxWriter.entity(of: item.kind), values: OutboxChanges(inserting: item),
-                stamps: Self.stamps(row[8]))
+            let kind: String = row[0]
+            return ObjectState(entity: kind == ItemKind.note.rawValue ? "Note" : "Collection", stamps: Self.stamps(row[1]))
         }
-        if let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT \(Attachment.columns), stamps FROM attachment WHERE id = ?"),
-            arguments: [object.storeString]), let attachment = Attachment(row: row)
+        if let stamps = try String?.fetchOne(
+            db.cachedStatement(sql: "SELECT stamps FROM attachment WHERE id = ?"), arguments: [object.storeString])
         {
-            return ObjectState(entity: attachment.entity, values: attachment.insertionChanges, stamps: Self.stamps(row[10]))
+            return ObjectState(entity: "ImageAttachment", stamps: Self.stamps(stamps))
         }
         return nil
     }

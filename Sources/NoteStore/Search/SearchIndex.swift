@@ -19,6 +19,12 @@ enum SearchIndex {
     /// Removes the items' entries, with the text they were indexed with; call it before the
     /// rows or their text change.
     static func remove(ids: [String], _ db: Database) throws {
+        if ids.count == 1 {
+            return try db.cachedStatement(sql: """
+                INSERT INTO item_fts(item_fts, rowid, name, body)
+                SELECT 'delete', rowid, name, body FROM item WHERE id = ?
+                """).execute(arguments: [ids[0]])
+        }
         try IDList.forEachChunk(of: ids) { marks, arguments in
             try db.execute(
                 sql: """
@@ -31,6 +37,10 @@ enum SearchIndex {
 
     /// Indexes the items again with their current text; call it after their text changed.
     static func add(ids: [String], _ db: Database) throws {
+        if ids.count == 1 {
+            return try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, name, body) SELECT rowid, name, body FROM item WHERE id = ?")
+                .execute(arguments: [ids[0]])
+        }
         try IDList.forEachChunk(of: ids) { marks, arguments in
             try db.execute(
                 sql: """

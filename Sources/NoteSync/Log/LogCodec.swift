@@ -68,7 +68,7 @@ public enum LogCodec {
     /// over everything before it, then the header and every change.
     public static func decode(_ data: Data) throws(LogProblem) -> TransactionLog {
         guard data.count <= maximumSize else { throw .tooLarge(data.count) }
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let lines = Self.lines(of: data)
         guard let first = lines.first, !first.isEmpty else { throw .truncated }
         guard String(decoding: first, as: UTF8.self) == magic else {
             if lines.count == 1 && magic.utf8.starts(with: first) { throw .truncated }
@@ -94,6 +94,29 @@ public enum LogCodec {
             changes.append(try decodeChange(lines[index], line: index + 1))
         }
         return TransactionLog(header: header, changes: changes)
+    }
+
+    /// The pieces of `data` between line breaks, empty ones included (as `split` with
+    /// `omittingEmptySubsequences: false`), found with `memchr(3)`: a log holds megabytes.
+    static func lines(of data: Data) -> [Data.SubSequence] {
+        var bounds: [Range<Int>] = []
+        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            guard let base = buffer.baseAddress else { return }
+            var start = 0
+            while start <= buffer.count {
+                let rest = buffer.count - start
+                guard rest > 0, let found = memchr(base + start, 0x0A, rest) else {
+                    bounds.append(start..<buffer.count)
+                    break
+                }
+                let end = base.distance(to: UnsafeRawPointer(found))
+                bounds.append(start..<end)
+                start = end + 1
+            }
+        }
+        if bounds.isEmpty { bounds.append(0..<0) }
+        let origin = data.startIndex
+        return bounds.map { data[(origin + $0.lowerBound)..<(origin + $0.upperBound)] }
     }
 
     private static func object(_ line: Data.SubSequence, what: String) throws(LogProblem) -> [String: Any] {
@@ -142,6 +165,7 @@ public enum LogCodec {
     }
 
     static func decodeChange(_ line: Data.SubSequence, line number: Int) throws(LogProblem) -> LogChange {
+        if let members = JSONScanner.object(line) { return try decodeChange(members, line: number) }
         let object = try object(line, what: "line \(number)")
         guard let entity = object["entity"] as? String,
             let id = (object["object"] as? String).flatMap(UUID.init(uuidString:)),
@@ -168,6 +192,50 @@ public enum LogCodec {
         return LogChange(
             entity: entity, object: id, operation: operation, clock: UInt64(clockNumber.int64Value), values: changes,
             stamps: stamps)
+    }
+}
+
+extension LogCodec {
+    /// A change line read by ``JSONScanner``, with the rules of the general reader above.
+    static func decodeChange(_ members: [(key: String, value: JSONScanner.Value)], line number: Int) throws(LogProblem) -> LogChange {
+        var entity: String?
+        var id: UUID?
+        var operation: LogChange.Operation?
+        var clock: Int64?
+        var values: [(key: String, value: JSONScanner.Value)]?
+        var stampMembers: [(key: String, value: JSONScanner.Value)] = []
+        for (key, value) in members {
+            switch (key, value) {
+            case let ("entity", .text(text)): entity = text
+            case let ("object", .text(text)): id = UUID(uuidString: text)
+            case let ("operation", .text(text)): operation = LogChange.Operation(rawValue: text)
+            case let ("clock", .integer(value)): clock = value
+            case let ("values", .object(object)): values = object
+            case let ("stamps", .object(object)): stampMembers = object
+            case ("entity", _), ("object", _), ("operation", _), ("clock", _), ("values", _): entity = nil; clock = nil
+            default: break
+            }
+        }
+        guard let entity, let id, let operation, let clock, clock >= 0, let values else {
+            throw .corrupt("line \(number) is not a change")
+        }
+        var changes = OutboxChanges()
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case let .text(text): changes.set(name, .text(text))
+            case let .integer(integer): changes.set(name, .integer(integer))
+            case .null: changes.set(name, .null)
+            case .object: throw .corrupt("line \(number) has a value that is neither text, number nor null")
+            }
+        }
+        var stamps: [String: ChangeStamp] = [:]
+        for (name, value) in stampMembers {
+            guard case let .text(text) = value, let stamp = ChangeStamp(text: text) else {
+                throw .corrupt("line \(number) has a stamp that is not one")
+            }
+            stamps[name] = stamp
+        }
+        return LogChange(entity: entity, object: id, operation: operation, clock: UInt64(clock), values: changes, stamps: stamps)
     }
 }
 
