@@ -121,14 +121,14 @@ public final class SyncEngine {
         let container = try CloudContainer(cloud: cloud, name: name, identity: containerID)
         try checkSentinel(container, expected: containerID)
         var report = SyncReport()
-        report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export()
+        report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: state)
         let importer = LogImporter(store: store, container: container, containerID: containerID)
         switch scope {
         case .everything:
             try importer.importAvailable(into: &report)
         case .nextLogs:
             // Each log applied and exported recorded the time of sync in its own transaction.
-            try importer.importNextLogs(into: &report)
+            try importer.importNextLogs(applied: state.applied, into: &report)
             return report
         }
         try store.replicate { replica in

@@ -17,7 +17,14 @@ struct LogExporter {
 
     /// Exports every outbox row; returns how many logs it wrote.
     func export() throws -> Int {
-        try completeInterruptedExport()
+        try export(state: try SyncState(store))
+    }
+
+    /// Exports every outbox row, with the sync state read at the start of the sync.
+    func export(state: SyncState) throws -> Int {
+        // An interrupted export leaves its rows in the outbox: with none, there is nothing to do.
+        guard try store.hasOutboxEntries() else { return 0 }
+        var sequence = try completeInterruptedExport(after: state.exportedSequence)
         let all = try store.outboxEntries()
         guard let last = all.last?.sequence else { return 0 }
         let entries = try withoutVanishedAttachments(all)
@@ -25,8 +32,6 @@ struct LogExporter {
             try store.replicate { try $0.removeOutboxEntries(through: last) }
             return 0
         }
-        let state = try SyncState(store)
-        var sequence = state.exportedSequence
         var written = 0
         var batches = Self.batches(entries)
         // The first log covers every outbox row from the first, also rows left out above, so
@@ -72,10 +77,11 @@ struct LogExporter {
 
     /// Finishes an export that wrote its log but stopped before its store transaction: the
     /// log after the recorded sequence is there, and starts with the first outbox row.
-    private func completeInterruptedExport() throws {
-        let sequence = try SyncState(store).exportedSequence + 1
+    /// Returns the sequence of the last log exported, completed or not.
+    private func completeInterruptedExport(after exported: Int64) throws -> Int64 {
+        let sequence = exported + 1
         switch container.logPresence(device: device, sequence: sequence) {
-        case .absent: return
+        case .absent: return exported
         case let .unreadable(reason): throw SyncError.io(path: CloudContainer.logPath(device: device, sequence: sequence), reason: reason)
         case .present: break
         }
@@ -96,6 +102,7 @@ struct LogExporter {
             try replica.removeOutboxEntries(through: range.upperBound)
             try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
         }
+        return sequence
     }
 
     /// Writes the blobs, then the log.

@@ -57,8 +57,8 @@ struct LogImporter {
 
     /// Applies the next logs of each device, looked up by name, until none is there or one
     /// cannot be applied yet; lists no device's folder.
-    func importNextLogs(into report: inout SyncReport) throws {
-        var applied = try SyncState(store).applied
+    func importNextLogs(applied: [UUID: Int64], into report: inout SyncReport) throws {
+        var applied = applied
         let (devices, skippedDevices) = try container.logDevices()
         report.skipped += skippedDevices
         var progress = true
