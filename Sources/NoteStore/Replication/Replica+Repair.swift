@@ -13,8 +13,8 @@ extension Replica {
     /// compare with the merged value. A cycle is broken at the member whose parent was set
     /// last. Attachments whose note is gone go.
     func repairHierarchy() throws {
-        if mayHaveOrphans {
-            try removeOrphanAttachments()
+        if mayHaveOrphanAttachments { try removeOrphanAttachments() }
+        if mayHaveOrphanItems {
             for id in try String.fetchAll(db, sql: """
                 SELECT id FROM item
                 WHERE parent IS NOT NULL AND NOT EXISTS (

@@ -44,10 +44,8 @@ extension Replica {
                 item.body, Self.stampsJSON(stamps),
             ])
         try SearchIndex.addLastInsertedItem(name: item.name, body: item.body, db)
-        if item.parent != nil {
-            mayHaveOrphans = true
-            movedItems.insert(object)
-        }
+        // A new collection may be the merged parent of displaced items: the repair runs.
+        if item.parent != nil || kind == .collection { movedItems.insert(object) }
     }
 
     private func insertAttachment(object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
@@ -67,7 +65,7 @@ extension Replica {
                 object.storeString, note.storeString, sha256, format.rawValue, width, height, bytes,
                 values.text("caption"), values.integer("created") ?? 0, Self.stampsJSON(stamps),
             ])
-        mayHaveOrphans = true
+        mayHaveOrphanAttachments = true
     }
 
     /// Sets the given properties of an existing object, with their new stamps.
@@ -93,7 +91,6 @@ extension Replica {
         if textChanged { try SearchIndex.add(ids: [object.storeString], db) }
         if properties.contains(where: { $0.name == "parent" }) {
             try db.cachedStatement(sql: "DELETE FROM displaced WHERE item = ?").execute(arguments: [object.storeString])
-            mayHaveOrphans = true
             movedItems.insert(object)
         }
         written += 1
@@ -163,7 +160,8 @@ extension Replica {
         try db.execute(
             sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp) VALUES (?, ?, ?)",
             arguments: [id, entity, stamp.text])
-        mayHaveOrphans = true
+        mayHaveOrphanAttachments = true
+        mayHaveOrphanItems = mayHaveOrphanItems || entity != "ImageAttachment"
         written += 1
     }
 

@@ -12,8 +12,11 @@ public final class Replica {
     let db: Database
     /// Items whose parent this transaction set, for the hierarchy repair.
     var movedItems: Set<UUID> = []
-    /// Whether items or attachments may have lost what they point to.
-    var mayHaveOrphans = false
+    /// Whether items may have lost their parent collection: only a purge does that. An item
+    /// inserted or moved into a collection that is not there is placed by the repair.
+    var mayHaveOrphanItems = false
+    /// Whether attachments may have lost their note, or come for a note that is not there.
+    var mayHaveOrphanAttachments = false
     var releasedBlobs = false
     public internal(set) var written = 0
 

@@ -150,10 +150,10 @@ public final class WatchService: @unchecked Sendable {
             }
         }
         do {
-            guard let scope, let root = try engine.containerFolder() else { return }
-            if stateLock.withLock({ watchedRoot == root }) {
-                try syncOnce(importing: scope)
-            }
+            // Events come from the container watched: a change of container or state is seen
+            // through the store's commits, which re-arm the watcher.
+            guard let scope, stateLock.withLock({ watchedRoot != nil && watchedRoot != idleFolder }) else { return }
+            try syncOnce(importing: scope)
 
         } catch {
             log(0, "\(error)")
@@ -173,12 +173,16 @@ public final class WatchService: @unchecked Sendable {
             }
             for waiting in report.waiting { log(2, "waiting: \(waiting.path): \(waiting.reason)") }
         } catch let error as SyncError {
-            if case .detached = error {
+            switch error {
+            case .detached:
                 log(0, "\(error); the store is kept, and sync resumes after 'notes sync enable'")
                 rearmLater()
-                return
+            case .notEnabled:
+                // Disabled by another process a moment ago: the watcher re-arms on its commit.
+                rearmLater()
+            default:
+                throw error
             }
-            throw error
         }
     }
 }
