@@ -10,6 +10,8 @@ enum BenchError: Error, CustomStringConvertible {
     case unexpected(String)
     /// The `notes` binary is not where it was looked for.
     case missingBinary(String)
+    /// A program the benchmark needs, such as `git`, is not on `PATH`.
+    case missingTool(String)
 
     var description: String {
         switch self {
@@ -17,6 +19,7 @@ enum BenchError: Error, CustomStringConvertible {
         case let .sqlite(call, code, message): return "sqlite \(call) failed (\(code)): \(message)"
         case let .unexpected(what): return what
         case let .missingBinary(path): return "no executable 'notes' at \(path): build it first (swift build -c release) or give --notes-binary"
+        case let .missingTool(name): return "no executable '\(name)' on PATH: install it to run this comparison"
         }
     }
 }

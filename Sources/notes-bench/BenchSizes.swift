@@ -11,12 +11,28 @@ struct BenchSizes: Sendable {
     /// `insert`: notes inserted in one save, and repetitions of each variant.
     var insertNotes: Int
     var insertRepetitions: Int
+    /// `import`: notes inserted then updated on A, and repetitions of the import and floor.
+    var importNotes: Int
+    var importRepetitions: Int
+    /// `sync-latency`: saves timed with the watchers, and rounds of the git peer.
+    var syncSaves: Int
+    var peerSaves: Int
+    /// `sustained`: the length of each phase, and the steady phase's rate in saves per second.
+    var sustainedSeconds: Int
+    var sustainedRate: Int
+    /// `catch-up`: the sizes of the histories a new device joins, and repetitions of each.
+    var catchUpNotes: [Int]
+    var catchUpRepetitions: Int
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
-        insertNotes: 100_000, insertRepetitions: 3)
+        insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
+        syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
+        catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
-        insertNotes: 5_000, insertRepetitions: 2)
+        insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
+        syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
+        catchUpNotes: [1_000], catchUpRepetitions: 1)
 }

@@ -28,6 +28,9 @@ struct NotesBench: ParsableCommand {
         help: ArgumentHelp("The scenarios to run (default: all).", valueName: "NAME"))
     var scenarios: [ScenarioName] = []
 
+    @Option(help: ArgumentHelp("Write the latency distribution chart of sync-latency to this SVG file.", valueName: "PATH"))
+    var chart: String?
+
     func run() throws {
         let binary = notesBinary.map { URL(fileURLWithPath: $0) } ?? Self.besideThisProgram("notes")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
@@ -43,6 +46,10 @@ struct NotesBench: ParsableCommand {
             let (result, milliseconds) = try Stopwatch.time { try name.scenario.run(on: bench) }
             bench.progress("\(name.rawValue): done in \(String(format: "%.1f", milliseconds / 1000)) s")
             report.scenarios.append(result)
+        }
+        if let chart, let picture = report.scenarios.lazy.compactMap(\.chart).first {
+            try Data(picture.svg().utf8).write(to: URL(fileURLWithPath: chart))
+            bench.progress("chart written to \(chart)")
         }
         print(json ? try ReportPrinter.json(report) : ReportPrinter.text(report), terminator: "")
     }

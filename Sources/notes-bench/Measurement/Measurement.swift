@@ -10,6 +10,9 @@ struct Measurement: Sendable {
     enum Unit: String, Sendable, Encodable {
         case milliseconds = "ms"
         case rowsPerSecond = "rows/s"
+        case seconds = "s"
+        case mebibytes = "MiB"
+        case perSecond = "/s"
     }
 
     let name: String

@@ -21,6 +21,12 @@ struct ScenarioReport: Encodable {
     var measurements: [Measurement] = []
     var ratios: [Ratio] = []
     var targets: [TargetCheck] = []
+    /// A picture of the scenario's distributions, written by `--chart`.
+    var chart: LatencyChart?
+
+    private enum CodingKeys: String, CodingKey {
+        case name, parameters, facts, measurements, ratios, targets
+    }
 
     init(name: String) {
         self.name = name

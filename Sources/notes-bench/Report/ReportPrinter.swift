@@ -51,8 +51,12 @@ enum ReportPrinter {
         case .milliseconds:
             let digits = value < 1 ? 3 : value < 10 ? 2 : 1
             number = String(format: "%.\(digits)f", value)
-        case .rowsPerSecond:
+        case .rowsPerSecond, .perSecond:
             number = grouped(Int(value.rounded()))
+        case .seconds:
+            number = String(format: value < 10 ? "%.2f" : "%.1f", value)
+        case .mebibytes:
+            number = String(format: value < 10 ? "%.1f" : "%.0f", value)
         }
         return unit ? "\(number) \(kind.rawValue)" : number
     }

@@ -17,11 +17,15 @@ struct ProcessRunner {
         let status: Int32
         /// Standard output, when captured.
         let output: String
+        /// The process's peak resident memory (`ru_maxrss` of wait4(2)), in bytes.
+        let peakMemoryBytes: Int
     }
 
     let executable: URL
     /// Where the runner keeps the files that capture output.
     let scratch: URL
+    /// Variables set for the program on top of this process's environment.
+    var environment: [String: String] = [:]
 
     /// Runs the program once; throws when it cannot start or does not exit with status 0.
     @discardableResult
@@ -36,7 +40,7 @@ struct ProcessRunner {
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([executable.path] + arguments).map { strdup($0) }
-        let envp = Self.environment.map { strdup($0) }
+        let envp = Self.inheritedEnvironment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") }
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
@@ -61,17 +65,16 @@ struct ProcessRunner {
                 "exit status \(code): " + message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let output = capturingOutput ? (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" : ""
-        return Run(milliseconds: elapsed, status: code, output: output)
+        return Run(milliseconds: elapsed, status: code, output: output, peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
     }
 
     /// The exit status from a wait status, or 128 + the signal that ended the process.
-    private static func exitCode(_ status: Int32) -> Int32 {
+    static func exitCode(_ status: Int32) -> Int32 {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
     /// This process's environment, less `NOTES_STORE`: every run names its store.
-    private static let environment: [String] = ProcessInfo.processInfo.environment
+    static let inheritedEnvironment: [String: String] = ProcessInfo.processInfo.environment
         .filter { $0.key != "NOTES_STORE" }
-        .map { "\($0.key)=\($0.value)" }
 }

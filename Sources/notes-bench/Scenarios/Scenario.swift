@@ -11,12 +11,20 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case localSave = "local-save"
     case listing
     case insert
+    case `import`
+    case syncLatency = "sync-latency"
+    case sustained
+    case catchUp = "catch-up"
 
     var scenario: any Scenario {
         switch self {
         case .localSave: return LocalSaveScenario()
         case .listing: return ListingScenario()
         case .insert: return InsertScenario()
+        case .import: return ImportScenario()
+        case .syncLatency: return SyncLatencyScenario()
+        case .sustained: return SustainedScenario()
+        case .catchUp: return CatchUpScenario()
         }
     }
 }

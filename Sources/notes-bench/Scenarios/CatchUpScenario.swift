@@ -1,0 +1,85 @@
+import Foundation
+import NoteStore
+
+/// `catch-up`: a new device joins a container whose history holds many notes, until its store
+/// matches, against a new clone of a git repository of the same notes as Markdown files.
+///
+/// The history is device A's library of notes pushed with `notes sync enable`. Each
+/// repetition attaches a fresh store with `notes sync enable` (a process, timed end to end,
+/// its peak memory taken by wait4(2)) and then checks that it holds what A holds. The peer
+/// clones a bare repository holding the same notes, one Markdown file each, with
+/// `git clone --no-local` (a transfer, as from another machine, not hard links), and counts the
+/// files checked out. Repetitions alternate which side goes first.
+struct CatchUpScenario: Scenario {
+    func run(on bench: Workbench) throws -> ScenarioReport {
+        let sizes = bench.sizes
+        var report = ScenarioReport(name: "catch-up")
+        report.parameters = [
+            Fact("histories", sizes.catchUpNotes.map { ReportPrinter.grouped($0) }.joined(separator: " and ") + " notes"),
+            Fact("repetitions", sizes.catchUpRepetitions),
+        ]
+        for count in sizes.catchUpNotes {
+            try measure(notes: count, bench: bench, report: &report)
+        }
+        return report
+    }
+
+    private func measure(notes count: Int, bench: Workbench, report: inout ScenarioReport) throws {
+        let label = ReportPrinter.grouped(count)
+        bench.progress("catch-up: building a history of \(label) notes")
+        let library = NoteLibrary(notes: count, collections: bench.sizes.collections, seed: 77)
+        let rig = try SyncRig(bench: bench, label: "catch-up-\(count)")
+        let deviceA = try rig.makeDevice("A")
+        let store = try Store(folder: deviceA)
+        try library.saveNotes(to: store, collectionIDs: try library.saveCollections(to: store))
+        let pushed = try rig.enable(deviceA, name: "A")
+        let expected = try ArrivalProbe(store: deviceA).noteSummary()
+        let peer = try GitPeer(folder: try bench.makeFolder("catch-up-git-\(count)"), bench: bench)
+        try peer.seed(notes: library.notes.map { (name: $0.name, body: $0.body) })
+        let logs = try FileManager.default.subpathsOfDirectory(atPath: rig.cloud.path).filter { $0.hasSuffix(".log") }
+        report.facts.append(Fact("\(label) notes: the history", "\(ReportPrinter.grouped(pushed.exportedLogs)) logs, "
+            + ReportPrinter.format(Double(Self.bytes(of: rig.cloud)) / 1_048_576, .mebibytes) + " in \(logs.count) log files"))
+
+        var notesSeconds: [Double] = []
+        var memory: [Double] = []
+        var gitSeconds: [Double] = []
+        for repetition in 0..<bench.sizes.catchUpRepetitions {
+            bench.progress("catch-up: \(label) notes, repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)")
+            let notesFirst = repetition % 2 == 0
+            if !notesFirst { gitSeconds.append(try peer.timeClone(expecting: count) / 1000) }
+            let device = try rig.makeDevice("new-\(repetition)")
+            let joined = try rig.enable(device, name: "new \(repetition)")
+            let found = try ArrivalProbe(store: device).noteSummary()
+            guard found == expected else {
+                throw BenchError.unexpected("the new device holds \(found) after joining, not \(expected) as A does")
+            }
+            notesSeconds.append(joined.milliseconds / 1000)
+            memory.append(joined.peakMebibytes)
+            bench.removeFolder(device)
+            if notesFirst { gitSeconds.append(try peer.timeClone(expecting: count) / 1000) }
+        }
+        let joined = Measurement("\(label) notes: notes sync enable on a new device", unit: .seconds, samples: notesSeconds)
+        let cloned = Measurement("\(label) notes: git clone of the Markdown files", unit: .seconds, samples: gitSeconds)
+        report.measurements += [
+            joined,
+            Measurement("\(label) notes: peak memory of notes sync enable", unit: .mebibytes, samples: memory),
+            cloned,
+        ]
+        report.ratios.append(Ratio("\(label) notes: git / notes (medians)", cloned, over: joined))
+        report.facts.append(Fact(
+            "\(label) notes: the new device took in", "\(ReportPrinter.format(Double(count) / joined.median, .perSecond, unit: false)) notes/s"))
+        report.targets.append(TargetCheck(
+            name: "\(label) notes caught up in seconds, not minutes", met: joined.median < 60,
+            detail: "\(ReportPrinter.format(joined.median, .seconds)) at the median"))
+    }
+
+    /// The bytes of every file under `folder`.
+    static func bytes(of folder: URL) -> Int {
+        let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey])
+        var total = 0
+        while let file = files?.nextObject() as? URL {
+            total += (try? file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0
+        }
+        return total
+    }
+}

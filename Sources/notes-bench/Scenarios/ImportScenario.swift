@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+import NoteStore
+
+/// `import`: applying logs that insert and then update many notes, against raw SQLite
+/// inserts and updates of the same rows in the same run (the floor).
+///
+/// Device A, attached to an empty container, saves the notes (one save), then a new body
+/// for every one of them (a second save), and exports both with `notes sync now`: the
+/// container then holds logs of an insert and an update per note. Each repetition attaches a
+/// fresh store with `notes sync enable`, a process timed end to end (its registration and
+/// snapshot of an empty store cost a few milliseconds; the rest is the import), with its peak
+/// memory from wait4(2). The floor writes the same rows into a fresh file of the same schema
+/// through the C API, with prepared statements in one transaction: each note row with its
+/// full-text entry, then each update with its entry replaced, as the store does.
+struct ImportScenario: Scenario {
+    /// The target of the issue: importing at no less than half the floor's speed.
+    static let targetRatio = 0.5
+
+    /// The rows of A's two saves, as the floor writes them.
+    private struct Rows {
+        var collections: [[RawValue]] = []
+        var notes: [[RawValue]] = []
+        /// name, body, modified and id of each note after the second save.
+        var updates: [[RawValue]] = []
+    }
+
+    func run(on bench: Workbench) throws -> ScenarioReport {
+        let count = bench.sizes.importNotes
+        var report = ScenarioReport(name: "import")
+        report.parameters = [Fact("notes", count), Fact("repetitions", bench.sizes.importRepetitions)]
+        let rig = try SyncRig(bench: bench, label: "import")
+        let deviceA = try rig.makeDevice("A")
+        try rig.enable(deviceA, name: "A")
+        bench.progress("import: saving \(ReportPrinter.grouped(count)) notes on A, then a new body for each")
+        let rows = try writeHistory(on: deviceA, notes: count, collections: bench.sizes.collections)
+        let exported = try rig.syncNow(deviceA)
+        let expected = try ArrivalProbe(store: deviceA).noteSummary()
+        report.facts.append(Fact("the logs", "\(ReportPrinter.grouped(exported.exportedLogs)) logs, "
+            + ReportPrinter.format(Double(CatchUpScenario.bytes(of: rig.cloud)) / 1_048_576, .mebibytes)))
+
+        var importRates: [Double] = []
+        var floorRates: [Double] = []
+        var seconds: [Double] = []
+        var memory: [Double] = []
+        let changes = 2 * count + rows.collections.count
+        for repetition in 0..<bench.sizes.importRepetitions {
+            bench.progress("import: repetition \(repetition + 1) of \(bench.sizes.importRepetitions)")
+            let importFirst = repetition % 2 == 0
+            if !importFirst { floorRates.append(Double(changes) / (try floor(rows, bench: bench) / 1000)) }
+            let device = try rig.makeDevice("B-\(repetition)")
+            let run = try rig.enable(device, name: "B \(repetition)")
+            let found = try ArrivalProbe(store: device).noteSummary()
+            guard found == expected else {
+                throw BenchError.unexpected("after importing, B holds \(found), not \(expected) as A does")
+            }
+            if repetition == 0 {
+                report.facts.append(Fact("changes applied by the import", run.importedChanges))
+                report.facts.append(Fact("logs applied by the import", run.importedLogs))
+            }
+            importRates.append(Double(changes) / (run.milliseconds / 1000))
+            seconds.append(run.milliseconds / 1000)
+            memory.append(run.peakMebibytes)
+            bench.removeFolder(device)
+            if importFirst { floorRates.append(Double(changes) / (try floor(rows, bench: bench) / 1000)) }
+        }
+        let imported = Measurement("notes sync enable: import of the logs", unit: .rowsPerSecond, samples: importRates)
+        let raw = Measurement("raw SQLite: the same inserts and updates", unit: .rowsPerSecond, samples: floorRates)
+        report.measurements = [
+            imported, raw,
+            Measurement("notes sync enable: import of the logs", unit: .seconds, samples: seconds),
+            Measurement("notes sync enable: peak memory", unit: .mebibytes, samples: memory),
+        ]
+        let ratio = Ratio("import / raw SQLite", imported, over: raw, paired: (importRates, floorRates))
+        report.ratios = [ratio]
+        report.facts.append(Fact("rows written per repetition", "\(ReportPrinter.grouped(changes)) (\(ReportPrinter.grouped(count)) inserts, "
+            + "\(ReportPrinter.grouped(count)) updates, \(rows.collections.count) collections)"))
+        report.targets = [TargetCheck(
+            name: "import at least \(Self.targetRatio)× raw SQLite speed", met: ratio.value >= Self.targetRatio,
+            detail: "\(ReportPrinter.format(imported.median, .rowsPerSecond)) against \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
+                + String(format: "%.2f×", ratio.value) + (count < 100_000 ? " (quick sizes, not the target's 100,000 notes)" : ""))]
+        return report
+    }
+
+    /// Saves the notes on A, then a new body for each; returns the rows both saves wrote.
+    private func writeHistory(on folder: URL, notes count: Int, collections: Int) throws -> Rows {
+        let library = NoteLibrary(notes: count, collections: collections, seed: 91)
+        let store = try Store(folder: folder)
+        let ids = try library.saveCollections(to: store)
+        let inserting = store.makeContext()
+        let notes = library.notes.map { inserting.insertNote(named: $0.name, body: $0.body, in: $0.collection.map { ids[$0] }) }
+        try inserting.save()
+        let file = folder.appendingPathComponent(Store.databaseFileName).path
+        var rows = Rows()
+        let items = "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = ? ORDER BY rowid"
+        (rows.collections, rows.notes) = try DatabaseQueue(path: file).read { db in
+            (try Self.values(db, items, ["collection"]), try Self.values(db, items, ["note"]))
+        }
+        var text = TextGenerator(seed: 92)
+        let updating = store.makeContext()
+        for var note in notes {
+            note.body = text.body(words: 20...180, marked: false)
+            try updating.update(note)
+        }
+        try updating.save()
+        rows.updates = try DatabaseQueue(path: file).read { db in
+            try Self.values(db, "SELECT name, body, modified, id FROM item WHERE kind = 'note' ORDER BY rowid", [])
+        }
+        return rows
+    }
+
+    private static func values(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [[RawValue]] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            row.databaseValues.map { value in
+                switch value.storage {
+                case let .string(text): return .text(text)
+                case let .int64(number): return .integer(number)
+                default: return .null
+                }
+            }
+        }
+    }
+
+    /// Writes the rows into a fresh store file with the C API in one transaction; returns the
+    /// time it took in milliseconds.
+    private func floor(_ rows: Rows, bench: Workbench) throws -> Double {
+        let folder = try bench.makeFolder("import-raw")
+        defer { bench.removeFolder(folder) }
+        _ = try Store(folder: folder)  // makes the schema, and closes
+        let connection = try RawConnection(path: folder.appendingPathComponent(Store.databaseFileName).path)
+        let insert = try connection.prepare(InsertScenario.itemInsertSQL)
+        let index = try connection.prepare("INSERT INTO item_fts (rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
+        let unindex = try connection.prepare(
+            "INSERT INTO item_fts (item_fts, rowid, name, body) SELECT 'delete', rowid, name, body FROM item WHERE id = ?")
+        let update = try connection.prepare("UPDATE item SET name = ?, body = ?, modified = ? WHERE id = ?")
+        let reindex = try connection.prepare("INSERT INTO item_fts (rowid, name, body) SELECT rowid, name, body FROM item WHERE id = ?")
+        return try Stopwatch.milliseconds {
+            try connection.execute("BEGIN IMMEDIATE")
+            for row in rows.collections {
+                insert.bind(row)
+                try insert.execute()
+            }
+            for row in rows.notes {
+                insert.bind(row)
+                try insert.execute()
+                index.bind([row[2], row[7]])
+                try index.execute()
+            }
+            for row in rows.updates {
+                unindex.bind([row[3]])
+                try unindex.execute()
+                update.bind(row)
+                try update.execute()
+                reindex.bind([row[3]])
+                try reindex.execute()
+            }
+            try connection.execute("COMMIT")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Devices on this machine that sync through one cloud folder, as a person with several
+/// machines would have them: each a store folder, attached with `notes sync enable`, with a
+/// `notes watch` of its own when a scenario needs live sync.
+///
+/// Everything goes through the `notes` binary, as separate processes, so the figures are those
+/// of the product as it runs.
+final class SyncRig {
+    let bench: Workbench
+    let cloud: URL
+    private let notes: ProcessRunner
+    private var watchers: [BackgroundProcess] = []
+
+    init(bench: Workbench, label: String) throws {
+        self.bench = bench
+        cloud = try bench.makeFolder("\(label)-cloud")
+        notes = try bench.notes()
+    }
+
+    deinit {
+        for watcher in watchers { _ = try? watcher.stop() }
+    }
+
+    /// A new store folder for a device, not yet attached.
+    func makeDevice(_ name: String) throws -> URL {
+        try bench.makeFolder("device-\(name)")
+    }
+
+    /// Attaches the store to the cloud folder's container with `notes sync enable` (which
+    /// pushes the store's notes and imports the others'); returns that run.
+    @discardableResult
+    func enable(_ store: URL, name: String) throws -> SyncRun {
+        SyncRun(try notes.run(
+            ["--store", store.path, "sync", "enable", "--cloud", cloud.path, "--device-name", name], capturingOutput: true))
+    }
+
+    /// `notes sync now` on the store, as a process.
+    @discardableResult
+    func syncNow(_ store: URL) throws -> SyncRun {
+        SyncRun(try notes.run(["--store", store.path, "sync", "now"], capturingOutput: true))
+    }
+
+    /// Starts `notes watch` on the store and waits until it watches the container.
+    @discardableResult
+    func startWatcher(_ store: URL, name: String) throws -> BackgroundProcess {
+        let watcher = try BackgroundProcess(
+            bench.notesBinary, ["--store", store.path, "watch"], label: "notes watch (\(name))",
+            errorFile: store.deletingLastPathComponent().appendingPathComponent("watch-\(name).err"))
+        watchers.append(watcher)
+        try watcher.waitForError(containing: "watching '", within: 30)
+        return watcher
+    }
+
+    /// Stops every watcher; returns their peak resident memory in bytes, in the order started.
+    @discardableResult
+    func stopWatchers() throws -> [Int] {
+        defer { watchers.removeAll() }
+        return try watchers.map { try $0.stop() }
+    }
+}
+
+/// A run of `notes sync enable` or `notes sync now`, with what it said it did.
+struct SyncRun {
+    let process: ProcessRunner.Run
+    /// From its line "exported E logs, imported I logs (C changes)".
+    let exportedLogs: Int
+    let importedLogs: Int
+    let importedChanges: Int
+
+    init(_ process: ProcessRunner.Run) {
+        self.process = process
+        let line = process.output.split(separator: "\n").first { $0.hasPrefix("exported ") } ?? ""
+        let numbers = line.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        exportedLogs = numbers.count > 0 ? numbers[0] : 0
+        importedLogs = numbers.count > 1 ? numbers[1] : 0
+        importedChanges = numbers.count > 2 ? numbers[2] : 0
+    }
+
+    var milliseconds: Double { process.milliseconds }
+    var peakMebibytes: Double { Double(process.peakMemoryBytes) / 1_048_576 }
+}
