@@ -31,6 +31,11 @@ struct NotesBench: ParsableCommand {
     @Option(help: ArgumentHelp("Write the latency distribution chart of sync-latency to this SVG file.", valueName: "PATH"))
     var chart: String?
 
+    static func main() {
+        MemoryProbe.runIfAsked()
+        main(nil)
+    }
+
     func run() throws {
         let binary = notesBinary.map { URL(fileURLWithPath: $0) } ?? Self.besideThisProgram("notes")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {

@@ -23,9 +23,10 @@ struct LogExporter {
     /// Exports every outbox row, with the sync state read at the start of the sync.
     func export(state: SyncState) throws -> Int {
         // An interrupted export leaves its rows in the outbox: with none, there is nothing to do.
-        guard try store.hasOutboxEntries() else { return 0 }
-        var sequence = try completeInterruptedExport(after: state.exportedSequence)
-        let all = try store.outboxEntries()
+        var all = try store.outboxEntries()
+        guard let first = all.first?.sequence else { return 0 }
+        var sequence = try completeInterruptedExport(after: state.exportedSequence, firstRow: first)
+        if sequence != state.exportedSequence { all = try store.outboxEntries() }
         guard let last = all.last?.sequence else { return 0 }
         let entries = try withoutVanishedAttachments(all)
         guard !entries.isEmpty else {
@@ -78,7 +79,7 @@ struct LogExporter {
     /// Finishes an export that wrote its log but stopped before its store transaction: the
     /// log after the recorded sequence is there, and starts with the first outbox row.
     /// Returns the sequence of the last log exported, completed or not.
-    private func completeInterruptedExport(after exported: Int64) throws -> Int64 {
+    private func completeInterruptedExport(after exported: Int64, firstRow first: Int64) throws -> Int64 {
         let sequence = exported + 1
         switch container.logPresence(device: device, sequence: sequence) {
         case .absent: return exported
@@ -92,7 +93,6 @@ struct LogExporter {
         } catch let problem as LogProblem {
             throw SyncError.badFile(path: path, reason: problem.description)
         }
-        let first = try store.outboxEntries().first?.sequence
         guard existing.header.device == device, existing.header.container == containerID,
             let range = existing.header.outbox, range.lowerBound == first
         else {

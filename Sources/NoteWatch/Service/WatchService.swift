@@ -49,11 +49,13 @@ public final class WatchService: @unchecked Sendable {
     private func committed() {
         guard !stateLock.withLock({ stopped }) else { return }
         do {
-            let root = try engine.containerFolder() ?? idleFolder
-            if stateLock.withLock({ watchedRoot != root }) {
-                rearmLater()
-            } else if root != idleFolder, try store.hasOutboxEntries() {
+            // A save to export: the sync reads the state itself (and re-arms when sync went off).
+            if stateLock.withLock({ watchedRoot != nil && watchedRoot != idleFolder }), try store.hasOutboxEntries() {
                 try syncOnce(importing: .nextLogs)
+                return
+            }
+            if try stateLock.withLock({ watchedRoot }) != (engine.containerFolder() ?? idleFolder) {
+                rearmLater()
             }
         } catch {
             log(0, "\(error)")

@@ -17,8 +17,8 @@ struct ProcessRunner {
         let status: Int32
         /// Standard output, when captured.
         let output: String
-        /// The process's peak resident memory (`ru_maxrss` of wait4(2)), in bytes.
-        let peakMemoryBytes: Int
+        /// The process's peak resident memory in bytes, when measured (``MemoryProbe``).
+        let peakMemoryBytes: Int?
     }
 
     let executable: URL
@@ -29,7 +29,12 @@ struct ProcessRunner {
 
     /// Runs the program once; throws when it cannot start or does not exit with status 0.
     @discardableResult
-    func run(_ arguments: [String], capturingOutput: Bool = false) throws -> Run {
+    ///
+    /// With `measuringMemory`, the program runs under a ``MemoryProbe``, which also times it.
+    func run(_ arguments: [String], capturingOutput: Bool = false, measuringMemory: Bool = false) throws -> Run {
+        let probeReport = scratch.appendingPathComponent("probe-report").path
+        let program = measuringMemory ? ProcessRunner.thisProgram : executable
+        let programArguments = measuringMemory ? MemoryProbe.arguments(report: probeReport, executable: executable, arguments) : arguments
         let outPath = capturingOutput ? scratch.appendingPathComponent("stdout").path : "/dev/null"
         let errPath = scratch.appendingPathComponent("stderr").path
         var actions = posix_spawn_file_actions_t()
@@ -39,7 +44,7 @@ struct ProcessRunner {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
-        let argv = ([executable.path] + arguments).map { strdup($0) }
+        let argv = ([program.path] + programArguments).map { strdup($0) }
         let envp = Self.inheritedEnvironment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") }
         defer {
             argv.forEach { free($0) }
@@ -50,7 +55,7 @@ struct ProcessRunner {
         var usage = rusage()
         let clock = ContinuousClock()
         let start = clock.now
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv + [nil], envp + [nil])
+        let spawned = Self.withCleanSignals { posix_spawn(&pid, program.path, &actions, $0, argv + [nil], envp + [nil]) }
         guard spawned == 0 else {
             throw BenchError.process(executable.lastPathComponent, "cannot start: " + String(cString: strerror(spawned)))
         }
@@ -65,7 +70,11 @@ struct ProcessRunner {
                 "exit status \(code): " + message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let output = capturingOutput ? (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" : ""
-        return Run(milliseconds: elapsed, status: code, output: output, peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
+        guard measuringMemory else { return Run(milliseconds: elapsed, status: code, output: output, peakMemoryBytes: nil) }
+        guard let finding = MemoryProbe.Finding(reportFile: probeReport) else {
+            throw BenchError.unexpected("the memory probe of \(executable.lastPathComponent) left no report")
+        }
+        return Run(milliseconds: finding.milliseconds, status: code, output: output, peakMemoryBytes: finding.peakMemoryBytes)
     }
 
     /// The exit status from a wait status, or 128 + the signal that ended the process.
@@ -74,7 +83,31 @@ struct ProcessRunner {
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }
 
+    /// This very program, which serves as the memory probe.
+    static let thisProgram = URL(fileURLWithPath:
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+
     /// This process's environment, less `NOTES_STORE`: every run names its store.
     static let inheritedEnvironment: [String: String] = ProcessInfo.processInfo.environment
         .filter { $0.key != "NOTES_STORE" }
+}
+
+extension ProcessRunner {
+    /// Runs `body` with spawn attributes that give the program no blocked signals and the
+    /// default action for SIGTERM, SIGINT and SIGPIPE, whatever this thread blocks or ignores:
+    /// a watcher must end on SIGTERM even when the benchmark runs under a test runner.
+    static func withCleanSignals<T>(_ body: (UnsafePointer<posix_spawnattr_t>) -> T) -> T {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return body(&attributes)
+    }
 }

@@ -32,13 +32,14 @@ final class SyncRig {
     @discardableResult
     func enable(_ store: URL, name: String) throws -> SyncRun {
         SyncRun(try notes.run(
-            ["--store", store.path, "sync", "enable", "--cloud", cloud.path, "--device-name", name], capturingOutput: true))
+            ["--store", store.path, "sync", "enable", "--cloud", cloud.path, "--device-name", name],
+            capturingOutput: true, measuringMemory: true))
     }
 
     /// `notes sync now` on the store, as a process.
     @discardableResult
     func syncNow(_ store: URL) throws -> SyncRun {
-        SyncRun(try notes.run(["--store", store.path, "sync", "now"], capturingOutput: true))
+        SyncRun(try notes.run(["--store", store.path, "sync", "now"], capturingOutput: true, measuringMemory: true))
     }
 
     /// Starts `notes watch` on the store and waits until it watches the container.
@@ -78,5 +79,5 @@ struct SyncRun {
     }
 
     var milliseconds: Double { process.milliseconds }
-    var peakMebibytes: Double { Double(process.peakMemoryBytes) / 1_048_576 }
+    var peakMebibytes: Double { Double(process.peakMemoryBytes ?? 0) / 1_048_576 }
 }
