@@ -119,9 +119,14 @@ public final class SyncEngine {
             throw SyncError.notEnabled
         }
         let container = try CloudContainer(cloud: cloud, name: name, identity: containerID)
-        try checkSentinel(container, expected: containerID)
         var report = SyncReport()
-        report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: state)
+        // A watcher that saw logs arrive, with nothing to export, writes nothing to the cloud:
+        // it imports without checking the sentinel, whose removal or replacement it would have
+        // seen and answered with a full sync. Everything else checks it first.
+        if try scope == .everything || store.hasOutboxEntries() {
+            try checkSentinel(container, expected: containerID)
+            report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: state)
+        }
         let importer = LogImporter(store: store, container: container, containerID: containerID)
         switch scope {
         case .everything:

@@ -76,12 +76,12 @@ public final class Replica {
 
     /// Moves the store's clock past a clock seen in an imported change.
     public func observe(clock: UInt64) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO metadata(key, value) VALUES ('clock', ?)
                 ON CONFLICT(key) DO UPDATE SET value = MAX(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))
-                """,
-            arguments: [String(clock)])
+                """
+        ).execute(arguments: [String(clock)])
     }
 
     /// A value sync keeps for itself in the store, committed with the changes.
@@ -91,9 +91,9 @@ public final class Replica {
 
     public func setSyncValue(_ value: String?, for key: String) throws {
         if let value {
-            try db.execute(sql: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (?, ?)").execute(arguments: [key, value])
         } else {
-            try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [key])
+            try db.cachedStatement(sql: "DELETE FROM sync_state WHERE key = ?").execute(arguments: [key])
         }
     }
 
@@ -106,7 +106,7 @@ public final class Replica {
 
     /// Removes exported outbox rows, up to and including `sequence`.
     public func removeOutboxEntries(through sequence: Int64) throws {
-        try db.execute(sql: "DELETE FROM outbox WHERE id <= ?", arguments: [sequence])
+        try db.cachedStatement(sql: "DELETE FROM outbox WHERE id <= ?").execute(arguments: [sequence])
     }
 }
 
@@ -122,7 +122,7 @@ extension Store {
     public func replicate<T>(durable: Bool = true, _ body: (Replica) throws -> T) throws -> T {
         var released = false
         let result = try write(durable: durable) { db -> T in
-            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            try db.cachedStatement(sql: "PRAGMA defer_foreign_keys = ON").execute()
             let replica = Replica(db: db)
             let result = try body(replica)
             try replica.repairHierarchy()

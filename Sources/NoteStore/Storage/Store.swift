@@ -150,7 +150,7 @@ public final class Store: Sendable {
         do {
             guard !durable else { return try pool.write(body) }
             return try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                try db.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute()
                 let outcome = Result { () throws -> T in
                     var result: T?
                     try db.inTransaction {
@@ -160,7 +160,7 @@ public final class Store: Sendable {
                     return result!
                 }
                 // Every other transaction stays durable.
-                try db.execute(sql: "PRAGMA synchronous = FULL")
+                try db.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
                 return try outcome.get()
             }
         } catch let error as StoreError {

@@ -36,11 +36,12 @@ final class ArrivalProbe {
     }
 
     /// Waits until a file of the store is written, or `milliseconds` pass; reads the events.
-    private func waitForWrite(milliseconds: Int32) {
+    /// Returns whether a file was written.
+    private func waitForWrite(milliseconds: Int32) -> Bool {
         var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
-        if poll(&descriptor, 1, milliseconds) > 0 {
-            _ = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-        }
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return false }
+        _ = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+        return true
     }
 
     /// True when another connection has committed since the last call.
@@ -76,12 +77,22 @@ final class ArrivalProbe {
 
     /// Looks each time the store is written, and at least every millisecond, until `condition`
     /// holds; returns the moment it was first seen to hold, or nil when `seconds` passed first.
+    ///
+    /// A commit writes the WAL file first and becomes visible a little later (its last step
+    /// writes shared memory, which inotify does not see): after a write, it looks every
+    /// 20 µs for the next 5 ms.
     func wait(within seconds: Double, until condition: () throws -> Bool) throws -> ContinuousClock.Instant? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        var quickUntil = ContinuousClock.now
         while true {
             if try changed(), try condition() { return ContinuousClock.now }
-            if ContinuousClock.now > deadline { return nil }
-            waitForWrite(milliseconds: 1)
+            let now = ContinuousClock.now
+            if now > deadline { return nil }
+            if now < quickUntil {
+                usleep(20)
+            } else if waitForWrite(milliseconds: 1) {
+                quickUntil = ContinuousClock.now + .milliseconds(5)
+            }
         }
     }
 }
