@@ -80,7 +80,7 @@ final class ArrivalProbe {
     ///
     /// A commit writes the WAL file first and becomes visible a little later (its last step
     /// writes shared memory, which inotify does not see): after a write, it looks every
-    /// 20 µs for the next 5 ms.
+    /// 0.1 ms for the next 5 ms.
     func wait(within seconds: Double, until condition: () throws -> Bool) throws -> ContinuousClock.Instant? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         var quickUntil = ContinuousClock.now
@@ -89,7 +89,7 @@ final class ArrivalProbe {
             let now = ContinuousClock.now
             if now > deadline { return nil }
             if now < quickUntil {
-                usleep(20)
+                usleep(100)
             } else if waitForWrite(milliseconds: 1) {
                 quickUntil = ContinuousClock.now + .milliseconds(5)
             }
