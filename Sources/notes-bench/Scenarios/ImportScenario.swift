@@ -94,7 +94,7 @@ struct ImportScenario: Scenario {
         var rows = Rows()
         let items = "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = ? ORDER BY rowid"
         (rows.collections, rows.notes) = try DatabaseQueue(path: file).read { db in
-            (try Self.values(db, items, ["collection"]), try Self.values(db, items, ["note"]))
+            (try RawValue.rows(db, items, ["collection"]), try RawValue.rows(db, items, ["note"]))
         }
         var text = TextGenerator(seed: 92)
         let updating = store.makeContext()
@@ -104,21 +104,9 @@ struct ImportScenario: Scenario {
         }
         try updating.save()
         rows.updates = try DatabaseQueue(path: file).read { db in
-            try Self.values(db, "SELECT name, body, modified, id FROM item WHERE kind = 'note' ORDER BY rowid", [])
+            try RawValue.rows(db, "SELECT name, body, modified, id FROM item WHERE kind = 'note' ORDER BY rowid", [])
         }
         return rows
-    }
-
-    private static func values(_ db: Database, _ sql: String, _ arguments: StatementArguments) throws -> [[RawValue]] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-            row.databaseValues.map { value in
-                switch value.storage {
-                case let .string(text): return .text(text)
-                case let .int64(number): return .integer(number)
-                default: return .null
-                }
-            }
-        }
     }
 
     /// Writes the rows into a fresh store file with the C API in one transaction; returns the

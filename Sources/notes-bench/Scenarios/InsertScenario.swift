@@ -201,15 +201,7 @@ struct InsertScenario: Scenario {
         let queue = try DatabaseQueue(path: folder.appendingPathComponent(Store.databaseFileName).path)
         return try queue.read { db in
             func values(_ sql: String, _ arguments: StatementArguments) throws -> [[RawValue]] {
-                try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                    row.databaseValues.map { value in
-                        switch value.storage {
-                        case let .string(text): return .text(text)
-                        case let .int64(number): return .integer(number)
-                        default: return .null
-                        }
-                    }
-                }
+                try RawValue.rows(db, sql, arguments)
             }
             let items = "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = ? ORDER BY rowid"
             return WrittenRows(

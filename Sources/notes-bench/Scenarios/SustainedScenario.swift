@@ -20,18 +20,8 @@ struct SustainedScenario: Scenario {
             Fact("seconds per phase", sizes.sustainedSeconds), Fact("steady rate", "\(sizes.sustainedRate) saves/s"),
         ]
         let rig = try SyncRig(bench: bench, label: "sustained")
-        let deviceA = try rig.makeDevice("A")
-        let deviceB = try rig.makeDevice("B")
-        try rig.enable(deviceA, name: "A")
-        try rig.enable(deviceB, name: "B")
-        try rig.startWatcher(deviceA, name: "A")
-        try rig.startWatcher(deviceB, name: "B")
-        let store = try Store(folder: deviceA)
-        let probe = try ArrivalProbe(store: deviceB)
-        let inbox = try store.addCollection(named: "Sustained", in: nil).id
-        guard try probe.wait(within: 30, until: { try probe.has(inbox) }) != nil else {
-            throw BenchError.unexpected("a collection saved on A did not reach B within 30 s")
-        }
+        let pair = try rig.watchedPair(collection: "Sustained")
+        let (store, probe, inbox) = (pair.store, pair.probe, pair.collection)
         var text = TextGenerator(seed: 13)
         let bodies = (0..<500).map { _ in text.body(words: 20...180, marked: false) }
 
@@ -42,7 +32,7 @@ struct SustainedScenario: Scenario {
             run.add(to: &report)
         }
         let memory = try rig.stopWatchers()
-        let stores = (a: try ArrivalProbe(store: deviceA).noteSummary(), b: try probe.noteSummary())
+        let stores = (a: try ArrivalProbe(store: pair.deviceA).noteSummary(), b: try probe.noteSummary())
         guard stores.a == stores.b else {
             throw BenchError.unexpected("after the sustained load A has \(stores.a) and B has \(stores.b)")
         }

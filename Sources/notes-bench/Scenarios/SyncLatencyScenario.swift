@@ -25,18 +25,8 @@ struct SyncLatencyScenario: Scenario {
         report.parameters = [Fact("saves", sizes.syncSaves), Fact("peer rounds", sizes.peerSaves)]
 
         let rig = try SyncRig(bench: bench, label: "latency")
-        let deviceA = try rig.makeDevice("A")
-        let deviceB = try rig.makeDevice("B")
-        try rig.enable(deviceA, name: "A")
-        try rig.enable(deviceB, name: "B")
-        try rig.startWatcher(deviceA, name: "A")
-        try rig.startWatcher(deviceB, name: "B")
-        let store = try Store(folder: deviceA)
-        let probe = try ArrivalProbe(store: deviceB)
-        let inbox = try store.addCollection(named: "Latency", in: nil).id
-        guard try probe.wait(within: 30, until: { try probe.has(inbox) }) != nil else {
-            throw BenchError.unexpected("a collection saved on A did not reach B within 30 s")
-        }
+        let pair = try rig.watchedPair(collection: "Latency")
+        let (store, probe, inbox) = (pair.store, pair.probe, pair.collection)
         let floor = try SyncFloor(bench: bench)
         let peer = try GitPeer(folder: try bench.makeFolder("latency-git"), bench: bench)
         let peerA = try peer.device("A")

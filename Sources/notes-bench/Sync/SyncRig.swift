@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// Devices on this machine that sync through one cloud folder, as a person with several
 /// machines would have them: each a store folder, attached with `notes sync enable`, with a
@@ -51,6 +52,35 @@ final class SyncRig {
         watchers.append(watcher)
         try watcher.waitForError(containing: "watching '", within: 30)
         return watcher
+    }
+
+    /// Two attached devices, A and B, each with its watcher running, and a collection saved
+    /// on A that has reached B: what the live-sync scenarios measure with.
+    struct WatchedPair {
+        let deviceA: URL
+        let deviceB: URL
+        /// A's store, opened in this process, to save through.
+        let store: Store
+        /// B's store, read-only, to see what arrived.
+        let probe: ArrivalProbe
+        /// The collection the notes go into.
+        let collection: UUID
+    }
+
+    func watchedPair(collection name: String) throws -> WatchedPair {
+        let deviceA = try makeDevice("A")
+        let deviceB = try makeDevice("B")
+        try enable(deviceA, name: "A")
+        try enable(deviceB, name: "B")
+        try startWatcher(deviceA, name: "A")
+        try startWatcher(deviceB, name: "B")
+        let store = try Store(folder: deviceA)
+        let probe = try ArrivalProbe(store: deviceB)
+        let collection = try store.addCollection(named: name, in: nil).id
+        guard try probe.wait(within: 30, until: { try probe.has(collection) }) != nil else {
+            throw BenchError.unexpected("a collection saved on A did not reach B within 30 s")
+        }
+        return WatchedPair(deviceA: deviceA, deviceB: deviceB, store: store, probe: probe, collection: collection)
     }
 
     /// Stops every watcher; returns their peak resident memory in bytes, in the order started.

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GRDBSQLite
 
 /// A bare SQLite connection through the C API, for the reference figures: what SQLite alone
@@ -94,4 +95,18 @@ enum RawValue: Sendable {
     case text(String)
     case integer(Int64)
     case null
+
+    /// The rows of a query read through GRDB, as raw values: the rows a store wrote, for the
+    /// raw runs to write again.
+    static func rows(_ db: Database, _ sql: String, _ arguments: StatementArguments = []) throws -> [[RawValue]] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            row.databaseValues.map { value in
+                switch value.storage {
+                case let .string(text): return .text(text)
+                case let .int64(number): return .integer(number)
+                default: return .null
+                }
+            }
+        }
+    }
 }
