@@ -18,6 +18,7 @@ import Testing
         case let .integer(number): return number
         case .null: return "<null>"
         case let .object(members): return plain(members)
+        case .other: return "<other>"
         }
     }
 

@@ -34,6 +34,23 @@ import Testing
         #expect(LogCodec.lines(of: data).map { Array($0) } == expected.map { Array($0) })
     }
 
+    /// Lines the fast scanner declines go through JSONSerialization and the same rules.
+    @Test func linesOutsideTheScannersShapeFollowTheSameRules() throws {
+        let object = #""object":"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d","operation":"update","entity":"Note""#
+        func decode(_ text: String) throws(LogProblem) -> LogChange {
+            try LogCodec.decodeChange(Data(text.utf8)[...], line: 3)
+        }
+        let fraction = try decode(#"{"clock":1.0,\#(object),"values":{"name":"A"},"extra":[1,2]}"#)
+        #expect(fraction.clock == 1 && fraction.values["name"] == .text("A"))
+        #expect(throws: LogProblem.corrupt("line 3 has a value that is neither text, number nor null")) {
+            try decode(#"{"clock":1,\#(object),"values":{"name":[1]}}"#)
+        }
+        #expect(throws: LogProblem.corrupt("line 3 is not a change")) { try decode(#"{"clock":1,\#(object),"values":[1]}"#) }
+        #expect(throws: LogProblem.corrupt("line 3 is not a change")) { try decode(#"{"clock":-1.5,\#(object),"values":{}}"#) }
+        let ignoredStamps = try decode(#"{"clock":2,\#(object),"values":{},"stamps":[true]}"#)
+        #expect(ignoredStamps.stamps.isEmpty)
+    }
+
     @Test func roundTripsEveryFieldExactly() throws {
         let log = Self.sample()
         let decoded = try LogCodec.decode(LogCodec.encode(log))

@@ -14,6 +14,10 @@ public struct JSONScanner {
         case integer(Int64)
         case null
         case object([(key: String, value: Value)])
+        /// A value of another kind (an array, `true`): never made by the scanner, which declines
+        /// such text, but by a caller that converts what `JSONSerialization` read, so that one
+        /// interpretation serves both.
+        case other
     }
 
     private let bytes: UnsafeRawBufferPointer

@@ -82,7 +82,7 @@ public struct OutboxChanges: Sendable, Equatable {
                 switch value {
                 case let .text(text): set(name, .text(text))
                 case let .integer(number): set(name, .integer(number))
-                case .null, .object: set(name, .null)
+                case .null, .object, .other: set(name, .null)
                 }
             }
             return

@@ -65,18 +65,13 @@ struct LogImporter {
         while progress {
             progress = false
             for other in devices where other != device {
-                while true {
-                    let next = (applied[other] ?? 0) + 1
-                    guard case .present = container.logPresence(device: other, sequence: next) else { break }
-                    switch try attempt(other, next, applied: applied, report: &report) {
-                    case .applied, .passed:
-                        applied[other] = next
-                        progress = true
-                        continue
-                    case .waiting, .skipped:
-                        break
-                    }
-                    break
+                var next = (applied[other] ?? 0) + 1
+                while case .present = container.logPresence(device: other, sequence: next),
+                    try attempt(other, next, applied: applied, report: &report).isTaken
+                {
+                    applied[other] = next
+                    progress = true
+                    next += 1
                 }
             }
         }
@@ -92,6 +87,14 @@ struct LogImporter {
         case passed
         case waiting(String)
         case skipped
+
+        /// Whether the device's next log is the one after this.
+        var isTaken: Bool {
+            switch self {
+            case .applied, .passed: return true
+            case .waiting, .skipped: return false
+            }
+        }
     }
 
     /// Reads, checks and, when it can, applies one log.

@@ -164,39 +164,29 @@ public enum LogCodec {
             outbox: outbox)
     }
 
+    /// Reads a change line: with ``JSONScanner`` when it can, else with `JSONSerialization`,
+    /// whose result is converted to the same members; one set of rules reads both.
     static func decodeChange(_ line: Data.SubSequence, line number: Int) throws(LogProblem) -> LogChange {
         if let members = JSONScanner.object(line) { return try decodeChange(members, line: number) }
-        let object = try object(line, what: "line \(number)")
-        guard let entity = object["entity"] as? String,
-            let id = (object["object"] as? String).flatMap(UUID.init(uuidString:)),
-            let operation = (object["operation"] as? String).flatMap(LogChange.Operation.init(rawValue:)),
-            let clockNumber = object["clock"] as? NSNumber, clockNumber.int64Value >= 0,
-            let values = object["values"] as? [String: Any]
-        else { throw .corrupt("line \(number) is not a change") }
-        var changes = OutboxChanges()
-        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
-            switch value {
-            case let text as String: changes.set(name, .text(text))
-            case let number as NSNumber: changes.set(name, .integer(number.int64Value))
-            case is NSNull: changes.set(name, .null)
-            default: throw .corrupt("line \(number) has a value that is neither text, number nor null")
-            }
-        }
-        var stamps: [String: ChangeStamp] = [:]
-        for (name, value) in object["stamps"] as? [String: Any] ?? [:] {
-            guard let text = value as? String, let stamp = ChangeStamp(text: text) else {
-                throw .corrupt("line \(number) has a stamp that is not one")
-            }
-            stamps[name] = stamp
-        }
-        return LogChange(
-            entity: entity, object: id, operation: operation, clock: UInt64(clockNumber.int64Value), values: changes,
-            stamps: stamps)
+        return try decodeChange(members(of: try object(line, what: "line \(number)")), line: number)
     }
-}
 
-extension LogCodec {
-    /// A change line read by ``JSONScanner``, with the rules of the general reader above.
+    /// What `JSONSerialization` read, as scanner members: numbers (booleans among them) as
+    /// whole numbers, arrays and the like as ``JSONScanner/Value/other``.
+    static func members(of object: [String: Any]) -> [(key: String, value: JSONScanner.Value)] {
+        func value(_ any: Any) -> JSONScanner.Value {
+            switch any {
+            case let text as String: return .text(text)
+            case let number as NSNumber: return .integer(number.int64Value)
+            case is NSNull: return .null
+            case let object as [String: Any]: return .object(members(of: object))
+            default: return .other
+            }
+        }
+        return object.map { (key: $0.key, value: value($0.value)) }
+    }
+
+    /// A change line's members, by the rules of docs/sync-format.md, 5.3.
     static func decodeChange(_ members: [(key: String, value: JSONScanner.Value)], line number: Int) throws(LogProblem) -> LogChange {
         var entity: String?
         var id: UUID?
@@ -212,8 +202,7 @@ extension LogCodec {
             case let ("clock", .integer(value)): clock = value
             case let ("values", .object(object)): values = object
             case let ("stamps", .object(object)): stampMembers = object
-            case ("entity", _), ("object", _), ("operation", _), ("clock", _), ("values", _): entity = nil; clock = nil
-            default: break
+            default: break  // unknown keys, a `stamps` that is not an object; a required key of another type stays missing
             }
         }
         guard let entity, let id, let operation, let clock, clock >= 0, let values else {
@@ -225,7 +214,7 @@ extension LogCodec {
             case let .text(text): changes.set(name, .text(text))
             case let .integer(integer): changes.set(name, .integer(integer))
             case .null: changes.set(name, .null)
-            case .object: throw .corrupt("line \(number) has a value that is neither text, number nor null")
+            case .object, .other: throw .corrupt("line \(number) has a value that is neither text, number nor null")
             }
         }
         var stamps: [String: ChangeStamp] = [:]
