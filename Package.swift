@@ -21,6 +21,7 @@ let package = Package(
             name: "NoteStore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .target(
@@ -67,7 +68,10 @@ let package = Package(
             dependencies: ["NoteWatch", "NoteTestSupport"]),
         .testTarget(
             name: "NotesCLITests",
-            dependencies: ["NoteStore", "NoteTestSupport"]),
+            dependencies: [
+                "NoteStore", "NoteTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,8 @@ struct BenchSizes: Sendable {
     var libraryNotes: Int
     var collections: Int
     var listingRounds: Int
+    /// `listing`: the sizes of the notes full of the searched word added for the last search.
+    var longNoteMegabytes: [Double]
     /// `insert`: notes inserted in one save, and repetitions of each variant.
     var insertNotes: Int
     var insertRepetitions: Int
@@ -26,12 +28,14 @@ struct BenchSizes: Sendable {
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
+        longNoteMegabytes: [1, 5, 10],
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
+        longNoteMegabytes: [0.1, 0.5, 1],
         insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
         catchUpNotes: [1_000], catchUpRepetitions: 1)

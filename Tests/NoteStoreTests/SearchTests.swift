@@ -61,3 +61,107 @@ import Testing
         #expect(try fixture.store.search("spring").map(\.item.id) == [tree.launch])
     }
 }
+
+/// Notes of several megabytes: search answers with a short excerpt around the first match,
+/// whatever the number of matches (the time itself is measured by notes-bench).
+@Suite struct LongNoteSearchTests {
+    /// `count` words, every `every`-th one being `word`, the others filler.
+    static func text(words count: Int, word: String, every: Int, filler: [String] = ["ipsum", "dolor", "amet"]) -> String {
+        var parts: [String] = []
+        parts.reserveCapacity(count)
+        for index in 0..<count {
+            parts.append(index % every == 0 ? word : filler[index % filler.count])
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// The marked words of an excerpt.
+    static func marked(_ snippet: String) -> [String] {
+        snippet.components(separatedBy: "**").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+    }
+
+    @Test func aNoteOfFiveMegabytesFullOfTheWordGivesAShortExcerpt() throws {
+        let fixture = try StoreFixture()
+        let body = Self.text(words: 900_000, word: "lorem", every: 2)
+        #expect(body.utf8.count > 5_000_000)
+        let big = try fixture.store.addNote(named: "Big", body: body, in: nil)
+        let small = try fixture.store.addNote(named: "Small", body: "one lorem here", in: nil)
+        let results = try fixture.store.search("lorem")
+        #expect(Set(results.map(\.item.id)) == [big.id, small.id])
+        let excerpt = try #require(results.first { $0.item.id == big.id }?.snippet)
+        #expect(excerpt.count < 200)
+        #expect(excerpt.hasPrefix("**lorem** dolor **lorem** ipsum **lorem**"))
+        #expect(excerpt.hasSuffix("…"))
+        #expect(Set(Self.marked(excerpt)) == ["lorem"])
+        #expect(Self.marked(excerpt).count == 6)
+    }
+
+    @Test func theOnlyMatchAtTheEndOfALongNoteIsShownWithTextBeforeIt() throws {
+        let fixture = try StoreFixture()
+        let body = Self.text(words: 300_000, word: "ipsum", every: 1) + " just before the needle, and after."
+        let note = try fixture.store.addNote(named: "Haystack", body: body, in: nil)
+        let results = try fixture.store.search("needle")
+        #expect(results.map(\.item.id) == [note.id])
+        // The window keeps its dozen words: it starts earlier when the match is near the end.
+        #expect(results.first?.snippet == "…ipsum ipsum ipsum ipsum ipsum ipsum just before the **needle**, and after.")
+    }
+
+    /// The text is read a prefix at a time: whatever the place of the window against the cut
+    /// of a prefix (inside a word, inside a character of several bytes), the excerpt is the
+    /// dozen words around the match.
+    @Test(arguments: [16_300, 16_370, 16_380, 16_384, 16_390, 131_060, 131_072, 131_080])
+    func theExcerptIsWholeWhereverThePrefixIsCut(near offset: Int) throws {
+        for shift in 0..<4 {
+            let fixture = try StoreFixture()
+            var words: [String] = ["x" + String(repeating: "y", count: shift)]
+            var bytes = words[0].utf8.count
+            while bytes < offset {
+                let word = String(repeating: "é", count: 1 + words.count % 3)
+                words.append(word)
+                bytes += word.utf8.count + 1
+            }
+            let needle = words.count - 6
+            words[needle] = "needle"
+            words += (0..<40).map { _ in "ééé" }
+            _ = try fixture.store.addNote(named: "n", body: words.joined(separator: " "), in: nil)
+            var window = Array(words[(needle - 3)..<(needle + 9)])
+            window[3] = "**needle**"
+            let expected = "…" + window.joined(separator: " ") + "…"
+            #expect(try fixture.store.search("needle").first?.snippet == expected, "offset \(offset), shift \(shift)")
+        }
+    }
+
+    @Test func theExcerptComesFromTheBodyWhenTheNameMatchesToo() throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.store.addNote(named: "Lorem lorem", body: Self.text(words: 50, word: "lorem", every: 10), in: nil)
+        let excerpt = try #require(try fixture.store.search("lorem").first?.snippet)
+        #expect(excerpt.hasPrefix("**lorem** dolor amet ipsum dolor amet ipsum dolor amet ipsum **lorem**"))
+        let nameOnly = try fixture.store.addNote(named: "Kayak plans", body: "nothing here", in: nil)
+        let results = try fixture.store.search("kayak")
+        #expect(results.map(\.item.id) == [nameOnly.id])
+        #expect(results.first?.snippet == "**Kayak** plans")
+    }
+
+    @Test func everyMatchOfAPhraseAndOfEachWordIsMarkedSeparately() throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.store.addNote(named: "n", body: "an e-mail, then apples apples and an E-Mail again", in: nil)
+        #expect(try fixture.store.search("e-mail").first?.snippet == "an **e-mail**, then apples apples and an **E-Mail** again")
+        #expect(try fixture.store.search("apples e-mail").first?.snippet == "an **e-mail**, then **apples** **apples** and an **E-Mail** again")
+    }
+
+    @Test func theLimitAndTheTrashHoldAmongManyLongMatchingNotes() throws {
+        let fixture = try StoreFixture()
+        let body = Self.text(words: 100_000, word: "lorem", every: 3)
+        var kept: [UUID] = []
+        for index in 0..<5 {
+            let note = try fixture.store.addNote(named: "Long \(index)", body: body, in: nil)
+            if index % 2 == 0 { try fixture.store.trash(note.id) } else { kept.append(note.id) }
+        }
+        let named = try fixture.store.addNote(named: "Lorem", body: "short", in: nil)
+        let results = try fixture.store.search("lorem", limit: 2)
+        #expect(results.count == 2)
+        #expect(Set(results.map(\.item.id)).isSubset(of: Set(kept + [named.id])))
+        #expect(results[0].rank <= results[1].rank)
+        #expect(Set(try fixture.store.search("lorem").map(\.item.id)) == Set(kept + [named.id]))
+    }
+}

@@ -7,17 +7,22 @@ extension Store {
     /// Every word of `query` must occur (in any order, ignoring case and diacritics); a word
     /// ending in `*` matches as a prefix. Names weigh more than bodies in the ranking
     /// (SQLite FTS5 bm25, https://sqlite.org/fts5.html#the_bm25_function).
+    ///
+    /// The time does not grow with the number of matches in a note: FTS5 orders the rows by
+    /// rank itself (https://sqlite.org/fts5.html#sorting_by_auxiliary_function_results), so
+    /// that the snippet is made for the returned rows only, by ``SnippetFunction``.
     public func search(
         _ query: String, limit: Int = 50, markers: (String, String) = ("**", "**")
     ) throws -> [SearchResult] {
         guard let match = Self.ftsQuery(for: query) else { return [] }
         let sql = """
             SELECT \(ItemFilter.columns(includingBody: false)),
-                snippet(item_fts, -1, ?, ?, '…', 12) AS snippet,
-                bm25(item_fts, 4.0, 1.0) AS rank
+                \(SnippetFunction.name)(item_fts, ?, ?) AS snippet,
+                item_fts.rank AS rank
             FROM item_fts JOIN item ON item.rowid = item_fts.rowid
-            WHERE item_fts MATCH ? AND item.trashed IS NULL
-            ORDER BY rank, item.id
+            WHERE item_fts MATCH ? AND item_fts.rank MATCH 'bm25(4.0, 1.0)'
+                AND item.trashed IS NULL
+            ORDER BY item_fts.rank
             LIMIT ?
             """
         return try read { db in

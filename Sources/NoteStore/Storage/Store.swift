@@ -90,6 +90,7 @@ public final class Store: Sendable {
         configuration.prepareDatabase { db in
             db.add(function: ItemFilter.foldFunction)
             db.add(collation: ItemSort.nameCollation)
+            SnippetFunction.register(db)
         }
         return configuration
     }

@@ -7,10 +7,14 @@ import NoteStore
 /// The store holds a ``NoteLibrary`` (100,000 notes in about 100 collections at full size).
 /// Measured: `notes ls` of a nested collection of about 1,000 notes, `notes ls` of the top
 /// level, `notes search` for a word in about 1% of the notes, and `notes --version`, the
-/// floor of starting the program at all. The four run in rounds, in a rotating order.
+/// floor of starting the program at all. The four run in rounds, in a rotating order. Then
+/// notes of 1, 5 and 10 MB full of the searched word join the store, and the search is
+/// measured again.
 struct ListingScenario: Scenario {
     /// The target of ARCHITECTURE.md for each command, at 100,000 notes.
     static let budgetMilliseconds = 30.0
+    /// The target for a search when the store holds notes of several megabytes full of the word.
+    static let longNoteSearchBudgetMilliseconds = 50.0
 
     private struct Command {
         let name: String
@@ -56,12 +60,48 @@ struct ListingScenario: Scenario {
         report.measurements = zip(commands, samples).map { command, samples in
             Measurement(command.name, unit: .milliseconds, samples: samples)
         }
+        let long = try measureSearchWithLongNotes(store: folder, marked: marked, bench: bench)
+        report.facts.append(Fact("notes full of '\(TextGenerator.markedWord)' added for the last search", long.sizes))
+        report.measurements.append(long.measurement)
         let floor = report.measurements[0]
-        for measurement in report.measurements.dropFirst() {
+        let quick = bench.sizes.libraryNotes < 100_000
+        for (index, measurement) in report.measurements.enumerated().dropFirst() {
             report.ratios.append(Ratio("\(measurement.name) / \(floor.name) (medians)", measurement, over: floor))
-            report.targets.append(Self.check(measurement, floor: floor, quick: bench.sizes.libraryNotes < 100_000))
+            let isLast = index == report.measurements.count - 1
+            let budget = isLast ? Self.longNoteSearchBudgetMilliseconds : Self.budgetMilliseconds
+            report.targets.append(Self.check(measurement, floor: floor, budget: budget, quick: quick))
         }
         return report
+    }
+
+    /// Adds notes of the sizes in ``BenchSizes/longNoteMegabytes``, every other word of which
+    /// is the searched word, then times `notes search` for it.
+    private func measureSearchWithLongNotes(store: URL, marked: Int, bench: Workbench) throws -> (measurement: Measurement, sizes: String) {
+        let megabytes = bench.sizes.longNoteMegabytes
+        bench.progress("listing: adding notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB full of '\(TextGenerator.markedWord)'")
+        let opened = try Store(folder: store)
+        for size in megabytes {
+            let body = Self.textFullOfMarkedWord(bytes: Int(size * 1_000_000))
+            _ = try opened.addNote(named: "Long note of \(size) MB", body: body, in: nil)
+        }
+        let command = Command(
+            name: "notes search <word>, with notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB full of it",
+            arguments: ["--store", store.path, "search", TextGenerator.markedWord],
+            check: { output in
+                let lines = output.split(separator: "\n")
+                guard lines.count == 2 * min(marked + megabytes.count, 20), lines.allSatisfy({ $0.utf8.count < 400 }) else {
+                    throw BenchError.unexpected("notes search printed \(lines.count) lines, or a line of 400 bytes or more")
+                }
+            })
+        let samples = try measure([command], rounds: bench.sizes.listingRounds, bench: bench)
+        let sizes = megabytes.map { String(format: "%g MB", $0) }.joined(separator: ", ")
+        return (Measurement(command.name, unit: .milliseconds, samples: samples[0]), sizes)
+    }
+
+    /// Text of about `bytes` bytes in which every other word is the searched word.
+    static func textFullOfMarkedWord(bytes: Int) -> String {
+        let unit = "\(TextGenerator.markedWord) lorem \(TextGenerator.markedWord) ipsum, \(TextGenerator.markedWord) dolor. "
+        return String(repeating: unit, count: max(1, bytes / unit.utf8.count))
     }
 
     private func makeCommands(store: URL, library: NoteLibrary, collection: Int, counts: [Int], marked: Int) -> [Command] {
@@ -115,8 +155,7 @@ struct ListingScenario: Scenario {
         return nested.min { abs(Double(counts[$0]) - average) < abs(Double(counts[$1]) - average) } ?? 0
     }
 
-    private static func check(_ measurement: Measurement, floor: Measurement, quick: Bool) -> TargetCheck {
-        let budget = budgetMilliseconds
+    private static func check(_ measurement: Measurement, floor: Measurement, budget: Double, quick: Bool) -> TargetCheck {
         let median = measurement.median
         let met = median < budget
         var detail = "median \(ReportPrinter.format(median, .milliseconds)) "
