@@ -83,6 +83,7 @@ public struct ValidationFailure: Sendable, CustomStringConvertible, Equatable {
         case nameEmpty = "name-empty"
         case nameTooLong = "name-too-long"
         case nameHasLineBreak = "name-line-break"
+        case nameHasControlCharacter = "name-control-character"
         case bodyTooLarge = "body-too-large"
         case parentMissing = "parent-missing"
         case parentNotCollection = "parent-not-collection"

@@ -32,6 +32,29 @@ import Testing
         #expect(fixture.rules(of: try #require(error)) == [.nameHasLineBreak])
     }
 
+    /// C0 and C1 controls, DEL and the bidirectional formatting characters can drive a
+    /// terminal or disguise a name; other format characters (a zero-width joiner in an
+    /// emoji) and ordinary letters of right-to-left scripts are names like any other.
+    @Test(arguments: [
+        "\u{1B}[31mRED", "bell\u{07}", "tab\there", "\u{01}", "del\u{7F}", "c1\u{9B}", "a\u{202E}b",
+        "\u{2066}isolate", "mark\u{200F}",
+    ])
+    func controlAndBidirectionalFormattingCharactersAreRefusedInNames(_ name: String) throws {
+        let fixture = try StoreFixture()
+        let error = #expect(throws: StoreError.self) { try fixture.store.addNote(named: name, body: "", in: nil) }
+        #expect(fixture.rules(of: try #require(error)) == [.nameHasControlCharacter])
+        let note = try fixture.store.addNote(named: "plain", body: "", in: nil)
+        #expect(throws: StoreError.self) { try fixture.store.edit(note.id, name: name) }
+        #expect(try fixture.item(note.id).name == "plain")
+    }
+
+    @Test func rightToLeftLettersAndEmojiJoinersAreAcceptedInNames() throws {
+        let fixture = try StoreFixture()
+        for name in ["שלום", "مرحبا", "👩\u{200D}💻 work", "café"] {
+            #expect(try fixture.store.addNote(named: name, body: "", in: nil).name == name)
+        }
+    }
+
     @Test func bodyOfTenMegabytesIsAcceptedAndOneByteMoreIsRefused() throws {
         let fixture = try StoreFixture()
         let limit = Item.maximumBodyBytes

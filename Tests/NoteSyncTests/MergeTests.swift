@@ -180,6 +180,22 @@ import Testing
         #expect(!accepted)
         #expect(try store.fetch(ItemRequest(trash: .included)).isEmpty)
     }
+
+    /// A name that could drive a terminal is left out on import, as on a local save: an
+    /// insert is not applied, a rename keeps the name the item had.
+    @Test(arguments: ["\u{1B}[31mred", "title\u{1B}]0;pwned\u{07}", "a\u{202E}b", "tab\there", "c1\u{9B}31m", "del\u{7F}"])
+    func aNameWithAControlCharacterIsLeftOut(_ name: String) throws {
+        let folder = TemporaryFolder()
+        let store = try Store(folder: folder.appending("s"))
+        let note = UUID()
+        let inserted = try store.replicate { replica in
+            try Merger().apply(Self.insert("Note", UUID(), name: name, clock: 1), from: Self.a, to: replica)
+        }
+        #expect(!inserted)
+        try store.replicate { try Merger().apply(Self.insert("Note", note, name: "plain", clock: 2), from: Self.a, to: $0) }
+        try store.replicate { try Merger().apply(Self.update("Note", note, "name", .text(name), clock: 3), from: Self.b, to: $0) }
+        #expect(try store.fetch(ItemRequest(trash: .included)).map(\.name) == ["plain"])
+    }
 }
 
 /// All orders of a few elements.

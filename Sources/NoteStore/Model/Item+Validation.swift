@@ -22,6 +22,8 @@ extension Item {
         }
         if name.contains(where: \.isNewline) {
             fail(.nameHasLineBreak, "the name contains a line break")
+        } else if let control = ControlCharacters.first(in: name) {
+            fail(.nameHasControlCharacter, "the name contains \(ControlCharacters.describe(control))")
         }
         if let body, body.utf8.count > Item.maximumBodyBytes {
             fail(.bodyTooLarge, "the body has \(body.utf8.count) bytes, more than the limit of 10 MB (\(Item.maximumBodyBytes) bytes)")

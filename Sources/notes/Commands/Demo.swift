@@ -18,11 +18,11 @@ extension Notes {
         func run() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-demo-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let demo = LiveDemo(folder: folder) { Swift.print($0) }
+            let demo = LiveDemo(folder: folder) { print($0) }
             defer {
                 demo.stopWatchers()
                 if keep {
-                    Swift.print("\nThe stores and the cloud folder are kept in \(folder.path).")
+                    print("\nThe stores and the cloud folder are kept in \(folder.path).")
                 } else {
                     try? FileManager.default.removeItem(at: folder)
                 }

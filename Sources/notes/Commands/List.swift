@@ -67,7 +67,8 @@ enum Watching {
         let isTerminal = isatty(1) == 1
         let show = { @Sendable (text: String) in
             // On a terminal, redraw in place; otherwise print each listing in turn.
-            let output = isTerminal ? "\u{1B}[H\u{1B}[2J" + text : text
+            let safe = TerminalText.escaped(text, keepingLayout: true)
+            let output = isTerminal ? "\u{1B}[H\u{1B}[2J" + safe : safe
             FileHandle.standardOutput.write(Data(output.utf8))
         }
         // Stop cleanly on a signal from the very start, before anything is shown.

@@ -56,13 +56,19 @@ extension Notes.Sync {
         @Option(help: ArgumentHelp("This device's name (default: the host name).", valueName: "NAME"))
         var deviceName: String?
 
+        func validate() throws {
+            if let deviceName, let control = ControlCharacters.first(in: deviceName) {
+                throw ValidationError("--device-name contains \(ControlCharacters.describe(control))")
+            }
+        }
+
         func run() throws {
             let store = try storeOptions.open()
             let name = deviceName ?? ProcessInfo.processInfo.hostName
             let report = try SyncEngine(store: store).enable(
                 cloud: URL(fileURLWithPath: cloud), containerName: container, deviceName: name)
             print("sync on: device '\(name)' in '\(URL(fileURLWithPath: cloud).appendingPathComponent(container).path)'")
-            SyncOutput.print(report)
+            SyncOutput.show(report)
         }
     }
 
@@ -90,7 +96,7 @@ extension Notes.Sync {
 
         func run() throws {
             let store = try storeOptions.open()
-            SyncOutput.print(try SyncEngine(store: store).syncNow())
+            SyncOutput.show(try SyncEngine(store: store).syncNow())
         }
     }
 

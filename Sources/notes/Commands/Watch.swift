@@ -25,7 +25,7 @@ extension Notes {
             let level = verbose
             let service = try WatchService(store: store) { messageLevel, message in
                 guard messageLevel <= level else { return }
-                FileHandle.standardError.write(Data("notes watch: \(Failure.escapingControlCharacters(message))\n".utf8))
+                FileHandle.standardError.write(Data("notes watch: \(TerminalText.escaped(message, keepingLayout: false))\n".utf8))
             }
             signal(SIGPIPE, SIG_IGN)
             for number in [SIGINT, SIGTERM] {

@@ -32,29 +32,11 @@ enum Failure {
     static let badData: Int32 = 65
     static let other: Int32 = 1
 
-    /// The message on one line: line breaks and other control characters in names, paths
-    /// and references are shown escaped.
+    /// The message on one line: line breaks, control and bidirectional formatting
+    /// characters in names, paths and references are shown escaped (``TerminalText``).
     static func describe(_ error: any Error, parserMessage: String, code: Int32) -> (String, Int32) {
         let (message, status) = classify(error, parserMessage: parserMessage, code: code)
-        return (escapingControlCharacters(message), status)
-    }
-
-    static func escapingControlCharacters(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.properties.generalCategory == .control
-                || scalar.properties.generalCategory == .lineSeparator
-                || scalar.properties.generalCategory == .paragraphSeparator:
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        return (TerminalText.escaped(message, keepingLayout: false), status)
     }
 
     private static func classify(_ error: any Error, parserMessage: String, code: Int32) -> (String, Int32) {

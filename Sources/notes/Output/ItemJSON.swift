@@ -56,7 +56,8 @@ enum JSONOutput {
         encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         if data.filter({ !$0.isWhitespace }) == Data("[]".utf8) { data = Data("[]".utf8) }
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        let text = TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 }
 

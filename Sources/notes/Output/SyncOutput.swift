@@ -4,13 +4,13 @@ import NoteSync
 
 /// Sync reports and status as text for people.
 enum SyncOutput {
-    static func print(_ report: SyncReport) {
+    static func show(_ report: SyncReport) {
         var line = "exported \(report.exportedLogs) log\(report.exportedLogs == 1 ? "" : "s"), "
             + "imported \(report.importedLogs) log\(report.importedLogs == 1 ? "" : "s") (\(Plural.changes(report.importedChanges)))"
         if report.leftOut > 0 { line += ", left out \(Plural.changes(report.leftOut)) that break the model's rules" }
-        Swift.print(line)
-        for waiting in report.waiting { Swift.print("waiting: \(waiting.path): \(waiting.reason)") }
-        for skipped in report.skipped { Swift.print("skipped: \(skipped.path): \(skipped.reason)") }
+        print(line)
+        for waiting in report.waiting { print("waiting: \(waiting.path): \(waiting.reason)") }
+        for skipped in report.skipped { print("skipped: \(skipped.path): \(skipped.reason)") }
     }
 
     static func describe(_ status: SyncStatus) -> String {
