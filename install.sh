@@ -6,6 +6,8 @@ set -euo pipefail
 
 readonly PROGRAM=install.sh
 readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev)
+# What the tests use besides: faketime runs a device with its wall clock moved.
+readonly TEST_PACKAGES=(faketime)
 
 usage() {
     cat <<EOF
@@ -23,6 +25,7 @@ Builds notes in release mode and installs, under PREFIX:
 Options:
   --prefix DIR     Install under DIR (default: /usr/local).
   --test           Build and run the test suite instead of installing; exit with its status.
+                   Also installs what the tests use (${TEST_PACKAGES[*]}).
   --no-packages    Do not install the system packages (${PACKAGES[*]}) with apt-get.
   --service        Also install a systemd user service, notes-watch.service, that runs
                    'notes watch' in the background for the default store (or NOTES_STORE
@@ -47,12 +50,13 @@ usage_error() {
 
 # Installs the missing system packages with apt-get, through sudo when not root.
 install_packages() {
-    local missing=() package
-    for package in "${PACKAGES[@]}"; do
+    local missing=() package wanted=("${PACKAGES[@]}")
+    if $TEST; then wanted+=("${TEST_PACKAGES[@]}"); fi
+    for package in "${wanted[@]}"; do
         if ! dpkg -s "$package" >/dev/null 2>&1; then missing+=("$package"); fi
     done
     if ((${#missing[@]} == 0)); then
-        echo "==> System packages: ${PACKAGES[*]} already installed"
+        echo "==> System packages: ${wanted[*]} already installed"
         return
     fi
     command -v apt-get >/dev/null 2>&1 \

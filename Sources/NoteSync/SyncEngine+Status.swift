@@ -11,7 +11,7 @@ extension SyncEngine {
         if let cloud = state.cloud, let name = state.containerName, let identity = state.containerID,
             let container = try? CloudContainer(cloud: cloud, name: name, identity: identity)
         {
-            devices = (try? otherDevices(container, applied: state.applied, skipped: &skipped)) ?? []
+            devices = (try? otherDevices(container, state: state, skipped: &skipped)) ?? []
         }
         return SyncStatus(
             state: state.state, reason: state.reason, since: state.since, cloud: state.cloud?.path,
@@ -21,7 +21,7 @@ extension SyncEngine {
     }
 
     /// The devices registered in the container besides this one, with their logs.
-    private func otherDevices(_ container: CloudContainer, applied: [UUID: Int64], skipped: inout [SkippedFile]) throws -> [SyncStatus.Device] {
+    private func otherDevices(_ container: CloudContainer, state: SyncState, skipped: inout [SkippedFile]) throws -> [SyncStatus.Device] {
         let (registrations, skippedRegistrations) = try container.devices()
         skipped += skippedRegistrations.filter { !skipped.contains($0) }
         let (logDevices, _) = try container.logDevices()
@@ -30,8 +30,8 @@ extension SyncEngine {
         let ids = Set(registrations.map(\.device)).union(logDevices).subtracting([store.deviceID])
         return try ids.sorted { $0.storeString < $1.storeString }.map { id in
             SyncStatus.Device(
-                id: id, name: names[id], applied: applied[id] ?? 0,
-                available: try container.logSequences(of: id).sequences.last ?? 0)
+                id: id, name: names[id], applied: state.applied[id] ?? 0,
+                available: try container.logSequences(of: id).sequences.last ?? 0, clockAhead: state.clockAhead[id])
         }
     }
 }

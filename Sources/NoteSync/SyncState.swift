@@ -13,6 +13,7 @@ struct SyncState {
     static let reasonKey = "state.reason"
     static let sinceKey = "state.since"
     static let lastSyncKey = "last.sync"
+    static let clockAheadPrefix = "clock.ahead."
 
     /// The highest sequence applied from each other device.
     var applied: [UUID: Int64] = [:]
@@ -25,6 +26,9 @@ struct SyncState {
     var reason: String?
     var since: Date?
     var lastSync: Date?
+    /// How far ahead of this device's wall clock the last applied log of a device ran, in
+    /// seconds, for the devices past the report threshold.
+    var clockAhead: [UUID: TimeInterval] = [:]
 
     init(_ store: Store) throws {
         self.init(values: try store.syncValues(withPrefix: ""))
@@ -34,6 +38,11 @@ struct SyncState {
         for (key, value) in values where key.hasPrefix(Self.appliedPrefix) {
             if let device = UUID(uuidString: String(key.dropFirst(Self.appliedPrefix.count))), let sequence = Int64(value) {
                 applied[device] = sequence
+            }
+        }
+        for (key, value) in values where key.hasPrefix(Self.clockAheadPrefix) {
+            if let device = UUID(uuidString: String(key.dropFirst(Self.clockAheadPrefix.count))), let seconds = Double(value) {
+                clockAhead[device] = seconds
             }
         }
         exportedSequence = values[Self.exportedKey].flatMap(Int64.init) ?? 0
@@ -48,4 +57,5 @@ struct SyncState {
     }
 
     static func appliedKey(_ device: UUID) -> String { appliedPrefix + device.storeString }
+    static func clockAheadKey(_ device: UUID) -> String { clockAheadPrefix + device.storeString }
 }

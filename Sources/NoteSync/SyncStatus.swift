@@ -20,6 +20,9 @@ public struct SyncStatus: Sendable {
         public let applied: Int64
         /// The last sequence of its logs in the container.
         public let available: Int64
+        /// How far its clock ran ahead of this device's wall clock when its last log was
+        /// applied, in seconds, when more than a minute.
+        public let clockAhead: TimeInterval?
     }
 
     /// A log that waits, and why.
@@ -53,4 +56,7 @@ public struct SyncReport: Sendable {
     public var leftOut = 0
     public var waiting: [SyncStatus.Waiting] = []
     public var skipped: [SkippedFile] = []
+    /// The devices whose logs applied in this sync ran ahead of this device's wall clock by
+    /// more than a minute, with how far, in seconds.
+    public var clocksAhead: [UUID: TimeInterval] = [:]
 }

@@ -8,10 +8,14 @@ public final class BackgroundNotes: @unchecked Sendable {
     private var buffer = Data()
     private let outputPipe = Pipe()
 
-    public init(_ arguments: [String], store: URL? = nil, environment: [String: String] = [:]) throws {
+    /// Starts `notes` with `arguments`; with `mergingErrors`, what it writes to standard error
+    /// is read as output too.
+    public init(
+        _ arguments: [String], store: URL? = nil, environment: [String: String] = [:], mergingErrors: Bool = false
+    ) throws {
         process = NotesCommand.makeProcess(arguments, store: store, environment: environment, unprivileged: false)
         process.standardOutput = outputPipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = mergingErrors ? outputPipe : FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData

@@ -36,11 +36,12 @@ public enum NotesCommand {
     ///
     /// Standard input is `input` when given, else /dev/null. With `unprivileged`, a process
     /// running as root runs `notes` without its capabilities, so that file modes bind it as
-    /// they bind anyone else.
+    /// they bind anyone else. With `clockOffset` (such as `+365d`), `notes` runs under
+    /// Debian's `faketime` with its wall clock moved by that much.
     @discardableResult
     public static func run(
         _ arguments: [String], store: URL? = nil, input: Data? = nil,
-        environment: [String: String] = [:], unprivileged: Bool = false
+        environment: [String: String] = [:], unprivileged: Bool = false, clockOffset: String? = nil
     ) throws -> NotesResult {
         let scratch = TemporaryFolder("notes-run")
         let outURL = scratch.appending("out")
@@ -48,6 +49,10 @@ public enum NotesCommand {
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = makeProcess(arguments, store: store, environment: environment, unprivileged: unprivileged)
+        if let clockOffset {
+            process.arguments = ["-f", clockOffset, process.executableURL?.path ?? binary.path] + (process.arguments ?? [])
+            process.executableURL = URL(fileURLWithPath: fakeTimeBinary)
+        }
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
@@ -67,6 +72,9 @@ public enum NotesCommand {
             output: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
             error: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
+
+    /// Debian's `faketime`, which `install.sh --test` installs.
+    public static let fakeTimeBinary = "/usr/bin/faketime"
 
     static func makeProcess(
         _ arguments: [String], store: URL?, environment: [String: String], unprivileged: Bool

@@ -49,6 +49,19 @@ import Testing
         for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
     }
 
+    @Test func theWatcherNamesADeviceWhoseClockRunsAhead() throws {
+        let stores = try enabled(["here", "ahead"])
+        let watcher = try BackgroundNotes(["watch"], store: stores[0], mergingErrors: true)
+        #expect(eventually { (try? notes(stores[0], "sync", "status").output.contains("watcher:   running")) == true })
+        let offset = "+365d"
+        #expect(try NotesCommand.run(["add", "from next year"], store: stores[1], clockOffset: offset).status == 0)
+        #expect(try NotesCommand.run(["sync", "now"], store: stores[1], clockOffset: offset).status == 0)
+        #expect(eventually(within: 10) { watcher.output.contains("days ahead of this one's") }, "\(watcher.output)")
+        #expect(watcher.output.contains("the clock of device "))
+        #expect(try names(stores[0]) == ["from next year"])
+        #expect(watcher.stop(SIGTERM) == 0)
+    }
+
     @Test func aBurstOfAThousandSavesConverges() throws {
         let stores = try enabled(["a", "b", "c"])
         let running = try watchers(stores)

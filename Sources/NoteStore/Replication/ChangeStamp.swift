@@ -37,14 +37,27 @@ public struct ChangeStamp: Comparable, Hashable, Sendable, CustomStringConvertib
 
 /// The hybrid logical clock of a store: milliseconds since 1970 in the high 48 bits, a counter
 /// in the low 16, never going back (https://cse.buffalo.edu/tech-reports/2014-04.pdf).
+///
+/// Readings never pass ``maximum``, the largest clock a log can carry (docs/sync-format.md,
+/// "Clocks and stamps"): a wall clock past the year 6429 gives the largest millisecond reading,
+/// and a counter that reaches the maximum stays there.
 public enum HybridClock {
+    /// The largest clock: logs write clocks as JSON integers that readers take as signed 64-bit
+    /// numbers.
+    public static let maximum = UInt64(Int64.max)
+
     /// The next reading after `last` at wall time `now`.
     public static func tick(after last: UInt64, now: Date = Date()) -> UInt64 {
-        max(physical(now), last &+ 1)
+        max(physical(now), last >= maximum ? maximum : last + 1)
     }
 
     /// The wall-clock part of a reading for a date.
     public static func physical(_ date: Date) -> UInt64 {
-        UInt64(max(0, date.storeMilliseconds)) << 16
+        min(UInt64(max(0, date.storeMilliseconds)), maximum >> 16) << 16
+    }
+
+    /// The milliseconds since 1970 of a reading.
+    public static func milliseconds(of clock: UInt64) -> Int64 {
+        Int64(clock >> 16)
     }
 }

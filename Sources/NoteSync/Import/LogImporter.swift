@@ -153,6 +153,8 @@ struct LogImporter {
         }
         CrashPoint.importRead.reach()
         var leftOut = 0
+        let now = Date()
+        let ahead = ClockSkew.ahead(of: log, now: now)
         try store.replicate(durable: false) { replica in
             var clock: UInt64 = 0
             for change in log.changes {
@@ -162,7 +164,8 @@ struct LogImporter {
             }
             // A blob copied in for an insert that the merge ignored would stay for ever.
             for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
-            try replica.observe(clock: clock)
+            try replica.observe(clock: ClockSkew.adoptable(clock, now: now))
+            try replica.setSyncValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
             try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
             try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
         }
@@ -170,6 +173,7 @@ struct LogImporter {
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut
         report.leftOut += leftOut
+        report.clocksAhead[other] = ahead
         return .applied
     }
 }

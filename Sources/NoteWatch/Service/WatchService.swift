@@ -20,6 +20,8 @@ public final class WatchService: @unchecked Sendable {
     private var watchedRoot: URL?
     private var stopped = false
     private var commits: StoreObservation?
+    /// The devices whose clock this watcher has said runs ahead, with how far it said.
+    private var announcedClocks: [UUID: TimeInterval] = [:]
 
     /// Takes the store's watcher lock; throws ``WatchError/locked(path:pid:)`` naming the
     /// process of a watcher that runs already.
@@ -162,6 +164,20 @@ public final class WatchService: @unchecked Sendable {
         }
     }
 
+    /// Names each device whose clock runs ahead, once, and again when it runs twice as far.
+    private func announceClocks(_ clocksAhead: [UUID: TimeInterval]) {
+        for (device, ahead) in clocksAhead.sorted(by: { $0.key.storeString < $1.key.storeString }) {
+            let isNews = stateLock.withLock { () -> Bool in
+                if let announced = announcedClocks[device], ahead < 2 * announced { return false }
+                announcedClocks[device] = ahead
+                return true
+            }
+            if isNews {
+                log(0, "the clock of device \(device.storeString) runs \(ClockSkew.describe(ahead)) ahead of this one's; its changes apply as they are")
+            }
+        }
+    }
+
     private func syncOnce(importing scope: SyncEngine.ImportScope) throws {
         do {
             let clock = ContinuousClock()
@@ -174,6 +190,7 @@ public final class WatchService: @unchecked Sendable {
                     + String(format: "%.2f ms", milliseconds))
             }
             for waiting in report.waiting { log(2, "waiting: \(waiting.path): \(waiting.reason)") }
+            announceClocks(report.clocksAhead)
         } catch let error as SyncError {
             switch error {
             case .detached:

@@ -30,7 +30,8 @@ extension Notes {
             if json { return try JSONOutput.print([this] + others) }
             print("\(status.device.storeString.prefix(8))  \(status.deviceName ?? "-")  (this device, \(Plural.logs(status.exportedSequence)) published)")
             for device in status.devices {
-                print("\(device.id.storeString.prefix(8))  \(device.name ?? "-")  applied \(device.applied) of \(Plural.logs(device.available))")
+                let clock = device.clockAhead.map { ", clock \(ClockSkew.describe($0)) ahead" } ?? ""
+                print("\(device.id.storeString.prefix(8))  \(device.name ?? "-")  applied \(device.applied) of \(Plural.logs(device.available))\(clock)")
             }
         }
     }

@@ -11,6 +11,9 @@ enum SyncOutput {
         print(line)
         for waiting in report.waiting { print("waiting: \(waiting.path): \(waiting.reason)") }
         for skipped in report.skipped { print("skipped: \(skipped.path): \(skipped.reason)") }
+        for (device, ahead) in report.clocksAhead.sorted(by: { $0.key.storeString < $1.key.storeString }) {
+            print("clock: device \(device.storeString) runs \(ClockSkew.describe(ahead)) ahead of this one")
+        }
     }
 
     static func describe(_ status: SyncStatus) -> String {
@@ -30,6 +33,13 @@ enum SyncOutput {
             lines.append("devices:")
             for device in status.devices {
                 lines.append("  \(device.name ?? "-") (\(device.id.storeString)): applied \(device.applied) of \(Plural.logs(device.available))")
+            }
+        }
+        let ahead = status.devices.filter { $0.clockAhead != nil }
+        if !ahead.isEmpty {
+            lines.append("clocks:")
+            for device in ahead {
+                lines.append("  \(device.name ?? "-") (\(device.id.storeString)) runs \(ClockSkew.describe(device.clockAhead ?? 0)) ahead of this device (at its last log)")
             }
         }
         if !status.waiting.isEmpty {
@@ -62,17 +72,35 @@ struct SyncStatusJSON: Encodable {
         let this: Bool
         let applied: Int64?
         let available: Int64
+        /// Whole seconds its clock ran ahead of this device's at its last log, when over a minute.
+        let clockAheadSeconds: Int?
 
-        init(id: String, name: String?, this: Bool, applied: Int64?, available: Int64) {
+        init(id: String, name: String?, this: Bool, applied: Int64?, available: Int64, clockAheadSeconds: Int? = nil) {
             self.id = id
             self.name = name
             self.this = this
             self.applied = applied
             self.available = available
+            self.clockAheadSeconds = clockAheadSeconds
         }
 
         init(_ device: SyncStatus.Device) {
-            self.init(id: device.id.storeString, name: device.name, this: false, applied: device.applied, available: device.available)
+            self.init(
+                id: device.id.storeString, name: device.name, this: false, applied: device.applied, available: device.available,
+                clockAheadSeconds: device.clockAhead.map { Int($0) })
+        }
+
+        enum CodingKeys: String, CodingKey { case id, name, this, applied, available, clockAheadSeconds }
+
+        /// Every key, null when there is no value, so that every object of an array has the same keys.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(this, forKey: .this)
+            try container.encode(applied, forKey: .applied)
+            try container.encode(available, forKey: .available)
+            try container.encode(clockAheadSeconds, forKey: .clockAheadSeconds)
         }
     }
 
