@@ -23,6 +23,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case blob(attachment: UUID, problem: String)
     /// The operation does not apply to this item (for example, restoring an item not in the trash).
     case invalidOperation(item: String, reason: String)
+    /// A save would overwrite properties that changed in the store since the context read
+    /// them (an import, or another process): nothing was saved.
+    case changedElsewhere(item: String, properties: [String])
     /// The underlying database failed.
     case database(path: String, underlying: any Error)
 
@@ -53,6 +56,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "attachment \(attachment.storeString.prefix(8)): \(problem)"
         case let .invalidOperation(item, reason):
             return "cannot change '\(item)': \(reason)"
+        case let .changedElsewhere(item, properties):
+            let list = properties.joined(separator: " and ")
+            return "cannot save '\(item)': its \(list) changed in the store since it was read (from another device or process); nothing was saved"
         case let .database(path, underlying):
             return "store '\(path)': \(Self.describe(underlying))"
         }

@@ -135,3 +135,47 @@ import Testing
         #expect(try fixture.store.count(ItemRequest(trash: .included)) == 0)
     }
 }
+
+/// A save never writes over a change it did not see (Core Data's default merge policy).
+@Suite struct ChangedElsewhereTests {
+    @Test func aSaveRefusesToOverwriteABodyChangedSinceItWasRead() throws {
+        let fixture = try StoreFixture()
+        let note = try fixture.store.addNote(named: "n", body: "first", in: nil)
+        let read = try fixture.item(note.id)
+        let other = try Store(folder: fixture.store.folder)
+        try other.edit(note.id, body: "from another process")
+        let error = #expect(throws: StoreError.self) { try fixture.store.edit(note.id, expecting: read, body: "mine") }
+        guard case .changedElsewhere(_, let properties)? = error else { Issue.record("\(String(describing: error))"); return }
+        #expect(properties == ["body"])
+        #expect(try fixture.item(note.id).body == "from another process")
+    }
+
+    @Test func aChangeOfAnotherPropertyDoesNotStopTheSave() throws {
+        let fixture = try StoreFixture()
+        let note = try fixture.store.addNote(named: "n", body: "first", in: nil)
+        let context = fixture.store.makeContext()
+        var item = try context.object(with: note.id)
+        try fixture.store.edit(note.id, name: "renamed elsewhere")
+        item.body = "mine"
+        try context.update(item)
+        try context.save()
+        let saved = try fixture.item(note.id)
+        #expect(saved.name == "renamed elsewhere")
+        #expect(saved.body == "mine")
+    }
+
+    @Test func aMoveOfWhatWasMovedMeanwhileIsRefused() throws {
+        let fixture = try StoreFixture()
+        let note = try fixture.store.addNote(named: "n", body: "", in: nil)
+        let box = try fixture.store.addCollection(named: "box", in: nil)
+        let shelf = try fixture.store.addCollection(named: "shelf", in: nil)
+        let context = fixture.store.makeContext()
+        var item = try context.object(with: note.id)
+        try fixture.store.move(note.id, to: box.id)
+        item.parent = shelf.id
+        try context.update(item)
+        let error = #expect(throws: StoreError.self) { try context.save() }
+        #expect(error.map { "\($0)" }?.contains("its place changed in the store since it was read") == true)
+        #expect(try fixture.item(note.id).parent == box.id)
+    }
+}

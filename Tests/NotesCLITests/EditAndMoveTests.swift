@@ -79,6 +79,88 @@ import Testing
         #expect(try fixture.show(id)["body"] as? String == "visual")
     }
 
+    /// While the editor is open, another device changes the body and the change is imported:
+    /// closing the editor must not write over it. The editor's text is kept in a file.
+    @Test func anEditThatArrivedWhileTheEditorWasOpenIsNotOverwritten() throws {
+        let fixture = CommandLineFixture()
+        let cloud = fixture.file("cloud")
+        let other = fixture.file("other")
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+        try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--device-name", "here"])
+        let id = try fixture.add("Shopping", body: "eggs\n")
+        try fixture.succeed(["sync", "now"])
+        try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--device-name", "other"], store: other)
+        let notes = NotesCommand.binary.path
+        // The editor writes its text, then the other device edits and this one imports,
+        // waiting until the imported body is there before the editor closes.
+        let environment = try editor(fixture, """
+            printf 'eggs\\nmilk from the editor\\n' > "$1"
+            '\(notes)' --store '\(other.path)' edit \(id) --body 'eggs and bread from the other device' || exit 9
+            '\(notes)' --store '\(other.path)' sync now >/dev/null || exit 9
+            for attempt in 1 2 3 4 5 6 7 8 9 10; do
+              '\(notes)' --store '\(fixture.store.path)' sync now >/dev/null
+              '\(notes)' --store '\(fixture.store.path)' show \(id) | grep -q 'bread' && exit 0
+            done
+            exit 9
+            """)
+        let result = try fixture.run(["edit", id], environment: environment)
+        fixture.expectFailure(result, status: 1, mentioning: ["changed while the editor was open", "your text is kept in '"])
+        #expect(try fixture.show(id)["body"] as? String == "eggs and bread from the other device")
+        let path = try #require(result.error.components(separatedBy: "kept in '").last?.components(separatedBy: "'").first)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "eggs\nmilk from the editor\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// On a terminal (a pseudo-terminal made by util-linux's `script`), without VISUAL or
+    /// EDITOR, Debian's `editor` alternative is used, else `vi`; without a terminal, neither.
+    @Test func withoutVisualOrEditorTheEditorAlternativeThenViIsUsedOnATerminal() throws {
+        let fixture = CommandLineFixture()
+        let id = try fixture.add("Note", body: "x")
+        let bin = fixture.file("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        func install(_ name: String) throws {
+            let file = bin.appendingPathComponent(name)
+            try Data("#!/bin/sh\nprintf 'from \(name)' > \"$1\"\n".utf8).write(to: file)
+            chmod(file.path, 0o755)
+        }
+        func editOnATerminal() throws -> Int32 {
+            let command = [NotesCommand.binary.path, "--store", fixture.store.path, "edit", id].map { "'\($0)'" }.joined(separator: " ")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
+            process.environment = ["VISUAL": "", "EDITOR": "", "PATH": bin.path, "TERM": "dumb"]
+            process.standardInput = Pipe()
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        try install("vi")
+        #expect(try editOnATerminal() == 0)
+        #expect(try fixture.show(id)["body"] as? String == "from vi")
+        try install("editor")
+        #expect(try editOnATerminal() == 0)
+        #expect(try fixture.show(id)["body"] as? String == "from editor")
+        let offTerminal = try fixture.run(["edit", id], environment: ["VISUAL": "", "EDITOR": "", "PATH": bin.path])
+        fixture.expectFailure(offTerminal, status: 64, mentioning: ["need a terminal"])
+        #expect(try fixture.show(id)["body"] as? String == "from editor")
+    }
+
+    @Test func aMissingEditorIsOneLineWithoutTheShellsComplaint() throws {
+        let fixture = CommandLineFixture()
+        let id = try fixture.add("Note", body: "kept")
+        let empty = fixture.file("empty-bin")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let missing = try fixture.run(["edit", id], environment: ["VISUAL": "", "EDITOR": "no-such-editor --wait", "PATH": empty.path])
+        fixture.expectFailure(missing, status: 64, mentioning: ["cannot run the editor 'no-such-editor' (from EDITOR): not found"])
+        let none = try fixture.run(["edit", id], environment: ["VISUAL": "", "EDITOR": "", "PATH": empty.path])
+        fixture.expectFailure(none, status: 64, mentioning: ["no editor: set VISUAL or EDITOR"])
+        #expect(!none.error.contains("not found:") && !none.error.contains("sh:"))
+        #expect(try fixture.show(id)["body"] as? String == "kept")
+    }
+
     @Test func mvMovesAnItemIntoACollection() throws {
         let fixture = CommandLineFixture()
         let tree = try fixture.makeTree()

@@ -193,6 +193,7 @@ import Testing
         try expectRefused(
             fixture, ["edit", "Home"], status: 65, mentioning: ["editor", "status 3"],
             environment: ["EDITOR": editor.path, "VISUAL": ""])
+        // Without a terminal, no fallback editor is run.
         try expectRefused(fixture, ["edit", "Home"], status: 64, mentioning: ["EDITOR"], environment: ["EDITOR": "", "VISUAL": ""])
     }
 

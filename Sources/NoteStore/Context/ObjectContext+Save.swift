@@ -135,6 +135,7 @@ struct SaveWriter {
         let contentChanged = !assignments.isEmpty
         if current.trashed != original.trashed { set("trashed", .date(current.trashed)) }
         guard !assignments.isEmpty else { return }
+        try checkUnchangedElsewhere(original, changes: changes)
         if contentChanged { set("modified", .date(now)) }
         let paths = changes.properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")
         assignments.append("stamps = json_set(stamps, \(paths))")
@@ -161,6 +162,26 @@ struct SaveWriter {
         if current.isTrashed && !original.isTrashed && current.isCollection {
             trashedCollections.append(current)
         }
+    }
+
+    /// Refuses the save when a property it changes no longer has, in the store, the value the
+    /// context read: another process or an import changed it since, and writing over it would
+    /// lose that change without a word (Core Data's default merge policy does the same).
+    private func checkUnchangedElsewhere(_ original: Item, changes: OutboxChanges) throws {
+        let checksBody = changes["body"] != nil && original.body != nil
+        let row = try Row.fetchOne(
+            db.cachedStatement(
+                sql: checksBody
+                    ? "SELECT name, parent, trashed, body FROM item WHERE id = ?"
+                    : "SELECT name, parent, trashed, NULL AS body FROM item WHERE id = ?"),
+            arguments: [original.id.storeString])
+        guard let row else { return }  // purged meanwhile: the update says so
+        var changed: [String] = []
+        if changes["name"] != nil, (row["name"] as String) != original.name { changed.append("name") }
+        if checksBody, (row["body"] as String?) != original.body { changed.append("body") }
+        if changes["parent"] != nil, (row["parent"] as String?) != original.parent?.storeString { changed.append("place") }
+        if changes["trashed"] != nil, (row["trashed"] as Int64?) != original.trashed?.storeMilliseconds { changed.append("trash state") }
+        guard changed.isEmpty else { throw StoreError.changedElsewhere(item: original.label, properties: changed) }
     }
 
     /// Trashes contents that another process put into the collections trashed by this save

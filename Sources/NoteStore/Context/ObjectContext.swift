@@ -83,6 +83,16 @@ public final class ObjectContext {
         return item
     }
 
+    /// Registers an item as it was read earlier (by another context, or before a long pause
+    /// such as an editor session), so that a save refuses to overwrite what changed since
+    /// (``StoreError/changedElsewhere(item:properties:)``). An item the context holds already
+    /// keeps what it holds.
+    public func adopt(_ item: Item) throws {
+        guard registry[item.id] == nil else { return }
+        if deleted[item.id] != nil { throw StoreError.notFound(item.id) }
+        registry[item.id] = Registration(original: item, current: item)
+    }
+
     /// The items that match the request, with the context's unsaved changes.
     public func fetch(_ request: ItemRequest) throws -> [Item] {
         let changed = registry.filter { $0.value.original != $0.value.current }

@@ -30,6 +30,18 @@ extension Store {
         }
     }
 
+    /// Changes the body of a note read earlier as `read`, refusing with
+    /// ``StoreError/changedElsewhere(item:properties:)`` if the body in the store is no longer
+    /// the one read then (an import, or another process, changed it meanwhile).
+    public func edit(_ id: UUID, expecting read: Item, body: String) throws {
+        try change { context in
+            try context.adopt(read)
+            var item = try context.object(with: id)
+            item.body = body
+            try context.update(item)
+        }
+    }
+
     /// Moves an item into a collection, or to the top level with nil.
     public func move(_ id: UUID, to parent: UUID?) throws {
         try change { try $0.move(id, to: parent) }

@@ -24,27 +24,76 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open()
             let target = try store.resolve(item)
-            var body = try bodyOptions.givenBody()
-            if name == nil && body == nil {
-                guard target.isNote else {
-                    throw InputError.usage("'\(item)' is a collection: give --name to rename it")
-                }
-                body = try ExternalEditor.edit(target.body ?? "", label: target.name)
-                if body == target.body { return }
+            if let body = try bodyOptions.givenBody() {
+                try store.edit(target.id, name: name, body: body)
+                return
             }
-            try store.edit(target.id, name: name, body: body)
+            if let name {
+                try store.edit(target.id, name: name)
+                return
+            }
+            guard target.isNote else {
+                throw InputError.usage("'\(item)' is a collection: give --name to rename it")
+            }
+            let editor = try ExternalEditor.find()
+            let edited = try editor.edit(target.body ?? "", label: target.name)
+            if edited == target.body { return }
+            do {
+                // The save is refused if the body changed while the editor was open.
+                try store.edit(target.id, expecting: target, body: edited)
+            } catch let error as StoreError {
+                guard case .changedElsewhere = error else { throw error }
+                let kept = try ExternalEditor.keep(edited, for: target)
+                throw InputError.conflict(
+                    "cannot save the body of '\(target.name)': it changed while the editor was open (on another device "
+                        + "or in another process), and merging is not there yet; your text is kept in '\(kept.path)'")
+            }
         }
     }
 }
 
-/// Runs the person's editor on a temporary copy of a text.
-enum ExternalEditor {
-    static func edit(_ text: String, label: String) throws -> String {
-        let environment = ProcessInfo.processInfo.environment
-        guard let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap({ $0 }).first(where: { !$0.isEmpty })
-        else {
-            throw InputError.usage("no editor: set VISUAL or EDITOR, or give --body or --body-file")
+/// The person's editor, run on a temporary copy of a text.
+///
+/// Found as `$VISUAL`, then `$EDITOR` (each a shell command, such as `code --wait`), then
+/// Debian's `editor` alternative, then `vi`; these two only when standard input is a terminal,
+/// since they need one.
+struct ExternalEditor {
+    /// The shell command that runs the editor.
+    let command: String
+    /// Where it came from, for messages: `VISUAL`, `EDITOR` or the fallback's name.
+    let source: String
+
+    static func find(
+        environment: [String: String] = ProcessInfo.processInfo.environment, onTerminal: Bool = isatty(0) == 1
+    ) throws -> ExternalEditor {
+        for variable in ["VISUAL", "EDITOR"] {
+            guard let command = environment[variable]?.trimmingCharacters(in: .whitespaces), !command.isEmpty else { continue }
+            let program = command.split(separator: " ").first.map(String.init) ?? command
+            guard Self.executable(program, path: environment["PATH"]) != nil else {
+                throw InputError.usage("cannot run the editor '\(program)' (from \(variable)): not found; set \(variable) to an editor, or give --body or --body-file")
+            }
+            return ExternalEditor(command: command, source: variable)
         }
+        guard onTerminal else {
+            throw InputError.usage("no editor: set VISUAL or EDITOR ('editor' and 'vi' need a terminal), or give --body or --body-file")
+        }
+        for fallback in ["editor", "vi"] where Self.executable(fallback, path: environment["PATH"]) != nil {
+            return ExternalEditor(command: fallback, source: fallback)
+        }
+        throw InputError.usage("no editor: set VISUAL or EDITOR (neither 'editor' nor 'vi' was found), or give --body or --body-file")
+    }
+
+    /// The path of `program`: itself when it holds a slash, else the first match on `PATH`.
+    static func executable(_ program: String, path: String?) -> String? {
+        if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
+        for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
+            let candidate = "\(folder)/\(program)"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }
+
+    func edit(_ text: String, label: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("notes-edit-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(
@@ -54,12 +103,22 @@ enum ExternalEditor {
         try Data(text.utf8).write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(editor) \"$1\"", "sh", file.path]
+        process.arguments = ["-c", "\(command) \"$1\"", "sh", file.path]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw InputError.data("the editor '\(editor)' failed (status \(process.terminationStatus)); nothing was saved")
+            throw InputError.data("the editor '\(command)' (from \(source)) failed (status \(process.terminationStatus)); nothing was saved")
         }
         return try TextInput.read(path: file.path)
+    }
+
+    /// Writes text that could not be saved to a private file of its own, and returns it.
+    static func keep(_ text: String, for item: Item) throws -> URL {
+        let file = FileManager.default.temporaryDirectory
+            .appendingPathComponent("notes-unsaved-\(item.id.storeString.prefix(8))-\(UUID().uuidString.prefix(4).lowercased()).md")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw InputError.output(path: file.path, reason: "cannot write the unsaved text")
+        }
+        return file
     }
 }

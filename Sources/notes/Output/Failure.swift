@@ -15,11 +15,13 @@ enum InputError: Error, CustomStringConvertible {
     case output(path: String, reason: String)
     /// `check` found problems (already printed).
     case checkFailed(Int)
+    /// What was asked for conflicts with a change made elsewhere meanwhile.
+    case conflict(String)
 
     var description: String {
         switch self {
         case let .file(path, reason): return "cannot read '\(path)': \(reason)"
-        case let .data(message), let .usage(message): return message
+        case let .data(message), let .usage(message), let .conflict(message): return message
         case let .output(path, reason): return "cannot write '\(path)': \(reason)"
         case let .checkFailed(count): return "the store has \(count) problem\(count == 1 ? "" : "s")"
         }
@@ -53,7 +55,7 @@ enum Failure {
         case let error as InputError:
             switch error {
             case .usage: return (error.description, usage)
-            case .output, .checkFailed: return (error.description, other)
+            case .output, .checkFailed, .conflict: return (error.description, other)
             case .file, .data: return (error.description, badData)
             }
         default:
@@ -67,7 +69,7 @@ enum Failure {
         switch error {
         case .unknownReference, .ambiguousReference, .unknownAttachment: return usage
         case .validation, .invalidOperation, .cannotAttach: return badData
-        case .blob: return other
+        case .blob, .changedElsewhere: return other
         case .notFound: return usage
         case .cannotOpen, .newerModel, .database: return other
         }
