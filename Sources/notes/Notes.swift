@@ -11,9 +11,8 @@ struct Notes: ParsableCommand {
             ITEM and COLLECTION are a full id, a unique id prefix of at least 4 characters, \
             or a path of names such as 'Work/Ideas/Launch plan' (write '\\/' for a '/' inside a name).
             """,
-        version: NotesVersion.current,
         subcommands: [
-            Add.self, MakeCollection.self, List.self, Show.self, Edit.self, Move.self,
+            Add.self, MakeCollection.self, List.self, Show.self, Cat.self, Edit.self, Move.self,
             Remove.self, Restore.self, EmptyTrash.self, Search.self,
             Attach.self, Attachments.self, Detach.self, AttachmentSave.self, Check.self,
             Sync.self, Devices.self, Watch.self, Demo.self,
@@ -21,11 +20,33 @@ struct Notes: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @Flag(help: "Show the version and exit.")
+    var version = false
+
+    /// Without a command: the version with `--version`, else the short help.
+    func run() throws {
+        if version { return print(NotesVersion.current) }
+        print(Self.shortHelp)
+    }
+
+    /// The usage and the commands, in a few lines.
+    static var shortHelp: String {
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName ?? $0._commandName }
+        return """
+            usage: notes [--store DIR] <command> [<arguments>]
+            commands: \(names.joined(separator: ", "))
+            See 'notes --help' for what each does, and 'notes <command> --help' for its options.
+            """
+    }
+
     /// Runs the command; every failure is one line on standard error and an exit status of
     /// 64 (usage), 65 (bad input data) or 1 (anything else).
     static func main() {
         do {
             var command = try parseAsRoot()
+            if !(command is Notes), CommandLine.arguments.dropFirst().prefix(while: { $0 != "--" }).contains("--version") {
+                throw ValidationError("--version is an option of 'notes' alone: run 'notes --version'")
+            }
             try command.run()
         } catch {
             exit(withFailure: error)

@@ -51,7 +51,7 @@ extension Notes.Sync {
         @Option(help: ArgumentHelp("The shared cloud folder.", valueName: "DIR"))
         var cloud: String
 
-        @Option(help: ArgumentHelp("The container's name: the same on every device (default: NoteCollector).", valueName: "NAME"))
+        @Option(help: ArgumentHelp("The container's name: the same on every device.", valueName: "NAME"))
         var container = SyncEngine.defaultContainerName
 
         @Option(help: ArgumentHelp("This device's name (default: the host name).", valueName: "NAME"))

@@ -59,6 +59,7 @@ enum Failure {
             case .file, .data: return (error.description, badData)
             }
         default:
+            if code == usage, let unknown = unknownCommand() { return (unknown, usage) }
             let line = parserMessage.split(whereSeparator: \.isNewline).first.map(String.init) ?? "failed"
             let trimmed = line.hasPrefix("Error: ") ? String(line.dropFirst(7)) : line
             return (lowercasedFirst(trimmed) + hint(code), code == 0 ? other : code)
@@ -75,10 +76,32 @@ enum Failure {
         }
     }
 
+    /// When the first word that is not an option names no command: says so, with the closest
+    /// command when one is near (`notes lst`: did you mean 'ls'?).
+    private static func unknownCommand() -> String? {
+        let names = commandNames
+        var arguments = CommandLine.arguments.dropFirst()
+        while let first = arguments.first, first.hasPrefix("-") {
+            arguments = arguments.dropFirst(first == "--store" ? 2 : 1)
+        }
+        guard let word = arguments.first, !names.contains(word) else { return nil }
+        let scored = names.map { (name: $0, distance: EditDistance.between(word, $0)) }
+        let best = scored.min { $0.distance != $1.distance ? $0.distance < $1.distance : $0.name < $1.name }
+        let threshold = max(1, min(2, word.count / 2))
+        if let best, best.distance <= threshold || best.name.hasPrefix(word) {
+            return "unknown command '\(word)': did you mean '\(best.name)'? (see 'notes --help')"
+        }
+        return "unknown command '\(word)' (see 'notes --help')"
+    }
+
+    private static var commandNames: [String] {
+        Notes.configuration.subcommands.compactMap { $0.configuration.commandName ?? $0._commandName }
+    }
+
     /// Points to the help of the subcommand that was used, when there was one.
     private static func hint(_ code: Int32) -> String {
         guard code == usage else { return "" }
-        let names = Notes.configuration.subcommands.compactMap { $0.configuration.commandName ?? $0._commandName }
+        let names = commandNames
         let used = CommandLine.arguments.dropFirst().first { names.contains($0) }
         return " (see 'notes \(used.map { $0 + " " } ?? "")--help')"
     }
