@@ -17,7 +17,15 @@ extension SyncEngine {
             state: state.state, reason: state.reason, since: state.since, cloud: state.cloud?.path,
             containerName: state.containerName, container: state.containerID, device: store.deviceID,
             deviceName: state.deviceName, devices: devices, pendingExports: try store.outboxEntries().count,
-            exportedSequence: state.exportedSequence, waiting: last.waiting, skipped: skipped, lastSync: state.lastSync)
+            exportedSequence: state.exportedSequence, waiting: last.waiting.filter { !Self.isApplied($0, state.applied) },
+            skipped: skipped, lastSync: state.lastSync)
+    }
+
+    /// Whether a log reported as waiting by the last full sync was applied since (by a
+    /// watcher's import of the next logs, which does not rewrite that report).
+    static func isApplied(_ waiting: SyncStatus.Waiting, _ applied: [UUID: Int64]) -> Bool {
+        guard let position = CloudContainer.logPosition(ofPath: waiting.path) else { return false }
+        return (applied[position.device] ?? 0) >= position.sequence
     }
 
     /// The devices registered in the container besides this one, with their logs.

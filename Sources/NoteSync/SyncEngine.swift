@@ -25,7 +25,7 @@ public final class SyncEngine {
     }
 
     private func attach(cloud: URL, containerName: String, deviceName: String) throws -> SyncReport {
-        let container = try CloudContainer.create(in: cloud, name: containerName)
+        let container = try CloudContainer.create(in: cloud, name: containerName, writer: store.deviceID)
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
             modelVersion: Store.currentModelVersion))
@@ -74,7 +74,7 @@ public final class SyncEngine {
         let state = try SyncState(store)
         if forget, let cloud = state.cloud, let name = state.containerName {
             if let identity = state.containerID {
-                let container = try CloudContainer(cloud: cloud, name: name, identity: identity)
+                let container = try CloudContainer(cloud: cloud, name: name, identity: identity, writer: store.deviceID)
                 try container.removeRegistration(of: store.deviceID)
             }
         }
@@ -118,7 +118,7 @@ public final class SyncEngine {
         guard let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
             throw SyncError.notEnabled
         }
-        let container = try CloudContainer(cloud: cloud, name: name, identity: containerID)
+        let container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID)
         var report = SyncReport()
         // A watcher that saw logs arrive, with nothing to export, writes nothing to the cloud:
         // it imports without checking the sentinel, whose removal or replacement it would have
@@ -136,19 +136,31 @@ public final class SyncEngine {
             try importer.importNextLogs(applied: state.applied, into: &report)
             return report
         }
+        let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.replicate { replica in
             try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
             try replica.setSyncValue(LastReport.encode(report), for: LastReport.key)
+            if let cleanedUp { try replica.setSyncValue(JSONText.iso(cleanedUp), for: SyncState.temporaryCleanupKey) }
         }
         return report
+    }
+
+    /// Removes this device's stale temporary files from the container, at most once an hour;
+    /// returns when it did, or nil when it was not time yet.
+    private func removeStaleTemporaryFiles(_ container: CloudContainer) throws -> Date? {
+        let now = Date()
+        let last = try store.syncValues(withPrefix: SyncState.temporaryCleanupKey)[SyncState.temporaryCleanupKey].flatMap(JSONText.date)
+        if let last, now.timeIntervalSince(last) < CloudContainer.staleTemporaryAge, last <= now { return nil }
+        container.removeStaleTemporaryFiles(of: store.deviceID, now: now)
+        return now
     }
 
     /// Checks the sentinel and this device's registration; detaches when either is
     /// definitely gone or the container is another one.
     func checkSentinel(_ container: CloudContainer, expected: UUID) throws {
         switch container.descriptor() {
-        case let .unreadable(reason):
-            throw SyncError.io(path: container.url.appendingPathComponent("container.json").path, reason: reason)
+        case let .unreadable(message):
+            throw SyncError.unreadable(message)
         case .absent:
             try detach("the container's sentinel container.json is gone: sync was switched off or the container was wiped")
         case let .present(descriptor) where descriptor.isNewerFormat:
@@ -163,10 +175,8 @@ public final class SyncEngine {
             break
         }
         switch container.registration(of: store.deviceID) {
-        case let .unreadable(reason):
-            throw SyncError.io(
-                path: container.url.appendingPathComponent(CloudContainer.registrationPath(of: store.deviceID)).path,
-                reason: reason)
+        case let .unreadable(message):
+            throw SyncError.unreadable(message)
         case .absent:
             try detach("this device's registration devices/\(store.deviceID.storeString).json is gone")
         case .present:

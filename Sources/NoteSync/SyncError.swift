@@ -25,10 +25,13 @@ public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
     case detached(reason: String)
     /// A file in the container is not what it claims to be.
     case badFile(path: String, reason: String)
+    /// A file of the container could not be read: the message names it and says why.
+    case unreadable(String)
 
     public var description: String {
         switch self {
         case let .io(path, reason): return "cannot use '\(path)': \(reason)"
+        case let .unreadable(message): return message
         case let .missing(path): return "cannot use '\(path)': it does not exist"
         case let .tooLarge(path, limit): return "refused '\(path)': larger than \(limit) bytes"
         case let .exists(path): return "cannot write '\(path)': it is already published, and published files never change"

@@ -14,6 +14,7 @@ struct SyncState {
     static let sinceKey = "state.since"
     static let lastSyncKey = "last.sync"
     static let clockAheadPrefix = "clock.ahead."
+    static let temporaryCleanupKey = "temporary.cleanup"
 
     /// The highest sequence applied from each other device.
     var applied: [UUID: Int64] = [:]

@@ -29,6 +29,31 @@ import Testing
         #expect(result.output.hasPrefix("sync on: device '\(name)'"))
     }
 
+    @Test func enablingWithAMissingCloudFolderIsAUsageErrorThatCreatesNothing() throws {
+        for cloud in [folder.appending("missing").path, "/missing/cloud"] {
+            let result = try notes(laptop, "sync", "enable", "--cloud", cloud)
+            #expect(result.status == 64, "\(result)")
+            #expect(result.error.hasPrefix("notes: cannot use '\(cloud)' as the cloud folder: it does not exist"), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: laptop.path), "the store folder was made")
+        }
+        let file = folder.appending("a-file")
+        try Data().write(to: file)
+        let notAFolder = try notes(laptop, "sync", "enable", "--cloud", file.path)
+        #expect(notAFolder.status == 64 && notAFolder.error.contains("it is not a folder"), "\(notAFolder)")
+        #expect(!FileManager.default.fileExists(atPath: laptop.path))
+    }
+
+    @Test func anUnreadableSentinelIsNamedOnce() throws {
+        try enable(laptop, "laptop")
+        let sentinel = cloud.appendingPathComponent("NoteCollector/container.json")
+        chmod(sentinel.path, 0)
+        defer { chmod(sentinel.path, 0o644) }
+        let result = try NotesCommand.run(["sync", "now"], store: laptop, unprivileged: true)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.error.components(separatedBy: sentinel.path).count == 2, "the path once: \(result)")
+        #expect(result.error.contains("permission denied"), "\(result)")
+    }
+
     @Test func twoStoresSyncThroughTheFolder() throws {
         #expect(try notes(laptop, "add", "Written before sync", "--body", "old").status == 0)
         try enable(laptop, "laptop")
@@ -83,7 +108,7 @@ import Testing
         #expect(notEnabled.status == 1)
         #expect(notEnabled.error == "notes: sync is not enabled for this store: run 'notes sync enable --cloud DIR'\n")
         let missing = try notes(laptop, "sync", "enable", "--cloud", folder.appending("nowhere").path)
-        #expect(missing.status == 1)
+        #expect(missing.status == 64)
         #expect(missing.error.hasPrefix("notes: ") && missing.error.contains("nowhere"))
         #expect(missing.error.split(separator: "\n").count == 1)
         let badName = try notes(laptop, "sync", "enable", "--cloud", cloud.path, "--container", "../x")

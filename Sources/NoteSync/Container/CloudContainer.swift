@@ -37,9 +37,9 @@ public struct CloudContainer: Sendable {
         self.identity = identity
     }
 
-    /// A handle on the container `name` in the local folder `cloud`.
-    public init(cloud: URL, name: String = defaultName, identity: UUID) throws(SyncError) {
-        try self.init(fileSystem: LocalCloudFileSystem(root: cloud), name: name, identity: identity)
+    /// A handle on the container `name` in the local folder `cloud`, written by `writer`.
+    public init(cloud: URL, name: String = defaultName, identity: UUID, writer: UUID? = nil) throws(SyncError) {
+        try self.init(fileSystem: LocalCloudFileSystem(root: cloud, writer: writer), name: name, identity: identity)
     }
 
     /// The container folder.
@@ -49,8 +49,10 @@ public struct CloudContainer: Sendable {
 
     /// Creates the container `name` in the local folder `cloud` unless it exists, and attaches
     /// to it. See ``create(on:name:now:)``.
-    public static func create(in cloud: URL, name: String = defaultName, now: Date = Date()) throws(SyncError) -> CloudContainer {
-        try create(on: LocalCloudFileSystem(root: cloud), name: name, now: now)
+    public static func create(
+        in cloud: URL, name: String = defaultName, now: Date = Date(), writer: UUID? = nil
+    ) throws(SyncError) -> CloudContainer {
+        try create(on: LocalCloudFileSystem(root: cloud, writer: writer), name: name, now: now)
     }
 
     /// Creates the container `name` unless it exists, and returns a handle on it.
@@ -162,7 +164,7 @@ extension CloudContainer {
     /// holds it, and when that folder is missing, the folder above, up to the cloud folder: a
     /// failed open or read never says `absent`.
     func entryPresence(_ components: [String]) -> Presence<CloudEntry> {
-        guard let last = components.last else { return .unreadable("no path") }
+        guard let last = components.last else { return .unreadable("cannot use '\(url.path)': no file named") }
         let folder = components.dropLast()
         do {
             let entries = try fileSystem.list(folder.joined(separator: "/"))

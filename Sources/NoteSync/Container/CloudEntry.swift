@@ -1,3 +1,5 @@
+import Foundation
+
 /// One name in a folder of the cloud, as `lstat(2)` sees it: a link is reported as a link,
 /// never as what it points to.
 public struct CloudEntry: Equatable, Sendable {
@@ -15,10 +17,13 @@ public struct CloudEntry: Equatable, Sendable {
     public var kind: Kind
     /// The size in bytes, as `lstat(2)` reports it (for a link, the length of its target).
     public var size: Int64
+    /// When it was last modified, when known.
+    public var modified: Date?
 
-    public init(name: String, kind: Kind, size: Int64) {
+    public init(name: String, kind: Kind, size: Int64, modified: Date? = nil) {
         self.name = name
         self.kind = kind
         self.size = size
+        self.modified = modified
     }
 }

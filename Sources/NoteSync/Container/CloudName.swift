@@ -92,6 +92,15 @@ extension CloudContainer {
         CloudName.logs + "/" + CloudName.text(of: device) + "/" + CloudName.log(sequence)
     }
 
+    /// The device and sequence of a log path as ``logPath(device:sequence:)`` makes it, or nil.
+    static func logPosition(ofPath path: String) -> (device: UUID, sequence: Int64)? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == CloudName.logs, let device = UUID(uuidString: String(parts[1])),
+            let sequence = CloudName.sequence(ofLog: String(parts[2]))
+        else { return nil }
+        return (device, sequence)
+    }
+
     /// The path of a device's registration relative to the container.
     public static func registrationPath(of device: UUID) -> String {
         CloudName.devices + "/" + CloudName.registration(of: device)

@@ -10,6 +10,13 @@ extension LocalCloudFileSystem {
     static let linkNotFollowed = "it is a symbolic link, which is never followed"
     static let temporaryPrefix = ".tmp-"
 
+    /// A new temporary name: `.tmp-<writer>-<random>`, or `.tmp-<random>` without a writer
+    /// (docs/sync-format.md, "Write protocol"), the random part 1 to 16 lowercase hex digits.
+    static func temporaryName(writer: UUID?) -> String {
+        let random = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        return temporaryPrefix + (writer.map { $0.uuidString.lowercased() + "-" } ?? "") + random
+    }
+
     /// The components of a relative path, refused unless each is a plain name.
     func components(of path: String) throws(SyncError) -> [String] {
         if path.isEmpty { return [] }
@@ -66,7 +73,9 @@ extension LocalCloudFileSystem {
                     if errno == ENOENT { return .success(nil) }
                     return .failure(error(errno, at: path.isEmpty ? name : path + "/" + name))
                 }
-                return .success(CloudEntry(name: name, kind: Self.kind(of: info), size: Int64(info.st_size)))
+                let modified = Date(
+                    timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+                return .success(CloudEntry(name: name, kind: Self.kind(of: info), size: Int64(info.st_size), modified: modified))
             }
         }
         return try result.get()
@@ -110,7 +119,7 @@ extension LocalCloudFileSystem {
     /// Writes `data` to a new temporary file in `folder` with the cloud file mode, synced to
     /// disk; returns its name. Nothing is left behind on failure.
     func writeTemporary(_ data: Data, in folder: Int32, for path: String) throws(SyncError) -> String {
-        let name = Self.temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16)
+        let name = Self.temporaryName(writer: writer)
         let fd = openat(folder, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
         guard fd >= 0 else { throw error(errno, at: path) }
         var code: Int32 = fchmod(fd, Self.fileMode) == 0 ? 0 : errno

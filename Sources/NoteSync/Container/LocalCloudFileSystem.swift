@@ -12,7 +12,7 @@ import Foundation
 /// itself may be a link (the user chose it).
 ///
 /// Writes follow the rules of durable replacement (https://lwn.net/Articles/457667/): a
-/// temporary file `.tmp-<random>` in the same folder, written and `fsync`ed, renamed (or, for
+/// temporary file `.tmp-<writer>-<random>` in the same folder, written and `fsync`ed, renamed (or, for
 /// an exclusive creation, hard-linked with `link(2)`, which fails when the name exists) to its
 /// final name, then the folder is `fsync`ed. Readers ignore names starting with `.`.
 ///
@@ -25,14 +25,18 @@ import Foundation
 /// keep it private.
 public struct LocalCloudFileSystem: CloudFileSystem {
     public let root: URL
+    /// The device whose id temporary names carry, so that it can tell its own stale temporary
+    /// files from those of writes in progress elsewhere.
+    public let writer: UUID?
 
     static let fileMode: mode_t = 0o644
     static let folderMode: mode_t = 0o755
 
     /// A file system on the cloud folder `root`, which is not created: a cloud folder that is
     /// missing (an unmounted drive, say) must not be taken for an empty one.
-    public init(root: URL) {
+    public init(root: URL, writer: UUID? = nil) {
         self.root = root.standardizedFileURL
+        self.writer = writer
     }
 
     public func list(_ folder: String) throws(SyncError) -> [CloudEntry] {

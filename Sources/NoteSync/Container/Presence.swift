@@ -3,8 +3,9 @@
 /// `absent` is said only when it is certain: the folder that would hold the file could be
 /// listed and the name is not in it (or a folder on the way is missing from a folder that
 /// could be listed). An I/O error, a link, or a file that cannot be understood is
-/// `unreadable`, with the reason: the sentinel check must never take a failing disk or a
-/// damaged file for a container that was switched off.
+/// `unreadable`, with a message that names the file and says why (thrown as
+/// ``SyncError/unreadable(_:)``, as it is): the sentinel check must never take a failing disk
+/// or a damaged file for a container that was switched off.
 public enum Presence<Value> {
     case present(Value)
     case absent

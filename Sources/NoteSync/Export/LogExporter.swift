@@ -83,7 +83,7 @@ struct LogExporter {
         let sequence = exported + 1
         switch container.logPresence(device: device, sequence: sequence) {
         case .absent: return exported
-        case let .unreadable(reason): throw SyncError.io(path: CloudContainer.logPath(device: device, sequence: sequence), reason: reason)
+        case let .unreadable(message): throw SyncError.unreadable(message)
         case .present: break
         }
         let path = CloudContainer.logPath(device: device, sequence: sequence)

@@ -58,6 +58,13 @@ extension Notes.Sync {
         var deviceName: String?
 
         func validate() throws {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: cloud, isDirectory: &isFolder) else {
+                throw ValidationError("cannot use '\(cloud)' as the cloud folder: it does not exist")
+            }
+            guard isFolder.boolValue else {
+                throw ValidationError("cannot use '\(cloud)' as the cloud folder: it is not a folder")
+            }
             if let deviceName, let control = ControlCharacters.first(in: deviceName) {
                 throw ValidationError("--device-name contains \(ControlCharacters.describe(control))")
             }
