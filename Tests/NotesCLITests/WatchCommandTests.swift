@@ -49,6 +49,18 @@ import Testing
         for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
     }
 
+    @Test func anIdleWatcherEndsOnSIGINTAndSaysSoUnderVerbose() throws {
+        let stores = try enabled(["a"])
+        let watcher = try BackgroundNotes(["watch", "-v"], store: stores[0], mergingErrors: true)
+        #expect(eventually { watcher.output.contains("watching '") }, "\(watcher.output)")
+        #expect(watcher.stop(SIGINT) == 0)
+        #expect(watcher.output.hasSuffix("notes watch: stopped\n"), "\(watcher.output)")
+        let quiet = try BackgroundNotes(["watch"], store: stores[0], mergingErrors: true)
+        #expect(eventually { (try? notes(stores[0], "sync", "status").output.contains("watcher:   running")) == true })
+        #expect(quiet.stop(SIGINT) == 0)
+        #expect(!quiet.output.contains("stopped"), "\(quiet.output)")
+    }
+
     @Test func theWatcherNamesADeviceWhoseClockRunsAhead() throws {
         let stores = try enabled(["here", "ahead"])
         let watcher = try BackgroundNotes(["watch"], store: stores[0], mergingErrors: true)

@@ -36,8 +36,10 @@ public final class WatchService: @unchecked Sendable {
         self.lock = try WatcherLock(in: store.folder)
     }
 
-    /// How often the store's commits are checked when its WAL file was not seen written.
-    static let commitCheckInterval: TimeInterval = 0.01
+    /// How often the store's commits are checked when its WAL file was not seen written: a
+    /// fallback, since every commit writes the WAL file, whose inotify event makes the check
+    /// quick for a while (``StoreObservation/checkSoon()``). At rest the watcher sleeps.
+    static let commitCheckInterval: TimeInterval = 2
 
     /// Starts watching and syncs once, to take in what arrived while no watcher ran.
     public func start() throws {
@@ -76,6 +78,7 @@ public final class WatchService: @unchecked Sendable {
         // A save being exported by the commit observer finishes before the process ends.
         engine.waitUntilIdle(timeout: 0.8)
         lock.release()
+        log(1, "stopped")
     }
 
     /// The folder to watch: the container sync is attached to, or, when sync is not on, an

@@ -32,6 +32,11 @@ final class WatchLoop: Sendable {
         thread.withLock { current in current.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
     }
 
+    /// How long, in seconds, the loop waits for an event before it looks at the stop flag
+    /// again: at rest the thread sleeps in the kernel, since a stop request writes the wake
+    /// file and so wakes it at once; the bound only guards against a lost wake-up.
+    static let idleTimeout = 30
+
     /// Asks the loop to end, and wakes it if it waits for an event.
     func requestStop() {
         stopping.store(true, ordering: .sequentiallyConsistent)
@@ -82,7 +87,7 @@ final class WatchLoop: Sendable {
         var lastDelivery = clock.now
         var period = coalescing
         while !stopping.load(ordering: .sequentiallyConsistent) {
-            switch instance.nextEvent(timeout: 1) {
+            switch instance.nextEvent(timeout: Self.idleTimeout) {
             case .timeout:
                 continue
             case let .failure(code):

@@ -13,6 +13,7 @@ struct Measurement: Sendable {
         case seconds = "s"
         case mebibytes = "MiB"
         case perSecond = "/s"
+        case percent = "%"
     }
 
     let name: String

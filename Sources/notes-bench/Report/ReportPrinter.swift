@@ -57,6 +57,8 @@ enum ReportPrinter {
             number = String(format: value < 10 ? "%.2f" : "%.1f", value)
         case .mebibytes:
             number = String(format: value < 10 ? "%.1f" : "%.0f", value)
+        case .percent:
+            number = String(format: value < 1 ? "%.3f" : "%.1f", value)
         }
         return unit ? "\(number) \(kind.rawValue)" : number
     }

@@ -15,6 +15,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case syncLatency = "sync-latency"
     case sustained
     case catchUp = "catch-up"
+    case idle
 
     var scenario: any Scenario {
         switch self {
@@ -25,6 +26,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .syncLatency: return SyncLatencyScenario()
         case .sustained: return SustainedScenario()
         case .catchUp: return CatchUpScenario()
+        case .idle: return IdleScenario()
         }
     }
 }
