@@ -29,6 +29,8 @@ extension Notes {
         @Flag(help: "Keep the listing on screen and refresh it when the store changes, also by another process.")
         var watch = false
 
+        @OptionGroup var timeOptions: TimeOptions
+
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let parent = try collection.map { try store.resolveCollection($0, scope: trash ? .any : .live) }
@@ -42,6 +44,7 @@ extension Notes {
         }
 
         private func render(_ entries: [ListingEntry], index: CollectionIndex) throws -> String {
+            let dates = Timestamp.shortFormatter(in: timeOptions.zone)
             if json {
                 if entries.isEmpty { return "[]\n" }
                 let objects = entries.map { ItemJSON($0.item, path: index.path(of: $0.item)) }
@@ -52,7 +55,7 @@ extension Notes {
             return entries.map { entry in
                 let item = entry.item
                 let name = String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
-                let date = Timestamp.short(sort == .created ? item.created : item.modified)
+                let date = dates.string(from: sort == .created ? item.created : item.modified)
                 return "\(item.id.storeString.prefix(8))  \(date)  \(name)\n"
             }.joined()
         }
@@ -64,7 +67,8 @@ extension ItemSort.Key: ExpressibleByArgument {}
 /// Keeps a rendering on screen and renders it again after every commit to the store.
 enum Watching {
     static func run(store: Store, render: @escaping @Sendable () throws -> String) throws -> Never {
-        let isTerminal = isatty(1) == 1
+        // A dumb terminal cannot redraw in place: each listing is printed in turn.
+        let isTerminal = isatty(1) == 1 && !Terminal.isDumb()
         let show = { @Sendable (text: String) in
             // On a terminal, redraw in place; otherwise print each listing in turn.
             let safe = TerminalText.escaped(text, keepingLayout: true)

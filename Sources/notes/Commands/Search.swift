@@ -19,6 +19,12 @@ extension Notes {
         @Flag(help: "Print a JSON array.")
         var json = false
 
+        @OptionGroup var colorOptions: ColorOptions
+
+        /// Interlinear annotation marks (U+FFF9, U+FFFB), which no note uses for text, around
+        /// matches until they become styles.
+        static let placeholders = ("\u{FFF9}", "\u{FFFB}")
+
         func validate() throws {
             guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
             guard query.contains(where: { $0.isLetter || $0.isNumber }) else {
@@ -28,9 +34,10 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let highlight = !json && isatty(1) == 1
-            let results = try store.search(
-                query, limit: limit, markers: highlight ? ("\u{1B}[1m", "\u{1B}[0m") : ("**", "**"))
+            let highlight = !json && colorOptions.styles()
+            // Styled matches are marked with placeholders first, so that the snippet's own text
+            // is escaped (TerminalText) and the styles are not.
+            let results = try store.search(query, limit: limit, markers: highlight ? Self.placeholders : ("**", "**"))
             let index = try store.collectionIndex()
             if json {
                 return try JSONOutput.print(results.map { result in
@@ -42,7 +49,12 @@ extension Notes {
             }
             for result in results {
                 print("\(result.item.id.storeString.prefix(8))  \(index.path(of: result.item))")
-                print("          \(result.snippet)")
+                var snippet = TerminalText.escaped(result.snippet, keepingLayout: false)
+                if highlight {
+                    snippet = snippet.replacingOccurrences(of: Self.placeholders.0, with: "\u{1B}[1m")
+                        .replacingOccurrences(of: Self.placeholders.1, with: "\u{1B}[0m")
+                }
+                Swift.print("          \(snippet)")
             }
         }
     }

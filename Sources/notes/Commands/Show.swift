@@ -15,6 +15,8 @@ extension Notes {
         @Flag(help: "Print a JSON object.")
         var json = false
 
+        @OptionGroup var timeOptions: TimeOptions
+
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let shown = try store.resolve(item, scope: .any)
@@ -30,10 +32,10 @@ extension Notes {
                 "kind:     \(shown.kind.rawValue)",
                 "path:     \(path)",
                 "id:       \(shown.id.storeString)",
-                "created:  \(Timestamp.iso(shown.created))",
-                "modified: \(Timestamp.iso(shown.modified))",
+                "created:  \(Timestamp.full(shown.created, in: timeOptions.zone))",
+                "modified: \(Timestamp.full(shown.modified, in: timeOptions.zone))",
             ]
-            if let trashed = shown.trashed { lines.append("trashed:  \(Timestamp.iso(trashed))") }
+            if let trashed = shown.trashed { lines.append("trashed:  \(Timestamp.full(trashed, in: timeOptions.zone))") }
             if shown.isCollection {
                 let trash: ItemRequest.Trash = shown.isTrashed ? .included : .excluded
                 let contents = try store.count(ItemRequest(scope: .children(of: shown.id), trash: trash))

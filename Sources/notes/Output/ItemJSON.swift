@@ -70,18 +70,26 @@ enum Timestamp {
         return formatter
     }()
 
-    private static let shortFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter
-    }()
-
     /// ISO 8601 in UTC with milliseconds, for JSON.
     static func iso(_ date: Date) -> String { isoFormatter.string(from: date) }
 
-    /// Minutes in local time, for people.
-    static func short(_ date: Date) -> String { shortFormatter.string(from: date) }
+    /// A formatter of minutes in `zone`, for lists read by people: `2026-11-21 05:24`. Make
+    /// one per listing: making a formatter costs more than using it.
+    static func shortFormatter(in zone: TimeZone) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        formatter.timeZone = zone
+        return formatter
+    }
+
+    /// ISO 8601 with milliseconds in `zone`, with its offset (`Z` for UTC), for people.
+    static func full(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = zone
+        return formatter.string(from: date)
+    }
 }
 
 extension UInt8 {
