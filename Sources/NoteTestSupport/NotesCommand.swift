@@ -73,6 +73,28 @@ public enum NotesCommand {
             error: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
+    /// Runs `notes` on a pseudo-terminal made by util-linux's `script`, with only `environment`
+    /// (and a PATH and TERM unless given); returns its status and everything it printed.
+    public static func runOnTerminal(
+        _ arguments: [String], store: URL, environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String) {
+        let command = ([binary.path, "--store", store.path] + arguments)
+            .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
+        var env = ["PATH": "/usr/bin:/bin", "TERM": "xterm"]
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe()
+        process.standardInput = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     /// Debian's `faketime`, which `install.sh --test` installs.
     public static let fakeTimeBinary = "/usr/bin/faketime"
 

@@ -7,22 +7,8 @@ import Testing
 @Suite struct DisplayTests {
     static let bold = "\u{1B}[1m", plain = "\u{1B}[0m"
 
-    /// Runs `notes` on a pseudo-terminal (util-linux's `script`); returns what it printed.
     func onATerminal(_ fixture: CommandLineFixture, _ arguments: [String], environment: [String: String]) throws -> String {
-        let command = ([NotesCommand.binary.path, "--store", fixture.store.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
-        var env = ["PATH": "/usr/bin:/bin", "TERM": "xterm"]
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let output = Pipe()
-        process.standardInput = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try NotesCommand.runOnTerminal(arguments, store: fixture.store, environment: environment).output
     }
 
     @Test func searchMatchesAreBoldOnlyWhenStylesAreWanted() throws {

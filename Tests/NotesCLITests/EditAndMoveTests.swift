@@ -126,16 +126,9 @@ import Testing
             chmod(file.path, 0o755)
         }
         func editOnATerminal() throws -> Int32 {
-            let command = [NotesCommand.binary.path, "--store", fixture.store.path, "edit", id].map { "'\($0)'" }.joined(separator: " ")
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
-            process.environment = ["VISUAL": "", "EDITOR": "", "PATH": bin.path, "TERM": "dumb"]
-            process.standardInput = Pipe()
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus
+            try NotesCommand.runOnTerminal(
+                ["edit", id], store: fixture.store, environment: ["VISUAL": "", "EDITOR": "", "PATH": bin.path, "TERM": "dumb"]
+            ).status
         }
         try install("vi")
         #expect(try editOnATerminal() == 0)
