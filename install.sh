@@ -11,8 +11,9 @@ readonly TEST_PACKAGES=(faketime)
 
 usage() {
     cat <<EOF
-Usage: ./install.sh [--prefix DIR] [--no-packages] [--service]
-       ./install.sh --test [--no-packages]
+Usage: ./install.sh [--prefix DIR] [--no-packages] [--service] [--verbose]
+       ./install.sh --test [--no-packages] [--verbose]
+       ./install.sh --uninstall [--prefix DIR]
        ./install.sh --print-service [--prefix DIR]
 
 Builds notes in release mode and installs, under PREFIX:
@@ -31,6 +32,9 @@ Options:
                    'notes watch' in the background for the default store (or NOTES_STORE
                    as set now), and enable and start it when 'systemctl --user' works.
   --print-service  Print that service's unit file and exit, without building anything.
+  --uninstall      Remove what an install under PREFIX put there (and the user service, stopped
+                   first, when it runs that notes); stores and cloud folders are left alone.
+  --verbose        Show every line of the build, rather than one a module and step.
   -h, --help       Show this help.
 
 Environment:
@@ -75,10 +79,9 @@ install_packages() {
 }
 
 # Passes swift's output through, with one progress line per module and step instead of one
-# per source file when the output is not a terminal. Warnings, errors and test results pass
-# unchanged.
+# per source file, unless --verbose. Warnings, errors and test results pass unchanged.
 readable_progress() {
-    if [[ -t 1 ]]; then
+    if $VERBOSE; then
         cat
         return
     fi
@@ -158,6 +161,8 @@ install_notes() {
 
     echo "==> Installing into $PREFIX"
     install_file 0755 "$binary" "$PREFIX/bin/notes"
+    # Debug symbols are half the binary's size, and no use to someone running it.
+    if command -v strip >/dev/null 2>&1; then strip "$PREFIX/bin/notes" 2>/dev/null || true; fi
     install_file 0644 man/notes.1 "$PREFIX/share/man/man1/notes.1"
     install_file 0644 "$SCRATCH/notes.bash" "$PREFIX/share/bash-completion/completions/notes"
     install_file 0644 "$SCRATCH/notes.zsh" "$PREFIX/share/zsh/site-functions/_notes"
@@ -187,6 +192,33 @@ WantedBy=default.target
 UNIT
 }
 
+# The files an install puts under PREFIX.
+installed_files() {
+    printf '%s\n' "$PREFIX/bin/notes" "$PREFIX/share/man/man1/notes.1" \
+        "$PREFIX/share/bash-completion/completions/notes" "$PREFIX/share/zsh/site-functions/_notes" \
+        "$PREFIX/share/fish/vendor_completions.d/notes.fish"
+}
+
+uninstall_notes() {
+    local unit="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user/notes-watch.service" file removed=0
+    if [[ -f $unit ]] && grep -qxF "ExecStart=$PREFIX/bin/notes watch" "$unit"; then
+        systemctl --user disable --now notes-watch.service >/dev/null 2>&1 || true
+        rm -f "$unit" || fail "cannot remove '$unit'"
+        systemctl --user daemon-reload >/dev/null 2>&1 || true
+        echo "removed the user service $unit"
+    fi
+    while IFS= read -r file; do
+        [[ -e $file || -L $file ]] || continue
+        rm -f "$file" 2>/dev/null || fail "cannot remove '$file': permission denied"
+        removed=$((removed + 1))
+    done < <(installed_files)
+    if ((removed == 0)); then
+        echo "notes is not installed under $PREFIX: nothing to remove"
+    else
+        echo "removed notes from $PREFIX ($removed files); stores and cloud folders are left as they are"
+    fi
+}
+
 install_service() {
     local folder="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
     mkdir -p "$folder" || fail "cannot create '$folder'"
@@ -205,6 +237,8 @@ PREFIX=/usr/local
 TEST=false
 SERVICE=false
 PRINT_SERVICE=false
+UNINSTALL=false
+VERBOSE=false
 PACKAGES_WANTED=true
 while (($# > 0)); do
     case $1 in
@@ -221,6 +255,8 @@ while (($# > 0)); do
         --test) TEST=true; shift ;;
         --service) SERVICE=true; shift ;;
         --print-service) PRINT_SERVICE=true; shift ;;
+        --uninstall) UNINSTALL=true; shift ;;
+        --verbose) VERBOSE=true; shift ;;
         --no-packages) PACKAGES_WANTED=false; shift ;;
         -h | --help) usage; exit 0 ;;
         *) usage_error "unknown option '$1'" ;;
@@ -231,6 +267,11 @@ PREFIX=${PREFIX%/}
 [[ -n $PREFIX ]] || PREFIX=/
 
 if $PRINT_SERVICE; then service_unit; exit 0; fi
+if $UNINSTALL; then
+    if $TEST || $SERVICE; then usage_error "--uninstall goes alone (with --prefix)"; fi
+    uninstall_notes
+    exit 0
+fi
 cd "$(dirname "${BASH_SOURCE[0]}")"
 BUILD_PATH=${NOTES_BUILD_PATH:-.build}
 
