@@ -20,12 +20,17 @@ public final class SyncEngine {
     /// Attaches the store to `cloud/containerName`, creating the container when absent, and
     /// pushes a snapshot of the whole store into it; then syncs.
     @discardableResult
-    public func enable(cloud: URL, containerName: String = defaultContainerName, deviceName: String) throws -> SyncReport {
-        try locked { try attach(cloud: cloud, containerName: containerName, deviceName: deviceName) }
+    ///
+    /// What it writes into the cloud folder, then and later, is readable by this account alone,
+    /// or also by the group with `access` `.group`.
+    public func enable(
+        cloud: URL, containerName: String = defaultContainerName, deviceName: String, access: CloudAccess = .private
+    ) throws -> SyncReport {
+        try locked { try attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access) }
     }
 
-    private func attach(cloud: URL, containerName: String, deviceName: String) throws -> SyncReport {
-        let container = try CloudContainer.create(in: cloud, name: containerName, writer: store.deviceID)
+    private func attach(cloud: URL, containerName: String, deviceName: String, access: CloudAccess) throws -> SyncReport {
+        let container = try CloudContainer.create(in: cloud, name: containerName, writer: store.deviceID, access: access)
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
             modelVersion: Store.currentModelVersion))
@@ -47,6 +52,7 @@ public final class SyncEngine {
             try replica.setSyncValue(containerName, for: SyncState.containerNameKey)
             try replica.setSyncValue(container.identity.storeString, for: SyncState.containerIDKey)
             try replica.setSyncValue(deviceName, for: SyncState.deviceNameKey)
+            try replica.setSyncValue(access == .private ? nil : access.rawValue, for: SyncState.accessKey)
             try replica.setSyncValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
             try replica.setSyncValue("being enabled", for: SyncState.reasonKey)
         }
@@ -74,7 +80,7 @@ public final class SyncEngine {
         let state = try SyncState(store)
         if forget, let cloud = state.cloud, let name = state.containerName {
             if let identity = state.containerID {
-                let container = try CloudContainer(cloud: cloud, name: name, identity: identity, writer: store.deviceID)
+                let container = try CloudContainer(cloud: cloud, name: name, identity: identity, writer: store.deviceID, access: state.access)
                 try container.removeRegistration(of: store.deviceID)
             }
         }
@@ -118,7 +124,7 @@ public final class SyncEngine {
         guard let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
             throw SyncError.notEnabled
         }
-        let container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID)
+        let container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID, access: state.access)
         var report = SyncReport()
         // A watcher that saw logs arrive, with nothing to export, writes nothing to the cloud:
         // it imports without checking the sentinel, whose removal or replacement it would have

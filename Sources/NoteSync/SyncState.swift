@@ -15,6 +15,7 @@ struct SyncState {
     static let lastSyncKey = "last.sync"
     static let clockAheadPrefix = "clock.ahead."
     static let temporaryCleanupKey = "temporary.cleanup"
+    static let accessKey = "cloud.access"
 
     /// The highest sequence applied from each other device.
     var applied: [UUID: Int64] = [:]
@@ -27,6 +28,8 @@ struct SyncState {
     var reason: String?
     var since: Date?
     var lastSync: Date?
+    /// Who may read what this device writes into the cloud folder.
+    var access: CloudAccess = .private
     /// How far ahead of this device's wall clock the last applied log of a device ran, in
     /// seconds, for the devices past the report threshold.
     var clockAhead: [UUID: TimeInterval] = [:]
@@ -46,6 +49,7 @@ struct SyncState {
                 clockAhead[device] = seconds
             }
         }
+        access = values[Self.accessKey].flatMap(CloudAccess.init(rawValue:)) ?? .private
         exportedSequence = values[Self.exportedKey].flatMap(Int64.init) ?? 0
         cloud = values[Self.cloudKey].map { URL(fileURLWithPath: $0) }
         containerName = values[Self.containerNameKey]

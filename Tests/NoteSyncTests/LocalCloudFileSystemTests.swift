@@ -122,12 +122,12 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("box").path) == ["taken"])
     }
 
-    @Test func cloudFilesAndFoldersHaveSharedModesWhateverTheUmask() throws {
+    @Test func cloudFilesAndFoldersArePrivateWhateverTheUmask() throws {
         let fixture = try ContainerFixture()
         let container = fixture.container
         let device = UUID()
         let blob = Data("blob".utf8)
-        let previous = umask(0o077)
+        let previous = umask(0o022)
         defer { umask(previous) }
         try FileManager.default.removeItem(at: container.url)
         let created = try CloudContainer.create(on: fixture.faulty)
@@ -137,11 +137,11 @@ import Testing
         umask(previous)
 
         for folder in ["", "devices", "logs", "blobs", "logs/\(device.lowercased)"] {
-            #expect(fixture.mode(folder) == 0o755, "\(folder)")
+            #expect(fixture.mode(folder) == 0o700, "\(folder)")
         }
         for file in ["container.json", "devices/\(device.lowercased).json", "logs/\(device.lowercased)/000000000001.log",
                      "blobs/\(CloudContainer.sha256(of: blob))"] {
-            #expect(fixture.mode(file) == 0o644, "\(file)")
+            #expect(fixture.mode(file) == 0o600, "\(file)")
         }
         #expect(fixture.allPaths().filter { $0.contains(".tmp-") } == [])
     }

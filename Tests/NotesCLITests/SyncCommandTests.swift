@@ -43,6 +43,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: laptop.path))
     }
 
+    /// Every file and folder a device writes into the cloud folder, at enable and at later
+    /// exports, is private (0600, 0700), or readable by the group when asked.
+    @Test(arguments: [(false, mode_t(0o600), mode_t(0o700)), (true, mode_t(0o640), mode_t(0o750))])
+    func whatADeviceWritesIntoTheCloudIsPrivateUnlessGroupAccessIsAsked(_ group: Bool, _ fileMode: mode_t, _ folderMode: mode_t) throws {
+        let previous = umask(0o022)
+        defer { umask(previous) }
+        let image = SampleFiles.image("plain.png").path
+        #expect(try notes(laptop, "add", "before", "--body", "x").status == 0)
+        let enable = try NotesCommand.run(
+            ["sync", "enable", "--cloud", cloud.path, "--device-name", "laptop"] + (group ? ["--group-access"] : []), store: laptop)
+        #expect(enable.status == 0, "\(enable)")
+        let note = try notes(laptop, "add", "after", "--body", "y").line
+        #expect(try notes(laptop, "attach", note, image).status == 0)
+        #expect(try notes(laptop, "sync", "now").status == 0)
+        let container = cloud.appendingPathComponent("NoteCollector")
+        let walker = FileManager.default.enumerator(at: container, includingPropertiesForKeys: nil)
+        var checked = 0
+        while let url = walker?.nextObject() as? URL {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            let mode = mode_t((attributes[.posixPermissions] as? NSNumber)?.uint16Value ?? 0)
+            let isFolder = attributes[.type] as? FileAttributeType == .typeDirectory
+            #expect(mode == (isFolder ? folderMode : fileMode), "\(url.path): \(String(mode, radix: 8))")
+            checked += 1
+        }
+        #expect(checked >= 9, "container, devices, logs, blobs, a log folder, logs, a blob, a registration, the sentinel")
+    }
+
     @Test func anUnreadableSentinelIsNamedOnce() throws {
         try enable(laptop, "laptop")
         let sentinel = cloud.appendingPathComponent("NoteCollector/container.json")

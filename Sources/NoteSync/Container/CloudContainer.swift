@@ -38,8 +38,10 @@ public struct CloudContainer: Sendable {
     }
 
     /// A handle on the container `name` in the local folder `cloud`, written by `writer`.
-    public init(cloud: URL, name: String = defaultName, identity: UUID, writer: UUID? = nil) throws(SyncError) {
-        try self.init(fileSystem: LocalCloudFileSystem(root: cloud, writer: writer), name: name, identity: identity)
+    public init(
+        cloud: URL, name: String = defaultName, identity: UUID, writer: UUID? = nil, access: CloudAccess = .private
+    ) throws(SyncError) {
+        try self.init(fileSystem: LocalCloudFileSystem(root: cloud, writer: writer, access: access), name: name, identity: identity)
     }
 
     /// The container folder.
@@ -50,9 +52,9 @@ public struct CloudContainer: Sendable {
     /// Creates the container `name` in the local folder `cloud` unless it exists, and attaches
     /// to it. See ``create(on:name:now:)``.
     public static func create(
-        in cloud: URL, name: String = defaultName, now: Date = Date(), writer: UUID? = nil
+        in cloud: URL, name: String = defaultName, now: Date = Date(), writer: UUID? = nil, access: CloudAccess = .private
     ) throws(SyncError) -> CloudContainer {
-        try create(on: LocalCloudFileSystem(root: cloud, writer: writer), name: name, now: now)
+        try create(on: LocalCloudFileSystem(root: cloud, writer: writer, access: access), name: name, now: now)
     }
 
     /// Creates the container `name` unless it exists, and returns a handle on it.

@@ -120,9 +120,9 @@ extension LocalCloudFileSystem {
     /// disk; returns its name. Nothing is left behind on failure.
     func writeTemporary(_ data: Data, in folder: Int32, for path: String) throws(SyncError) -> String {
         let name = Self.temporaryName(writer: writer)
-        let fd = openat(folder, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, Self.fileMode)
+        let fd = openat(folder, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw error(errno, at: path) }
-        var code: Int32 = fchmod(fd, Self.fileMode) == 0 ? 0 : errno
+        var code: Int32 = fchmod(fd, fileMode) == 0 ? 0 : errno
         if code == 0 { code = writeAll(data, to: fd) }
         if code == 0 && fsync(fd) != 0 { code = errno }
         if close(fd) != 0 && code == 0 { code = errno }

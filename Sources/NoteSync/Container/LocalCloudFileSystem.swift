@@ -16,27 +16,25 @@ import Foundation
 /// an exclusive creation, hard-linked with `link(2)`, which fails when the name exists) to its
 /// final name, then the folder is `fsync`ed. Readers ignore names starting with `.`.
 ///
-/// Modes: files are written 0644 and folders 0755, whatever the umask, unlike the local store
-/// (0700 and 0600). The container is shared by design: who may read it is decided by the cloud
-/// folder the user chose and by the service that mirrors it, not by the modes of the files in
-/// it; a sync client running under another account, or another user sharing the folder on one
-/// machine, must be able to read what every device writes, and every device writes the same
-/// modes so that the mirrored copies agree. Keep the cloud folder inside a private folder to
-/// keep it private.
+/// Modes: files are written 0600 and folders 0700, like the local store, whatever the umask;
+/// 0640 and 0750 when the user asked for group access (``CloudAccess``).
 public struct LocalCloudFileSystem: CloudFileSystem {
     public let root: URL
+    /// Who may read what this file system writes.
+    public let access: CloudAccess
     /// The device whose id temporary names carry, so that it can tell its own stale temporary
     /// files from those of writes in progress elsewhere.
     public let writer: UUID?
 
-    static let fileMode: mode_t = 0o644
-    static let folderMode: mode_t = 0o755
+    var fileMode: mode_t { access.fileMode }
+    var folderMode: mode_t { access.folderMode }
 
     /// A file system on the cloud folder `root`, which is not created: a cloud folder that is
     /// missing (an unmounted drive, say) must not be taken for an empty one.
-    public init(root: URL, writer: UUID? = nil) {
+    public init(root: URL, writer: UUID? = nil, access: CloudAccess = .private) {
         self.root = root.standardizedFileURL
         self.writer = writer
+        self.access = access
     }
 
     public func list(_ folder: String) throws(SyncError) -> [CloudEntry] {
@@ -110,7 +108,7 @@ public struct LocalCloudFileSystem: CloudFileSystem {
     @discardableResult
     public func makeFolder(_ path: String) throws(SyncError) -> Bool {
         try inParent(of: path) { folder, name throws(SyncError) in
-            if mkdirat(folder, name, Self.folderMode) != 0 {
+            if mkdirat(folder, name, folderMode) != 0 {
                 guard errno == EEXIST else { throw error(errno, at: path) }
                 var info = stat()
                 guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
@@ -123,7 +121,7 @@ public struct LocalCloudFileSystem: CloudFileSystem {
             // mkdir applies the umask: set the mode the container promises.
             let created = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard created >= 0 else { throw error(errno, at: path) }
-            let changed = fchmod(created, Self.folderMode) == 0
+            let changed = fchmod(created, folderMode) == 0
             let code = errno
             close(created)
             guard changed else { throw error(code, at: path) }

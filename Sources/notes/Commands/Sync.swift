@@ -57,6 +57,9 @@ extension Notes.Sync {
         @Option(help: ArgumentHelp("This device's name (default: the host name).", valueName: "NAME"))
         var deviceName: String?
 
+        @Flag(help: "Let the group read what this device writes into the cloud folder (files 0640, folders 0750, rather than 0600 and 0700).")
+        var groupAccess = false
+
         func validate() throws {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: cloud, isDirectory: &isFolder) else {
@@ -74,7 +77,8 @@ extension Notes.Sync {
             let store = try storeOptions.open()
             let name = deviceName ?? ProcessInfo.processInfo.hostName
             let report = try SyncEngine(store: store).enable(
-                cloud: URL(fileURLWithPath: cloud), containerName: container, deviceName: name)
+                cloud: URL(fileURLWithPath: cloud), containerName: container, deviceName: name,
+                access: groupAccess ? .group : .private)
             print("sync on: device '\(name)' in '\(URL(fileURLWithPath: cloud).appendingPathComponent(container).path)'")
             SyncOutput.show(report)
         }
