@@ -2,6 +2,14 @@ import Foundation
 import NoteStore
 
 extension SyncEngine {
+    /// Where this store was last attached, from its own records (the cloud folder, the
+    /// container's name, the device's name and whether sync is on there), or nil when it never was.
+    public func lastAttachment() throws -> (cloud: URL, containerName: String, deviceName: String?, isOn: Bool)? {
+        let state = try SyncState(store)
+        guard let cloud = state.cloud, let name = state.containerName else { return nil }
+        return (cloud, name, state.deviceName, state.state == .on)
+    }
+
     /// The state of sync for this store, with what the container holds now when it can be read.
     public func status() throws -> SyncStatus {
         let state = try SyncState(store)

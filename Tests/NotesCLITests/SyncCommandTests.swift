@@ -70,6 +70,55 @@ import Testing
         #expect(checked >= 9, "container, devices, logs, blobs, a log folder, logs, a blob, a registration, the sentinel")
     }
 
+    @Test func enablingAgainWithoutTheCloudFolderReattachesWhereTheStoreWas() throws {
+        try enable(laptop, "laptop")
+        #expect(try notes(laptop, "sync", "disable").status == 0)
+        let again = try notes(laptop, "sync", "enable")
+        #expect(again.status == 0, "\(again)")
+        #expect(again.output.hasPrefix("sync on: device 'laptop' in '\(cloud.appendingPathComponent("NoteCollector").path)'"), "\(again)")
+        // Switched off by the sentinel going: enabling again brings the container back there.
+        try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector"))
+        #expect(try notes(laptop, "sync", "now").status == 1)
+        #expect(try notes(laptop, "sync", "enable").status == 0)
+        #expect(FileManager.default.fileExists(atPath: cloud.appendingPathComponent("NoteCollector/container.json").path))
+        #expect(try notes(laptop, "sync", "status").output.contains("state:     on"))
+    }
+
+    @Test func enablingWithoutACloudFolderWhenNeverAttachedIsAUsageErrorThatCreatesNothing() throws {
+        let result = try notes(laptop, "sync", "enable")
+        #expect(result.status == 64 && result.error.contains("give --cloud DIR"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: laptop.path))
+    }
+
+    @Test func attachingToAnotherFolderWhileSyncIsOnNeedsMove() throws {
+        try enable(laptop, "laptop")
+        let other = folder.appending("other-cloud")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        let refused = try notes(laptop, "sync", "enable", "--cloud", other.path)
+        #expect(refused.status == 64 && refused.error.contains("give --move"), "\(refused)")
+        #expect(try notes(laptop, "sync", "status").output.contains(cloud.path))
+        let moved = try notes(laptop, "sync", "enable", "--cloud", other.path, "--move")
+        #expect(moved.status == 0 && moved.output.contains("device 'laptop' in '\(other.path)/NoteCollector'"), "\(moved)")
+        // The same folder again needs no --move.
+        #expect(try notes(laptop, "sync", "enable", "--cloud", other.path).status == 0)
+    }
+
+    @Test func logsOfAnEarlierContainerAreOneSummaryLine() throws {
+        try enable(laptop, "laptop")
+        try enable(desktop, "desktop")
+        for index in 1...3 {
+            #expect(try notes(desktop, "add", "note \(index)").status == 0)
+            #expect(try notes(desktop, "sync", "now").status == 0)
+        }
+        // The container is wiped but for its logs: enabling makes a new one under the same name.
+        try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector/container.json"))
+        let again = try notes(laptop, "sync", "enable")
+        #expect(again.status == 0, "\(again)")
+        let skipped = again.output.split(separator: "\n").filter { $0.hasPrefix("skipped:") }
+        #expect(skipped.count == 1, "\(again.output)")
+        #expect(skipped.first?.contains("logs of 1 device belong to an earlier container") == true, "\(again.output)")
+    }
+
     @Test func anUnreadableSentinelIsNamedOnce() throws {
         try enable(laptop, "laptop")
         let sentinel = cloud.appendingPathComponent("NoteCollector/container.json")

@@ -81,8 +81,7 @@ extension Notes {
                 guard isatty(0) == 1 else {
                     throw InputError.usage("refusing to purge \(Plural.items(count)) without --yes")
                 }
-                FileHandle.standardError.write(Data("purge \(Plural.items(count)) for good? [y/N] ".utf8))
-                guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else { return }
+                guard Confirmation.ask("purge \(Plural.items(count)) for good?") else { return }
             }
             let purged = try store.emptyTrash()
             print("purged \(Plural.items(purged))")

@@ -48,19 +48,25 @@ extension Notes.Sync {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Option(help: ArgumentHelp("The shared cloud folder.", valueName: "DIR"))
-        var cloud: String
+        @Option(help: ArgumentHelp("The shared cloud folder (default: the one this store was attached to).", valueName: "DIR"))
+        var cloud: String?
 
-        @Option(help: ArgumentHelp("The container's name: the same on every device.", valueName: "NAME"))
-        var container = SyncEngine.defaultContainerName
+        @Option(help: ArgumentHelp(
+            "The container's name: the same on every device (default: the one this store was attached to, else NoteCollector).",
+            valueName: "NAME"))
+        var container: String?
 
-        @Option(help: ArgumentHelp("This device's name (default: the host name).", valueName: "NAME"))
+        @Option(help: ArgumentHelp("This device's name (default: the name it had, else the host name).", valueName: "NAME"))
         var deviceName: String?
+
+        @Flag(help: "Attach to another cloud folder or container than the one sync is on with.")
+        var move = false
 
         @Flag(help: "Let the group read what this device writes into the cloud folder (files 0640, folders 0750, rather than 0600 and 0700).")
         var groupAccess = false
 
         func validate() throws {
+            guard let cloud else { return try validateDeviceName() }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: cloud, isDirectory: &isFolder) else {
                 throw ValidationError("cannot use '\(cloud)' as the cloud folder: it does not exist")
@@ -68,20 +74,39 @@ extension Notes.Sync {
             guard isFolder.boolValue else {
                 throw ValidationError("cannot use '\(cloud)' as the cloud folder: it is not a folder")
             }
+            try validateDeviceName()
+        }
+
+        private func validateDeviceName() throws {
             if let deviceName, let control = ControlCharacters.first(in: deviceName) {
                 throw ValidationError("--device-name contains \(ControlCharacters.describe(control))")
             }
         }
 
         func run() throws {
+            let databaseExists = FileManager.default.fileExists(
+                atPath: storeOptions.folder.appendingPathComponent(Store.databaseFileName).path)
+            guard cloud != nil || databaseExists else { throw Self.noCloudFolder }
             let store = try storeOptions.open()
-            let name = deviceName ?? ProcessInfo.processInfo.hostName
-            let report = try SyncEngine(store: store).enable(
-                cloud: URL(fileURLWithPath: cloud), containerName: container, deviceName: name,
-                access: groupAccess ? .group : .private)
-            print("sync on: device '\(name)' in '\(URL(fileURLWithPath: cloud).appendingPathComponent(container).path)'")
+            let engine = SyncEngine(store: store)
+            let last = try engine.lastAttachment()
+            guard let folder = cloud.map({ URL(fileURLWithPath: $0) }) ?? last?.cloud else { throw Self.noCloudFolder }
+            let name = container ?? last?.containerName ?? SyncEngine.defaultContainerName
+            let target = folder.appendingPathComponent(name).standardizedFileURL
+            if let last, last.isOn, last.cloud.appendingPathComponent(last.containerName).standardizedFileURL != target, !move {
+                let current = last.cloud.appendingPathComponent(last.containerName).path
+                guard isatty(0) == 1, Confirmation.ask("sync is on with '\(current)': move this device to '\(target.path)'?") else {
+                    throw InputError.usage("sync is on with '\(current)': give --move to attach this store to '\(target.path)' instead")
+                }
+            }
+            let device = deviceName ?? last?.deviceName ?? ProcessInfo.processInfo.hostName
+            let report = try engine.enable(
+                cloud: folder, containerName: name, deviceName: device, access: groupAccess ? .group : .private)
+            print("sync on: device '\(device)' in '\(target.path)'")
             SyncOutput.show(report)
         }
+
+        static let noCloudFolder = ValidationError("give --cloud DIR: this store was never attached to a cloud folder")
     }
 
     struct Disable: ParsableCommand {

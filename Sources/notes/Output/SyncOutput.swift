@@ -10,10 +10,25 @@ enum SyncOutput {
         if report.leftOut > 0 { line += ", left out \(Plural.changes(report.leftOut)) that break the model's rules" }
         print(line)
         for waiting in report.waiting { print("waiting: \(waiting.path): \(waiting.reason)") }
-        for skipped in report.skipped { print("skipped: \(skipped.path): \(skipped.reason)") }
+        let (foreign, others) = partition(report.skipped)
+        for skipped in others { print("skipped: \(skipped.path): \(skipped.reason)") }
+        if let line = summary(ofForeign: foreign) { print("skipped: \(line)") }
         for (device, ahead) in report.clocksAhead.sorted(by: { $0.key.storeString < $1.key.storeString }) {
             print("clock: device \(device.storeString) runs \(ClockSkew.describe(ahead)) ahead of this one")
         }
+    }
+
+    /// The logs of an earlier container under the same name, apart from the other skipped files.
+    private static func partition(_ skipped: [SkippedFile]) -> (foreign: [SkippedFile], others: [SkippedFile]) {
+        let foreign = skipped.filter { $0.reason == .foreignContainer && $0.path.hasPrefix("logs/") }
+        return (foreign, skipped.filter { !($0.reason == .foreignContainer && $0.path.hasPrefix("logs/")) })
+    }
+
+    /// One line for the logs of an earlier container, however many: they are passed over for good.
+    private static func summary(ofForeign logs: [SkippedFile]) -> String? {
+        guard !logs.isEmpty else { return nil }
+        let devices = Set(logs.map { $0.path.split(separator: "/").dropFirst().first ?? "" }).count
+        return "\(Plural.logs(Int64(logs.count))) of \(devices) device\(devices == 1 ? "" : "s") belong to an earlier container of this name: passed over for good"
     }
 
     static func describe(_ status: SyncStatus) -> String {
@@ -47,8 +62,10 @@ enum SyncOutput {
             lines += status.waiting.map { "  \($0.path): \($0.reason)" }
         }
         if !status.skipped.isEmpty {
+            let (foreign, others) = partition(status.skipped)
             lines.append("skipped:")
-            lines += status.skipped.map { "  \($0.path): \($0.reason)" }
+            lines += others.map { "  \($0.path): \($0.reason)" }
+            if let line = summary(ofForeign: foreign) { lines.append("  " + line) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
