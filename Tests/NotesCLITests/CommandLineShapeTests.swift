@@ -38,6 +38,28 @@ import Testing
         #expect(help.components(separatedBy: "NoteCollector").count == 2, "the default said once: \(help)")
     }
 
+    /// What a shell's completion script asks `notes` (argument-parser's `---completion`
+    /// protocol): the paths in the store named on the line, collections only where a
+    /// collection is wanted, and no store made where there is none.
+    @Test func completionOffersThePathsOfTheStoreOnTheLine() throws {
+        let fixture = CommandLineFixture()
+        try fixture.makeTree()
+        func complete(_ command: String, _ argument: String, _ words: [String]) throws -> [String] {
+            let line = ["notes", "--store", fixture.store.path] + words
+            let result = try NotesCommand.run(
+                ["---completion", command, "--", argument, String(line.count - 1), String(line.last?.count ?? 0)] + line)
+            #expect(result.status == 0, "\(result)")
+            return result.output.split(separator: "\n").map(String.init)
+        }
+        #expect(try complete("show", "positional@0", ["show", "Wo"]) == ["Work", "Work/Ideas", "Work/Ideas/Launch", "Work/Plan"])
+        #expect(try complete("mv", "--to", ["mv", "Home", "--to", ""]) == ["Work", "Work/Ideas"])
+        #expect(try complete("add", "--in", ["add", "x", "--in", "Work/I"]) == ["Work/Ideas"])
+        let nowhere = fixture.file("no-store")
+        let result = try NotesCommand.run(["---completion", "show", "--", "positional@0", "4", "0", "notes", "--store", nowhere.path, "show", ""])
+        #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: nowhere.path))
+    }
+
     @Test func catPrintsTheBodyByteForByteToAPipe() throws {
         let fixture = CommandLineFixture()
         let body = "first line\n\u{1B}[1mbold\u{1B}[0m\ttab\r\nno final break"

@@ -13,7 +13,7 @@ extension Notes {
         @Argument(help: "The note's name.")
         var name: String
 
-        @Option(name: .customLong("in"), help: ArgumentHelp("The collection to add it to.", valueName: "COLLECTION"))
+        @Option(name: .customLong("in"), help: ArgumentHelp("The collection to add it to.", valueName: "COLLECTION"), completion: ItemCompletion.collections)
         var collection: String?
 
         @OptionGroup var bodyOptions: BodyOptions
@@ -37,7 +37,7 @@ extension Notes {
         @Argument(help: "The collection's name.")
         var name: String
 
-        @Option(name: .customLong("in"), help: ArgumentHelp("The collection to make it in.", valueName: "COLLECTION"))
+        @Option(name: .customLong("in"), help: ArgumentHelp("The collection to make it in.", valueName: "COLLECTION"), completion: ItemCompletion.collections)
         var collection: String?
 
         func run() throws {

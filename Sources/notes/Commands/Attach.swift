@@ -10,7 +10,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The note to attach to.")
+        @Argument(help: "The note to attach to.", completion: ItemCompletion.items)
         var note: String
 
         @Argument(help: ArgumentHelp("The image files.", valueName: "FILE"))
@@ -39,7 +39,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The note whose attachments to list.")
+        @Argument(help: "The note whose attachments to list.", completion: ItemCompletion.items)
         var note: String
 
         @Flag(help: "Print a JSON array.")

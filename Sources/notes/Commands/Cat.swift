@@ -13,7 +13,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The note whose body to print.")
+        @Argument(help: "The note whose body to print.", completion: ItemCompletion.items)
         var item: String
 
         func run() throws {

@@ -10,10 +10,10 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to move.")
+        @Argument(help: "The item to move.", completion: ItemCompletion.items)
         var item: String
 
-        @Option(help: ArgumentHelp("The collection to move it into.", valueName: "COLLECTION"))
+        @Option(help: ArgumentHelp("The collection to move it into.", valueName: "COLLECTION"), completion: ItemCompletion.collections)
         var to: String?
 
         @Flag(help: "Move it to the top level.")
@@ -39,7 +39,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to move to the trash.")
+        @Argument(help: "The item to move to the trash.", completion: ItemCompletion.items)
         var item: String
 
         func run() throws {
@@ -54,7 +54,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to restore.")
+        @Argument(help: "The item to restore.", completion: ItemCompletion.items)
         var item: String
 
         func run() throws {

@@ -13,7 +13,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to edit.")
+        @Argument(help: "The item to edit.", completion: ItemCompletion.items)
         var item: String
 
         @Option(help: ArgumentHelp("The new name.", valueName: "NAME"))

@@ -10,7 +10,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The collection to list (default: the top level).")
+        @Argument(help: "The collection to list (default: the top level).", completion: ItemCompletion.collections)
         var collection: String?
 
         @Flag(name: [.customShort("r"), .long], help: "List the contents of collections too, at any depth.")

@@ -9,7 +9,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to show.")
+        @Argument(help: "The item to show.", completion: ItemCompletion.items)
         var item: String
 
         @Flag(help: "Print a JSON object.")

@@ -48,7 +48,7 @@ extension Notes.Sync {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Option(help: ArgumentHelp("The shared cloud folder (default: the one this store was attached to).", valueName: "DIR"))
+        @Option(help: ArgumentHelp("The shared cloud folder (default: the one this store was attached to).", valueName: "DIR"), completion: .directory)
         var cloud: String?
 
         @Option(help: ArgumentHelp(

@@ -8,11 +8,14 @@ struct StoreOptions: ParsableArguments {
         name: .customLong("store"),
         help: ArgumentHelp(
             "The store folder (default: $NOTES_STORE, else ${XDG_DATA_HOME:-~/.local/share}/notes).",
-            valueName: "DIR"))
+            valueName: "DIR"),
+        completion: .directory)
     var store: String?
 
     /// The store folder: the option, else `NOTES_STORE`, else the XDG data folder.
-    var folder: URL {
+    var folder: URL { Self.folder(option: store) }
+
+    static func folder(option store: String?) -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let store, !store.isEmpty { return URL(fileURLWithPath: store) }
         if let store = environment["NOTES_STORE"], !store.isEmpty { return URL(fileURLWithPath: store) }
