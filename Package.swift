@@ -69,7 +69,7 @@ let package = Package(
         .testTarget(
             name: "NotesCLITests",
             dependencies: [
-                "NoteStore", "NoteTestSupport",
+                "NoteStore", "NoteSync", "NoteTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import NoteStore
+import NoteSync
 import NoteTestSupport
 import Testing
 
@@ -91,6 +93,49 @@ import Testing
         #expect(try fixture.show(note)["name"] as? String == "\u{1B}[31mRED\u{1B}[0m")
         let failure = try fixture.run(["attach", note, notImage])
         fixture.expectFailure(failure, status: 65, mentioning: ["\\e[31mRED\\e[0m"])
+    }
+
+    /// Another device's log (hand-made, valid) creates notes with hostile names and renames a
+    /// shared note to one: `sync now` leaves those changes out, applies the rest, and prints
+    /// nothing raw.
+    @Test func namesWithControlCharactersFromAnotherDeviceAreLeftOutOnImport() throws {
+        let fixture = CommandLineFixture()
+        let cloud = fixture.file("cloud")
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+        try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--device-name", "here"])
+        let shared = try fixture.add("Shared")
+        try fixture.succeed(["sync", "now"])
+        let container = cloud.appendingPathComponent("NoteCollector")
+        let sentinel = try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("container.json"))) as? [String: Any]
+        let identityText = try #require(sentinel?["container"] as? String)
+        let identity = try #require(UUID(uuidString: identityText))
+        let other = UUID()
+        let clock = HybridClock.tick(after: 0)
+        func insert(_ name: String) -> LogChange {
+            var values = OutboxChanges()
+            values.set("name", .text(name))
+            values.set("parent", .null)
+            values.set("created", .integer(Int64(clock >> 16)))
+            values.set("modified", .integer(Int64(clock >> 16)))
+            values.set("trashed", .null)
+            values.set("body", .text(""))
+            return LogChange(entity: "Note", object: UUID(), operation: .insert, clock: clock, values: values)
+        }
+        var rename = OutboxChanges()
+        rename.set("name", .text("Shared\u{1B}]0;pwned\u{07}"))
+        let changes = Self.hostileNames.map(insert) + [insert("A plain note"),
+            LogChange(entity: "Note", object: UUID(uuidString: shared)!, operation: .update, clock: clock + 1, values: rename)]
+        let header = LogHeader(
+            modelVersion: Store.currentModelVersion, container: identity, device: other, sequence: 1, changes: changes.count,
+            dependencies: [:], blobs: [], written: Date())
+        let file = container.appendingPathComponent(CloudContainer.logPath(device: other, sequence: 1))
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try LogCodec.encode(TransactionLog(header: header, changes: changes)).write(to: file)
+        let result = try fixture.succeed(["sync", "now"])
+        expectSafe(result, "sync now")
+        #expect(result.output.contains("left out \(Self.hostileNames.count + 1) changes that break the model's rules"), "\(result)")
+        #expect(JSONChecks.names(try fixture.list()) == ["A plain note", "Shared"])
+        for arguments in [["ls"], ["sync", "status"], ["devices"]] { expectSafe(try fixture.succeed(arguments), arguments[0]) }
     }
 
     @Test func deviceNamesFromTheCloudAreEscaped() throws {
