@@ -30,19 +30,9 @@ import Testing
         container: UUID, device: UUID, sequence: Int64 = 1, modelVersion: Int = Store.currentModelVersion,
         dependencies: [UUID: Int64] = [:], note name: String
     ) -> Data {
-        let clock = HybridClock.tick(after: 0)
-        var values = OutboxChanges()
-        values.set("name", .text(name))
-        values.set("parent", .null)
-        values.set("created", .integer(Int64(clock >> 16)))
-        values.set("modified", .integer(Int64(clock >> 16)))
-        values.set("trashed", .null)
-        values.set("body", .text(""))
-        let change = LogChange(entity: "Note", object: UUID(), operation: .insert, clock: clock, values: values)
-        let header = LogHeader(
-            modelVersion: modelVersion, container: container, device: device, sequence: sequence, changes: 1,
-            dependencies: dependencies, blobs: [], written: Date())
-        return LogCodec.encode(TransactionLog(header: header, changes: [change]))
+        HandMadeLog.encode(
+            [HandMadeLog.noteInsert(named: name, clock: HybridClock.tick(after: 0))], container: container, device: device,
+            sequence: sequence, modelVersion: modelVersion, dependencies: dependencies)
     }
 
     /// Puts a bad file of `kind` into the container of `stack`.

@@ -10,18 +10,7 @@ import Testing
 @Suite struct ClockSkewTests {
     /// A valid log of one new note, written by `device` with `clock`.
     static func log(container: UUID, device: UUID, clock: UInt64, name: String) -> Data {
-        var values = OutboxChanges()
-        values.set("name", .text(name))
-        values.set("parent", .null)
-        values.set("created", .integer(1_763_717_400_000))
-        values.set("modified", .integer(1_763_717_400_000))
-        values.set("trashed", .null)
-        values.set("body", .text(""))
-        let change = LogChange(entity: "Note", object: UUID(), operation: .insert, clock: clock, values: values)
-        let header = LogHeader(
-            modelVersion: Store.currentModelVersion, container: container, device: device, sequence: 1, changes: 1,
-            dependencies: [:], blobs: [], written: Date())
-        return LogCodec.encode(TransactionLog(header: header, changes: [change]))
+        HandMadeLog.encode([HandMadeLog.noteInsert(named: name, clock: clock)], container: container, device: device)
     }
 
     func place(_ data: Data, device: UUID, in stack: SyncStack) throws {

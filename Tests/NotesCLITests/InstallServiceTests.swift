@@ -4,13 +4,11 @@ import Testing
 
 /// The systemd user service that `install.sh --service` installs runs the installed watcher.
 @Suite struct InstallServiceTests {
-    func printService(prefix: String, store: String?) throws -> String {
+    /// Runs `install.sh` with `arguments`; returns what it printed, after checking it succeeded.
+    func installScript(_ arguments: [String], environment: [String: String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [SampleFiles.folder.deletingLastPathComponent().appendingPathComponent("install.sh").path,
-                             "--print-service", "--prefix", prefix]
-        var environment = ProcessInfo.processInfo.environment
-        environment["NOTES_STORE"] = store
+        process.arguments = [SampleFiles.folder.deletingLastPathComponent().appendingPathComponent("install.sh").path] + arguments
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -19,6 +17,12 @@ import Testing
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    func printService(prefix: String, store: String?) throws -> String {
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTES_STORE"] = store
+        return try installScript(["--print-service", "--prefix", prefix], environment: environment)
     }
 
     @Test func theUnitRunsTheInstalledWatcher() throws {
@@ -45,18 +49,9 @@ import Testing
         try FileManager.default.createDirectory(at: unit.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(try printService(prefix: prefix.path, store: nil).utf8).write(to: unit)
         func uninstall() throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [SampleFiles.folder.deletingLastPathComponent().appendingPathComponent("install.sh").path,
-                                 "--uninstall", "--prefix", prefix.path]
-            process.environment = ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "XDG_CONFIG_HOME": config.path]
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-            return String(decoding: data, as: UTF8.self)
+            try installScript(
+                ["--uninstall", "--prefix", prefix.path],
+                environment: ["PATH": "/usr/bin:/bin", "HOME": folder.url.path, "XDG_CONFIG_HOME": config.path])
         }
         let first = try uninstall()
         #expect(first.contains("removed notes from \(prefix.path) (5 files)"), "\(first)")

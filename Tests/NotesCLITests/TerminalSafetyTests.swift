@@ -111,26 +111,14 @@ import Testing
         let identity = try #require(UUID(uuidString: identityText))
         let other = UUID()
         let clock = HybridClock.tick(after: 0)
-        func insert(_ name: String) -> LogChange {
-            var values = OutboxChanges()
-            values.set("name", .text(name))
-            values.set("parent", .null)
-            values.set("created", .integer(Int64(clock >> 16)))
-            values.set("modified", .integer(Int64(clock >> 16)))
-            values.set("trashed", .null)
-            values.set("body", .text(""))
-            return LogChange(entity: "Note", object: UUID(), operation: .insert, clock: clock, values: values)
-        }
+        func insert(_ name: String) -> LogChange { HandMadeLog.noteInsert(named: name, clock: clock) }
         var rename = OutboxChanges()
         rename.set("name", .text("Shared\u{1B}]0;pwned\u{07}"))
         let changes = Self.hostileNames.map(insert) + [insert("A plain note"),
             LogChange(entity: "Note", object: UUID(uuidString: shared)!, operation: .update, clock: clock + 1, values: rename)]
-        let header = LogHeader(
-            modelVersion: Store.currentModelVersion, container: identity, device: other, sequence: 1, changes: changes.count,
-            dependencies: [:], blobs: [], written: Date())
         let file = container.appendingPathComponent(CloudContainer.logPath(device: other, sequence: 1))
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try LogCodec.encode(TransactionLog(header: header, changes: changes)).write(to: file)
+        try HandMadeLog.encode(changes, container: identity, device: other).write(to: file)
         let result = try fixture.succeed(["sync", "now"])
         expectSafe(result, "sync now")
         #expect(result.output.contains("left out \(Self.hostileNames.count + 1) changes that break the model's rules"), "\(result)")
