@@ -34,6 +34,7 @@ import Testing
             let result = try notes(laptop, "sync", "enable", "--cloud", cloud)
             #expect(result.status == 64, "\(result)")
             #expect(result.error.hasPrefix("notes: cannot use '\(cloud)' as the cloud folder: it does not exist"), "\(result)")
+            #expect(result.error.hasSuffix("(see 'notes sync enable --help')\n"), "\(result)")
             #expect(!FileManager.default.fileExists(atPath: laptop.path), "the store folder was made")
         }
         let file = folder.appending("a-file")

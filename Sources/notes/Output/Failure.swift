@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import NoteStore
 import NoteSync
@@ -101,9 +102,16 @@ enum Failure {
     /// Points to the help of the subcommand that was used, when there was one.
     private static func hint(_ code: Int32) -> String {
         guard code == usage else { return "" }
-        let names = commandNames
-        let used = CommandLine.arguments.dropFirst().first { names.contains($0) }
-        return " (see 'notes \(used.map { $0 + " " } ?? "")--help')"
+        // The command used, with its subcommand when it has some (`sync enable`).
+        var path: [String] = []
+        var commands: [any ParsableCommand.Type] = Notes.configuration.subcommands
+        for word in CommandLine.arguments.dropFirst() {
+            guard let command = commands.first(where: { ($0.configuration.commandName ?? $0._commandName) == word }) else { continue }
+            path.append(word)
+            commands = command.configuration.subcommands
+            if commands.isEmpty { break }
+        }
+        return " (see 'notes \(path.map { $0 + " " }.joined())--help')"
     }
 
     private static func lowercasedFirst(_ text: String) -> String {
