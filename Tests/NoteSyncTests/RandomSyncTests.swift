@@ -12,8 +12,11 @@ import Testing
 /// The seed fixes the operations and the syncs; the clocks come from the wall clock, so that a
 /// failing seed replays the same history, though concurrent edits in one millisecond may be
 /// ordered otherwise.
+///
+/// CI runs 200 seeds; `NOTES_RANDOM_SEEDS=10000 swift test --filter RandomSyncTests` runs more.
 @Suite struct RandomSyncTests {
-    static let seeds: [UInt64] = Array(1...200)
+    static let seeds: [UInt64] = Array(1...UInt64(
+        max(1, ProcessInfo.processInfo.environment["NOTES_RANDOM_SEEDS"].flatMap(Int.init) ?? 200)))
 
     @Test(arguments: seeds)
     func randomHistoriesConverge(seed: UInt64) throws {
