@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "notes", targets: ["notes"]),
         .executable(name: "notes-bench", targets: ["notes-bench"]),
+        .library(name: "NoteText", targets: ["NoteText"]),
         .library(name: "NoteStore", targets: ["NoteStore"]),
         .library(name: "NoteSync", targets: ["NoteSync"]),
         .library(name: "NoteWatch", targets: ["NoteWatch"]),
@@ -17,9 +18,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
+        .target(name: "NoteText"),
         .target(
             name: "NoteStore",
             dependencies: [
+                "NoteText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -27,7 +30,7 @@ let package = Package(
         .target(
             name: "NoteSync",
             dependencies: [
-                "NoteStore",
+                "NoteStore", "NoteText",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .systemLibrary(
@@ -39,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "notes",
             dependencies: [
-                "NoteStore", "NoteSync", "NoteWatch",
+                "NoteStore", "NoteSync", "NoteWatch", "NoteText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -61,8 +64,12 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(
+            name: "NoteTextTests",
+            dependencies: ["NoteText"]),
+        .testTarget(
             name: "NoteSyncTests",
-            dependencies: ["NoteSync", "NoteStore", "NoteTestSupport"]),
+            dependencies: ["NoteSync", "NoteStore", "NoteTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "NoteWatchTests",
             dependencies: ["NoteWatch", "NoteTestSupport"]),

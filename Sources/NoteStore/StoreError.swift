@@ -19,6 +19,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case cannotAttach(file: String, note: String, reason: String)
     /// No attachment has this id or id prefix.
     case unknownAttachment(String)
+    /// No version in an item's history has this id or id prefix, or several have.
+    case unknownVersion(String, item: String, ambiguous: Bool)
     /// An attachment's bytes are missing or damaged.
     case blob(attachment: UUID, problem: String)
     /// The operation does not apply to this item (for example, restoring an item not in the trash).
@@ -52,6 +54,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "cannot attach '\(file)' to note '\(note)': \(reason)"
         case let .unknownAttachment(reference):
             return "no attachment matches '\(reference)': give its id or an id prefix of at least 4 characters"
+        case let .unknownVersion(reference, item, ambiguous):
+            return ambiguous
+                ? "version '\(reference)' of '\(item)' is ambiguous: give more of its id"
+                : "'\(item)' has no version '\(reference)': give an id or a prefix of at least 4 characters from 'notes history'"
         case let .blob(attachment, problem):
             return "attachment \(attachment.storeString.prefix(8)): \(problem)"
         case let .invalidOperation(item, reason):

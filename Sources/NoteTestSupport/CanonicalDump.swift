@@ -2,7 +2,8 @@ import Foundation
 import NoteStore
 
 /// A store's content as text that two devices can compare: every item and attachment, sorted
-/// by id, with every property that syncs (the shown parent included), and no local detail.
+/// by id, with every property that syncs (the shown parent included), every version of its
+/// name and body (stamp, bases, whether a head, and a hash of its text), and no local detail.
 public enum CanonicalDump {
     public static func of(_ store: Store) throws -> String {
         let items = try store.fetch(ItemRequest(trash: .included)).sorted { $0.id.uuidString < $1.id.uuidString }
@@ -14,6 +15,13 @@ public enum CanonicalDump {
                 "\(item.id.uuidString.lowercased()) \(item.kind.rawValue) \(item.name) parent=\(parent) trashed=\(trashed) "
                     + "created=\(Int64(item.created.timeIntervalSince1970 * 1000)) modified=\(Int64(item.modified.timeIntervalSince1970 * 1000)) "
                     + "body=\(item.body.map { $0.debugDescription } ?? "nil")")
+            for version in try store.history(of: item.id).sorted(by: { ($0.property.rawValue, $0.stamp) < ($1.property.rawValue, $1.stamp) }) {
+                let text = try store.text(of: item.id, version.property, at: version.stamp) ?? ""
+                let bases = version.bases.map { $0.map(\.text).sorted().joined(separator: ",") } ?? "legacy"
+                lines.append(
+                    "  version \(version.property.rawValue) \(version.stamp.text) \(version.origin.rawValue) bases=\(bases) "
+                        + "head=\(version.isHead) text=\(text.hashValue == 0 ? 0 : text.utf8.count):\(text.debugDescription.prefix(80))")
+            }
             if item.isNote {
                 for attachment in try store.attachments(of: item.id) {
                     lines.append(

@@ -13,7 +13,7 @@ struct Notes: ParsableCommand {
             """,
         subcommands: [
             Add.self, MakeCollection.self, List.self, Show.self, Cat.self, Edit.self, Move.self,
-            Remove.self, Restore.self, EmptyTrash.self, Search.self,
+            Remove.self, Restore.self, EmptyTrash.self, Search.self, History.self, Diff.self, Conflicts.self,
             Attach.self, Attachments.self, Detach.self, AttachmentSave.self, Check.self,
             Sync.self, Devices.self, Watch.self, Demo.self,
         ])
@@ -44,7 +44,7 @@ struct Notes: ParsableCommand {
     static func main() {
         do {
             var command = try parseAsRoot()
-            if !(command is Notes), CommandLine.arguments.dropFirst().prefix(while: { $0 != "--" }).contains("--version") {
+            if !(command is Notes), !(command is Show), CommandLine.arguments.dropFirst().prefix(while: { $0 != "--" }).contains("--version") {
                 throw ValidationError("--version is an option of 'notes' alone: run 'notes --version'")
             }
             try command.run()

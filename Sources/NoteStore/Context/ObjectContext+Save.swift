@@ -24,6 +24,7 @@ extension ObjectContext {
         guard hasChanges else { return nil }
         let summary = try store.write { db -> SaveSummary in
             var writer = SaveWriter(db: db, now: Date.storeNow(), device: store.deviceID)
+            writer.restoring = restoring
             try writer.begin()
             for id in insertionOrder {
                 if let item = registry[id]?.current { try writer.insert(item) }
@@ -64,6 +65,10 @@ struct SaveWriter {
     let device: UUID
     /// The stamp of every change of this save: the store's clock, ticked once per save.
     var stamp: ChangeStamp
+    /// The versions that the save brings back, per item and property.
+    var restoring: [UUID: [HistoryProperty: ChangeStamp]] = [:]
+    /// What this device calls itself in sync: saved with each version.
+    var deviceName: String?
 
     init(db: Database, now: Date, device: UUID) {
         self.db = db
@@ -88,6 +93,7 @@ struct SaveWriter {
             db, sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'") ?? 1
         let last = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'").flatMap { UInt64($0) } ?? 0
         stamp = ChangeStamp(clock: HybridClock.tick(after: last, now: now), device: device)
+        deviceName = try Self.deviceName(db)
     }
 
     mutating func insert(_ item: Item) throws {
@@ -110,7 +116,8 @@ struct SaveWriter {
                 insertionStamps,
             ])
         try SearchIndex.addLastInsertedItem(name: item.name, body: item.kind == .note ? (item.body ?? "") : nil, db)
-        outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item))
+        let history = try recordFirstVersions(of: item)
+        outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history)
         inserted.append(item.id)
         placed.append(item)
     }
@@ -154,7 +161,9 @@ struct SaveWriter {
         if changes["parent"] != nil {
             try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [current.id.storeString])
         }
-        outbox.record(.update, item: current, changes: changes)
+        let history = try recordVersions(
+            of: current, changes: changes, originalBody: original.body, restored: restoring[current.id] ?? [:])
+        outbox.record(.update, item: current, changes: changes, history: history)
         updated.append(current.id)
         if current.parent != original.parent || (original.isTrashed && !current.isTrashed) {
             placed.append(current)

@@ -22,6 +22,8 @@ public final class ObjectContext {
     /// Items to purge on save, with the roots whose contents are purged with them.
     var deleted: [UUID: Item] = [:]
     var purgeRoots: [UUID] = []
+    /// Versions brought back by ``restore(_:)``, recorded as such by the save.
+    var restoring: [UUID: [HistoryProperty: ChangeStamp]] = [:]
 
     init(store: Store) {
         self.store = store
@@ -175,5 +177,6 @@ public final class ObjectContext {
         insertionOrder.removeAll()
         deleted.removeAll()
         purgeRoots.removeAll()
+        restoring.removeAll()
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension Item {
     /// The name as the store keeps it: surrounding white space removed.
-    static func normalizedName(_ name: String) -> String {
+    public static func normalizedName(_ name: String) -> String {
         name.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -22,44 +22,52 @@ public struct OutboxEntry: Sendable, Equatable {
     /// The store's hybrid logical clock at the save; with the store's device, the stamp of
     /// the change.
     public let clock: UInt64
+    /// What the change carries for history: the bases of the names and bodies it sets.
+    public let history: ChangeHistory?
 }
 
 /// Collects the outbox rows of one save and writes them in its transaction.
 struct OutboxWriter {
-    private var rows: [(entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)] = []
+    struct Row {
+        var entity: String
+        var object: UUID
+        var operation: OutboxEntry.Operation
+        var changes: OutboxChanges
+        var history: ChangeHistory?
+    }
+
+    private var rows: [Row] = []
 
     static func entity(of kind: ItemKind) -> String {
         kind == .note ? "Note" : "Collection"
     }
 
-    mutating func record(_ operation: OutboxEntry.Operation, item: Item, changes: OutboxChanges) {
-        rows.append((Self.entity(of: item.kind), item.id, operation, changes))
+    mutating func record(_ operation: OutboxEntry.Operation, item: Item, changes: OutboxChanges, history: ChangeHistory? = nil) {
+        rows.append(Row(entity: Self.entity(of: item.kind), object: item.id, operation: operation, changes: changes, history: history))
     }
 
     mutating func record(
         _ operation: OutboxEntry.Operation, entity: String, object: UUID, changes: OutboxChanges
     ) {
-        rows.append((entity, object, operation, changes))
+        rows.append(Row(entity: entity, object: object, operation: operation, changes: changes))
     }
 
     mutating func recordDeletion(of id: UUID, kind: ItemKind) {
-        rows.append((Self.entity(of: kind), id, .delete, OutboxChanges()))
+        rows.append(Row(entity: Self.entity(of: kind), object: id, operation: .delete, changes: OutboxChanges()))
     }
 
     /// The rows with the inserted collections first, each after the one that holds it, so
     /// that any cut of a save into parts never names a collection before it exists; the other
     /// rows keep their order.
-    var orderedRows: [(entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)] {
-        let isCollectionInsert = { (row: (entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)) in
-            row.entity == "Collection" && row.operation == .insert
-        }
+    var orderedRows: [Row] {
+        let isCollectionInsert = { (row: Row) in row.entity == "Collection" && row.operation == .insert }
         let inserts = rows.filter(isCollectionInsert)
         guard inserts.count > 1 else { return inserts + rows.filter { !isCollectionInsert($0) } }
         let byID = Dictionary(inserts.map { ($0.object, $0) }, uniquingKeysWith: { first, _ in first })
         var placed: Set<UUID> = []
         var visiting: Set<UUID> = []
-        var ordered: [(entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)] = []
-        func place(_ row: (entity: String, object: UUID, operation: OutboxEntry.Operation, changes: OutboxChanges)) {
+        var ordered: [Row] = []
+        func place(_ row: Row) {
             guard !placed.contains(row.object), visiting.insert(row.object).inserted else { return }
             if case let .text(parent)? = row.changes["parent"], let id = UUID(uuidString: parent), let above = byID[id] {
                 place(above)
@@ -73,13 +81,14 @@ struct OutboxWriter {
     func write(to db: Database, save: Int64, clock: UInt64, at date: Date) throws {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO outbox (save, model, entity, object, operation, changes, recorded, clock)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO outbox (save, model, entity, object, operation, changes, recorded, clock, history)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         for row in orderedRows {
             try statement.execute(arguments: [
                 save, StoreSchema.currentModelVersion, row.entity, row.object.storeString,
                 row.operation.rawValue, row.changes.json, date.storeMilliseconds, Int64(bitPattern: clock),
+                row.history.flatMap { $0.isEmpty ? nil : $0.json },
             ])
         }
     }
@@ -96,7 +105,7 @@ extension Store {
         try read { db in
             try Row.fetchAll(
                 db,
-                sql: "SELECT id, save, model, entity, object, operation, changes, recorded, clock FROM outbox ORDER BY id"
+                sql: "SELECT id, save, model, entity, object, operation, changes, recorded, clock, history FROM outbox ORDER BY id"
             ).map { row in
                 OutboxEntry(
                     sequence: row[0], save: row[1], modelVersion: row[2], entity: row[3],
@@ -104,7 +113,8 @@ extension Store {
                     operation: OutboxEntry.Operation(rawValue: row[5]) ?? .update,
                     changes: OutboxChanges(json: row[6]) ?? OutboxChanges(),
                     recorded: Date(storeMilliseconds: row[7]),
-                    clock: UInt64(bitPattern: row[8]))
+                    clock: UInt64(bitPattern: row[8]),
+                    history: (row[9] as String?).flatMap(ChangeHistory.init(json:)))
             }
         }
     }

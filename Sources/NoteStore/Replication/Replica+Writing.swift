@@ -96,6 +96,15 @@ extension Replica {
         written += 1
     }
 
+    /// A name or a body as it would be stored, after the model's checks on single properties;
+    /// throws when the value breaks them.
+    public func checkedText(_ name: String, _ value: OutboxValue, entity: String, object: UUID) throws -> String {
+        guard let text = String.fromDatabaseValue(try checkedValue(name, value, entity: entity, object: object)) else {
+            throw StoreError.invalidOperation(item: object.storeString, reason: "its \(name) is not text")
+        }
+        return text
+    }
+
     /// The database value of a property, after the model's checks on single properties.
     private func checkedValue(_ name: String, _ value: OutboxValue, entity: String, object: UUID) throws -> DatabaseValue {
         func refuse(_ reason: String) -> StoreError {

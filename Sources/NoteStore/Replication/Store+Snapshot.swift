@@ -10,6 +10,8 @@ public struct SnapshotRecord: Sendable {
     public let values: OutboxChanges
     /// Per property; `*` for the properties not listed. A tombstone has its stamp under `*`.
     public let stamps: [String: ChangeStamp]
+    /// The bases of the name and body versions it carries.
+    public var history: ChangeHistory? = nil
 }
 
 extension Store {
@@ -35,10 +37,10 @@ extension Store {
                 if item.isCollection {
                     collections.append((item, Replica.stamps(row[8])))
                 } else {
-                    notes.append(Self.record(item, stamps: Replica.stamps(row[8])))
+                    notes += try Self.records(item, stamps: Replica.stamps(row[8]), db)
                 }
             }
-            records += Self.parentsFirst(collections).map { Self.record($0.0, stamps: $0.1) }
+            for (item, stamps) in Self.parentsFirst(collections) { records += try Self.records(item, stamps: stamps, db) }
             records += notes
             for row in try Row.fetchAll(db, sql: "SELECT \(Attachment.columns), stamps FROM attachment ORDER BY rowid") {
                 guard let attachment = Attachment(row: row) else { continue }
@@ -55,11 +57,58 @@ extension Store {
         }
     }
 
-    private static func record(_ item: Item, stamps: [String: ChangeStamp]) -> SnapshotRecord {
+    /// The insert of an item, then its whole history: the insert carries the first version of
+    /// its name (and body), each later version follows as an update after the versions it was
+    /// edited from, so that a receiver meets every version after its bases, as it would have
+    /// from the logs, and derives the same heads and merges.
+    private static func records(_ item: Item, stamps: [String: ChangeStamp], _ db: Database) throws -> [SnapshotRecord] {
         var values = OutboxChanges(inserting: item)
         values.remove("kind")
-        return SnapshotRecord(
-            entity: OutboxWriter.entity(of: item.kind), object: item.id, operation: .insert, values: values, stamps: stamps)
+        var stamps = stamps
+        var history = ChangeHistory()
+        var later: [(Version, String)] = []
+        let entity = OutboxWriter.entity(of: item.kind)
+        for property in HistoryProperty.allCases where property == .name || item.isNote {
+            let versions = causalOrder(try VersionStorage.versions(item.id, property, db))
+            guard let first = versions.first, let text = try VersionStorage.text(item.id, property, first.stamp, db) else { continue }
+            values.set(property.rawValue, .text(text))
+            stamps[property.rawValue] = first.stamp
+            if let bases = first.bases { history.bases[property] = bases }
+            if property == .body || history.context == nil { history.context = first.context }
+            for version in versions.dropFirst() {
+                guard let text = try VersionStorage.text(item.id, property, version.stamp, db) else { continue }
+                later.append((version, text))
+            }
+        }
+        var records = [SnapshotRecord(
+            entity: entity, object: item.id, operation: .insert, values: values, stamps: stamps,
+            history: history.isEmpty ? nil : history)]
+        for (version, text) in later {
+            var update = OutboxChanges()
+            update.set(version.property.rawValue, .text(text))
+            records.append(SnapshotRecord(
+                entity: entity, object: item.id, operation: .update, values: update,
+                stamps: ["*": version.stamp, version.property.rawValue: version.stamp],
+                history: ChangeHistory(
+                    bases: version.bases.map { [version.property: $0] } ?? [:],
+                    restored: version.restored.map { [version.property: $0] } ?? [:], context: version.context)))
+        }
+        return records
+    }
+
+    /// Versions ordered so that each comes after the versions it was edited from (and a
+    /// version without bases after every smaller stamp): by stamp, bases first.
+    static func causalOrder(_ versions: [Version]) -> [Version] {
+        let byStamp = Dictionary(versions.map { ($0.stamp, $0) }, uniquingKeysWith: { first, _ in first })
+        var placed: Set<ChangeStamp> = []
+        var result: [Version] = []
+        func place(_ version: Version) {
+            guard placed.insert(version.stamp).inserted else { return }
+            for base in (version.bases ?? []).sorted() { if let found = byStamp[base] { place(found) } }
+            result.append(version)
+        }
+        for version in versions.sorted(by: { $0.stamp < $1.stamp }) { place(version) }
+        return result
     }
 
     /// Collections ordered so that each comes after its parent.

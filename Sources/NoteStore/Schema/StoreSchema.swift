@@ -7,7 +7,7 @@ import GRDB
 /// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
 enum StoreSchema {
     /// The model version this build writes.
-    static let currentModelVersion = 3
+    static let currentModelVersion = 4
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -19,6 +19,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v3") { db in
             try addChangeStamps(db)
+        }
+        migrator.registerMigration("v4") { db in
+            try addHistory(db)
         }
         return migrator
     }
@@ -144,6 +147,55 @@ enum StoreSchema {
             INSERT OR REPLACE INTO metadata(key, value)
                 VALUES ('clock', (SELECT COALESCE(MAX(modified), 0) << 16 FROM item));
             UPDATE metadata SET value = '3' WHERE key = 'model_version';
+            """)
+    }
+
+    /// Version 4: history. Every version of a name and of a note's body stays in `version`,
+    /// keyed by its stamp, with the versions it was edited from (`bases`, a JSON array of
+    /// stamps; NULL for a version that descends from every version with a smaller stamp, as
+    /// sync format 1 ordered them), and whether it is a head (no other version descends from
+    /// it). Text is stored whole, or as a ``LineDelta`` against another version (`delta_of`),
+    /// at most ``VersionStorage/maximumDepth`` deltas away from a whole text. `conflict` keeps
+    /// the concurrent versions that could not merge, and the copy made of the losing one; the
+    /// outbox keeps, per change, what sync carries for history (`history`). The current name
+    /// and body of every item become its first versions, with their stamps.
+    private static func addHistory(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE version (
+                object TEXT NOT NULL,
+                property TEXT NOT NULL CHECK (property IN ('name', 'body')),
+                stamp TEXT NOT NULL,
+                origin TEXT NOT NULL CHECK (origin IN ('edit', 'restore', 'conflict')),
+                bases TEXT,
+                restored TEXT,
+                device_name TEXT,
+                context TEXT,
+                head INTEGER NOT NULL,
+                size INTEGER NOT NULL,
+                delta_of TEXT,
+                depth INTEGER NOT NULL,
+                content BLOB NOT NULL,
+                PRIMARY KEY (object, property, stamp)
+            ) WITHOUT ROWID;
+            CREATE INDEX version_head ON version(object, property) WHERE head;
+            CREATE TABLE conflict (
+                object TEXT NOT NULL,
+                property TEXT NOT NULL,
+                loser TEXT NOT NULL,
+                winner TEXT NOT NULL,
+                copy TEXT,
+                PRIMARY KEY (object, property, loser)
+            ) WITHOUT ROWID;
+            ALTER TABLE outbox ADD COLUMN history TEXT;
+            INSERT INTO version (object, property, stamp, origin, head, size, depth, content)
+                SELECT id, 'name', COALESCE(json_extract(stamps, '$.name'), json_extract(stamps, '$."*"')),
+                    'edit', 1, length(CAST(name AS BLOB)), 0, CAST(name AS BLOB)
+                FROM item WHERE COALESCE(json_extract(stamps, '$.name'), json_extract(stamps, '$."*"')) IS NOT NULL;
+            INSERT INTO version (object, property, stamp, origin, context, head, size, depth, content)
+                SELECT id, 'body', COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')),
+                    'edit', json_object('name', name, 'parent', parent), 1, length(CAST(body AS BLOB)), 0, CAST(body AS BLOB)
+                FROM item WHERE kind = 'note' AND COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')) IS NOT NULL;
+            UPDATE metadata SET value = '4' WHERE key = 'model_version';
             """)
     }
 }

@@ -121,7 +121,7 @@ struct LogExporter {
             let change = LogChange(
                 entity: entry.entity, object: entry.object,
                 operation: LogChange.Operation(rawValue: entry.operation.rawValue) ?? .update, clock: entry.clock,
-                values: entry.changes)
+                values: entry.changes, history: entry.history)
             batcher.add(change, outboxRow: entry.sequence)
         }
         return batcher.finish()

@@ -37,9 +37,15 @@ struct SnapshotPusher {
         var batcher = LogBatcher()
         for record in records {
             let clock = record.stamps["*"]?.clock ?? record.stamps.values.map(\.clock).max() ?? 0
+            let operation: LogChange.Operation
+            switch record.operation {
+            case .delete: operation = .delete
+            case .update: operation = .update
+            case .insert: operation = .insert
+            }
             batcher.add(LogChange(
-                entity: record.entity, object: record.object, operation: record.operation == .delete ? .delete : .insert,
-                clock: clock, values: record.values, stamps: record.stamps))
+                entity: record.entity, object: record.object, operation: operation,
+                clock: clock, values: record.values, stamps: record.stamps, history: record.history))
         }
         return batcher.finish()
     }

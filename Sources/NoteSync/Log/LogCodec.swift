@@ -49,6 +49,7 @@ public enum LogCodec {
     /// One change as one line of JSON.
     public static func changeLine(_ change: LogChange) -> String {
         var line = "{\"clock\":\(change.clock),\"entity\":" + JSONText.string(change.entity)
+        if let history = change.history, !history.isEmpty { line += ",\"history\":" + history.json }
         line += ",\"object\":\"\(change.object.storeString)\",\"operation\":\"\(change.operation.rawValue)\""
         if !change.stamps.isEmpty {
             var stamps = OutboxChanges()
@@ -194,6 +195,7 @@ public enum LogCodec {
         var clock: Int64?
         var values: [(key: String, value: JSONScanner.Value)]?
         var stampMembers: [(key: String, value: JSONScanner.Value)] = []
+        var history: ChangeHistory?
         for (key, value) in members {
             switch (key, value) {
             case let ("entity", .text(text)): entity = text
@@ -202,6 +204,9 @@ public enum LogCodec {
             case let ("clock", .integer(value)): clock = value
             case let ("values", .object(object)): values = object
             case let ("stamps", .object(object)): stampMembers = object
+            case let ("history", .object(object)):
+                guard let read = ChangeHistory(members: object) else { throw .corrupt("line \(number) has a history that is not one") }
+                history = read
             default: break  // unknown keys, a `stamps` that is not an object; a required key of another type stays missing
             }
         }
@@ -224,7 +229,9 @@ public enum LogCodec {
             }
             stamps[name] = stamp
         }
-        return LogChange(entity: entity, object: id, operation: operation, clock: UInt64(clock), values: changes, stamps: stamps)
+        return LogChange(
+            entity: entity, object: id, operation: operation, clock: UInt64(clock), values: changes, stamps: stamps,
+            history: history)
     }
 }
 

@@ -61,11 +61,14 @@ public struct LogChange: Sendable, Equatable {
     public var values: OutboxChanges
     /// Stamps of properties whose stamp is not (clock, the log's device); `*` for the others.
     public var stamps: [String: ChangeStamp]
+    /// What the change carries for history (sync format 2); nil in a change of format 1.
+    public var history: ChangeHistory?
 
     public init(
         entity: String, object: UUID, operation: Operation, clock: UInt64, values: OutboxChanges,
-        stamps: [String: ChangeStamp] = [:]
+        stamps: [String: ChangeStamp] = [:], history: ChangeHistory? = nil
     ) {
+        self.history = history
         self.entity = entity
         self.object = object
         self.operation = operation

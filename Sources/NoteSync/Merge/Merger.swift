@@ -1,11 +1,12 @@
 import Foundation
 import NoteStore
 
-/// The merge rules: last writer wins per property, by stamp; a purge is for ever
-/// (docs/sync-format.md, "Merge").
+/// The merge rules: names and bodies through history (``HistoryMerger``), every other
+/// property by last writer wins, by stamp; a purge is for ever (docs/sync-format.md, "Merge").
 ///
-/// Applying the same set of changes in any order gives the same state, because each property
-/// ends with the value of its greatest stamp and tombstones only grow.
+/// Applying the same set of changes in any order gives the same state: each plain property
+/// ends with the value of its greatest stamp, names and bodies are functions of their set of
+/// versions, and tombstones only grow.
 struct Merger {
     /// Applies one change of a log written by `device`; returns false when the change could not
     /// be used (its values break the model's rules) and was left out.
@@ -28,23 +29,76 @@ struct Merger {
             }
             return
         }
-        guard try replica.tombstone(of: change.object) == nil else { return }
-        guard let state = try replica.state(of: change.object) else {
-            guard change.operation == .insert else { return }
+        let history = HistoryMerger(replica: replica)
+        guard try replica.tombstone(of: change.object) == nil else {
+            // A purged item keeps its history, and versions made concurrently with the purge
+            // join it: their conflicts (and copies) do not depend on when the purge arrived.
+            let isInsert = change.operation == .insert
+            for version in try incomingVersions(change, from: device, isNew: isInsert, lenient: true, replica: replica) {
+                try history.merge(version, entity: change.entity)
+            }
+            return
+        }
+        let state = try replica.state(of: change.object)
+        if let state, state.entity != change.entity { return }
+        if state == nil && change.operation != .insert { return }
+        let versions = try incomingVersions(change, from: device, isNew: state == nil, replica: replica)
+        guard let state else {
             var stamps = change.stamps
             stamps["*"] = stamp
             try replica.insert(entity: change.entity, object: change.object, values: change.values, stamps: stamps)
+            for version in versions { try history.merge(version, entity: change.entity) }
             return
         }
-        guard state.entity == change.entity else { return }
         var winners = OutboxChanges()
         var winningStamps: [String: ChangeStamp] = [:]
-        for (name, value) in change.values.properties {
+        for (name, value) in change.values.properties where HistoryProperty(rawValue: name) == nil {
             let incoming = change.stamp(of: name, device: device)
             if let current = state.stamp(of: name), current >= incoming { continue }
             winners.set(name, value)
             winningStamps[name] = incoming
         }
         try replica.update(entity: change.entity, object: change.object, values: winners, stamps: winningStamps)
+        for version in versions { try history.merge(version, entity: change.entity) }
+    }
+
+    /// The versions of names and bodies a change brings, after the model's checks (a value
+    /// that breaks them leaves the whole change out).
+    ///
+    /// The insert of a new object takes a missing or non-text name or body as empty, as the
+    /// insert itself does (which then checks the name).
+    /// With `lenient`, a value that breaks them is passed over instead.
+    private func incomingVersions(
+        _ change: LogChange, from device: UUID, isNew: Bool, lenient: Bool = false, replica: Replica
+    ) throws -> [HistoryMerger.Incoming] {
+        guard change.entity == "Note" || change.entity == "Collection" else { return [] }
+        var result: [HistoryMerger.Incoming] = []
+        for property in HistoryProperty.allCases {
+            let text: String
+            if isNew {
+                if property == .body && change.entity != "Note" { continue }
+                if case let .text(value)? = change.values[property.rawValue] {
+                    text = property == .name ? Item.normalizedName(value) : value
+                } else {
+                    text = ""
+                }
+            } else {
+                guard let value = change.values[property.rawValue] else { continue }
+                do {
+                    text = try replica.checkedText(property.rawValue, value, entity: change.entity, object: change.object)
+                } catch where lenient {
+                    continue
+                }
+            }
+            result.append(incoming(change, property, text: text, device: device))
+        }
+        return result
+    }
+
+    private func incoming(_ change: LogChange, _ property: HistoryProperty, text: String, device: UUID) -> HistoryMerger.Incoming {
+        HistoryMerger.Incoming(
+            object: change.object, property: property, stamp: change.stamp(of: property.rawValue, device: device),
+            bases: change.history?.bases[property], restored: change.history?.restored[property],
+            context: change.history?.context, text: text)
     }
 }

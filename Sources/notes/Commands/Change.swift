@@ -94,4 +94,8 @@ enum Plural {
     static func items(_ count: Int) -> String {
         "\(count) item\(count == 1 ? "" : "s")"
     }
+
+    static func days(_ count: Int) -> String {
+        count == 1 ? "day" : "\(count) days"
+    }
 }

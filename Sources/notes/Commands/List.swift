@@ -37,17 +37,22 @@ extension Notes {
             let render = { @Sendable () throws -> String in
                 try self.render(store.listing(
                     of: parent, recursive: recursive, trash: trash, sort: ItemSort(sort, ascending: sort == .name)),
-                    index: store.collectionIndex())
+                    index: store.collectionIndex(), copies: store.conflictCopies())
             }
             guard watch else { return print(try render(), terminator: "") }
             try Watching.run(store: store, render: render)
         }
 
-        private func render(_ entries: [ListingEntry], index: CollectionIndex) throws -> String {
+        /// Conflict copies are marked: `(conflict copy)` after the name, `conflictCopy` in JSON.
+        private func render(_ entries: [ListingEntry], index: CollectionIndex, copies: Set<UUID>) throws -> String {
             let dates = Timestamp.shortFormatter(in: timeOptions.zone)
             if json {
                 if entries.isEmpty { return "[]\n" }
-                let objects = entries.map { ItemJSON($0.item, path: index.path(of: $0.item)) }
+                let objects = entries.map { entry in
+                    var object = ItemJSON(entry.item, path: index.path(of: entry.item))
+                    object.conflictCopy = copies.contains(entry.item.id)
+                    return object
+                }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = watch ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 return String(decoding: try encoder.encode(objects), as: UTF8.self) + "\n"
@@ -56,7 +61,8 @@ extension Notes {
                 let item = entry.item
                 let name = String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
                 let date = dates.string(from: sort == .created ? item.created : item.modified)
-                return "\(item.id.storeString.prefix(8))  \(date)  \(name)\n"
+                let mark = copies.contains(item.id) ? "  (conflict copy)" : ""
+                return "\(item.id.storeString.prefix(8))  \(date)  \(name)\(mark)\n"
             }.joined()
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteSync
 
 extension Notes {
     struct Show: ParsableCommand {
@@ -12,6 +13,9 @@ extension Notes {
         @Argument(help: "The item to show.", completion: ItemCompletion.items)
         var item: String
 
+        @Option(help: ArgumentHelp("Show this version of its body (or name) instead, an id from 'notes history'.", valueName: "VERSION"))
+        var version: String?
+
         @Flag(help: "Print a JSON object.")
         var json = false
 
@@ -20,6 +24,7 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let shown = try store.resolve(item, scope: .any)
+            if let version { return try showVersion(version, of: shown, store: store) }
             let path = try store.path(of: shown)
             let attachments = shown.isNote ? try store.attachments(of: shown.id) : []
             if json {
@@ -51,5 +56,39 @@ extension Notes {
                 print(body, terminator: body.hasSuffix("\n") ? "" : "\n")
             }
         }
+
+        private func showVersion(_ reference: String, of shown: Item, store: Store) throws {
+            let history = try ItemHistory(store: store, item: shown)
+            let entry = try history.entry(reference)
+            let text = try history.text(of: entry)
+            if json {
+                return try JSONOutput.print(VersionJSON(entry: HistoryJSON(entry), text: text))
+            }
+            let device = entry.kind == .merge ? "(merged)" : try DeviceNames(store: store).name(entry)
+            print([
+                "version:  \(entry.id) (\(entry.kind.rawValue) of the \(entry.property.rawValue)\(entry.isCurrent ? ", current" : ""))",
+                "item:     \(shown.name)",
+                "device:   \(device)",
+                "saved:    \(Timestamp.full(entry.time, in: timeOptions.zone))",
+            ].joined(separator: "\n"))
+            if !text.isEmpty {
+                print("")
+                print(text, terminator: text.hasSuffix("\n") ? "" : "\n")
+            }
+        }
     }
+}
+
+/// A version and its text, in JSON.
+struct VersionJSON: Encodable {
+    let entry: HistoryJSON
+    let text: String
+
+    func encode(to encoder: any Encoder) throws {
+        try entry.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(text, forKey: .text)
+    }
+
+    enum Key: String, CodingKey { case text }
 }

@@ -69,7 +69,7 @@ enum Failure {
 
     private static func status(of error: StoreError) -> Int32 {
         switch error {
-        case .unknownReference, .ambiguousReference, .unknownAttachment: return usage
+        case .unknownReference, .ambiguousReference, .unknownAttachment, .unknownVersion: return usage
         case .validation, .invalidOperation, .cannotAttach: return badData
         case .blob, .changedElsewhere: return other
         case .notFound: return usage

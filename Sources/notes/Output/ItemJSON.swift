@@ -15,6 +15,8 @@ struct ItemJSON: Encodable {
     var snippet: String?
     var rank: Double?
     var attachments: [AttachmentJSON]?
+    /// Whether the item is a conflict copy, in listings.
+    var conflictCopy: Bool?
 
     init(_ item: Item, path: String, includeBody: Bool = false) {
         id = item.id.storeString
@@ -29,7 +31,7 @@ struct ItemJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, name, parent, path, created, modified, trashed, body, snippet, rank, attachments
+        case id, kind, name, parent, path, created, modified, trashed, body, snippet, rank, attachments, conflictCopy
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -46,6 +48,7 @@ struct ItemJSON: Encodable {
         try container.encodeIfPresent(snippet, forKey: .snippet)
         try container.encodeIfPresent(rank, forKey: .rank)
         try container.encodeIfPresent(attachments, forKey: .attachments)
+        try container.encodeIfPresent(conflictCopy, forKey: .conflictCopy)
     }
 }
 

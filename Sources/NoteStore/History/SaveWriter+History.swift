@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+extension SaveWriter {
+    /// Records the first versions of a new item's name (and a note's body); returns what its
+    /// change carries for history.
+    func recordFirstVersions(of item: Item) throws -> ChangeHistory {
+        let context = VersionContext(name: item.name, parent: item.parent, device: deviceName)
+        var history = ChangeHistory(bases: [.name: []], context: context)
+        try VersionStorage.insert(
+            .init(object: item.id, property: .name, stamp: stamp, bases: [], deviceName: context.device, context: context,
+                  text: item.name), db)
+        if item.isNote {
+            try VersionStorage.insert(
+                .init(object: item.id, property: .body, stamp: stamp, bases: [], deviceName: context.device, context: context,
+                      text: item.body ?? ""), db)
+            history.bases[.body] = []
+        }
+        return history
+    }
+
+    /// Records the new versions of the name and body that an update sets, each edited from the
+    /// heads of its property (the text the person saw); returns what the change carries.
+    ///
+    /// `originalBody` is the body as the store has it now: when there is one head, it is the
+    /// head's text, and the new version is stored as a delta against it.
+    func recordVersions(
+        of current: Item, changes: OutboxChanges, originalBody: String?, restored: [HistoryProperty: ChangeStamp]
+    ) throws -> ChangeHistory {
+        var history = ChangeHistory()
+        let context = VersionContext(name: current.name, parent: current.parent, device: deviceName)
+        for property in HistoryProperty.allCases {
+            guard case let .text(text)? = changes[property.rawValue] else { continue }
+            let heads = try VersionStorage.heads(current.id, property, db)
+            var version = VersionStorage.NewVersion(
+                object: current.id, property: property, stamp: stamp, origin: restored[property] == nil ? .edit : .restore,
+                bases: heads, restored: restored[property], deviceName: context.device, context: context, text: text)
+            history.context = context
+            if property == .body, heads.count == 1, let originalBody { version.deltaBase = (heads[0], originalBody) }
+            try VersionStorage.insert(version, db)
+            try VersionStorage.setHeads([stamp], current.id, property, db)
+            history.bases[property] = heads
+            history.restored[property] = restored[property]
+        }
+        return history
+    }
+
+    /// What this device calls itself in sync, when sync has named it.
+    static func deviceName(_ db: Database) throws -> String? {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = 'device.name'"))
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+/// Two concurrent versions that could not merge: the loser's text lost a region to the
+/// winner's, and a conflict copy of the loser keeps it (for a body).
+public struct ConflictRecord: Sendable, Equatable {
+    public let object: UUID
+    public let property: HistoryProperty
+    public let loser: ChangeStamp
+    public let winner: ChangeStamp
+    /// The note made of the losing version; nil for a name, or when it was purged since.
+    public let copy: UUID?
+}
+
+extension Store {
+    /// Every version of an item's name and of a note's body, newest first.
+    public func history(of object: UUID) throws -> [Version] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Version.columns) FROM version WHERE object = ? ORDER BY stamp DESC, property",
+                arguments: [object.storeString]
+            ).compactMap(Version.init(row:))
+        }
+    }
+
+    /// The text of a version; nil when there is no such version.
+    public func text(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> String? {
+        try read { db in try VersionStorage.text(object, property, stamp, db) }
+    }
+
+    /// Bytes of history kept for an object (or for every object), as stored.
+    public func historyBytes(of object: UUID? = nil) throws -> Int {
+        try read { db in
+            if let object {
+                return try Int.fetchOne(
+                    db, sql: "SELECT COALESCE(SUM(length(content)), 0) FROM version WHERE object = ?",
+                    arguments: [object.storeString]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(length(content)), 0) FROM version") ?? 0
+        }
+    }
+
+    /// The conflicts whose winning version was saved at or after `since`, newest first.
+    public func conflicts(since: Date) throws -> [ConflictRecord] {
+        let bound = String(ChangeStamp(clock: UInt64(max(0, since.storeMilliseconds)) << 16, device: UUID()).text.prefix(16))
+        return try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT object, property, loser, winner, copy FROM conflict
+                    WHERE winner >= ? ORDER BY winner DESC, object, property, loser
+                    """,
+                arguments: [bound]
+            ).compactMap { row in
+                guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
+                    let loser = ChangeStamp(text: row["loser"]), let winner = ChangeStamp(text: row["winner"])
+                else { return nil }
+                return ConflictRecord(
+                    object: object, property: property, loser: loser, winner: winner,
+                    copy: (row["copy"] as String?).flatMap(UUID.init(uuidString:)))
+            }
+        }
+    }
+
+    /// The ids of the items that are conflict copies.
+    public func conflictCopies() throws -> Set<UUID> {
+        try read { db in
+            Set(try String.fetchAll(
+                db, sql: "SELECT copy FROM conflict WHERE copy IS NOT NULL AND copy IN (SELECT id FROM item)"
+            ).compactMap(UUID.init(uuidString:)))
+        }
+    }
+}
+
+extension ObjectContext {
+    /// Makes a version of an item's name or body the current one again, on the next save: a
+    /// normal edit that syncs, recorded in history as a restore.
+    public func restore(_ version: Version) throws {
+        guard let text = try store.text(of: version.object, version.property, at: version.stamp) else {
+            throw StoreError.invalidOperation(item: version.object.storeString, reason: "it has no version \(version.stamp.text)")
+        }
+        var item = try object(with: version.object)
+        switch version.property {
+        case .name: item.name = text
+        case .body: item.body = text
+        }
+        try update(item)
+        restoring[version.object, default: [:]][version.property] = version.stamp
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GRDB
+
+/// One version of an item's name or of a note's body, as history keeps it.
+///
+/// A version is known by its stamp, the same on every device. Its bases are the versions it
+/// was edited from; nil for a version of sync format 1 (or from before history), which
+/// descends from every version with a smaller stamp.
+public struct Version: Sendable, Equatable {
+    public let object: UUID
+    public let property: HistoryProperty
+    public let stamp: ChangeStamp
+    public let origin: VersionOrigin
+    public let bases: [ChangeStamp]?
+    /// The version a restore brought back.
+    public let restored: ChangeStamp?
+    /// What the writing device called itself, when its log said.
+    public let deviceName: String?
+    public let context: VersionContext?
+    /// Whether no other version descends from it: the current text is the merge of the heads.
+    public let isHead: Bool
+    /// Bytes of UTF-8.
+    public let size: Int
+
+    /// When it was saved, by the writer's clock.
+    public var time: Date { Date(storeMilliseconds: HybridClock.milliseconds(of: stamp.clock)) }
+
+    static let columns = "object, property, stamp, origin, bases, restored, device_name, context, head, size"
+
+    init?(row: Row) {
+        guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
+            let stamp = ChangeStamp(text: row["stamp"]), let origin = VersionOrigin(rawValue: row["origin"])
+        else { return nil }
+        self.object = object
+        self.property = property
+        self.stamp = stamp
+        self.origin = origin
+        bases = (row["bases"] as String?).map(Self.stamps(in:))
+        restored = (row["restored"] as String?).flatMap(ChangeStamp.init(text:))
+        deviceName = row["device_name"]
+        context = (row["context"] as String?).flatMap(ChangeHistory.context(json:))
+        isHead = row["head"]
+        size = row["size"]
+    }
+
+    static func stamps(in text: String) -> [ChangeStamp] {
+        text.split(separator: " ").compactMap { ChangeStamp(text: String($0)) }
+    }
+
+    static func text(of stamps: [ChangeStamp]) -> String {
+        stamps.sorted().map(\.text).joined(separator: " ")
+    }
+}
+
+extension ChangeHistory {
+    static func context(json: String) -> VersionContext? {
+        guard let members = JSONScanner.object(Data(json.utf8)) else { return nil }
+        return ChangeHistory(members: [("context", .object(members))])?.context
+    }
+
+    static func contextJSON(_ context: VersionContext) -> String {
+        var object = OutboxChanges()
+        if let device = context.device { object.set("device", .text(device)) }
+        object.set("name", .text(context.name))
+        object.set("parent", .id(context.parent))
+        return object.json
+    }
+}

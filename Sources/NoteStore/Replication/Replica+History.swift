@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+
+/// History for sync's merge: versions, heads, texts and conflicts, written with the changes of
+/// a log. Which version is a head and what text is current are sync's decisions.
+extension Replica {
+    /// Every version of a property of an object, oldest stamp first.
+    public func versions(of object: UUID, _ property: HistoryProperty) throws -> [Version] {
+        try VersionStorage.versions(object, property, db)
+    }
+
+    /// The heads of a property of an object, by stamp.
+    public func heads(of object: UUID, _ property: HistoryProperty) throws -> [ChangeStamp] {
+        try VersionStorage.heads(object, property, db)
+    }
+
+    /// The text of a version; nil when there is no such version.
+    public func text(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> String? {
+        try VersionStorage.text(object, property, stamp, db)
+    }
+
+    /// Whether the version is in history.
+    public func hasVersion(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM version WHERE object = ? AND property = ? AND stamp = ?)"),
+            arguments: [object.storeString, property.rawValue, stamp.text]) ?? false
+    }
+
+    /// Writes a version unless one with its stamp is there; returns whether it wrote it.
+    @discardableResult
+    public func addVersion(_ version: VersionDraft) throws -> Bool {
+        try VersionStorage.insert(version, db)
+    }
+
+    /// Makes exactly `heads` the heads of a property of an object.
+    public func setHeads(_ heads: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty) throws {
+        try VersionStorage.setHeads(heads, object, property, db)
+    }
+
+    /// The current name or body of an item; nil when there is no such item (or body).
+    public func currentText(of object: UUID, _ property: HistoryProperty) throws -> String? {
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT \(property == .name ? "name" : "body") FROM item WHERE id = ?"),
+            arguments: [object.storeString])
+    }
+
+    /// Records that `loser` could not merge with the concurrent `winner`; the greatest winner
+    /// is kept, so that the record does not depend on the order versions arrive in.
+    public func recordConflict(
+        object: UUID, property: HistoryProperty, loser: ChangeStamp, winner: ChangeStamp, copy: UUID?
+    ) throws {
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO conflict(object, property, loser, winner, copy) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(object, property, loser) DO UPDATE SET winner = MAX(winner, excluded.winner)
+                """
+        ).execute(arguments: [object.storeString, property.rawValue, loser.text, winner.text, copy?.storeString])
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import NoteStore
+import NoteText
+
+/// Merges an incoming version of a name or a body into history, and derives the current text
+/// from the heads (docs/sync-format.md, "History").
+///
+/// The current body is the three-way merge of the heads, folded in order of stamp, each
+/// against the base of the lineages merged so far; the current name is the head with the
+/// greatest stamp. When two concurrent versions change the same region, the one with the
+/// smaller stamp loses that region and, for a body, a conflict copy keeps its whole text. All
+/// of it depends on the set of versions only, never on the order they arrived in.
+struct HistoryMerger {
+    let replica: Replica
+
+    /// One incoming version.
+    struct Incoming {
+        var object: UUID
+        var property: HistoryProperty
+        var stamp: ChangeStamp
+        var bases: [ChangeStamp]?
+        var restored: ChangeStamp?
+        var context: VersionContext?
+        var text: String
+    }
+
+    /// Adds the version to history and makes the current text follow; returns whether the
+    /// version was new.
+    @discardableResult
+    func merge(_ incoming: Incoming, entity: String) throws -> Bool {
+        let before = try replica.heads(of: incoming.object, incoming.property)
+        var draft = VersionDraft(
+            object: incoming.object, property: incoming.property, stamp: incoming.stamp,
+            origin: incoming.restored == nil ? .edit : .restore, bases: incoming.bases, restored: incoming.restored,
+            deviceName: incoming.context?.device, context: incoming.context, text: incoming.text)
+        let current = try replica.currentText(of: incoming.object, incoming.property)
+        if before.count == 1, let current, incoming.bases?.contains(before[0]) ?? false {
+            draft.deltaBase = (before[0], current)
+        }
+        guard try replica.addVersion(draft) else { return false }
+        // The usual case: edited from every head there is (or a first version).
+        if let bases = incoming.bases, Set(bases).isSuperset(of: before) {
+            if !before.isEmpty { try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property) }
+            if current != incoming.text {
+                try write(incoming.text, stamp: incoming.stamp, incoming, entity: entity)
+            }
+            return true
+        }
+        try resolve(incoming, entity: entity)
+        return true
+    }
+
+    /// Recomputes the heads, records the conflicts of the new version, and writes the text the
+    /// heads make.
+    private func resolve(_ incoming: Incoming, entity: String) throws {
+        let versions = try replica.versions(of: incoming.object, incoming.property)
+        var graph = VersionGraph(versions)
+        let heads = graph.heads
+        try replica.setHeads(Set(heads), of: incoming.object, incoming.property)
+        var texts: [ChangeStamp: String] = [:]
+        func text(_ stamp: ChangeStamp) throws -> String {
+            if let known = texts[stamp] { return known }
+            let value = try replica.text(of: incoming.object, incoming.property, at: stamp) ?? ""
+            texts[stamp] = value
+            return value
+        }
+        let byStamp = Dictionary(versions.map { ($0.stamp, $0) }, uniquingKeysWith: { first, _ in first })
+        for other in graph.stamps where graph.areConcurrent(other, incoming.stamp) {
+            let (older, newer) = other < incoming.stamp ? (other, incoming.stamp) : (incoming.stamp, other)
+            let base = graph.mergeBase(graph.lineage(of: older), graph.lineage(of: newer))
+            let conflicts: Int
+            if incoming.property == .name {
+                conflicts = try text(older) == text(newer) ? 0 : 1
+            } else {
+                conflicts = ThreeWayMerge.merge(base: try base.map(text) ?? "", older: try text(older), newer: try text(newer)).conflicts
+            }
+            guard conflicts > 0, let loser = byStamp[older] else { continue }
+            try recordConflict(loser: loser, winner: newer, text: try text(older))
+        }
+        guard let newest = heads.last else { return }
+        let merged = try Self.text(of: heads, property: incoming.property, graph: &graph, text: text)
+        if try replica.currentText(of: incoming.object, incoming.property) != merged {
+            try write(merged, stamp: newest, incoming, entity: entity)
+        }
+    }
+
+    /// The text that heads make: for a body, the three-way merges of the heads folded in order
+    /// of stamp, each against the base of the lineages merged so far (the newest head's text
+    /// when the merge would be larger than a body may be); for a name, the newest head's.
+    static func text(
+        of heads: [ChangeStamp], property: HistoryProperty, graph: inout VersionGraph, text: (ChangeStamp) throws -> String
+    ) throws -> String {
+        guard let first = heads.first, let newest = heads.last else { return "" }
+        guard property == .body else { return try text(newest) }
+        var merged = try text(first)
+        var lineage = graph.lineage(of: first)
+        for head in heads.dropFirst() {
+            let other = graph.lineage(of: head)
+            let base = graph.mergeBase(lineage, other)
+            merged = ThreeWayMerge.merge(base: try base.map(text) ?? "", older: merged, newer: try text(head)).text
+            lineage.formUnion(other)
+        }
+        return merged.utf8.count > Item.maximumBodyBytes ? try text(newest) : merged
+    }
+
+    /// Sets the current text of an item that exists (a purged one keeps only its history).
+    private func write(_ text: String, stamp: ChangeStamp, _ incoming: Incoming, entity: String) throws {
+        guard try replica.currentText(of: incoming.object, incoming.property) != nil else { return }
+        var values = OutboxChanges()
+        values.set(incoming.property.rawValue, .text(text))
+        try replica.update(entity: entity, object: incoming.object, values: values, stamps: [incoming.property.rawValue: stamp])
+    }
+
+    /// Records a conflict, and for a body makes the conflict copy of the losing version once:
+    /// never again after it was purged.
+    private func recordConflict(loser: Version, winner: ChangeStamp, text: String) throws {
+        guard loser.property == .body else {
+            try replica.recordConflict(object: loser.object, property: .name, loser: loser.stamp, winner: winner, copy: nil)
+            return
+        }
+        let copy = ConflictCopy.id(note: loser.object, version: loser.stamp)
+        try replica.recordConflict(object: loser.object, property: .body, loser: loser.stamp, winner: winner, copy: copy)
+        guard try replica.state(of: copy) == nil, try replica.tombstone(of: copy) == nil else { return }
+        let name = ConflictCopy.name(of: loser)
+        let milliseconds = HybridClock.milliseconds(of: loser.stamp.clock)
+        var values = OutboxChanges()
+        values.set("name", .text(name))
+        values.set("parent", loser.context?.parent.map { .text($0.storeString) } ?? .null)
+        values.set("created", .integer(milliseconds))
+        values.set("modified", .integer(milliseconds))
+        values.set("trashed", .null)
+        values.set("body", .text(text))
+        try replica.insert(entity: "Note", object: copy, values: values, stamps: ["*": loser.stamp])
+        let context = VersionContext(name: name, parent: loser.context?.parent, device: loser.context?.device)
+        for (property, value) in [(HistoryProperty.name, name), (.body, text)] {
+            try replica.addVersion(VersionDraft(
+                object: copy, property: property, stamp: loser.stamp, origin: .conflict, bases: [],
+                deviceName: loser.context?.device, context: context, text: value))
+        }
+    }
+}

@@ -1,0 +1,126 @@
+/// A text stored as its differences from another text: runs of the other text's lines to copy,
+/// and bytes to insert.
+///
+/// Encoding: a version byte (1), then operations, each a LEB128 number whose low bit tells the
+/// kind: `2n` copies lines (followed by the number of the first line), `2n + 1` inserts the `n`
+/// bytes that follow. Decoding checks every bound: damaged bytes throw, never crash.
+public struct LineDelta: Equatable, Sendable {
+    public enum Operation: Equatable, Sendable {
+        case copy(start: Int, count: Int)
+        case insert([UInt8])
+    }
+
+    public private(set) var operations: [Operation]
+
+    /// The delta that turns `base` into `text`.
+    public static func make(from base: String, to text: String) -> LineDelta {
+        let baseLines = TextLines.split(base)
+        let lines = TextLines.split(text)
+        var operations: [Operation] = []
+        var position = 0
+        for hunk in LineDiff.hunks(from: baseLines, to: lines) {
+            if hunk.old.lowerBound > position { operations.append(.copy(start: position, count: hunk.old.lowerBound - position)) }
+            if !hunk.new.isEmpty { operations.append(.insert(Array(lines[hunk.new].joined().utf8))) }
+            position = hunk.old.upperBound
+        }
+        if baseLines.count > position { operations.append(.copy(start: position, count: baseLines.count - position)) }
+        return LineDelta(operations: operations)
+    }
+
+    init(operations: [Operation]) {
+        self.operations = operations
+    }
+
+    /// The text the delta makes of `base`.
+    public func apply(to base: String) throws(LineDeltaError) -> String {
+        let lines = TextLines.split(base)
+        var bytes: [UInt8] = []
+        for operation in operations {
+            switch operation {
+            case let .copy(start, count):
+                guard start >= 0, count >= 0, start <= lines.count, count <= lines.count - start else {
+                    throw .doesNotFit
+                }
+                for line in lines[start..<(start + count)] { bytes += line.utf8 }
+            case let .insert(inserted):
+                bytes += inserted
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public var encoded: [UInt8] {
+        var bytes: [UInt8] = [1]
+        for operation in operations {
+            switch operation {
+            case let .copy(start, count):
+                Self.append(UInt64(count) << 1, to: &bytes)
+                Self.append(UInt64(start), to: &bytes)
+            case let .insert(inserted):
+                Self.append(UInt64(inserted.count) << 1 | 1, to: &bytes)
+                bytes += inserted
+            }
+        }
+        return bytes
+    }
+
+    public init(decoding bytes: [UInt8]) throws(LineDeltaError) {
+        guard bytes.first == 1 else { throw .damaged }
+        var position = 1
+        var operations: [Operation] = []
+        while position < bytes.count {
+            let head = try Self.number(bytes, &position)
+            let length = Int(head >> 1)
+            if head & 1 == 1 {
+                guard length <= bytes.count - position else { throw .damaged }
+                operations.append(.insert(Array(bytes[position..<(position + length)])))
+                position += length
+            } else {
+                let start = try Self.number(bytes, &position)
+                guard start <= UInt64(Int32.max) else { throw .damaged }
+                operations.append(.copy(start: Int(start), count: length))
+            }
+        }
+        self.operations = operations
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        repeat {
+            let low = UInt8(value & 0x7F)
+            value >>= 7
+            bytes.append(value == 0 ? low : low | 0x80)
+        } while value != 0
+    }
+
+    private static func number(_ bytes: [UInt8], _ position: inout Int) throws(LineDeltaError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < bytes.count, shift <= 56 else { throw .damaged }
+            let byte = bytes[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 {
+                guard value >> 62 == 0 else { throw .damaged }
+                return value
+            }
+            shift += 7
+        }
+    }
+}
+
+/// Why a delta cannot be read or used.
+public enum LineDeltaError: Error, CustomStringConvertible, Sendable {
+    /// The bytes are not a delta.
+    case damaged
+    /// The delta names lines the base does not have.
+    case doesNotFit
+
+    public var description: String {
+        switch self {
+        case .damaged: return "the delta is damaged"
+        case .doesNotFit: return "the delta does not fit its base text"
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import NoteStore
+@testable import NoteSync
+import NoteTestSupport
+import Testing
+
+/// Concurrent edits of names and bodies, as changes of sync format 2 replayed in every order:
+/// bodies merge three-way, overlapping edits leave one winner and one conflict copy, and every
+/// version stays in history.
+@Suite struct HistoryMergeTests {
+    typealias Step = MergeTests.Step
+    static let note = UUID(uuidString: "11111111-0000-4000-8000-000000000000")!
+    static let base = "one\ntwo\nthree\nfour\nfive\n"
+
+    static func stamp(_ clock: UInt64, _ device: UUID) -> ChangeStamp { ChangeStamp(clock: clock, device: device) }
+
+    /// The note, created on A at clock 1 with `base`, as format 2.
+    static var creation: Step {
+        var change = MergeTests.insert("Note", note, name: "Soup", clock: 1, body: base)
+        change.history = ChangeHistory(bases: [.name: [], .body: []], context: VersionContext(name: "Soup", parent: nil, device: "laptop"))
+        return Step(change: change, device: MergeTests.a)
+    }
+
+    /// A body edit on `device` at `clock`, edited from `bases`.
+    static func edit(_ body: String, clock: UInt64, on device: UUID, from bases: [ChangeStamp], name: String = "desktop") -> Step {
+        var change = MergeTests.update("Note", note, "body", .text(body), clock: clock)
+        change.history = ChangeHistory(bases: [.body: bases], context: VersionContext(name: "Soup", parent: nil, device: name))
+        return Step(change: change, device: device)
+    }
+
+    static let created = stamp(1, MergeTests.a)
+
+    func replay(_ steps: [Step]) throws -> (dump: String, store: Store, folder: TemporaryFolder) {
+        let folder = TemporaryFolder()
+        let store = try Store(folder: folder.appending("s"))
+        let merger = Merger()
+        for step in steps {
+            try store.replicate { replica in try merger.apply(step.change, from: step.device, to: replica) }
+        }
+        return (try CanonicalDump.of(store), store, folder)
+    }
+
+    /// Replays `steps` after the creation in every order; returns the store of the first order
+    /// after checking that every order gives its dump.
+    func sameInEveryOrder(_ steps: [Step]) throws -> (store: Store, folder: TemporaryFolder) {
+        let first = try replay([Self.creation] + steps)
+        for order in Permutations.of(steps) {
+            #expect(try replay([Self.creation] + order).dump == first.dump)
+        }
+        return (first.store, first.folder)
+    }
+
+    @Test func editsOfDifferentLinesMergeInEveryOrder() throws {
+        let (store, _) = try sameInEveryOrder([
+            Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created]),
+            Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created]),
+        ])
+        #expect(try store.item(Self.note).body == "ONE\ntwo\nthree\nfour\nFIVE\n")
+        #expect(try store.conflicts(since: .distantPast).isEmpty)
+        #expect(try store.history(of: Self.note).filter { $0.property == .body }.count == 3)
+    }
+
+    @Test func threeDevicesMergeInEveryOrder() throws {
+        let (store, _) = try sameInEveryOrder([
+            Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created]),
+            Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 7, on: MergeTests.b, from: [Self.created]),
+            Self.edit("one\ntwo\nthree\nfour\nfive\nsix\n", clock: 6, on: MergeTests.c, from: [Self.created]),
+        ])
+        #expect(try store.item(Self.note).body == "ONE\ntwo\nTHREE\nfour\nfive\nsix\n")
+        #expect(try store.conflicts(since: .distantPast).isEmpty)
+    }
+
+    @Test func sameLineEditsLeaveOneWinnerAndOneCopy() throws {
+        let (store, _) = try sameInEveryOrder([
+            Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created], name: "laptop"),
+            Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created]),
+        ])
+        #expect(try store.item(Self.note).body == "one\ntwo\nTHREE\nfour\nfive\n")
+        let conflicts = try store.conflicts(since: .distantPast)
+        #expect(conflicts.count == 1)
+        let copyID = try #require(conflicts.first?.copy)
+        let copy = try store.item(copyID)
+        #expect(copy.body == "one\ntwo\n3\nfour\nfive\n")
+        #expect(copy.name.hasPrefix("Soup (conflict, laptop, 1970-01-01 00:00 UTC)"))
+        #expect(try store.conflictCopies() == [copyID])
+    }
+
+    @Test func anEditOfTheMergeEndsTheConflictButKeepsTheCopy() throws {
+        let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
+        let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created])
+        let after = Self.edit("fixed\n", clock: 9, on: MergeTests.a, from: [Self.stamp(5, MergeTests.a), Self.stamp(6, MergeTests.b)])
+        let first = try replay([Self.creation, a, b, after])
+        let second = try replay([Self.creation, b, a, after])
+        #expect(first.dump == second.dump)
+        #expect(try first.store.item(Self.note).body == "fixed\n")
+        #expect(try first.store.conflictCopies().count == 1)
+    }
+
+    @Test func aSecondImportChangesNothing() throws {
+        let a = Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
+        let b = Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created])
+        #expect(try replay([Self.creation, a, b]).dump == replay([Self.creation, a, b, a, b, Self.creation]).dump)
+    }
+
+    @Test func formatOneEditsKeepLastWriterWinsAndHistory() throws {
+        let creation = Step(change: MergeTests.insert("Note", Self.note, name: "Soup", clock: 1, body: Self.base), device: MergeTests.a)
+        let older = Step(change: MergeTests.update("Note", Self.note, "body", .text("older\n"), clock: 5), device: MergeTests.a)
+        let newer = Step(change: MergeTests.update("Note", Self.note, "body", .text("newer\n"), clock: 6), device: MergeTests.b)
+        let first = try replay([creation, older, newer])
+        #expect(first.dump == (try replay([creation, newer, older])).dump)
+        #expect(try first.store.item(Self.note).body == "newer\n")
+        #expect(try first.store.history(of: Self.note).filter { $0.property == .body }.count == 3)
+        #expect(try first.store.conflictCopies().isEmpty)
+    }
+
+    @Test func concurrentRenamesKeepTheLaterNameAndReportTheOther() throws {
+        func rename(_ name: String, clock: UInt64, on device: UUID) -> Step {
+            var change = MergeTests.update("Note", Self.note, "name", .text(name), clock: clock)
+            change.history = ChangeHistory(bases: [.name: [Self.created]])
+            return Step(change: change, device: device)
+        }
+        let (store, _) = try sameInEveryOrder([rename("Broth", clock: 5, on: MergeTests.a), rename("Stock", clock: 6, on: MergeTests.b)])
+        #expect(try store.item(Self.note).name == "Stock")
+        let conflicts = try store.conflicts(since: .distantPast)
+        #expect(conflicts.map(\.property) == [.name] && conflicts.first?.copy == nil)
+        #expect(try store.history(of: Self.note).filter { $0.property == .name }.count == 3)
+    }
+
+    @Test func anEditConcurrentWithAPurgeStillMakesItsCopyInEveryOrder() throws {
+        let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
+        let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created])
+        let purge = Step(
+            change: LogChange(entity: "Note", object: Self.note, operation: .delete, clock: 7, values: OutboxChanges()),
+            device: MergeTests.a)
+        let (store, _) = try sameInEveryOrder([a, b, purge])
+        #expect(try store.conflictCopies().count == 1)
+    }
+}
