@@ -9,7 +9,8 @@ struct Notes: ParsableCommand {
         abstract: "A note collector for the terminal.",
         discussion: """
             ITEM and COLLECTION are a full id, a unique id prefix of at least 4 characters, \
-            or a path of names such as 'Work/Ideas/Launch plan' (write '\\/' for a '/' inside a name).
+            or a path of names such as 'Work/Ideas/Launch plan' (write '\\/' for a '/' inside a name). \
+            'notes --version' prints the version.
             """,
         subcommands: [
             Add.self, MakeCollection.self, List.self, Show.self, Cat.self, Edit.self, Move.self,
@@ -20,13 +21,18 @@ struct Notes: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Flag(help: "Show the version and exit.")
-    var version = false
-
-    /// Without a command: the version with `--version`, else the short help.
+    /// Without a command: the short help.
     func run() throws {
-        if version { return print(NotesVersion.current) }
         print(Self.shortHelp)
+    }
+
+    /// Whether the arguments are `--version` alone (after `--store DIR`). It is read here, not
+    /// as an option of this command, since the parser would take it for every subcommand too
+    /// and `notes show ITEM --version V` has one of its own.
+    static func asksForVersion(_ arguments: [String]) -> Bool {
+        var rest = arguments[...]
+        if rest.first == "--store" { rest = rest.dropFirst(2) } else if rest.first?.hasPrefix("--store=") == true { rest = rest.dropFirst() }
+        return Array(rest) == ["--version"]
     }
 
     /// The usage and the commands, in a few lines.
@@ -43,6 +49,7 @@ struct Notes: ParsableCommand {
     /// 64 (usage), 65 (bad input data) or 1 (anything else).
     static func main() {
         do {
+            if asksForVersion(Array(CommandLine.arguments.dropFirst())) { return print(NotesVersion.current) }
             var command = try parseAsRoot()
             if !(command is Notes), !(command is Show), CommandLine.arguments.dropFirst().prefix(while: { $0 != "--" }).contains("--version") {
                 throw ValidationError("--version is an option of 'notes' alone: run 'notes --version'")

@@ -53,7 +53,7 @@ extension Notes {
             }
             if json { return try JSONOutput.print(history.entries.map(HistoryJSON.init)) }
             let formatter = Timestamp.shortFormatter(in: timeOptions.zone)
-            let names = try DeviceNames(store: store)
+            let names = try DeviceNames(store: store, needed: history.entries)
             for entry in history.entries {
                 let device = entry.kind == .merge ? "(merged)" : names.name(entry)
                 let size = entry.size < 0 ? "" : ByteCount.short(entry.size)
@@ -67,21 +67,32 @@ extension Notes {
     }
 }
 
-/// What a device is called in history: the name it gave, this device's own name, or the
-/// start of its id.
+/// What a device is called in history: the name its saves carried, this device's own name,
+/// the name it registered in the container, or the start of its id.
 struct DeviceNames {
     let own: UUID
     let ownName: String?
+    let registered: [UUID: String]
 
-    init(store: Store) throws {
-        own = store.deviceID
-        ownName = try SyncEngine(store: store).lastAttachment()?.deviceName
+    init(store: Store, needed: [HistoryEntry] = []) throws {
+        let ownID = store.deviceID
+        own = ownID
+        let engine = SyncEngine(store: store)
+        ownName = try engine.lastAttachment()?.deviceName
+        let unnamed = needed.contains { $0.kind != .merge && $0.deviceName == nil && $0.stamp.device != ownID }
+        var names: [UUID: String] = [:]
+        if unnamed, let status = try? engine.status() {
+            for device in status.devices {
+                if let name = device.name { names[device.id] = name }
+            }
+        }
+        registered = names
     }
 
     func name(_ entry: HistoryEntry) -> String {
         if let name = entry.deviceName { return name }
         if entry.stamp.device == own { return ownName ?? "this device" }
-        return String(entry.stamp.device.storeString.prefix(8))
+        return registered[entry.stamp.device] ?? String(entry.stamp.device.storeString.prefix(8))
     }
 }
 

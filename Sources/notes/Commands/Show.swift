@@ -64,7 +64,7 @@ extension Notes {
             if json {
                 return try JSONOutput.print(VersionJSON(entry: HistoryJSON(entry), text: text))
             }
-            let device = entry.kind == .merge ? "(merged)" : try DeviceNames(store: store).name(entry)
+            let device = entry.kind == .merge ? "(merged)" : try DeviceNames(store: store, needed: [entry]).name(entry)
             print([
                 "version:  \(entry.id) (\(entry.kind.rawValue) of the \(entry.property.rawValue)\(entry.isCurrent ? ", current" : ""))",
                 "item:     \(shown.name)",
