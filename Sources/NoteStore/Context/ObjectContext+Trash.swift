@@ -48,7 +48,7 @@ extension ObjectContext {
                     message: "only an item in the trash can be purged")
             ])
         }
-        for member in try subtree(of: item) {
+        for member in try subtree(of: item, trashedOnly: true) {
             if registry[member.id]?.original == nil, registry[member.id] != nil {
                 insertionOrder.removeAll { $0 == member.id }
             } else {
@@ -59,8 +59,10 @@ extension ObjectContext {
         purgeRoots.append(id)
     }
 
-    /// The item and everything below it, as this context sees them.
-    func subtree(of item: Item) throws -> [Item] {
+    /// The item and everything below it, as this context sees them; with `trashedOnly`, only
+    /// what is in the trash (a live item inside a trashed collection, moved there by another
+    /// device meanwhile, is not part of it, nor is what it holds).
+    func subtree(of item: Item, trashedOnly: Bool = false) throws -> [Item] {
         var result = [item]
         var index = 0
         var seen: Set<UUID> = [item.id]
@@ -69,6 +71,7 @@ extension ObjectContext {
             index += 1
             guard current.isCollection else { continue }
             for child in try children(of: current.id) where seen.insert(child.id).inserted {
+                if trashedOnly && !child.isTrashed { continue }
                 result.append(child)
             }
         }

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 
 extension SaveWriter {
-    /// Purges each root and everything below it, including contents that another process
-    /// added after the context read them.
+    /// Purges each root and everything in the trash below it, including contents that another
+    /// process added after the context read them. A live item below (moved into a collection
+    /// that another device trashed meanwhile) is not purged: it moves to the top level.
     mutating func purge(roots: [UUID], expected: [Item]) throws {
         var ids: [String: ItemKind] = [:]
         for root in roots {
@@ -20,7 +21,8 @@ extension SaveWriter {
                 sql: """
                     WITH RECURSIVE subtree(id) AS (
                         SELECT ?
-                        UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
+                        UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id
+                        WHERE item.trashed IS NOT NULL)
                     SELECT item.id, item.kind FROM subtree JOIN item ON item.id = subtree.id
                     """,
                 arguments: [root.storeString])
@@ -28,6 +30,7 @@ extension SaveWriter {
         }
         for item in expected { ids[item.id.storeString] = ids[item.id.storeString] ?? item.kind }
         let all = Array(ids.keys).sorted()
+        try moveLiveContentsToTheTop(of: all)
         try deleteAttachments(ofNotes: all.filter { ids[$0] == .note })
         try SearchIndex.remove(ids: all, db)
         try IDList.forEachChunk(of: all) { marks, arguments in
@@ -38,6 +41,31 @@ extension SaveWriter {
             try recordTombstone(uuid, entity: OutboxWriter.entity(of: ids[id] ?? .note))
             outbox.recordDeletion(of: uuid, kind: ids[id] ?? .note)
             purged.append(uuid)
+        }
+    }
+
+    /// Moves the live items whose collection is being purged to the top level, as changes of
+    /// this save.
+    private mutating func moveLiveContentsToTheTop(of purged: [String]) throws {
+        let purgedSet = Set(purged)
+        var survivors: [Item] = []
+        try IDList.forEachChunk(of: purged) { marks, arguments in
+            survivors += try Row.fetchAll(
+                db, sql: "SELECT \(ItemFilter.columns(includingBody: false)) FROM item WHERE parent IN (\(marks))",
+                arguments: arguments
+            ).map(Item.init(row:)).filter { !purgedSet.contains($0.id.storeString) }
+        }
+        for var item in survivors {
+            item.parent = nil
+            try db.execute(
+                sql: "UPDATE item SET parent = NULL, modified = ?, stamps = json_set(stamps, '$.parent', ?, '$.modified', ?) WHERE id = ?",
+                arguments: [now.storeMilliseconds, stamp.text, stamp.text, item.id.storeString])
+            try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [item.id.storeString])
+            var changes = OutboxChanges()
+            changes.set("parent", .null)
+            changes.set("modified", .date(now))
+            outbox.record(.update, item: item, changes: changes)
+            updated.append(item.id)
         }
     }
 
