@@ -29,6 +29,16 @@ struct Notes: ParsableCommand {
     /// Whether the arguments are `--version` alone (after `--store DIR`). It is read here, not
     /// as an option of this command, since the parser would take it for every subcommand too
     /// and `notes show ITEM --version V` has one of its own.
+    /// Whether `--version` follows a command other than `show` (whose `--version` is its own).
+    static func misplacesVersion(_ arguments: [String]) -> Bool {
+        let options = arguments.prefix { $0 != "--" }
+        guard options.contains("--version") else { return false }
+        var rest = options[...]
+        if rest.first == "--store" { rest = rest.dropFirst(2) } else if rest.first?.hasPrefix("--store=") == true { rest = rest.dropFirst() }
+        guard let command = rest.first, !command.hasPrefix("-") else { return false }
+        return command != "show"
+    }
+
     static func asksForVersion(_ arguments: [String]) -> Bool {
         var rest = arguments[...]
         if rest.first == "--store" { rest = rest.dropFirst(2) } else if rest.first?.hasPrefix("--store=") == true { rest = rest.dropFirst() }
@@ -49,11 +59,12 @@ struct Notes: ParsableCommand {
     /// 64 (usage), 65 (bad input data) or 1 (anything else).
     static func main() {
         do {
-            if asksForVersion(Array(CommandLine.arguments.dropFirst())) { return print(NotesVersion.current) }
-            var command = try parseAsRoot()
-            if !(command is Notes), !(command is Show), CommandLine.arguments.dropFirst().prefix(while: { $0 != "--" }).contains("--version") {
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if asksForVersion(arguments) { return print(NotesVersion.current) }
+            if misplacesVersion(arguments) {
                 throw ValidationError("--version is an option of 'notes' alone: run 'notes --version'")
             }
+            var command = try parseAsRoot()
             try command.run()
         } catch {
             exit(withFailure: error)

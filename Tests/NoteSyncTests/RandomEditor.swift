@@ -152,16 +152,21 @@ final class RandomEditor {
         var problems: [String] = []
         let present = try ids(in: store)
         for id in survivors.subtracting(present) { problems.append("item \(id.storeString) is missing") }
-        // Conflict copies are made by merges, not by the editor.
-        for id in present.subtracting(survivors).subtracting(try store.conflictCopies()) {
+        // Conflict copies are made by merges, not by the editor (which may attach images to
+        // them like to any note); an item purged on one device
+        // stays when another changed it concurrently (causal deletes): the devices agreeing on
+        // it is checked by comparing them.
+        let kept = present.intersection(purged).union(try store.conflictCopies())
+        for id in present.subtracting(survivors).subtracting(kept) {
             problems.append("item \(id.storeString) should not be there")
         }
         var attachments: Set<UUID> = []
         for note in present {
             for attachment in try store.attachments(of: note) { attachments.insert(attachment.id) }
         }
+        let allowed = survivingAttachments.union(attached.filter { kept.contains($0.value) && !detached.contains($0.key) }.keys)
         for id in survivingAttachments.subtracting(attachments) { problems.append("attachment \(id.storeString) is missing") }
-        for id in attachments.subtracting(survivingAttachments) { problems.append("attachment \(id.storeString) should not be there") }
+        for id in attachments.subtracting(allowed) { problems.append("attachment \(id.storeString) should not be there") }
         return problems + (try hierarchyProblems(in: store))
     }
 

@@ -23,7 +23,7 @@ extension SaveWriter {
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachment.id.storeString])
             try db.execute(
                 sql: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (?)", arguments: [attachment.sha256])
-            try recordTombstone(attachment.id, entity: attachment.entity)
+            try recordTombstone(attachment.id, entity: attachment.entity, state: TombstoneRecord.attachmentState(note: attachment.note))
             var changes = OutboxChanges()
             changes.set("note", .id(attachment.note))
             changes.set("sha256", .text(attachment.sha256))
@@ -43,10 +43,11 @@ extension SaveWriter {
         try delete(attachments)
     }
 
-    /// Keeps the purge of an object for ever, so that sync never brings it back.
-    mutating func recordTombstone(_ object: UUID, entity: String) throws {
+    /// Keeps the purge of an object, so that sync never brings back what it had seen; for a
+    /// note or collection, with what it had seen and its state.
+    mutating func recordTombstone(_ object: UUID, entity: String, seen: [UUID: UInt64]? = nil, state: String? = nil) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp) VALUES (?, ?, ?)",
-            arguments: [object.storeString, entity, stamp.text])
+            sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp, seen, state) VALUES (?, ?, ?, ?, ?)",
+            arguments: [object.storeString, entity, stamp.text, seen.map(ChangeHistory.seenJSON), state])
     }
 }

@@ -30,16 +30,23 @@ extension SaveWriter {
         }
         for item in expected { ids[item.id.storeString] = ids[item.id.storeString] ?? item.kind }
         let all = Array(ids.keys).sorted()
+        guard !all.isEmpty else { return }
         try moveLiveContentsToTheTop(of: all)
         try deleteAttachments(ofNotes: all.filter { ids[$0] == .note })
+        var states: [String: String] = [:]
+        for id in all { states[id] = try TombstoneState.capture(id, db) }
         try SearchIndex.remove(ids: all, db)
         try IDList.forEachChunk(of: all) { marks, arguments in
             try db.execute(sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: arguments)
         }
+        // What this device had seen when it purged: the changes of other devices it had not
+        // seen do not go with the purge (docs/sync-format.md, "Causal deletes").
+        var seen = try Knowledge.clocks(db)
+        seen[device] = stamp.clock
         for id in all {
             guard let uuid = UUID(uuidString: id) else { continue }
-            try recordTombstone(uuid, entity: OutboxWriter.entity(of: ids[id] ?? .note))
-            outbox.recordDeletion(of: uuid, kind: ids[id] ?? .note)
+            try recordTombstone(uuid, entity: OutboxWriter.entity(of: ids[id] ?? .note), seen: seen, state: states[id])
+            outbox.recordDeletion(of: uuid, kind: ids[id] ?? .note, seen: seen)
             purged.append(uuid)
         }
     }

@@ -11,17 +11,21 @@ public struct ChangeHistory: Sendable, Equatable {
     public var bases: [HistoryProperty: [ChangeStamp]] = [:]
     public var restored: [HistoryProperty: ChangeStamp] = [:]
     public var context: VersionContext?
+    /// For a purge: the greatest clock of each device whose changes the purging device had
+    /// seen (its own: the purge's clock).
+    public var seen: [UUID: UInt64]?
 
     public init(
         bases: [HistoryProperty: [ChangeStamp]] = [:], restored: [HistoryProperty: ChangeStamp] = [:],
-        context: VersionContext? = nil
+        context: VersionContext? = nil, seen: [UUID: UInt64]? = nil
     ) {
         self.bases = bases
         self.restored = restored
         self.context = context
+        self.seen = seen
     }
 
-    public var isEmpty: Bool { bases.isEmpty && restored.isEmpty && context == nil }
+    public var isEmpty: Bool { bases.isEmpty && restored.isEmpty && context == nil && seen == nil }
 
     /// The JSON text, keys sorted.
     public var json: String {
@@ -37,7 +41,20 @@ public struct ChangeHistory: Sendable, Equatable {
             let list = restored.sorted { $0.key < $1.key }.map { Self.quoted($0.key.rawValue) + ":" + Self.quoted($0.value.text) }
             members.append("\"restored\":{" + list.joined(separator: ",") + "}")
         }
+        if let seen { members.append("\"seen\":" + Self.seenJSON(seen)) }
         return "{" + members.joined(separator: ",") + "}"
+    }
+
+    /// `{"<device>":<clock>,...}`, devices sorted.
+    public static func seenJSON(_ seen: [UUID: UInt64]) -> String {
+        "{" + seen.sorted { $0.key.storeString < $1.key.storeString }
+            .map { quoted($0.key.storeString) + ":" + String($0.value) }.joined(separator: ",") + "}"
+    }
+
+    /// Reads `seenJSON`; nil when it is not one.
+    public static func seen(json: String) -> [UUID: UInt64]? {
+        guard let members = JSONScanner.object(Data(json.utf8)) else { return nil }
+        return ChangeHistory(members: [("seen", .object(members))])?.seen
     }
 
     private static func quoted(_ text: String) -> String {
@@ -87,7 +104,14 @@ public struct ChangeHistory: Sendable, Equatable {
                 }
                 guard let name else { return nil }
                 context = VersionContext(name: name, parent: parent, device: device)
-            case ("bases", _), ("restored", _), ("context", _):
+            case let ("seen", .object(entries)):
+                var clocks: [UUID: UInt64] = [:]
+                for (device, item) in entries {
+                    guard let id = UUID(uuidString: device), case let .integer(clock) = item, clock >= 0 else { return nil }
+                    clocks[id] = UInt64(clock)
+                }
+                seen = clocks
+            case ("bases", _), ("restored", _), ("context", _), ("seen", _):
                 return nil
             default:
                 break

@@ -52,8 +52,10 @@ struct OutboxWriter {
         rows.append(Row(entity: entity, object: object, operation: operation, changes: changes))
     }
 
-    mutating func recordDeletion(of id: UUID, kind: ItemKind) {
-        rows.append(Row(entity: Self.entity(of: kind), object: id, operation: .delete, changes: OutboxChanges()))
+    mutating func recordDeletion(of id: UUID, kind: ItemKind, seen: [UUID: UInt64]? = nil) {
+        rows.append(Row(
+            entity: Self.entity(of: kind), object: id, operation: .delete, changes: OutboxChanges(),
+            history: seen.map { ChangeHistory(seen: $0) }))
     }
 
     /// The rows with the inserted collections first, each after the one that holds it, so

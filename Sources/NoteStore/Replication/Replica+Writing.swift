@@ -148,13 +148,17 @@ extension Replica {
         }
     }
 
-    /// Purges an object (a note with its attachments) and keeps its tombstone.
-    public func remove(entity: String, object: UUID, stamp: ChangeStamp) throws {
+    /// Purges an object (a note with its attachments) and keeps its tombstone, with what the
+    /// purge had seen (nil: everything) and, for a note or collection, its merged state.
+    public func remove(entity: String, object: UUID, stamp: ChangeStamp, seen: [UUID: UInt64]? = nil) throws {
         let id = object.storeString
+        var state: String?
         if entity == "ImageAttachment" {
+            state = try attachmentNote(of: object).map(TombstoneRecord.attachmentState(note:))
             try releaseBlobs(ofAttachmentsWhere: "id = ?", id)
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])
         } else {
+            state = try TombstoneRecord.capturedState(of: id, db)
             try releaseBlobs(ofAttachmentsWhere: "note = ?", id)
             try db.execute(
                 sql: """
@@ -166,9 +170,10 @@ extension Replica {
             try SearchIndex.remove(ids: [id], db)
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
         }
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp) VALUES (?, ?, ?)",
-            arguments: [id, entity, stamp.text])
+        try recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)
+        if let state {
+            try db.execute(sql: "UPDATE tombstone SET state = ? WHERE object = ?", arguments: [state, id])
+        }
         mayHaveOrphanAttachments = true
         mayHaveOrphanItems = mayHaveOrphanItems || entity != "ImageAttachment"
         written += 1

@@ -48,10 +48,21 @@ extension Store {
                     entity: attachment.entity, object: attachment.id, operation: .insert,
                     values: attachment.insertionChanges, stamps: Replica.stamps(row[10])))
             }
-            for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp FROM tombstone ORDER BY object") {
+            for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object") {
                 guard let object = UUID(uuidString: row[0]), let stamp = ChangeStamp(text: row[2]) else { continue }
+                // A purged note or collection goes with its merged state and history, so that
+                // a change its purge had not seen brings it back the same on every device.
+                if try Item.fetchOne(db, id: object, includingBody: false) == nil,
+                    let purged = try Self.purgedItem(object, entity: row[1], db)
+                {
+                    records += try Self.records(purged.item, stamps: purged.stamps, db)
+                }
+                // What the purges had seen travels with them: an item kept for a change they
+                // had not seen stays kept on the devices this reaches.
+                let seen = (row[3] as String?).flatMap(ChangeHistory.seen(json:))
                 records.append(SnapshotRecord(
-                    entity: row[1], object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp]))
+                    entity: row[1], object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
+                    history: seen.map { ChangeHistory(seen: $0) }))
             }
             return (records, outboxThrough)
         }
@@ -94,6 +105,31 @@ extension Store {
                     restored: version.restored.map { [version.property: $0] } ?? [:], context: version.context)))
         }
         return records
+    }
+
+    /// The item a tombstone keeps the state of, with its stamps; nil when it keeps none.
+    private static func purgedItem(_ object: UUID, entity: String, _ db: Database) throws -> (item: Item, stamps: [String: ChangeStamp])? {
+        guard entity == "Note" || entity == "Collection" else { return nil }
+        let replica = Replica(db: db)
+        guard let record = try replica.tombstoneRecord(of: object), let values = record.values,
+            record.stamps["*"] != nil, case let .text(name)? = values["name"], case let .integer(created)? = values["created"]
+        else { return nil }
+        let kind: ItemKind = entity == "Note" ? .note : .collection
+        var modified = created
+        if case let .integer(value)? = values["modified"] { modified = value }
+        var trashed: Date?
+        if case let .integer(value)? = values["trashed"] { trashed = Date(storeMilliseconds: value) }
+        var parent: UUID?
+        if case let .text(value)? = values["parent"] { parent = UUID(uuidString: value) }
+        var body: String?
+        if kind == .note {
+            body = ""
+            if case let .text(value)? = values["body"] { body = value }
+        }
+        let item = Item(
+            id: object, kind: kind, name: name, created: Date(storeMilliseconds: created),
+            modified: Date(storeMilliseconds: modified), parent: parent, trashed: trashed, body: body)
+        return (item, record.stamps)
     }
 
     /// Versions ordered so that each comes after the versions it was edited from (and a

@@ -158,7 +158,9 @@ enum StoreSchema {
     /// at most ``VersionStorage/maximumDepth`` deltas away from a whole text. `conflict` keeps
     /// the concurrent versions that could not merge, and the copy made of the losing one; the
     /// outbox keeps, per change, what sync carries for history (`history`). The current name
-    /// and body of every item become its first versions, with their stamps.
+    /// and body of every item become its first versions, with their stamps. For causal deletes:
+    /// `knowledge` keeps the greatest clock seen of each device, and a tombstone what its purge
+    /// had seen (`seen`) and the purged object's merged state (`state`).
     private static func addHistory(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE version (
@@ -187,6 +189,12 @@ enum StoreSchema {
                 PRIMARY KEY (object, property, loser)
             ) WITHOUT ROWID;
             ALTER TABLE outbox ADD COLUMN history TEXT;
+            ALTER TABLE tombstone ADD COLUMN seen TEXT;
+            ALTER TABLE tombstone ADD COLUMN state TEXT;
+            CREATE TABLE knowledge (
+                device TEXT PRIMARY KEY NOT NULL,
+                clock INTEGER NOT NULL
+            ) WITHOUT ROWID;
             INSERT INTO version (object, property, stamp, origin, head, size, depth, content)
                 SELECT id, 'name', COALESCE(json_extract(stamps, '$.name'), json_extract(stamps, '$."*"')),
                     'edit', 1, length(CAST(name AS BLOB)), 0, CAST(name AS BLOB)
@@ -197,5 +205,24 @@ enum StoreSchema {
                 FROM item WHERE kind = 'note' AND COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')) IS NOT NULL;
             UPDATE metadata SET value = '4' WHERE key = 'model_version';
             """)
+        try recordKnowledge(db)
+    }
+
+    /// What a store of version 3 had seen of each device, as far as its stamps tell: the
+    /// greatest clock of each device among the stamps it keeps.
+    private static func recordKnowledge(_ db: Database) throws {
+        var clocks: [String: UInt64] = [:]
+        for table in ["item", "attachment"] {
+            for json in try String.fetchAll(db, sql: "SELECT stamps FROM \(table)") {
+                for stamp in Replica.stamps(json).values { clocks[stamp.device.storeString] = max(clocks[stamp.device.storeString] ?? 0, stamp.clock) }
+            }
+        }
+        for text in try String.fetchAll(db, sql: "SELECT stamp FROM tombstone") {
+            guard let stamp = ChangeStamp(text: text) else { continue }
+            clocks[stamp.device.storeString] = max(clocks[stamp.device.storeString] ?? 0, stamp.clock)
+        }
+        for (device, clock) in clocks {
+            try db.execute(sql: "INSERT INTO knowledge(device, clock) VALUES (?, ?)", arguments: [device, Int64(bitPattern: clock)])
+        }
     }
 }

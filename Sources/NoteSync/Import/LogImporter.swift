@@ -165,6 +165,12 @@ struct LogImporter {
             // A blob copied in for an insert that the merge ignored would stay for ever.
             for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
             try replica.observe(clock: ClockSkew.adoptable(clock, now: now))
+            // What a later purge here has seen of this device: its changes up to this clock
+            // (stamps of other devices in a snapshot are not counted: not all of theirs came).
+            let own = log.changes.lazy.flatMap { change in
+                [change.stamp(of: "*", device: other)] + change.stamps.values
+            }.filter { $0.device == other }.map(\.clock).max()
+            if let own { try replica.noteKnowledge([other: own]) }
             try replica.setSyncValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
             try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
             try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)

@@ -104,6 +104,21 @@ struct HistoryMerger {
     }
 
     /// Sets the current text of an item that exists (a purged one keeps only its history).
+    /// Writes the text the heads of a property make, for an item brought back.
+    func refresh(_ object: UUID, _ property: HistoryProperty, entity: String) throws {
+        let versions = try replica.versions(of: object, property)
+        var graph = VersionGraph(versions)
+        let heads = graph.heads
+        guard let newest = heads.last else { return }
+        let text = try Self.text(of: heads, property: property, graph: &graph) { stamp in
+            try replica.text(of: object, property, at: stamp) ?? ""
+        }
+        guard try replica.currentText(of: object, property) != text else { return }
+        var values = OutboxChanges()
+        values.set(property.rawValue, .text(text))
+        try replica.update(entity: entity, object: object, values: values, stamps: [property.rawValue: newest])
+    }
+
     private func write(_ text: String, stamp: ChangeStamp, _ incoming: Incoming, entity: String) throws {
         guard try replica.currentText(of: incoming.object, incoming.property) != nil else { return }
         var values = OutboxChanges()

@@ -22,25 +22,35 @@ struct Merger {
 
     private func merge(_ change: LogChange, from device: UUID, into replica: Replica) throws {
         let stamp = change.stamp(of: "*", device: device)
+        let history = HistoryMerger(replica: replica)
+        let causal = CausalDelete(replica: replica, history: history)
+        let state = try replica.state(of: change.object)
+        if let state, state.entity != change.entity { return }
         if change.operation == .delete {
-            if let state = try replica.state(of: change.object), state.entity != change.entity { return }
-            if try replica.tombstone(of: change.object) == nil {
+            if change.entity == "Note" || change.entity == "Collection" {
+                try causal.applyPurge(of: change.object, entity: change.entity, stamp: stamp, seen: change.history?.seen)
+            } else if try replica.tombstone(of: change.object) == nil {
+                let note = try replica.attachmentNote(of: change.object)
                 try replica.remove(entity: change.entity, object: change.object, stamp: stamp)
+                if let note { try causal.recheck(note) }
             }
             return
         }
-        let history = HistoryMerger(replica: replica)
-        guard try replica.tombstone(of: change.object) == nil else {
+        if state == nil, let tombstone = try replica.tombstoneRecord(of: change.object) {
             // A purged item keeps its history, and versions made concurrently with the purge
             // join it: their conflicts (and copies) do not depend on when the purge arrived.
             let isInsert = change.operation == .insert
             for version in try incomingVersions(change, from: device, isNew: isInsert, lenient: true, replica: replica) {
                 try history.merge(version, entity: change.entity)
             }
+            try causal.applyChange(change, from: device, to: tombstone)
             return
         }
-        let state = try replica.state(of: change.object)
-        if let state, state.entity != change.entity { return }
+        if state == nil, change.entity == "ImageAttachment", change.operation == .insert,
+            case let .text(note)? = change.values["note"], let noteID = UUID(uuidString: note)
+        {
+            try causal.applyAttachment(to: noteID, stamp: stamp)
+        }
         if state == nil && change.operation != .insert { return }
         let versions = try incomingVersions(change, from: device, isNew: state == nil, replica: replica)
         guard let state else {
@@ -60,6 +70,7 @@ struct Merger {
         }
         try replica.update(entity: change.entity, object: change.object, values: winners, stamps: winningStamps)
         for version in versions { try history.merge(version, entity: change.entity) }
+        try causal.recheck(change.object)
     }
 
     /// The versions of names and bodies a change brings, after the model's checks (a value
