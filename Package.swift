@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "notes-bench",
             dependencies: [
-                "NoteStore",
+                "NoteStore", "NoteSync",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

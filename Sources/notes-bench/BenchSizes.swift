@@ -28,18 +28,23 @@ struct BenchSizes: Sendable {
     /// `idle`: how long the watcher is watched at rest, and how many times it is stopped.
     var idleSeconds: Int
     var idleStops: Int
+    /// `history`: one-line edits of a 10 KB note, and merges of a 100 KB note.
+    var historyEdits: Int
+    var mergeRounds: Int
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
         longNoteMegabytes: [1, 5, 10],
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
-        catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, idleSeconds: 20, idleStops: 10)
+        catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, idleSeconds: 20, idleStops: 10,
+        historyEdits: 1000, mergeRounds: 20)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
         longNoteMegabytes: [0.1, 0.5, 1],
         insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
-        catchUpNotes: [1_000], catchUpRepetitions: 1, idleSeconds: 2, idleStops: 2)
+        catchUpNotes: [1_000], catchUpRepetitions: 1, idleSeconds: 2, idleStops: 2,
+        historyEdits: 100, mergeRounds: 3)
 }

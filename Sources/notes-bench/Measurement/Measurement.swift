@@ -14,6 +14,7 @@ struct Measurement: Sendable {
         case mebibytes = "MiB"
         case perSecond = "/s"
         case percent = "%"
+        case bytes = "B"
     }
 
     let name: String

@@ -59,6 +59,8 @@ enum ReportPrinter {
             number = String(format: value < 10 ? "%.1f" : "%.0f", value)
         case .percent:
             number = String(format: value < 1 ? "%.3f" : "%.1f", value)
+        case .bytes:
+            number = grouped(Int(value.rounded()))
         }
         return unit ? "\(number) \(kind.rawValue)" : number
     }

@@ -16,6 +16,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case sustained
     case catchUp = "catch-up"
     case idle
+    case history
 
     var scenario: any Scenario {
         switch self {
@@ -27,6 +28,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .sustained: return SustainedScenario()
         case .catchUp: return CatchUpScenario()
         case .idle: return IdleScenario()
+        case .history: return HistoryScenario()
         }
     }
 }
