@@ -54,7 +54,7 @@ import Testing
     @Test(arguments: [
         #"{"a":1.5}"#, #"{"a":1e3}"#, #"{"a":true}"#, #"{"a":[1]}"#, #"{"a":01}"#, #"{"a":-}"#,
         #"{"a":9223372036854775808}"#, #"{"a":"\ud83d"}"#, #"{"a":"\x"}"#, #"{"a":1} x"#, #"{"a":1"#,
-        #"[1]"#, #""#, #"{"a":{"b":{"c":1}}}"#, "{\"a\":\"raw\ttab\"}",
+        #"[1]"#, #""#, #"{"a":{"b":{"c":{"d":1}}}}"#, "{\"a\":\"raw\ttab\"}",
     ])
     func declinesWhatItDoesNotRead(text: String) {
         #expect(JSONScanner.object(Data(text.utf8)) == nil)

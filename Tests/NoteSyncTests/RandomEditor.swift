@@ -19,6 +19,8 @@ final class RandomEditor {
     private(set) var attached: [UUID: UUID] = [:]
     /// Attachments removed on their own.
     private(set) var detached: Set<UUID> = []
+    /// Every body saved on any device, per note: each must stay recoverable from history.
+    private(set) var savedBodies: [UUID: Set<String>] = [:]
     private(set) var refused = 0
     /// How many of each operation the stores accepted.
     private(set) var performed: [Operation: Int] = [:]
@@ -74,7 +76,10 @@ final class RandomEditor {
         switch operation {
         case .addNote:
             let parent = random.chance(40) ? random.pick(collections)?.id : nil
-            created.insert(try store.addNote(named: name(), body: body(), in: parent).id)
+            let text = body()
+            let id = try store.addNote(named: name(), body: text, in: parent).id
+            created.insert(id)
+            savedBodies[id, default: []].insert(text)
         case .addCollection:
             let parent = random.chance(50) ? random.pick(collections)?.id : nil
             created.insert(try store.addCollection(named: name(), in: parent).id)
@@ -83,7 +88,8 @@ final class RandomEditor {
             try store.edit(item.id, name: name())
         case .editBody:
             guard let note = random.pick(notes) else { return false }
-            try store.edit(note.id, body: body())
+            let text = body()
+            if try store.edit(note.id, body: text) { savedBodies[note.id, default: []].insert(text) }
         case .move:
             // Mostly collections, so that concurrent moves make cycles for the merge to break.
             guard let item = random.pick(random.chance(60) ? collections : items) else { return false }
@@ -145,6 +151,19 @@ final class RandomEditor {
     /// The attachments every device must have: those not removed whose note survives.
     var survivingAttachments: Set<UUID> {
         Set(attached.filter { survivors.contains($0.value) && !detached.contains($0.key) }.keys)
+    }
+
+    /// The bodies saved on any device that the history of `store` cannot give back.
+    func lostBodies(in store: Store) throws -> [String] {
+        var lost: [String] = []
+        for (note, bodies) in savedBodies {
+            var kept: Set<String> = []
+            for version in try store.history(of: note) where version.property == .body {
+                if let text = try store.text(of: note, .body, at: version.stamp) { kept.insert(text) }
+            }
+            for body in bodies.subtracting(kept) { lost.append("note \(note.storeString): \(body.debugDescription)") }
+        }
+        return lost
     }
 
     /// What is wrong with `store` against what was created and purged; empty when all is well.

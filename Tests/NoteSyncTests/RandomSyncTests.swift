@@ -7,7 +7,8 @@ import Testing
 /// Random histories on three devices over one cloud folder: random changes on random devices,
 /// with random syncs in between (and now and then a device that disables sync and enables it
 /// again, pushing its snapshot once more), must end with every device showing the same thing,
-/// every item that was not purged everywhere, and every store sound.
+/// every item that was not purged everywhere, every body ever saved recoverable from history on
+/// every device, and every store sound.
 ///
 /// The seed fixes the operations and the syncs; the clocks come from the wall clock, so that a
 /// failing seed replays the same history, though concurrent edits in one millisecond may be
@@ -52,6 +53,7 @@ import Testing
         #expect(dumps[2] == dumps[0], "seed \(seed): devices 0 and 2 differ")
         for (index, store) in stack.stores.enumerated() {
             #expect(try editor.problems(in: store) == [], "seed \(seed): device \(index)")
+            #expect(try editor.lostBodies(in: store) == [], "seed \(seed): device \(index) lost text")
             #expect(try store.check() == [], "seed \(seed): device \(index)")
             #expect(try store.outboxEntries().isEmpty, "seed \(seed): device \(index) has unexported changes")
         }

@@ -66,4 +66,25 @@ import Testing
         #expect(abs(seconds - 365 * 86400) < 3600)
         #expect(objects.allSatisfy { Set($0.keys) == ["id", "name", "this", "applied", "available", "clockAheadSeconds"] })
     }
+
+    /// The scenario: B's clock is a year ahead; B edits a note, then A edits the same
+    /// line a moment later, before they sync. B's stamp wins the line, but A's text is not held
+    /// hostage: a conflict copy keeps it on both devices, and both versions are in history.
+    @Test func aClockAYearAheadHoldsNoTextHostage() throws {
+        let soup = try notes(here, "add", "Soup", "--body", "leeks\nsalt\n").line
+        try notes(here, "sync", "enable", "--cloud", cloud.path, "--device-name", "here")
+        try notes(ahead, clockOffset: "+365d", "sync", "enable", "--cloud", cloud.path, "--device-name", "ahead")
+        try notes(ahead, clockOffset: "+365d", "edit", soup, "--body", "leeks\nsea salt\n")
+        try notes(here, "edit", soup, "--body", "leeks\nno salt\n")
+        try notes(ahead, clockOffset: "+365d", "sync", "now")
+        try notes(here, "sync", "now")
+        try notes(ahead, clockOffset: "+365d", "sync", "now")
+        for (store, offset) in [(here, nil), (ahead, "+365d")] as [(URL, String?)] {
+            #expect(try notes(store, clockOffset: offset, "cat", soup).output == "leeks\nsea salt\n")
+            let conflicts = try JSONSerialization.jsonObject(with: Data(notes(store, clockOffset: offset, "conflicts", "--days", "1000", "--json").output.utf8)) as? [[String: Any]] ?? []
+            let copy = try #require(conflicts.first?["copy"] as? String, "\(conflicts)")
+            #expect(try notes(store, clockOffset: offset, "cat", copy).output == "leeks\nno salt\n")
+        }
+        #expect(try notes(here, "sync", "status").output.contains("ahead"), "the device ahead is named")
+    }
 }

@@ -10,7 +10,8 @@ import Testing
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.contains("It reaches the") && $0.hasSuffix(" ms.") }.count == 3)
         #expect(lines.filter { $0.contains("says sync is off, and keeps its 3 notes") }.count == 3)
-        #expect(lines.last == "The devices converge: each has the same 4 notes, with no duplicates.")
+        #expect(lines.contains("The devices converge: each has the same 4 notes, with no duplicates."))
+        #expect(lines.last == "'Groceries' merged line by line on every device, no edit lost: oat milk, eggs, bread, coffee ('notes history' keeps each version).")
         let folder = try #require(lines.first?.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path))
     }

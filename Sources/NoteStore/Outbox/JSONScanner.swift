@@ -1,7 +1,8 @@
 import Foundation
 
 /// A fast reader of the JSON that the outbox and the transaction logs are made of: objects
-/// whose values are text, whole numbers, null, or objects of those.
+/// whose values are text, whole numbers, null, or objects of those, three levels deep at most
+/// (a change line, its `history`, and the `bases` in it).
 ///
 /// It reads that shape only, strictly. Anything else (a fraction, `true`, an array, invalid
 /// UTF-8, a raw control character, trailing bytes) makes it return nil, and the caller then
@@ -57,7 +58,7 @@ public struct JSONScanner {
     }
 
     private mutating func object(depth: Int) -> [(key: String, value: Value)]? {
-        guard depth < 2, take(0x7B) else { return nil }  // {
+        guard depth < 3, take(0x7B) else { return nil }  // { (a change line, its history, and the bases in it)
         var members: [(key: String, value: Value)] = []
         if take(0x7D) { return members }  // }
         repeat {

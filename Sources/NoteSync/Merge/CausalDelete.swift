@@ -26,7 +26,8 @@ struct CausalDelete {
     /// longer holds any (a later change replaced them, its unseen attachment was removed): the
     /// item is kept exactly while it has one, whatever the order changes arrive in.
     func recheck(_ object: UUID) throws {
-        guard let state = try replica.state(of: object), state.entity == "Note" || state.entity == "Collection",
+        guard try replica.tombstone(of: object) != nil,
+            let state = try replica.state(of: object), state.entity == "Note" || state.entity == "Collection",
             let tombstone = try replica.tombstoneRecord(of: object),
             try !hasUnseenChange(object, seen: tombstone.seen)
         else { return }

@@ -26,8 +26,16 @@ struct HistoryMerger {
 
     /// Adds the version to history and makes the current text follow; returns whether the
     /// version was new.
+    ///
+    /// With `isFirst`, the object was just inserted with this text and has no history yet: the
+    /// version is its only one.
     @discardableResult
-    func merge(_ incoming: Incoming, entity: String) throws -> Bool {
+    func merge(_ incoming: Incoming, entity: String, isFirst: Bool = false) throws -> Bool {
+        if isFirst {
+            return try replica.addVersion(VersionDraft(
+                object: incoming.object, property: incoming.property, stamp: incoming.stamp, bases: incoming.bases,
+                restored: incoming.restored, deviceName: incoming.context?.device, context: incoming.context, text: incoming.text))
+        }
         let before = try replica.heads(of: incoming.object, incoming.property)
         var draft = VersionDraft(
             object: incoming.object, property: incoming.property, stamp: incoming.stamp,
@@ -41,8 +49,8 @@ struct HistoryMerger {
         // The usual case: edited from every head there is (or a first version).
         if let bases = incoming.bases, Set(bases).isSuperset(of: before) {
             if !before.isEmpty { try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property) }
-            if current != incoming.text {
-                try write(incoming.text, stamp: incoming.stamp, incoming, entity: entity)
+            if let current, current != incoming.text {
+                try write(incoming.text, stamp: incoming.stamp, incoming, entity: entity, exists: true)
             }
             return true
         }
@@ -119,8 +127,8 @@ struct HistoryMerger {
         try replica.update(entity: entity, object: object, values: values, stamps: [property.rawValue: newest])
     }
 
-    private func write(_ text: String, stamp: ChangeStamp, _ incoming: Incoming, entity: String) throws {
-        guard try replica.currentText(of: incoming.object, incoming.property) != nil else { return }
+    private func write(_ text: String, stamp: ChangeStamp, _ incoming: Incoming, entity: String, exists: Bool = false) throws {
+        guard try exists || replica.currentText(of: incoming.object, incoming.property) != nil else { return }
         var values = OutboxChanges()
         values.set(incoming.property.rawValue, .text(text))
         try replica.update(entity: entity, object: incoming.object, values: values, stamps: [incoming.property.rawValue: stamp])

@@ -57,7 +57,7 @@ struct Merger {
             var stamps = change.stamps
             stamps["*"] = stamp
             try replica.insert(entity: change.entity, object: change.object, values: change.values, stamps: stamps)
-            for version in versions { try history.merge(version, entity: change.entity) }
+            for version in versions { try history.merge(version, entity: change.entity, isFirst: true) }
             return
         }
         var winners = OutboxChanges()

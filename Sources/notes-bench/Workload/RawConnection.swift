@@ -70,13 +70,15 @@ final class RawStatement {
         sqlite3_finalize(statement)
     }
 
-    /// Binds the values to the parameters, in order: text, integer or null.
+    /// Binds the values to the parameters, in order: text, integer, bytes or null.
     func bind(_ values: [RawValue]) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             switch value {
             case let .text(text): sqlite3_bind_text(statement, index, text, -1, Self.transient)
             case let .integer(number): sqlite3_bind_int64(statement, index, number)
+            case let .bytes(data):
+                _ = data.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient) }
             case .null: sqlite3_bind_null(statement, index)
             }
         }
@@ -94,6 +96,7 @@ final class RawStatement {
 enum RawValue: Sendable {
     case text(String)
     case integer(Int64)
+    case bytes(Data)
     case null
 
     /// The rows of a query read through GRDB, as raw values: the rows a store wrote, for the
@@ -104,6 +107,7 @@ enum RawValue: Sendable {
                 switch value.storage {
                 case let .string(text): return .text(text)
                 case let .int64(number): return .integer(number)
+                case let .blob(data): return .bytes(data)
                 default: return .null
                 }
             }

@@ -40,7 +40,8 @@ final class LiveDemo {
         let notes = ["Groceries", "Call the plumber", "Book club: chapter 4"]
         for (index, store) in stores.enumerated() {
             let started = Date()
-            let note = try store.addNote(named: notes[index], body: "written on the \(devices[index])", in: nil)
+            let body = index == 0 ? Self.groceries : "written on the \(devices[index])"
+            let note = try store.addNote(named: notes[index], body: body, in: nil)
             var arrived: [Int: TimeInterval] = [:]
             let others = stores.indices.filter { $0 != index }
             _ = wait(until: {
@@ -73,7 +74,15 @@ final class LiveDemo {
         }
         _ = try stores[0].addNote(named: "Written while sync was off", body: "", in: nil)
         say("The laptop adds a note while sync is off.")
+        let groceries = try stores[0].fetch(ItemRequest()).first { $0.name == "Groceries" }
+        guard let groceries else { throw DemoError.timedOut("'Groceries' is not on the laptop") }
+        _ = try stores[0].edit(groceries.id, body: "oat milk\neggs\nbread\n")
+        _ = try stores[1].edit(groceries.id, body: "milk\neggs\nbread\ncoffee\n")
+        say("Both the laptop and the desktop edit 'Groceries': the laptop changes the first line, the desktop adds coffee.")
     }
+
+    static let groceries = "milk\neggs\nbread\n"
+    static let mergedGroceries = "oat milk\neggs\nbread\ncoffee\n"
 
     private func switchOn(_ stores: [Store]) throws {
         say("\nSync is enabled again on every device ('notes sync enable').")
@@ -87,6 +96,14 @@ final class LiveDemo {
         let dumps = try stores.map { try $0.fetch(ItemRequest()).map(\.id) .sorted { $0.uuidString < $1.uuidString } }
         guard Set(dumps.map { $0.map(\.uuidString).joined() }).count == 1 else { throw DemoError.timedOut("the devices differ") }
         say("The devices converge: each has the same \(expected) notes, with no duplicates.")
+        let merged = { (store: Store) in
+            (try? store.fetch(ItemRequest(includesBodies: true)).first { $0.name == "Groceries" }?.body) == Self.mergedGroceries
+        }
+        guard wait(until: { stores.allSatisfy(merged) }, timeout: 10) != nil else {
+            throw DemoError.timedOut("'Groceries' did not merge on every device")
+        }
+        say("'Groceries' merged line by line on every device, no edit lost: "
+            + Self.mergedGroceries.split(separator: "\n").joined(separator: ", ") + " ('notes history' keeps each version).")
     }
 
     /// Waits until `condition` holds; returns the seconds it took, or nil after `timeout`.
