@@ -18,7 +18,7 @@ extension SaveWriter {
 
     /// Deletes attachments, records each deletion, and marks their blobs for release once
     /// the save has committed.
-    mutating func delete(_ attachments: [Attachment]) throws {
+    mutating func delete(_ attachments: [Attachment], recheckingNotes: Bool = true) throws {
         for attachment in attachments {
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachment.id.storeString])
             try db.execute(
@@ -30,6 +30,11 @@ extension SaveWriter {
             outbox.record(.delete, entity: attachment.entity, object: attachment.id, changes: changes)
             detached.append(attachment.id)
         }
+        // A note kept only for an attachment its purge had not seen goes as it does elsewhere.
+        let replica = Replica(db: db)
+        for note in Set(attachments.map(\.note)) where recheckingNotes {
+            try replica.erasePurgedWithoutUnseenChanges(note)
+        }
     }
 
     /// Deletes the attachments of notes that are being purged.
@@ -40,14 +45,20 @@ extension SaveWriter {
                 db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note IN (\(marks))",
                 arguments: arguments)
         }
-        try delete(attachments)
+        try delete(attachments, recheckingNotes: false)
     }
 
     /// Keeps the purge of an object, so that sync never brings back what it had seen; for a
     /// note or collection, with what it had seen and its state.
     mutating func recordTombstone(_ object: UUID, entity: String, seen: [UUID: UInt64]? = nil, state: String? = nil) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp, seen, state) VALUES (?, ?, ?, ?, ?)",
-            arguments: [object.storeString, entity, stamp.text, seen.map(ChangeHistory.seenJSON), state])
+        guard entity != "ImageAttachment" else {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp, state) VALUES (?, ?, ?, ?)",
+                arguments: [object.storeString, entity, stamp.text, state])
+            return
+        }
+        // Joined with the purges of it seen before (an item kept for a change they had not seen).
+        try Replica(db: db).recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)
+        if let state { try db.execute(sql: "UPDATE tombstone SET state = ? WHERE object = ?", arguments: [state, object.storeString]) }
     }
 }

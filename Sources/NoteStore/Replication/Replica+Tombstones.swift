@@ -112,7 +112,8 @@ extension Replica {
     }
 
     /// The stamps a purge must have seen to erase an item: those of its current values, of
-    /// every version of its name and body, and of its attachments.
+    /// every version of its name and body, and of its attachments. (The removal of an
+    /// attachment is not counted: it leaves nothing a person could lose.)
     public func survivalStamps(of object: UUID) throws -> [ChangeStamp] {
         var result: [ChangeStamp] = []
         if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT stamps FROM item WHERE id = ?"), arguments: [object.storeString]) {
@@ -126,13 +127,6 @@ extension Replica {
         {
             result += Self.stamps(json).values
         }
-        // Attachments removed from it: their removal is a change of it too.
-        result += try String.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT stamp FROM tombstone WHERE entity = 'ImageAttachment' AND state = ?
-                """),
-            arguments: [TombstoneRecord.attachmentState(note: object)]
-        ).compactMap(ChangeStamp.init(text:))
         return result
     }
 
@@ -141,6 +135,17 @@ extension Replica {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT note FROM attachment WHERE id = ?"), arguments: [attachment.storeString]
         ).flatMap(UUID.init(uuidString:))
+    }
+
+    /// Erases an item kept for changes its purges had not seen, once none is left: the rule of
+    /// sync's merge, applied also after a local save removed the last such change (the removal
+    /// of an attachment), so that this device ends as the others do.
+    public func erasePurgedWithoutUnseenChanges(_ object: UUID) throws {
+        guard let tombstone = try tombstoneRecord(of: object), tombstone.seen != nil,
+            let state = try state(of: object), state.entity == "Note" || state.entity == "Collection",
+            try !survivalStamps(of: object).contains(where: { !tombstone.hasSeen($0) })
+        else { return }
+        try remove(entity: state.entity, object: object, stamp: tombstone.stamp, seen: tombstone.seen)
     }
 
     /// Raises what the store has seen of each device: the greatest clock of its changes.
