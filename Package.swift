@@ -65,7 +65,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "NoteTextTests",
-            dependencies: ["NoteText"]),
+            dependencies: ["NoteText", "NoteTestSupport"]),
         .testTarget(
             name: "NoteSyncTests",
             dependencies: ["NoteSync", "NoteStore", "NoteTestSupport"],

@@ -518,22 +518,7 @@ struct ImageSample: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// The SplitMix64 generator (Steele, Lea and Flood, 2014): tiny, fast, and the same on every run.
-private struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-
+extension SplitMix64 {
     /// A number in 0..<bound (0 when bound is 0).
     mutating func next(below bound: Int) -> Int {
         bound > 0 ? Int(next() % UInt64(bound)) : 0

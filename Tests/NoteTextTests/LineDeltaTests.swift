@@ -1,3 +1,4 @@
+import NoteTestSupport
 import NoteText
 import Testing
 

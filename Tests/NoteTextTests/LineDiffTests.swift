@@ -1,3 +1,4 @@
+import NoteTestSupport
 import NoteText
 import Testing
 
@@ -45,19 +46,6 @@ import Testing
         let old = (0..<3000).map { "old \($0)\n" }.joined()
         let new = (0..<3000).map { "new \($0)\n" }.joined()
         #expect(LineDiff.hunks(from: old, to: new) == [LineHunk(old: 0..<3000, new: 0..<3000)])
-    }
-}
-
-/// A small deterministic generator for tests.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
