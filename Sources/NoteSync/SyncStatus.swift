@@ -54,6 +54,9 @@ public struct SyncReport: Sendable {
     public var importedChanges = 0
     /// Changes left out because their values break the model's rules.
     public var leftOut = 0
+    /// Concurrent edits found by this sync that could not merge (each kept in history, and
+    /// for a body in a conflict copy).
+    public var conflicts = 0
     public var waiting: [SyncStatus.Waiting] = []
     public var skipped: [SkippedFile] = []
     /// The devices whose logs applied in this sync ran ahead of this device's wall clock by

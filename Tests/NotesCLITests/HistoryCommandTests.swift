@@ -23,20 +23,23 @@ import Testing
         return result
     }
 
-    /// Soup on both devices, synced, then edited on each before they sync again.
-    func concurrentEdits(laptopBody: String, desktopBody: String) throws -> String {
+    /// Soup on both devices, synced, then edited on each before they sync again; returns its
+    /// id and what the syncs after the edits printed.
+    func concurrentEdits(laptopBody: String, desktopBody: String) throws -> (String, String) {
         let soup = try notes(laptop, "add", "Soup", "--body", Self.base).line
         try notes(laptop, "sync", "enable", "--cloud", cloud.path, "--device-name", "laptop")
         try notes(desktop, "sync", "enable", "--cloud", cloud.path, "--device-name", "desktop")
         try notes(desktop, "edit", soup, "--body", desktopBody)
         try notes(laptop, "edit", soup, "--body", laptopBody)
-        for store in [desktop, laptop, desktop] { try notes(store, "sync", "now") }
-        return soup
+        var printed = ""
+        for store in [desktop, laptop, desktop] { printed += try notes(store, "sync", "now").output }
+        return (soup, printed)
     }
 
     @Test func editsOfTheFirstAndLastLinesMergeOnBothDevices() throws {
-        let soup = try concurrentEdits(
+        let (soup, printed) = try concurrentEdits(
             laptopBody: "Two leeks\nPotatoes\nSalt\nPepper\nWater\n", desktopBody: "Leeks\nPotatoes\nSalt\nPepper\nStock\n")
+        #expect(!printed.contains("conflicts:"), "\(printed)")
         for store in [laptop, desktop] {
             #expect(try notes(store, "cat", soup).output == "Two leeks\nPotatoes\nSalt\nPepper\nStock\n")
             let entries = try JSONChecks.array(notes(store, "history", soup, "--json").output)
@@ -52,8 +55,10 @@ import Testing
     }
 
     @Test func sameLineEditsLeaveAConflictCopyThatEveryDeviceLists() throws {
-        let soup = try concurrentEdits(
+        let (soup, printed) = try concurrentEdits(
             laptopBody: "Leeks\nPotatoes\nSea salt\nPepper\nWater\n", desktopBody: "Leeks\nPotatoes\nNo salt\nPepper\nWater\n")
+        // Each device says so when it finds the conflict.
+        #expect(printed.components(separatedBy: "conflicts: 1 concurrent edit could not merge; nothing was lost: see 'notes conflicts'").count == 3, "\(printed)")
         // The laptop edited last: its stamp wins the line.
         var copies: [String] = []
         for store in [laptop, desktop] {

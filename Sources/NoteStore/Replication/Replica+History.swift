@@ -44,6 +44,11 @@ extension Replica {
             arguments: [object.storeString])
     }
 
+    /// How many conflicts the store has recorded.
+    public func conflictCount() throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM conflict")) ?? 0
+    }
+
     /// Records that `loser` could not merge with the concurrent `winner`; the greatest winner
     /// is kept, so that the record does not depend on the order versions arrive in.
     public func recordConflict(

@@ -153,9 +153,11 @@ struct LogImporter {
         }
         CrashPoint.importRead.reach()
         var leftOut = 0
+        var conflicts = 0
         let now = Date()
         let ahead = ClockSkew.ahead(of: log, now: now)
         try store.replicate(durable: false) { replica in
+            let conflictsBefore = try replica.conflictCount()
             var clock: UInt64 = 0
             for change in log.changes {
                 CrashPoint.importApplying.reach()
@@ -174,8 +176,10 @@ struct LogImporter {
             try replica.setSyncValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
             try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
             try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+            conflicts = try replica.conflictCount() - conflictsBefore
         }
         CrashPoint.importCommitted.reach()
+        report.conflicts += conflicts
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut
         report.leftOut += leftOut

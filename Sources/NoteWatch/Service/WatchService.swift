@@ -192,6 +192,9 @@ public final class WatchService: @unchecked Sendable {
                 log(1, "exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes) in "
                     + String(format: "%.2f ms", milliseconds))
             }
+            if report.conflicts > 0 {
+                log(0, "\(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; see 'notes conflicts'")
+            }
             for waiting in report.waiting { log(2, "waiting: \(waiting.path): \(waiting.reason)") }
             announceClocks(report.clocksAhead)
         } catch let error as SyncError {

@@ -9,6 +9,10 @@ enum SyncOutput {
             + "imported \(report.importedLogs) log\(report.importedLogs == 1 ? "" : "s") (\(Plural.changes(report.importedChanges)))"
         if report.leftOut > 0 { line += ", left out \(Plural.changes(report.leftOut)) that break the model's rules" }
         print(line)
+        if report.conflicts > 0 {
+            print("conflicts: \(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; "
+                + "nothing was lost: see 'notes conflicts'")
+        }
         for waiting in report.waiting { print("waiting: \(waiting.path): \(waiting.reason)") }
         let (foreign, others) = partition(report.skipped)
         for skipped in others { print("skipped: \(skipped.path): \(skipped.reason)") }
