@@ -1,4 +1,5 @@
 import Foundation
+import NoteText
 
 /// One-step operations, each one context and one save, for callers that change one thing at a
 /// time, such as the `notes` command.
@@ -39,6 +40,24 @@ extension Store {
             var item = try context.object(with: id)
             item.body = body
             try context.update(item)
+        }
+    }
+
+    /// Saves a body edited from `read`; when the body changed in the store meanwhile (an
+    /// import, another process), merges the two edits three-way against `read` and saves the
+    /// merge, unless they changed the same lines: then nothing is saved and the error says so.
+    /// Returns whether it merged.
+    @discardableResult
+    public func edit(_ id: UUID, expecting read: Item, mergingBody body: String) throws -> Bool {
+        do {
+            try edit(id, expecting: read, body: body)
+            return false
+        } catch StoreError.changedElsewhere(let label, let properties) where properties == ["body"] {
+            let current = try item(id)
+            let merged = ThreeWayMerge.merge(base: read.body ?? "", older: current.body ?? "", newer: body)
+            guard merged.conflicts == 0 else { throw StoreError.changedElsewhere(item: label, properties: properties) }
+            try edit(id, expecting: current, body: merged.text)
+            return true
         }
     }
 

@@ -39,14 +39,17 @@ extension Notes {
             let edited = try editor.edit(target.body ?? "", label: target.name)
             if edited == target.body { return }
             do {
-                // The save is refused if the body changed while the editor was open.
-                try store.edit(target.id, expecting: target, body: edited)
+                // A change made while the editor was open merges with this one, or, when both
+                // changed the same lines, the save is refused and nothing is lost.
+                if try store.edit(target.id, expecting: target, mergingBody: edited) {
+                    print("merged with a change made while the editor was open (see 'notes history')")
+                }
             } catch let error as StoreError {
                 guard case .changedElsewhere = error else { throw error }
                 let kept = try ExternalEditor.keep(edited, for: target)
                 throw InputError.conflict(
                     "cannot save the body of '\(target.name)': it changed while the editor was open (on another device "
-                        + "or in another process), and merging is not there yet; your text is kept in '\(kept.path)'")
+                        + "or in another process) on the same lines; your text is kept in '\(kept.path)'")
             }
         }
     }
