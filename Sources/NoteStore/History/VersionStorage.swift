@@ -22,7 +22,7 @@ enum VersionStorage {
         var depth = 0
         var content = Data(version.text.utf8)
         if let base = version.deltaBase, version.text.utf8.count > 64,
-            let baseDepth = try Int.fetchOne(
+            let baseDepth = try version.deltaBaseDepth ?? Int.fetchOne(
                 db.cachedStatement(sql: "SELECT depth FROM version WHERE object = ? AND property = ? AND stamp = ?"),
                 arguments: [version.object.storeString, version.property.rawValue, base.stamp.text]),
             baseDepth + 1 < maximumDepth
@@ -117,6 +117,8 @@ public struct VersionDraft: Sendable {
     public var text: String
     /// A version whose text is known, to store this one as a delta against.
     public var deltaBase: (stamp: ChangeStamp, text: String)?
+    /// The delta depth of `deltaBase`, when the caller read it already.
+    public var deltaBaseDepth: Int?
 
     public init(
         object: UUID, property: HistoryProperty, stamp: ChangeStamp, origin: VersionOrigin = .edit,

@@ -14,6 +14,21 @@ extension Replica {
         try VersionStorage.heads(object, property, db)
     }
 
+    /// The heads of a property of an object with their delta depths, by stamp, and its current
+    /// text, in one read.
+    public func headsAndText(of object: UUID, _ property: HistoryProperty) throws -> (heads: [(stamp: ChangeStamp, depth: Int)], text: String?) {
+        let column = property == .name ? "name" : "body"
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT version.stamp, version.depth, item.\(column) AS text FROM version LEFT JOIN item ON item.id = version.object
+                WHERE version.object = ? AND version.property = ? AND version.head
+                """),
+            arguments: [object.storeString, property.rawValue])
+        guard let first = rows.first else { return ([], try currentText(of: object, property)) }
+        let heads = rows.compactMap { row in ChangeStamp(text: row[0]).map { (stamp: $0, depth: row[1] as Int) } }
+        return (heads.sorted { $0.stamp < $1.stamp }, first["text"])
+    }
+
     /// The text of a version; nil when there is no such version.
     public func text(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> String? {
         try VersionStorage.text(object, property, stamp, db)

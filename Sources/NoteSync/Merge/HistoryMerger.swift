@@ -31,26 +31,50 @@ struct HistoryMerger {
     /// version is its only one.
     @discardableResult
     func merge(_ incoming: Incoming, entity: String, isFirst: Bool = false) throws -> Bool {
+        var pending: PendingText?
+        let added = try merge(incoming, entity: entity, isFirst: isFirst, deferring: &pending, deferred: false)
+        return added
+    }
+
+    /// A text the merge leaves to the caller to write, with other values of the same change.
+    struct PendingText {
+        let property: HistoryProperty
+        let text: String
+        let stamp: ChangeStamp
+    }
+
+    /// As ``merge(_:entity:isFirst:)``; with `deferred`, the usual case (an edit of the only
+    /// head) leaves its text in `pending` instead of writing it, so that the caller writes it
+    /// with the change's other values in one statement.
+    @discardableResult
+    func merge(
+        _ incoming: Incoming, entity: String, isFirst: Bool = false, deferring pending: inout PendingText?, deferred: Bool = true
+    ) throws -> Bool {
         if isFirst {
             return try replica.addVersion(VersionDraft(
                 object: incoming.object, property: incoming.property, stamp: incoming.stamp, bases: incoming.bases,
                 restored: incoming.restored, deviceName: incoming.context?.device, context: incoming.context, text: incoming.text))
         }
-        let before = try replica.heads(of: incoming.object, incoming.property)
+        let (heads, current) = try replica.headsAndText(of: incoming.object, incoming.property)
+        let before = heads.map(\.stamp)
         var draft = VersionDraft(
             object: incoming.object, property: incoming.property, stamp: incoming.stamp,
             origin: incoming.restored == nil ? .edit : .restore, bases: incoming.bases, restored: incoming.restored,
             deviceName: incoming.context?.device, context: incoming.context, text: incoming.text)
-        let current = try replica.currentText(of: incoming.object, incoming.property)
-        if before.count == 1, let current, incoming.bases?.contains(before[0]) ?? false {
+        if heads.count == 1, let current, incoming.bases?.contains(before[0]) ?? false {
             draft.deltaBase = (before[0], current)
+            draft.deltaBaseDepth = heads[0].depth
         }
         guard try replica.addVersion(draft) else { return false }
         // The usual case: edited from every head there is (or a first version).
         if let bases = incoming.bases, Set(bases).isSuperset(of: before) {
             if !before.isEmpty { try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property) }
             if let current, current != incoming.text {
-                try write(incoming.text, stamp: incoming.stamp, incoming, entity: entity, exists: true)
+                if deferred {
+                    pending = PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
+                } else {
+                    try write(incoming.text, stamp: incoming.stamp, incoming, entity: entity, exists: true)
+                }
             }
             return true
         }

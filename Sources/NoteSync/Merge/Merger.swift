@@ -68,8 +68,17 @@ struct Merger {
             winners.set(name, value)
             winningStamps[name] = incoming
         }
+        // Names and bodies first: an edit of the only head leaves its text to write here, with
+        // the other values, in one statement.
+        for version in versions {
+            var pending: HistoryMerger.PendingText?
+            try history.merge(version, entity: change.entity, deferring: &pending)
+            if let pending {
+                winners.set(pending.property.rawValue, .text(pending.text))
+                winningStamps[pending.property.rawValue] = pending.stamp
+            }
+        }
         try replica.update(entity: change.entity, object: change.object, values: winners, stamps: winningStamps)
-        for version in versions { try history.merge(version, entity: change.entity) }
         try causal.recheck(change.object)
     }
 
