@@ -81,15 +81,21 @@ import Testing
 
     /// While the editor is open, another device changes the body and the change is imported:
     /// closing the editor must not write over it. The editor's text is kept in a file.
-    @Test func anEditThatArrivedWhileTheEditorWasOpenIsNotOverwritten() throws {
-        let fixture = CommandLineFixture()
+    /// A note on this device and on another one syncing with it: the other's store and the id.
+    private func noteOnTwoDevices(_ fixture: CommandLineFixture, body: String) throws -> (other: URL, id: String) {
         let cloud = fixture.file("cloud")
         let other = fixture.file("other")
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--device-name", "here"])
-        let id = try fixture.add("Shopping", body: "eggs\n")
+        let id = try fixture.add("Shopping", body: body)
         try fixture.succeed(["sync", "now"])
         try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--device-name", "other"], store: other)
+        return (other, id)
+    }
+
+    @Test func anEditThatArrivedWhileTheEditorWasOpenIsNotOverwritten() throws {
+        let fixture = CommandLineFixture()
+        let (other, id) = try noteOnTwoDevices(fixture, body: "eggs\n")
         let notes = NotesCommand.binary.path
         // The editor writes its text, then the other device edits and this one imports,
         // waiting until the imported body is there before the editor closes.
@@ -117,13 +123,7 @@ import Testing
     /// imported: closing the editor saves the merge of both edits.
     @Test func anEditOfOtherLinesThatArrivedWhileTheEditorWasOpenMerges() throws {
         let fixture = CommandLineFixture()
-        let cloud = fixture.file("cloud")
-        let other = fixture.file("other")
-        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--device-name", "here"])
-        let id = try fixture.add("Shopping", body: "eggs\nmilk\n")
-        try fixture.succeed(["sync", "now"])
-        try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--device-name", "other"], store: other)
+        let (other, id) = try noteOnTwoDevices(fixture, body: "eggs\nmilk\n")
         let notes = NotesCommand.binary.path
         let environment = try editor(fixture, """
             printf 'eggs\nmilk\nbread\n' > "$1"
