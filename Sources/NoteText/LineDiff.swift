@@ -12,10 +12,10 @@ public enum LineDiff {
     /// The hunks that turn `old` into `new`, in order, none empty.
     public static func hunks(from old: [Substring], to new: [Substring]) -> [LineHunk] {
         var prefix = 0
-        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        while prefix < old.count, prefix < new.count, same(old[prefix], new[prefix]) { prefix += 1 }
         var suffix = 0
         while suffix < old.count - prefix, suffix < new.count - prefix,
-            old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+            same(old[old.count - 1 - suffix], new[new.count - 1 - suffix])
         {
             suffix += 1
         }
@@ -23,12 +23,24 @@ public enum LineDiff {
         let newMiddle = prefix..<(new.count - suffix)
         if oldMiddle.isEmpty && newMiddle.isEmpty { return [] }
         if oldMiddle.isEmpty || newMiddle.isEmpty { return [LineHunk(old: oldMiddle, new: newMiddle)] }
-        // Lines as numbers: equal lines get equal numbers, exactly.
-        var numbers: [Substring: Int] = [:]
-        let a = old[oldMiddle].map { line in numbers[line] ?? { numbers[line] = numbers.count; return numbers.count - 1 }() }
-        let b = new[newMiddle].map { line in numbers[line] ?? { numbers[line] = numbers.count; return numbers.count - 1 }() }
+        // Lines as numbers: lines with equal bytes get equal numbers (not Swift's `==`, which
+        // takes canonically equivalent text as equal: "é" and "e" with a combining accent).
+        var numbers: [[UInt8]: Int] = [:]
+        func number(_ line: Substring) -> Int {
+            let bytes = Array(line.utf8)
+            if let known = numbers[bytes] { return known }
+            numbers[bytes] = numbers.count
+            return numbers.count - 1
+        }
+        let a = old[oldMiddle].map(number)
+        let b = new[newMiddle].map(number)
         guard let matches = myers(a, b) else { return [LineHunk(old: oldMiddle, new: newMiddle)] }
         return hunks(matches: matches, oldCount: a.count, newCount: b.count, offset: prefix)
+    }
+
+    /// Whether two lines have the same bytes.
+    static func same(_ a: Substring, _ b: Substring) -> Bool {
+        a.utf8.elementsEqual(b.utf8)
     }
 
     /// The hunks of two whole texts.

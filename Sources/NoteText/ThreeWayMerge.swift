@@ -7,9 +7,10 @@
 /// the side whose stamp wins.
 public enum ThreeWayMerge {
     public static func merge(base: String, older: String, newer: String) -> MergeResult {
-        if older == newer { return MergeResult(text: newer, conflicts: 0) }
-        if base == older { return MergeResult(text: newer, conflicts: 0) }
-        if base == newer { return MergeResult(text: older, conflicts: 0) }
+        // Texts compare by their bytes: the merge gives back exactly what was written.
+        if older.utf8.elementsEqual(newer.utf8) { return MergeResult(text: newer, conflicts: 0) }
+        if base.utf8.elementsEqual(older.utf8) { return MergeResult(text: newer, conflicts: 0) }
+        if base.utf8.elementsEqual(newer.utf8) { return MergeResult(text: older, conflicts: 0) }
         let baseLines = TextLines.split(base)
         let olderLines = TextLines.split(older)
         let newerLines = TextLines.split(newer)
@@ -41,7 +42,8 @@ public enum ThreeWayMerge {
             } else if newerHunks.isEmpty {
                 output += olderText
             } else {
-                if olderText != newerText { conflicts += 1 }
+                let same = olderText.count == newerText.count && zip(olderText, newerText).allSatisfy(LineDiff.same)
+                if !same { conflicts += 1 }
                 output += newerText
             }
             position = end

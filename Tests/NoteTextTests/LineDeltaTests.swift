@@ -36,4 +36,16 @@ import Testing
         // A delta that copies lines the base lacks.
         #expect(throws: LineDeltaError.self) { try LineDelta(decoding: delta).apply(to: "a\n") }
     }
+
+    /// A line changed only in its Unicode form ("é" as one character, then as "e" and a
+    /// combining accent) is a change: the delta gives back the very bytes.
+    @Test func canonicallyEquivalentLinesAreStillDifferentBytes() throws {
+        let composed = "caf\u{E9}\nend\n"
+        let decomposed = "cafe\u{301}\nend\n"
+        #expect(composed == decomposed)
+        let delta = LineDelta.make(from: composed, to: decomposed)
+        #expect(Array(try delta.apply(to: composed).utf8) == Array(decomposed.utf8))
+        let merged = ThreeWayMerge.merge(base: composed, older: composed + "x\n", newer: decomposed)
+        #expect(Array(merged.text.utf8) == Array((decomposed + "x\n").utf8))
+    }
 }

@@ -69,7 +69,7 @@ struct HistoryMerger {
         // The usual case: edited from every head there is (or a first version).
         if let bases = incoming.bases, Set(bases).isSuperset(of: before) {
             if !before.isEmpty { try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property) }
-            if let current, current != incoming.text {
+            if let current, !current.utf8.elementsEqual(incoming.text.utf8) {
                 if deferred {
                     pending = PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
                 } else {
@@ -111,7 +111,7 @@ struct HistoryMerger {
         }
         guard let newest = heads.last else { return }
         let merged = try Self.text(of: heads, property: incoming.property, graph: &graph, text: text)
-        if try replica.currentText(of: incoming.object, incoming.property) != merged {
+        if try !(replica.currentText(of: incoming.object, incoming.property)?.utf8.elementsEqual(merged.utf8) ?? false) {
             try write(merged, stamp: newest, incoming, entity: entity)
         }
     }
@@ -145,7 +145,7 @@ struct HistoryMerger {
         let text = try Self.text(of: heads, property: property, graph: &graph) { stamp in
             try replica.text(of: object, property, at: stamp) ?? ""
         }
-        guard try replica.currentText(of: object, property) != text else { return }
+        guard try !(replica.currentText(of: object, property)?.utf8.elementsEqual(text.utf8) ?? false) else { return }
         var values = OutboxChanges()
         values.set(property.rawValue, .text(text))
         try replica.update(entity: entity, object: object, values: values, stamps: [property.rawValue: newest])
