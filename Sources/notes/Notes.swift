@@ -31,18 +31,22 @@ struct Notes: ParsableCommand {
     /// and `notes show ITEM --version V` has one of its own.
     /// Whether `--version` follows a command other than `show` (whose `--version` is its own).
     static func misplacesVersion(_ arguments: [String]) -> Bool {
-        let options = arguments.prefix { $0 != "--" }
+        let options = Array(arguments.prefix { $0 != "--" })
         guard options.contains("--version") else { return false }
-        var rest = options[...]
-        if rest.first == "--store" { rest = rest.dropFirst(2) } else if rest.first?.hasPrefix("--store=") == true { rest = rest.dropFirst() }
+        let rest = afterStoreOption(options)
         guard let command = rest.first, !command.hasPrefix("-") else { return false }
         return command != "show"
     }
 
     static func asksForVersion(_ arguments: [String]) -> Bool {
-        var rest = arguments[...]
-        if rest.first == "--store" { rest = rest.dropFirst(2) } else if rest.first?.hasPrefix("--store=") == true { rest = rest.dropFirst() }
-        return Array(rest) == ["--version"]
+        Array(afterStoreOption(arguments)) == ["--version"]
+    }
+
+    /// The arguments after a leading `--store DIR` (or `--store=DIR`).
+    private static func afterStoreOption(_ arguments: [String]) -> ArraySlice<String> {
+        if arguments.first == "--store" { return arguments.dropFirst(2) }
+        if arguments.first?.hasPrefix("--store=") == true { return arguments.dropFirst() }
+        return arguments[...]
     }
 
     /// The usage and the commands, in a few lines.

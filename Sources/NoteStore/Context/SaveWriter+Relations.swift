@@ -34,7 +34,7 @@ extension SaveWriter {
         try moveLiveContentsToTheTop(of: all)
         try deleteAttachments(ofNotes: all.filter { ids[$0] == .note })
         var states: [String: String] = [:]
-        for id in all { states[id] = try TombstoneState.capture(id, db) }
+        for id in all { states[id] = try TombstoneRecord.capturedState(of: id, db) }
         try SearchIndex.remove(ids: all, db)
         try IDList.forEachChunk(of: all) { marks, arguments in
             try db.execute(sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: arguments)

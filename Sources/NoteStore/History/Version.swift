@@ -23,7 +23,7 @@ public struct Version: Sendable, Equatable {
     public let size: Int
 
     /// When it was saved, by the writer's clock.
-    public var time: Date { Date(storeMilliseconds: HybridClock.milliseconds(of: stamp.clock)) }
+    public var time: Date { HybridClock.date(of: stamp.clock) }
 
     static let columns = "object, property, stamp, origin, bases, restored, device_name, context, head, size"
 

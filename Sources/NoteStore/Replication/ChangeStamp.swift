@@ -60,4 +60,9 @@ public enum HybridClock {
     public static func milliseconds(of clock: UInt64) -> Int64 {
         Int64(clock >> 16)
     }
+
+    /// The wall time of a reading.
+    public static func date(of clock: UInt64) -> Date {
+        Date(storeMilliseconds: milliseconds(of: clock))
+    }
 }

@@ -141,7 +141,8 @@ extension Replica {
     /// sync's merge, applied also after a local save removed the last such change (the removal
     /// of an attachment), so that this device ends as the others do.
     public func erasePurgedWithoutUnseenChanges(_ object: UUID) throws {
-        guard let tombstone = try tombstoneRecord(of: object), tombstone.seen != nil,
+        // A purge of format 1 (no `seen`) has seen everything: the item goes.
+        guard try tombstone(of: object) != nil, let tombstone = try tombstoneRecord(of: object),
             let state = try state(of: object), state.entity == "Note" || state.entity == "Collection",
             try !survivalStamps(of: object).contains(where: { !tombstone.hasSeen($0) })
         else { return }
@@ -158,13 +159,6 @@ extension Replica {
                     """
             ).execute(arguments: [device.storeString, Int64(bitPattern: clock)])
         }
-    }
-}
-
-/// The state a tombstone keeps, for the purges a save makes.
-enum TombstoneState {
-    static func capture(_ id: String, _ db: Database) throws -> String? {
-        try TombstoneRecord.capturedState(of: id, db)
     }
 }
 

@@ -24,13 +24,7 @@ extension Replica {
         if let parent = values["parent"], parent != .null, values.text("parent").flatMap(UUID.init(uuidString:)) == nil {
             throw StoreError.invalidOperation(item: object.storeString, reason: "its parent is not an id")
         }
-        let item = Item(
-            id: object, kind: kind, name: Item.normalizedName(values.text("name") ?? ""),
-            created: Date(storeMilliseconds: values.integer("created") ?? 0),
-            modified: Date(storeMilliseconds: values.integer("modified") ?? 0),
-            parent: values.text("parent").flatMap(UUID.init(uuidString:)),
-            trashed: values.integer("trashed").map(Date.init(storeMilliseconds:)),
-            body: kind == .note ? (values.text("body") ?? "") : nil)
+        let item = Item(id: object, kind: kind, values: values)
         if let failure = item.propertyFailures().first { throw StoreError.validation([failure]) }
         try db.cachedStatement(
             sql: """
@@ -193,6 +187,20 @@ extension Replica {
             sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM attachment WHERE \(condition)",
             arguments: [argument])
         releasedBlobs = releasedBlobs || db.changesCount > 0
+    }
+}
+
+extension Item {
+    /// An item of the values of a change, as an insert gives them: a missing or ill-typed
+    /// value taken as empty, 0 or null.
+    init(id: UUID, kind: ItemKind, values: OutboxChanges) {
+        self.init(
+            id: id, kind: kind, name: Item.normalizedName(values.text("name") ?? ""),
+            created: Date(storeMilliseconds: values.integer("created") ?? 0),
+            modified: Date(storeMilliseconds: values.integer("modified") ?? 0),
+            parent: values.text("parent").flatMap(UUID.init(uuidString:)),
+            trashed: values.integer("trashed").map(Date.init(storeMilliseconds:)),
+            body: kind == .note ? (values.text("body") ?? "") : nil)
     }
 }
 

@@ -112,24 +112,9 @@ extension Store {
         guard entity == "Note" || entity == "Collection" else { return nil }
         let replica = Replica(db: db)
         guard let record = try replica.tombstoneRecord(of: object), let values = record.values,
-            record.stamps["*"] != nil, case let .text(name)? = values["name"], case let .integer(created)? = values["created"]
+            record.stamps["*"] != nil, values["name"] != nil, values["created"] != nil
         else { return nil }
-        let kind: ItemKind = entity == "Note" ? .note : .collection
-        var modified = created
-        if case let .integer(value)? = values["modified"] { modified = value }
-        var trashed: Date?
-        if case let .integer(value)? = values["trashed"] { trashed = Date(storeMilliseconds: value) }
-        var parent: UUID?
-        if case let .text(value)? = values["parent"] { parent = UUID(uuidString: value) }
-        var body: String?
-        if kind == .note {
-            body = ""
-            if case let .text(value)? = values["body"] { body = value }
-        }
-        let item = Item(
-            id: object, kind: kind, name: name, created: Date(storeMilliseconds: created),
-            modified: Date(storeMilliseconds: modified), parent: parent, trashed: trashed, body: body)
-        return (item, record.stamps)
+        return (Item(id: object, kind: entity == "Note" ? .note : .collection, values: values), record.stamps)
     }
 
     /// Versions ordered so that each comes after the versions it was edited from (and a

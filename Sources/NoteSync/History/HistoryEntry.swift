@@ -27,7 +27,7 @@ public struct HistoryEntry: Sendable, Equatable {
     /// The version a restore brought back.
     public let restored: ChangeStamp?
 
-    public var time: Date { Date(timeIntervalSince1970: Double(HybridClock.milliseconds(of: stamp.clock)) / 1000) }
+    public var time: Date { HybridClock.date(of: stamp.clock) }
 
     public static func versionID(_ property: HistoryProperty, _ stamp: ChangeStamp) -> String {
         shortHash("\(property.rawValue)/\(stamp.text)")

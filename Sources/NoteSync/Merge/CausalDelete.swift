@@ -26,12 +26,7 @@ struct CausalDelete {
     /// longer holds any (a later change replaced them, its unseen attachment was removed): the
     /// item is kept exactly while it has one, whatever the order changes arrive in.
     func recheck(_ object: UUID) throws {
-        guard try replica.tombstone(of: object) != nil,
-            let state = try replica.state(of: object), state.entity == "Note" || state.entity == "Collection",
-            let tombstone = try replica.tombstoneRecord(of: object),
-            try !hasUnseenChange(object, seen: tombstone.seen)
-        else { return }
-        try replica.remove(entity: state.entity, object: object, stamp: tombstone.stamp, seen: tombstone.seen)
+        try replica.erasePurgedWithoutUnseenChanges(object)
     }
 
     /// Merges a change of a purged note or collection into its tombstone's state, and brings
@@ -86,10 +81,5 @@ struct CausalDelete {
         var values = OutboxChanges()
         values.set("trashed", .integer(HybridClock.milliseconds(of: purge.clock)))
         try replica.update(entity: entity, object: object, values: values, stamps: ["trashed": purge])
-    }
-
-    private func hasUnseenChange(_ object: UUID, seen: [UUID: UInt64]?) throws -> Bool {
-        guard seen != nil else { return false }
-        return try replica.survivalStamps(of: object).contains { !TombstoneRecord.hasSeen($0, seen) }
     }
 }

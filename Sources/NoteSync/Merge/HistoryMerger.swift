@@ -24,18 +24,6 @@ struct HistoryMerger {
         var text: String
     }
 
-    /// Adds the version to history and makes the current text follow; returns whether the
-    /// version was new.
-    ///
-    /// With `isFirst`, the object was just inserted with this text and has no history yet: the
-    /// version is its only one.
-    @discardableResult
-    func merge(_ incoming: Incoming, entity: String, isFirst: Bool = false) throws -> Bool {
-        var pending: PendingText?
-        let added = try merge(incoming, entity: entity, isFirst: isFirst, deferring: &pending, deferred: false)
-        return added
-    }
-
     /// A text the merge leaves to the caller to write, with other values of the same change.
     struct PendingText {
         let property: HistoryProperty
@@ -43,17 +31,20 @@ struct HistoryMerger {
         let stamp: ChangeStamp
     }
 
-    /// As ``merge(_:entity:isFirst:)``; with `deferred`, the usual case (an edit of the only
-    /// head) leaves its text in `pending` instead of writing it, so that the caller writes it
-    /// with the change's other values in one statement.
+    /// Adds the version to history (nothing when it is there) and makes the current text
+    /// follow. In the usual case, an edit of the only head, the new text is returned instead
+    /// of written, so that the caller writes it with the change's other values in one
+    /// statement; any other case writes what it derives.
+    ///
+    /// With `isFirst`, the object was just inserted with this text and has no history yet: the
+    /// version is its only one.
     @discardableResult
-    func merge(
-        _ incoming: Incoming, entity: String, isFirst: Bool = false, deferring pending: inout PendingText?, deferred: Bool = true
-    ) throws -> Bool {
+    func merge(_ incoming: Incoming, entity: String, isFirst: Bool = false) throws -> PendingText? {
         if isFirst {
-            return try replica.addVersion(VersionDraft(
+            try replica.addVersion(VersionDraft(
                 object: incoming.object, property: incoming.property, stamp: incoming.stamp, bases: incoming.bases,
                 restored: incoming.restored, deviceName: incoming.context?.device, context: incoming.context, text: incoming.text))
+            return nil
         }
         let (heads, current) = try replica.headsAndText(of: incoming.object, incoming.property)
         let before = heads.map(\.stamp)
@@ -65,21 +56,15 @@ struct HistoryMerger {
             draft.deltaBase = (before[0], current)
             draft.deltaBaseDepth = heads[0].depth
         }
-        guard try replica.addVersion(draft) else { return false }
+        guard try replica.addVersion(draft) else { return nil }
         // The usual case: edited from every head there is (or a first version).
         if let bases = incoming.bases, Set(bases).isSuperset(of: before) {
             if !before.isEmpty { try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property) }
-            if let current, !current.utf8.elementsEqual(incoming.text.utf8) {
-                if deferred {
-                    pending = PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
-                } else {
-                    try write(incoming.text, stamp: incoming.stamp, incoming, entity: entity, exists: true)
-                }
-            }
-            return true
+            guard let current, !current.utf8.elementsEqual(incoming.text.utf8) else { return nil }
+            return PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
         }
         try resolve(incoming, entity: entity)
-        return true
+        return nil
     }
 
     /// Recomputes the heads, records the conflicts of the new version, and writes the text the
@@ -151,8 +136,8 @@ struct HistoryMerger {
         try replica.update(entity: entity, object: object, values: values, stamps: [property.rawValue: newest])
     }
 
-    private func write(_ text: String, stamp: ChangeStamp, _ incoming: Incoming, entity: String, exists: Bool = false) throws {
-        guard try exists || replica.currentText(of: incoming.object, incoming.property) != nil else { return }
+    private func write(_ text: String, stamp: ChangeStamp, _ incoming: Incoming, entity: String) throws {
+        guard try replica.currentText(of: incoming.object, incoming.property) != nil else { return }
         var values = OutboxChanges()
         values.set(incoming.property.rawValue, .text(text))
         try replica.update(entity: entity, object: incoming.object, values: values, stamps: [incoming.property.rawValue: stamp])

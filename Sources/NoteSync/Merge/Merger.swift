@@ -71,9 +71,7 @@ struct Merger {
         // Names and bodies first: an edit of the only head leaves its text to write here, with
         // the other values, in one statement.
         for version in versions {
-            var pending: HistoryMerger.PendingText?
-            try history.merge(version, entity: change.entity, deferring: &pending)
-            if let pending {
+            if let pending = try history.merge(version, entity: change.entity) {
                 winners.set(pending.property.rawValue, .text(pending.text))
                 winningStamps[pending.property.rawValue] = pending.stamp
             }

@@ -44,7 +44,7 @@ extension Notes {
             if rows.isEmpty { return print("no conflicts in the last \(Plural.days(days))") }
             let formatter = Timestamp.shortFormatter(in: timeOptions.zone)
             for (conflict, row) in zip(conflicts, rows) {
-                let time = formatter.string(from: Date(timeIntervalSince1970: Double(HybridClock.milliseconds(of: conflict.winner.clock)) / 1000))
+                let time = formatter.string(from: HybridClock.date(of: conflict.winner.clock))
                 let what = row.itemPath ?? "\(conflict.object.storeString.prefix(8)) (purged)"
                 switch conflict.property {
                 case .name:
@@ -81,7 +81,7 @@ struct ConflictJSON: Encodable {
         loserVersion = HistoryEntry.versionID(conflict.property, conflict.loser)
         winner = conflict.winner.text
         winnerVersion = HistoryEntry.versionID(conflict.property, conflict.winner)
-        time = Timestamp.iso(Date(timeIntervalSince1970: Double(HybridClock.milliseconds(of: conflict.winner.clock)) / 1000))
+        time = Timestamp.iso(HybridClock.date(of: conflict.winner.clock))
         copy = conflict.copy?.storeString
         self.copyPath = copyPath
     }
