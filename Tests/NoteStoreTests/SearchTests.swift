@@ -60,6 +60,42 @@ import Testing
         #expect(try fixture.store.search("tomatoes").isEmpty)
         #expect(try fixture.store.search("spring").map(\.item.id) == [tree.launch])
     }
+
+    /// The index's entries of a transaction are written at its end in row order: imported
+    /// changes in any order of rows, the same note changed twice, and a purged note's row
+    /// taken again by a new one leave an index that matches the items.
+    @Test func indexFollowsImportedChangesInAnyOrderOfRows() throws {
+        let fixture = try StoreFixture()
+        let notes = try (0..<20).map { try fixture.store.addNote(named: "n\($0)", body: "alpha\($0)", in: nil) }
+        let other = UUID()
+        let stamp = ChangeStamp(clock: 1 << 50, device: other)
+        func values(_ pairs: [String: OutboxValue]) -> OutboxChanges {
+            var changes = OutboxChanges()
+            for (name, value) in pairs.sorted(by: { $0.key < $1.key }) { changes.set(name, value) }
+            return changes
+        }
+        let fresh = UUID()
+        try fixture.store.replicate { replica in
+            for (offset, note) in notes.enumerated().reversed() {
+                try replica.update(entity: "Note", object: note.id, values: values(["body": .text("beta\(offset)")]), stamps: ["body": stamp])
+            }
+            try replica.update(entity: "Note", object: notes[3].id, values: values(["name": .text("renamed")]), stamps: ["name": stamp])
+            try replica.update(entity: "Note", object: notes[3].id, values: values(["body": .text("delta")]), stamps: ["body": stamp])
+            try replica.remove(entity: "Note", object: notes[19].id, stamp: stamp)
+            try replica.insert(
+                entity: "Note", object: fresh,
+                values: values(["name": .text("fresh"), "body": .text("gamma"), "created": .integer(1), "modified": .integer(1)]),
+                stamps: ["*": stamp])
+        }
+        #expect(try fixture.store.check().isEmpty)
+        #expect(try fixture.store.search("alpha*").isEmpty)
+        #expect(try fixture.store.search("beta7").map(\.item.id) == [notes[7].id])
+        #expect(try fixture.store.search("beta3").isEmpty)
+        #expect(try fixture.store.search("beta19").isEmpty)
+        #expect(try fixture.store.search("delta").map(\.item.id) == [notes[3].id])
+        #expect(try fixture.store.search("renamed").map(\.item.id) == [notes[3].id])
+        #expect(try fixture.store.search("gamma").map(\.item.id) == [fresh])
+    }
 }
 
 /// Notes of several megabytes: search answers with a short excerpt around the first match,

@@ -53,6 +53,8 @@ struct SaveWriter {
     let now: Date
     var failures: [ValidationFailure] = []
     var outbox = OutboxWriter()
+    /// The full-text entries the save changes, written when it finishes.
+    let searchIndex = SearchIndex.Batch()
     var inserted: [UUID] = []
     var updated: [UUID] = []
     var purged: [UUID] = []
@@ -115,7 +117,7 @@ struct SaveWriter {
                 item.trashed?.storeMilliseconds, item.kind == .note ? (item.body ?? "") : nil,
                 insertionStamps,
             ])
-        try SearchIndex.addLastInsertedItem(name: item.name, body: item.kind == .note ? (item.body ?? "") : nil, db)
+        searchIndex.inserted(rowid: db.lastInsertedRowID)
         let history = try recordFirstVersions(of: item)
         outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history)
         inserted.append(item.id)
@@ -149,15 +151,11 @@ struct SaveWriter {
         arguments += StatementArguments(changes.properties.map { _ in stamp.text })
         arguments += [current.id.storeString]
         let textChanged = changes["name"] != nil || changes["body"] != nil
-        if textChanged { try SearchIndex.remove(ids: [current.id.storeString], db) }
-        try db.execute(
-            sql: "UPDATE item SET \(assignments.joined(separator: ", ")) WHERE id = ?",
-            arguments: arguments)
+        if textChanged { try searchIndex.willChange(current.id.storeString, db) }
+        try db.execute(sql: "UPDATE item SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
         guard db.changesCount == 1 else {
-            throw StoreError.invalidOperation(
-                item: current.label, reason: "it was purged by another process meanwhile")
+            throw StoreError.invalidOperation(item: current.label, reason: "it was purged by another process meanwhile")
         }
-        if textChanged { try SearchIndex.add(ids: [current.id.storeString], db) }
         if changes["parent"] != nil {
             try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [current.id.storeString])
         }

@@ -35,7 +35,7 @@ extension SaveWriter {
         try deleteAttachments(ofNotes: all.filter { ids[$0] == .note })
         var states: [String: String] = [:]
         for id in all { states[id] = try TombstoneRecord.capturedState(of: id, db) }
-        try SearchIndex.remove(ids: all, db)
+        for id in all { try searchIndex.willChange(id, db) }
         try IDList.forEachChunk(of: all) { marks, arguments in
             try db.execute(sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: arguments)
         }
@@ -126,6 +126,7 @@ extension SaveWriter {
         try db.execute(
             sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('last_save', ?), ('clock', ?)",
             arguments: [String(saveNumber), String(stamp.clock)])
+        try searchIndex.write(db)
     }
 
     /// A local move can end a cycle or bring back a collection that items merged from other

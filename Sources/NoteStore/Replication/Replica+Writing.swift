@@ -37,7 +37,7 @@ extension Replica {
                 item.created.storeMilliseconds, item.modified.storeMilliseconds, item.trashed?.storeMilliseconds,
                 item.body, Self.stampsJSON(stamps),
             ])
-        try SearchIndex.addLastInsertedItem(name: item.name, body: item.body, db)
+        searchIndex.inserted(rowid: db.lastInsertedRowID)
         // A new collection may be the merged parent of displaced items: the repair runs.
         if item.parent != nil || kind == .collection { movedItems.insert(object) }
     }
@@ -80,9 +80,8 @@ extension Replica {
         arguments += [object.storeString]
         let table = isItem ? "item" : "attachment"
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
-        if textChanged { try SearchIndex.remove(ids: [object.storeString], db) }
+        if textChanged { try searchIndex.willChange(object.storeString, db) }
         try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?").execute(arguments: arguments)
-        if textChanged { try SearchIndex.add(ids: [object.storeString], db) }
         if properties.contains(where: { $0.name == "parent" }) {
             try db.cachedStatement(sql: "DELETE FROM displaced WHERE item = ?").execute(arguments: [object.storeString])
             movedItems.insert(object)
@@ -161,7 +160,7 @@ extension Replica {
                     """,
                 arguments: [stamp.text, id])
             try db.execute(sql: "DELETE FROM attachment WHERE note = ?", arguments: [id])
-            try SearchIndex.remove(ids: [id], db)
+            try searchIndex.willChange(id, db)
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
         }
         try recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)

@@ -18,6 +18,8 @@ public final class Replica {
     /// Whether attachments may have lost their note, or come for a note that is not there.
     var mayHaveOrphanAttachments = false
     var releasedBlobs = false
+    /// The full-text entries the transaction changes, written before it commits.
+    let searchIndex = SearchIndex.Batch()
     public internal(set) var written = 0
 
     init(db: Database) {
@@ -126,6 +128,7 @@ extension Store {
             let replica = Replica(db: db)
             let result = try body(replica)
             try replica.repairHierarchy()
+            try replica.searchIndex.write(db)
             released = replica.releasedBlobs
             return result
         }

@@ -5,49 +5,64 @@ import GRDB
 ///
 /// The index is an FTS5 external-content table (https://sqlite.org/fts5.html#external_content_tables):
 /// it holds only the tokens, keyed by the item's rowid, and removing an entry needs the text
-/// that was indexed. The store writes the index itself rather than through triggers: a
-/// trigger runs inside a statement savepoint, and FTS5 flushes its pending terms at every
-/// savepoint, which made bulk inserts about three times slower.
+/// that was indexed. FTS5 gathers a transaction's tokens in memory and writes them as one
+/// segment when it commits, but writes what it gathered as a small segment of its own (to be
+/// merged later) whenever a statement savepoint comes, or an entry comes for a smaller rowid
+/// than the one before it. So the store writes the index itself rather than through triggers
+/// (a trigger runs in a statement savepoint, and so does `INSERT ... SELECT`), and gathers the
+/// items whose text a transaction changes to write their entries at the end, in rowid order,
+/// with values rather than a select: an import applying updates in the order of a log became
+/// about four times faster in its index.
 enum SearchIndex {
-    /// Indexes the row just inserted into `item`.
-    static func addLastInsertedItem(name: String, body: String?, _ db: Database) throws {
-        let statement = try db.cachedStatement(
-            sql: "INSERT INTO item_fts(rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
-        try statement.execute(arguments: [name, body])
+    /// The text of an item as the index holds it.
+    struct Entry {
+        var rowid: Int64
+        var name: String
+        var body: String?
     }
 
-    /// Removes the items' entries, with the text they were indexed with; call it before the
-    /// rows or their text change.
-    static func remove(ids: [String], _ db: Database) throws {
-        if ids.count == 1 {
-            return try db.cachedStatement(sql: """
-                INSERT INTO item_fts(item_fts, rowid, name, body)
-                SELECT 'delete', rowid, name, body FROM item WHERE id = ?
-                """).execute(arguments: [ids[0]])
+    /// The entries that one transaction changes, written by ``write(_:)`` before it commits.
+    final class Batch {
+        /// Per rowid: the entry the index holds for it now (nil: none), to remove.
+        private var indexed: [Int64: Entry?] = [:]
+        private var heldBytes = 0
+        /// Past this much old text held, the batch writes what it has (and starts again).
+        private static let heldBytesLimit = 32 << 20
+
+        /// Call before the name or body of the item `id` changes, or before its row goes.
+        func willChange(_ id: String, _ db: Database) throws {
+            guard let entry = try SearchIndex.entry(of: id, db), indexed[entry.rowid] == nil else { return }
+            indexed[entry.rowid] = entry
+            heldBytes += entry.name.utf8.count + (entry.body?.utf8.count ?? 0)
+            if heldBytes > Self.heldBytesLimit { try write(db) }
         }
-        try IDList.forEachChunk(of: ids) { marks, arguments in
-            try db.execute(
-                sql: """
-                    INSERT INTO item_fts(item_fts, rowid, name, body)
-                    SELECT 'delete', rowid, name, body FROM item WHERE id IN (\(marks))
-                    """,
-                arguments: arguments)
+
+        /// Call after inserting an item row.
+        func inserted(rowid: Int64) {
+            if indexed[rowid] == nil { indexed[rowid] = .some(nil) }
+        }
+
+        /// Writes the gathered entries: each old one removed, each row's current text added.
+        func write(_ db: Database) throws {
+            guard !indexed.isEmpty else { return }
+            let remove = try db.cachedStatement(
+                sql: "INSERT INTO item_fts(item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
+            let add = try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, name, body) VALUES (?, ?, ?)")
+            let read = try db.cachedStatement(sql: "SELECT name, body FROM item WHERE rowid = ?")
+            for rowid in indexed.keys.sorted() {
+                if case let old?? = indexed[rowid] { try remove.execute(arguments: [rowid, old.name, old.body]) }
+                if let row = try Row.fetchOne(read, arguments: [rowid]) {
+                    try add.execute(arguments: [rowid, row[0] as String, row[1] as String?])
+                }
+            }
+            indexed = [:]
+            heldBytes = 0
         }
     }
 
-    /// Indexes the items again with their current text; call it after their text changed.
-    static func add(ids: [String], _ db: Database) throws {
-        if ids.count == 1 {
-            return try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, name, body) SELECT rowid, name, body FROM item WHERE id = ?")
-                .execute(arguments: [ids[0]])
-        }
-        try IDList.forEachChunk(of: ids) { marks, arguments in
-            try db.execute(
-                sql: """
-                    INSERT INTO item_fts(rowid, name, body)
-                    SELECT rowid, name, body FROM item WHERE id IN (\(marks))
-                    """,
-                arguments: arguments)
-        }
+    private static func entry(of id: String, _ db: Database) throws -> Entry? {
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT rowid, name, body FROM item WHERE id = ?"), arguments: [id])
+        return row.map { Entry(rowid: $0[0], name: $0[1], body: $0[2]) }
     }
 }

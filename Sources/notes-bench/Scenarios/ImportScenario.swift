@@ -25,7 +25,8 @@ struct ImportScenario: Scenario {
     private struct Rows {
         var collections: [[RawValue]] = []
         var notes: [[RawValue]] = []
-        /// name, body, modified and id of each note after the second save.
+        /// name, body, modified and id of each note after the second save, in the order of
+        /// `notes`.
         var updates: [[RawValue]] = []
         /// The rows of history after both saves.
         var versions: [[RawValue]] = []
@@ -140,10 +141,9 @@ struct ImportScenario: Scenario {
         let connection = try RawConnection(path: folder.appendingPathComponent(Store.databaseFileName).path)
         let insert = try connection.prepare(InsertScenario.itemInsertSQL)
         let index = try connection.prepare("INSERT INTO item_fts (rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
-        let unindex = try connection.prepare(
-            "INSERT INTO item_fts (item_fts, rowid, name, body) SELECT 'delete', rowid, name, body FROM item WHERE id = ?")
+        let unindex = try connection.prepare("INSERT INTO item_fts (item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
         let update = try connection.prepare("UPDATE item SET name = ?, body = ?, modified = ? WHERE id = ?")
-        let reindex = try connection.prepare("INSERT INTO item_fts (rowid, name, body) SELECT rowid, name, body FROM item WHERE id = ?")
+        let reindex = try connection.prepare("INSERT INTO item_fts (rowid, name, body) VALUES (?, ?, ?)")
         let version = try connection.prepare(
             "INSERT INTO version (\(Self.versionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         return try Stopwatch.milliseconds {
@@ -152,18 +152,23 @@ struct ImportScenario: Scenario {
                 insert.bind(row)
                 try insert.execute()
             }
+            var rowids: [Int64] = []
             for row in rows.notes {
                 insert.bind(row)
                 try insert.execute()
+                rowids.append(connection.lastInsertedRowID)
                 index.bind([row[2], row[7]])
                 try index.execute()
             }
-            for row in rows.updates {
-                unindex.bind([row[3]])
+            // Rows in the order they were inserted, and the index in the order of rows, as
+            // the store writes it (see SearchIndex).
+            for (offset, row) in rows.updates.enumerated() {
+                let rowid = RawValue.integer(rowids[offset])
+                unindex.bind([rowid, rows.notes[offset][2], rows.notes[offset][7]])
                 try unindex.execute()
                 update.bind(row)
                 try update.execute()
-                reindex.bind([row[3]])
+                reindex.bind([rowid, row[0], row[1]])
                 try reindex.execute()
             }
             for row in history ? rows.versions : [] {

@@ -42,6 +42,9 @@ final class RawConnection {
         guard code == SQLITE_OK else { throw failure("exec", code) }
     }
 
+    /// The rowid of the row the last insert wrote.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     func prepare(_ sql: String) throws -> RawStatement {
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
