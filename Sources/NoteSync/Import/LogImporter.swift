@@ -15,38 +15,41 @@ struct LogImporter {
 
     var device: UUID { store.deviceID }
 
+    /// The log bytes one transaction applies at most (it applies at least one log). Several
+    /// logs in one transaction write the full-text index, the tables and the WAL once rather
+    /// than once each: an import of 33 MiB of logs took a quarter less time in one transaction
+    /// than in nine. Logs are read and applied one at a time, so memory does not grow with it.
+    static let bytesPerTransaction = 64 << 20
+
     /// Applies every log that can be applied, until none is left that can.
     func importAvailable(into report: inout SyncReport) throws {
         var applied = try SyncState(store).applied
         let (devices, skippedDevices) = try container.logDevices()
         report.skipped += skippedDevices
-        var sequences: [UUID: [Int64]] = [:]
+        var sequences: [UUID: Set<Int64>] = [:]
         for other in devices where other != device {
             let (found, skipped) = try container.logSequences(of: other)
-            sequences[other] = found
+            sequences[other] = Set(found)
             report.skipped += skipped
         }
         var blocked: [UUID: SyncStatus.Waiting] = [:]
         var progress = true
         while progress {
-            progress = false
-            for (other, available) in sequences.sorted(by: { $0.key.storeString < $1.key.storeString }) {
-                let next = (applied[other] ?? 0) + 1
-                guard available.contains(next) else {
-                    if let later = available.first(where: { $0 > next }) {
+            progress = try applyInOneTransaction(
+                devices: sequences.keys.sorted { $0.storeString < $1.storeString }, applied: &applied, report: &report
+            ) { other, next in
+                guard let available = sequences[other], available.contains(next) else {
+                    if let later = sequences[other]?.filter({ $0 > next }).min() {
                         blocked[other] = waiting(other, later, "log \(next) of this device is missing")
                     }
-                    continue
+                    return false
                 }
-                switch try attempt(other, next, applied: applied, report: &report) {
-                case .applied, .passed:
-                    applied[other] = next
-                    blocked[other] = nil
-                    progress = true
-                case let .waiting(reason):
-                    blocked[other] = waiting(other, next, reason)
-                case .skipped:
-                    blocked[other] = waiting(other, next, "this log cannot be read (see skipped files)")
+                return true
+            } outcome: { other, next, outcome in
+                switch outcome {
+                case .applied, .passed: blocked[other] = nil
+                case let .waiting(reason): blocked[other] = waiting(other, next, reason)
+                case .skipped: blocked[other] = waiting(other, next, "this log cannot be read (see skipped files)")
                 }
             }
         }
@@ -63,18 +66,47 @@ struct LogImporter {
         report.skipped += skippedDevices
         var progress = true
         while progress {
-            progress = false
-            for other in devices where other != device {
-                var next = (applied[other] ?? 0) + 1
-                while case .present = container.logPresence(device: other, sequence: next),
-                    try attempt(other, next, applied: applied, report: &report).isTaken
-                {
-                    applied[other] = next
+            progress = try applyInOneTransaction(
+                devices: devices.filter { $0 != device }, applied: &applied, report: &report
+            ) { other, next in
+                if case .present = container.logPresence(device: other, sequence: next) { return true }
+                return false
+            } outcome: { _, _, _ in }
+        }
+    }
+
+    /// Applies, in one transaction, the next logs of each device in turn while `isThere` says
+    /// the next one is there and it can be applied, up to ``bytesPerTransaction``; tells
+    /// `outcome` what became of each log tried. Returns whether it applied any.
+    private func applyInOneTransaction(
+        devices: [UUID], applied: inout [UUID: Int64], report: inout SyncReport,
+        isThere: (UUID, Int64) -> Bool, outcome: (UUID, Int64, Outcome) -> Void
+    ) throws -> Bool {
+        // No transaction when no device's next log is there.
+        guard devices.contains(where: { isThere($0, (applied[$0] ?? 0) + 1) }) else { return false }
+        var taken = applied
+        var summary = report
+        var bytes = 0
+        let progress = try store.replicate(durable: false) { replica -> Bool in
+            var progress = false
+            for other in devices {
+                var next = (taken[other] ?? 0) + 1
+                while bytes < Self.bytesPerTransaction, isThere(other, next) {
+                    let result = try attempt(other, next, applied: taken, replica: replica, report: &summary)
+                    outcome(other, next, result.outcome)
+                    guard result.outcome.isTaken else { break }
+                    taken[other] = next
+                    bytes += result.bytes
                     progress = true
                     next += 1
                 }
             }
+            return progress
         }
+        if progress { CrashPoint.importCommitted.reach() }
+        applied = taken
+        report = summary
+        return progress
     }
 
     private func waiting(_ other: UUID, _ sequence: Int64, _ reason: String) -> SyncStatus.Waiting {
@@ -97,22 +129,28 @@ struct LogImporter {
         }
     }
 
-    /// Reads, checks and, when it can, applies one log.
-    private func attempt(_ other: UUID, _ sequence: Int64, applied: [UUID: Int64], report: inout SyncReport) throws -> Outcome {
+    /// Reads, checks and, when it can, applies one log in the replica's transaction; returns
+    /// what became of it and its size.
+    private func attempt(
+        _ other: UUID, _ sequence: Int64, applied: [UUID: Int64], replica: Replica, report: inout SyncReport
+    ) throws -> (outcome: Outcome, bytes: Int) {
         let path = CloudContainer.logPath(device: other, sequence: sequence)
         let log: TransactionLog
+        let bytes: Int
         do {
-            log = try LogCodec.decode(container.readLog(device: other, sequence: sequence, limit: LogCodec.maximumSize))
+            let data = try container.readLog(device: other, sequence: sequence, limit: LogCodec.maximumSize)
+            bytes = data.count
+            log = try LogCodec.decode(data)
         } catch let problem as LogProblem {
             report.skipped.append(SkippedFile(path: path, reason: .unreadable(problem.description)))
-            return .skipped
+            return (.skipped, 0)
         } catch let error as SyncError {
             switch error {
             case .tooLarge:
                 report.skipped.append(SkippedFile(path: path, reason: .tooLarge))
-                return .skipped
+                return (.skipped, 0)
             case .missing:
-                return .waiting("the log disappeared while being read")
+                return (.waiting("the log disappeared while being read"), 0)
             default:
                 throw error
             }
@@ -122,19 +160,19 @@ struct LogImporter {
             // A log of an earlier container under the same name (its sentinel was replaced):
             // it can never belong to this one, and this device's logs here come after it.
             report.skipped.append(SkippedFile(path: path, reason: .foreignContainer))
-            try store.replicate { try $0.setSyncValue(String(sequence), for: SyncState.appliedKey(other)) }
-            return .passed
+            try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
+            return (.passed, bytes)
         }
         guard header.device == other, header.sequence == sequence else {
             report.skipped.append(SkippedFile(path: path, reason: .unreadable(
                 "its header says device \(header.device.storeString), log \(header.sequence)")))
-            return .skipped
+            return (.skipped, 0)
         }
         guard header.modelVersion <= Store.currentModelVersion else {
-            return .waiting("written by model version \(header.modelVersion); this build understands up to \(Store.currentModelVersion)")
+            return (.waiting("written by model version \(header.modelVersion); this build understands up to \(Store.currentModelVersion)"), 0)
         }
         for (dependency, needed) in header.dependencies where dependency != device && (applied[dependency] ?? 0) < needed {
-            return .waiting("it needs log \(needed) of device \(dependency.storeString)")
+            return (.waiting("it needs log \(needed) of device \(dependency.storeString)"), 0)
         }
         let attached = log.changes.compactMap { change -> String? in
             guard change.entity == "ImageAttachment", change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
@@ -144,46 +182,41 @@ struct LogImporter {
         }
         let blobs = Set(header.blobs + attached).sorted()
         for sha256 in blobs where !store.hasBlob(sha256) {
-            guard try container.hasBlob(sha256) else { return .waiting("blob \(sha256) is not in the container yet") }
+            guard try container.hasBlob(sha256) else { return (.waiting("blob \(sha256) is not in the container yet"), 0) }
             do {
                 try store.storeBlob(container.readBlob(sha256, limit: Int(Attachment.maximumBytes)), sha256: sha256)
             } catch {
-                return .waiting("blob \(sha256) cannot be used yet: \(error)")
+                return (.waiting("blob \(sha256) cannot be used yet: \(error)"), 0)
             }
         }
         CrashPoint.importRead.reach()
         var leftOut = 0
-        var conflicts = 0
         let now = Date()
         let ahead = ClockSkew.ahead(of: log, now: now)
-        try store.replicate(durable: false) { replica in
-            let conflictsBefore = try replica.conflictCount()
-            var clock: UInt64 = 0
-            for change in log.changes {
-                CrashPoint.importApplying.reach()
-                if !(try merger.apply(change, from: other, to: replica)) { leftOut += 1 }
-                clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
-            }
-            // A blob copied in for an insert that the merge ignored would stay for ever.
-            for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
-            try replica.observe(clock: ClockSkew.adoptable(clock, now: now))
-            // What a later purge here has seen of this device: its changes up to this clock
-            // (stamps of other devices in a snapshot are not counted: not all of theirs came).
-            let own = log.changes.lazy.flatMap { change in
-                [change.stamp(of: "*", device: other)] + change.stamps.values
-            }.filter { $0.device == other }.map(\.clock).max()
-            if let own { try replica.noteKnowledge([other: own]) }
-            try replica.setSyncValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
-            try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
-            try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
-            conflicts = try replica.conflictCount() - conflictsBefore
+        let conflictsBefore = try replica.conflictCount()
+        var clock: UInt64 = 0
+        for change in log.changes {
+            CrashPoint.importApplying.reach()
+            if !(try merger.apply(change, from: other, to: replica)) { leftOut += 1 }
+            clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
         }
-        CrashPoint.importCommitted.reach()
-        report.conflicts += conflicts
+        // A blob copied in for an insert that the merge ignored would stay for ever.
+        for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
+        try replica.observe(clock: ClockSkew.adoptable(clock, now: now))
+        // What a later purge here has seen of this device: its changes up to this clock
+        // (stamps of other devices in a snapshot are not counted: not all of theirs came).
+        let own = log.changes.lazy.flatMap { change in
+            [change.stamp(of: "*", device: other)] + change.stamps.values
+        }.filter { $0.device == other }.map(\.clock).max()
+        if let own { try replica.noteKnowledge([other: own]) }
+        try replica.setSyncValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
+        try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
+        try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+        report.conflicts += try replica.conflictCount() - conflictsBefore
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut
         report.leftOut += leftOut
         report.clocksAhead[other] = ahead
-        return .applied
+        return (.applied, bytes)
     }
 }

@@ -21,15 +21,19 @@ struct ImportScenario: Scenario {
     /// floor's before history).
     static let targetRatio = 0.8
 
-    /// The rows of A's two saves, as the floor writes them.
+    /// The rows of A's two saves, as the floor writes them: in the order of the changes in
+    /// the logs, which is the order the import applies them in.
     private struct Rows {
         var collections: [[RawValue]] = []
         var notes: [[RawValue]] = []
-        /// name, body, modified and id of each note after the second save, in the order of
-        /// `notes`.
+        /// name, body, modified and id of each note after the second save.
         var updates: [[RawValue]] = []
-        /// The rows of history after both saves.
-        var versions: [[RawValue]] = []
+        /// Per update, the offset in `notes` of the note it changes.
+        var updated: [Int] = []
+        /// The rows of history of each save, per object.
+        var insertedVersions: [String: [[RawValue]]] = [:]
+        var updatedVersions: [String: [[RawValue]]] = [:]
+        var versionCount = 0
     }
 
     func run(on bench: Workbench) throws -> ScenarioReport {
@@ -84,7 +88,7 @@ struct ImportScenario: Scenario {
             Measurement("notes sync enable: import of the logs", unit: .seconds, samples: seconds),
             Measurement("notes sync enable: peak memory", unit: .mebibytes, samples: memory),
         ]
-        report.facts.append(Fact("rows of history", rows.versions.count))
+        report.facts.append(Fact("rows of history", rows.versionCount))
         let ratio = Ratio("import / raw SQLite with history", imported, over: raw, paired: (importRates, floorRates))
         report.ratios = [
             ratio, Ratio("import / raw SQLite without history", imported, over: plain, paired: (importRates, plainRates)),
@@ -119,12 +123,29 @@ struct ImportScenario: Scenario {
             note.body = text.body(words: 20...180, marked: false)
             try updating.update(note)
         }
-        try updating.save()
-        rows.updates = try DatabaseQueue(path: file).read { db in
-            try RawValue.rows(db, "SELECT name, body, modified, id FROM item WHERE kind = 'note' ORDER BY rowid", [])
-        }
-        rows.versions = try DatabaseQueue(path: file).read { db in
-            try RawValue.rows(db, "SELECT \(Self.versionColumns) FROM version", [])
+        let second = try updating.save()
+        var offsets: [String: Int] = [:]
+        for (offset, row) in rows.notes.enumerated() { if case let .text(id) = row[0] { offsets[id] = offset } }
+        try DatabaseQueue(path: file).read { db in
+            // The outbox, not yet exported, holds the order of the changes in the logs.
+            let updated = try String.fetchAll(
+                db, sql: "SELECT object FROM outbox WHERE save = ? ORDER BY id", arguments: [second?.save ?? 0])
+            let current = try RawValue.rows(db, "SELECT name, body, modified, id FROM item WHERE kind = 'note'", [])
+            var byID: [String: [RawValue]] = [:]
+            for row in current { if case let .text(id) = row[3] { byID[id] = row } }
+            rows.updates = updated.compactMap { byID[$0] }
+            rows.updated = updated.compactMap { offsets[$0] }
+            let versions = try RawValue.rows(db, "SELECT \(Self.versionColumns) FROM version ORDER BY stamp, property", [])
+            let firstStamp = versions.first?[2]
+            for row in versions {
+                guard case let .text(object) = row[0] else { continue }
+                if case let .text(stamp) = row[2], case let .text(first)? = firstStamp, stamp == first {
+                    rows.insertedVersions[object, default: []].append(row)
+                } else {
+                    rows.updatedVersions[object, default: []].append(row)
+                }
+            }
+            rows.versionCount = versions.count
         }
         return rows
     }
@@ -146,11 +167,22 @@ struct ImportScenario: Scenario {
         let reindex = try connection.prepare("INSERT INTO item_fts (rowid, name, body) VALUES (?, ?, ?)")
         let version = try connection.prepare(
             "INSERT INTO version (\(Self.versionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        func writeVersions(_ rows: [[RawValue]]?) throws {
+            for row in history ? rows ?? [] : [] {
+                version.bind(row)
+                try version.execute()
+            }
+        }
+        func id(_ row: [RawValue], _ column: Int) -> String {
+            if case let .text(id) = row[column] { return id }
+            return ""
+        }
         return try Stopwatch.milliseconds {
             try connection.execute("BEGIN IMMEDIATE")
             for row in rows.collections {
                 insert.bind(row)
                 try insert.execute()
+                try writeVersions(rows.insertedVersions[id(row, 0)])
             }
             var rowids: [Int64] = []
             for row in rows.notes {
@@ -159,21 +191,20 @@ struct ImportScenario: Scenario {
                 rowids.append(connection.lastInsertedRowID)
                 index.bind([row[2], row[7]])
                 try index.execute()
+                try writeVersions(rows.insertedVersions[id(row, 0)])
             }
-            // Rows in the order they were inserted, and the index in the order of rows, as
-            // the store writes it (see SearchIndex).
-            for (offset, row) in rows.updates.enumerated() {
+            for row in rows.updates {
+                update.bind(row)
+                try update.execute()
+                try writeVersions(rows.updatedVersions[id(row, 3)])
+            }
+            // The index in the order of rows, as the store writes it (see SearchIndex).
+            for (row, offset) in zip(rows.updates, rows.updated).sorted(by: { $0.1 < $1.1 }) {
                 let rowid = RawValue.integer(rowids[offset])
                 unindex.bind([rowid, rows.notes[offset][2], rows.notes[offset][7]])
                 try unindex.execute()
-                update.bind(row)
-                try update.execute()
                 reindex.bind([rowid, row[0], row[1]])
                 try reindex.execute()
-            }
-            for row in history ? rows.versions : [] {
-                version.bind(row)
-                try version.execute()
             }
             try connection.execute("COMMIT")
         }
