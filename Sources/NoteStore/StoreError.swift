@@ -117,6 +117,24 @@ public struct ValidationFailure: Sendable, CustomStringConvertible, Equatable {
 }
 
 extension UUID {
-    /// The lowercase form in which the store writes ids.
-    public var storeString: String { uuidString.lowercased() }
+    /// The lowercase form in which the store writes ids (`uuidString`, lowercased), made
+    /// without formatting: ids are written and compared on every change an import applies.
+    public var storeString: String {
+        let digits: StaticString = "0123456789abcdef"
+        return withUnsafeBytes(of: uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { buffer in
+                var out = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        buffer[out] = UInt8(ascii: "-")
+                        out += 1
+                    }
+                    buffer[out] = digits.utf8Start[Int(byte >> 4)]
+                    buffer[out + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    out += 2
+                }
+                return out
+            }
+        }
+    }
 }

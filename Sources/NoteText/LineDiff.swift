@@ -25,11 +25,11 @@ public enum LineDiff {
         if oldMiddle.isEmpty || newMiddle.isEmpty { return [LineHunk(old: oldMiddle, new: newMiddle)] }
         // Lines as numbers: lines with equal bytes get equal numbers (not Swift's `==`, which
         // takes canonically equivalent text as equal: "é" and "e" with a combining accent).
-        var numbers: [[UInt8]: Int] = [:]
+        var numbers: [LineBytes: Int] = [:]
         func number(_ line: Substring) -> Int {
-            let bytes = Array(line.utf8)
-            if let known = numbers[bytes] { return known }
-            numbers[bytes] = numbers.count
+            let key = LineBytes(line: line)
+            if let known = numbers[key] { return known }
+            numbers[key] = numbers.count
             return numbers.count - 1
         }
         let a = old[oldMiddle].map(number)
@@ -41,6 +41,18 @@ public enum LineDiff {
     /// Whether two lines have the same bytes.
     static func same(_ a: Substring, _ b: Substring) -> Bool {
         a.utf8.elementsEqual(b.utf8)
+    }
+
+    /// A line as a key that is equal to another when their bytes are.
+    private struct LineBytes: Hashable {
+        let line: Substring
+
+        static func == (a: LineBytes, b: LineBytes) -> Bool { same(a.line, b.line) }
+
+        func hash(into hasher: inout Hasher) {
+            let hashed: Void? = line.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            if hashed == nil { Array(line.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
+        }
     }
 
     /// The hunks of two whole texts.

@@ -60,8 +60,11 @@ enum VersionStorage {
     ///
     /// One row per statement: cheaper on import than one statement that may change several
     /// rows, which SQLite runs in a statement savepoint.
-    static func setHeads(_ heads: Set<ChangeStamp>, _ object: UUID, _ property: HistoryProperty, _ db: Database) throws {
-        let current = Set(try self.heads(object, property, db))
+    /// `current`: the heads as they are, when the caller read them already.
+    static func setHeads(
+        _ heads: Set<ChangeStamp>, _ object: UUID, _ property: HistoryProperty, current: [ChangeStamp]? = nil, _ db: Database
+    ) throws {
+        let current = Set(try current ?? self.heads(object, property, db))
         let mark = try db.cachedStatement(sql: "UPDATE version SET head = ? WHERE object = ? AND property = ? AND stamp = ?")
         for stamp in current.subtracting(heads) {
             try mark.execute(arguments: [false, object.storeString, property.rawValue, stamp.text])

@@ -47,9 +47,10 @@ extension Replica {
         try VersionStorage.insert(version, db)
     }
 
-    /// Makes exactly `heads` the heads of a property of an object.
-    public func setHeads(_ heads: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty) throws {
-        try VersionStorage.setHeads(heads, object, property, db)
+    /// Makes exactly `heads` the heads of a property of an object; `current`: the heads as
+    /// they are, when the caller read them already.
+    public func setHeads(_ heads: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty, current: [ChangeStamp]? = nil) throws {
+        try VersionStorage.setHeads(heads, object, property, current: current, db)
     }
 
     /// The current name or body of an item; nil when there is no such item (or body).

@@ -26,14 +26,19 @@ extension Replica {
         }
         guard !movedItems.isEmpty else { return }
         var candidates = movedItems.union(try displacedItems())
+        // Placing an item writes only its own row, and changes no merged parent: each
+        // placement is read once.
+        var placements: [UUID: Placement] = [:]
+        for item in candidates { placements[item] = try placement(of: item) }
         // Every member of a cycle that a candidate is on is placed too: the member that breaks
         // it may not have moved in this transaction. A note is never on a cycle: no item's
         // parent can be a note.
-        for item in candidates where try placement(of: item)?.isNote == false {
+        for item in candidates where placements[item]?.isNote == false {
             if let cycle = try mergedCycle(from: item), cycle.contains(item) { candidates.formUnion(cycle) }
         }
         for (_, item) in candidates.map({ ($0.storeString, $0) }).sorted(by: { $0.0 < $1.0 }) {
-            try place(item)
+            guard let placement = try placements[item] ?? placement(of: item) else { continue }
+            try place(item, placement)
         }
     }
 
@@ -56,12 +61,16 @@ extension Replica {
         let merged: UUID?
         let isDisplaced: Bool
         let isNote: Bool
+        /// Whether the merged parent is a collection that is there.
+        let mergedIsCollection: Bool
     }
 
     private func placement(of item: UUID) throws -> Placement? {
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: """
-                SELECT item.parent, displaced.item IS NOT NULL, displaced.parent, item.kind
+                SELECT item.parent, displaced.item IS NOT NULL, displaced.parent, item.kind,
+                    EXISTS (SELECT 1 FROM item AS up WHERE up.kind = 'collection'
+                        AND up.id = (CASE WHEN displaced.item IS NULL THEN item.parent ELSE displaced.parent END))
                 FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
                 """),
             arguments: [item.storeString])
@@ -71,7 +80,7 @@ extension Replica {
         let kind: String = row[3]
         return Placement(
             shown: shown, merged: isDisplaced ? (row[2] as String?).flatMap(UUID.init(uuidString:)) : shown,
-            isDisplaced: isDisplaced, isNote: kind == ItemKind.note.rawValue)
+            isDisplaced: isDisplaced, isNote: kind == ItemKind.note.rawValue, mergedIsCollection: row[4])
     }
 
     /// The parent an item won by merge.
@@ -86,12 +95,11 @@ extension Replica {
     }
 
     /// Shows one item at its merged parent, or at the top level when that cannot be.
-    private func place(_ item: UUID) throws {
-        guard let placement = try placement(of: item) else { return }
+    private func place(_ item: UUID, _ placement: Placement) throws {
         let merged = placement.merged
         var shown = merged
-        if let parent = merged {
-            if try !isCollection(parent) {
+        if merged != nil {
+            if !placement.mergedIsCollection {
                 shown = nil
             } else if !placement.isNote, let cycle = try mergedCycle(from: item), cycle.contains(item), try breaker(of: cycle) == item {
                 shown = nil

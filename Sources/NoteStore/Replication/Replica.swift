@@ -40,18 +40,21 @@ public final class Replica {
 
     /// The object's current state, or nil when there is no such object.
     public func state(of object: UUID) throws -> ObjectState? {
-        if let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT kind, stamps FROM item WHERE id = ?"), arguments: [object.storeString])
-        {
-            let kind: String = row[0]
-            return ObjectState(entity: kind == ItemKind.note.rawValue ? "Note" : "Collection", stamps: Self.stamps(row[1]))
+        guard let row = try Row.fetchOne(
+            db.cachedStatement(sql: """
+                SELECT kind, stamps FROM item WHERE id = ?1
+                UNION ALL SELECT 'attachment', stamps FROM attachment WHERE id = ?1
+                LIMIT 1
+                """),
+            arguments: [object.storeString])
+        else { return nil }
+        let entity: String
+        switch row[0] as String {
+        case ItemKind.note.rawValue: entity = "Note"
+        case ItemKind.collection.rawValue: entity = "Collection"
+        default: entity = "ImageAttachment"
         }
-        if let stamps = try String?.fetchOne(
-            db.cachedStatement(sql: "SELECT stamps FROM attachment WHERE id = ?"), arguments: [object.storeString])
-        {
-            return ObjectState(entity: "ImageAttachment", stamps: Self.stamps(stamps))
-        }
-        return nil
+        return ObjectState(entity: entity, stamps: Self.stamps(row[1]))
     }
 
     /// The stamp of the object's purge, when it was purged.

@@ -59,7 +59,9 @@ struct HistoryMerger {
         guard try replica.addVersion(draft) else { return nil }
         // The usual case: edited from every head there is (or a first version).
         if let bases = incoming.bases, Set(bases).isSuperset(of: before) {
-            if !before.isEmpty { try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property) }
+            if !before.isEmpty {
+                try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property, current: before + [incoming.stamp])
+            }
             guard let current, !current.utf8.elementsEqual(incoming.text.utf8) else { return nil }
             return PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
         }
