@@ -41,29 +41,29 @@ public final class SyncEngine {
             published = max(published, previous.exportedSequence)
         }
         let (records, outboxThrough) = try store.snapshot()
-        try store.replicate { replica in
+        try store.recordSync { ledger in
             if previous.containerID != container.identity {
-                for key in try replica.syncValues(withPrefix: SyncState.appliedPrefix).keys {
-                    try replica.setSyncValue(nil, for: key)
+                for key in try ledger.values(withPrefix: SyncState.appliedPrefix).keys {
+                    try ledger.setValue(nil, for: key)
                 }
             }
-            try replica.setSyncValue(String(published), for: SyncState.exportedKey)
-            try replica.setSyncValue(cloud.standardizedFileURL.path, for: SyncState.cloudKey)
-            try replica.setSyncValue(containerName, for: SyncState.containerNameKey)
-            try replica.setSyncValue(container.identity.storeString, for: SyncState.containerIDKey)
-            try replica.setSyncValue(deviceName, for: SyncState.deviceNameKey)
-            try replica.setSyncValue(access == .private ? nil : access.rawValue, for: SyncState.accessKey)
-            try replica.setSyncValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
-            try replica.setSyncValue("being enabled", for: SyncState.reasonKey)
+            try ledger.setValue(String(published), for: SyncState.exportedKey)
+            try ledger.setValue(cloud.standardizedFileURL.path, for: SyncState.cloudKey)
+            try ledger.setValue(containerName, for: SyncState.containerNameKey)
+            try ledger.setValue(container.identity.storeString, for: SyncState.containerIDKey)
+            try ledger.setValue(deviceName, for: SyncState.deviceNameKey)
+            try ledger.setValue(access == .private ? nil : access.rawValue, for: SyncState.accessKey)
+            try ledger.setValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
+            try ledger.setValue("being enabled", for: SyncState.reasonKey)
         }
         // Pushed before the state says `on`: if the push stops half way, enabling again pushes
         // the snapshot once more after what was published, and the merge rules make it harmless.
         let pushed = try SnapshotPusher(store: store, container: container, containerID: container.identity).push(records)
-        try store.replicate { replica in
-            try replica.removeOutboxEntries(through: outboxThrough)
-            try replica.setSyncValue(SyncStatus.State.on.rawValue, for: SyncState.stateKey)
-            try replica.setSyncValue(nil, for: SyncState.reasonKey)
-            try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.sinceKey)
+        try store.recordSync { ledger in
+            try ledger.removeOutboxEntries(through: outboxThrough)
+            try ledger.setValue(SyncStatus.State.on.rawValue, for: SyncState.stateKey)
+            try ledger.setValue(nil, for: SyncState.reasonKey)
+            try ledger.setValue(JSONText.iso(Date()), for: SyncState.sinceKey)
         }
         var report = try sync()
         report.exportedLogs += pushed
@@ -143,10 +143,10 @@ public final class SyncEngine {
             return report
         }
         let cleanedUp = try removeStaleTemporaryFiles(container)
-        try store.replicate { replica in
-            try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
-            try replica.setSyncValue(LastReport.encode(report), for: LastReport.key)
-            if let cleanedUp { try replica.setSyncValue(JSONText.iso(cleanedUp), for: SyncState.temporaryCleanupKey) }
+        try store.recordSync { ledger in
+            try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+            try ledger.setValue(LastReport.encode(report), for: LastReport.key)
+            if let cleanedUp { try ledger.setValue(JSONText.iso(cleanedUp), for: SyncState.temporaryCleanupKey) }
         }
         return report
     }
@@ -196,10 +196,10 @@ public final class SyncEngine {
     }
 
     private func setState(_ state: SyncStatus.State, reason: String?) throws {
-        try store.replicate { replica in
-            try replica.setSyncValue(state.rawValue, for: SyncState.stateKey)
-            try replica.setSyncValue(reason, for: SyncState.reasonKey)
-            try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.sinceKey)
+        try store.recordSync { ledger in
+            try ledger.setValue(state.rawValue, for: SyncState.stateKey)
+            try ledger.setValue(reason, for: SyncState.reasonKey)
+            try ledger.setValue(JSONText.iso(Date()), for: SyncState.sinceKey)
         }
     }
 }

@@ -14,7 +14,7 @@ public enum HandMadeLog {
         values.set("modified", .integer(Int64(clock >> 16)))
         values.set("trashed", .null)
         values.set("body", .text(""))
-        return LogChange(entity: "Note", object: object, operation: .insert, clock: clock, values: values)
+        return LogChange(entity: .note, object: object, operation: .insert, clock: clock, values: values)
     }
 
     /// The bytes of a log of `changes`, by `device`, in the container `container`.

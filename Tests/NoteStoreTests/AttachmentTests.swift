@@ -30,7 +30,7 @@ import Testing
         let note = try fixture.store.addNote(named: "n", body: "", in: nil)
         let attachment = try #require(fixture.store.attachImages([SampleFiles.image("plain.png")], to: note.id).first)
         let entry = try #require(fixture.store.outboxEntries().last)
-        #expect(entry.entity == "ImageAttachment")
+        #expect(entry.entity == .imageAttachment)
         #expect(entry.object == attachment.id)
         #expect(entry.changes["sha256"] == .text(attachment.sha256))
         #expect(entry.changes["note"] == .text(note.id.uuidString.lowercased()))
@@ -65,7 +65,7 @@ import Testing
         try fixture.store.emptyTrash()
         #expect(try fixture.store.attachments(of: tree.soup).isEmpty)
         #expect(blobNames(fixture.store) == [shared.sha256], "still used by the launch plan")
-        let deletions = try fixture.store.outboxEntries().filter { $0.entity == "ImageAttachment" && $0.operation == .delete }
+        let deletions = try fixture.store.outboxEntries().filter { $0.entity == .imageAttachment && $0.operation == .delete }
         #expect(deletions.map(\.object) == [attachment.id])
         try fixture.store.trash(tree.work)
         try fixture.store.emptyTrash()

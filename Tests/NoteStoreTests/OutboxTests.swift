@@ -8,7 +8,7 @@ import Testing
         let collection = try fixture.store.addCollection(named: "Work", in: nil)
         let note = try fixture.store.addNote(named: "Plan", body: "text", in: collection.id)
         let entries = try fixture.store.outboxEntries()
-        #expect(entries.map(\.entity) == ["Collection", "Note"])
+        #expect(entries.map(\.entity) == [.collection, .note])
         #expect(entries.map(\.operation) == [.insert, .insert])
         #expect(entries.map(\.save) == [1, 2])
         let changes = try #require(entries.last).changes
@@ -48,7 +48,7 @@ import Testing
         try fixture.store.emptyTrash()
         let deletions = try fixture.store.outboxEntries().filter { $0.operation == .delete }
         #expect(Set(deletions.map(\.object)) == [tree.home, tree.recipes, tree.soup])
-        #expect(Set(deletions.map(\.entity)) == ["Collection", "Note"])
+        #expect(Set(deletions.map(\.entity)) == [.collection, .note])
     }
 
     @Test func oneSaveSharesOneSaveNumber() throws {

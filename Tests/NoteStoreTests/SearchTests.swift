@@ -77,13 +77,13 @@ import Testing
         let fresh = UUID()
         try fixture.store.replicate { replica in
             for (offset, note) in notes.enumerated().reversed() {
-                try replica.update(entity: "Note", object: note.id, values: values(["body": .text("beta\(offset)")]), stamps: ["body": stamp])
+                try replica.update(entity: .note, object: note.id, values: values(["body": .text("beta\(offset)")]), stamps: ["body": stamp])
             }
-            try replica.update(entity: "Note", object: notes[3].id, values: values(["name": .text("renamed")]), stamps: ["name": stamp])
-            try replica.update(entity: "Note", object: notes[3].id, values: values(["body": .text("delta")]), stamps: ["body": stamp])
-            try replica.remove(entity: "Note", object: notes[19].id, stamp: stamp)
+            try replica.update(entity: .note, object: notes[3].id, values: values(["name": .text("renamed")]), stamps: ["name": stamp])
+            try replica.update(entity: .note, object: notes[3].id, values: values(["body": .text("delta")]), stamps: ["body": stamp])
+            try replica.remove(entity: .note, object: notes[19].id, stamp: stamp)
             try replica.insert(
-                entity: "Note", object: fresh,
+                entity: .note, object: fresh,
                 values: values(["name": .text("fresh"), "body": .text("gamma"), "created": .integer(1), "modified": .integer(1)]),
                 stamps: ["*": stamp])
         }

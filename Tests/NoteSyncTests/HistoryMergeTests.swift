@@ -16,14 +16,14 @@ import Testing
 
     /// The note, created on A at clock 1 with `base`, as format 2.
     static var creation: Step {
-        var change = MergeTests.insert("Note", note, name: "Soup", clock: 1, body: base)
+        var change = MergeTests.insert(.note, note, name: "Soup", clock: 1, body: base)
         change.history = ChangeHistory(bases: [.name: [], .body: []], context: VersionContext(name: "Soup", parent: nil, device: "laptop"))
         return Step(change: change, device: MergeTests.a)
     }
 
     /// A body edit on `device` at `clock`, edited from `bases`.
     static func edit(_ body: String, clock: UInt64, on device: UUID, from bases: [ChangeStamp], name: String = "desktop") -> Step {
-        var change = MergeTests.update("Note", note, "body", .text(body), clock: clock)
+        var change = MergeTests.update(.note, note, "body", .text(body), clock: clock)
         change.history = ChangeHistory(bases: [.body: bases], context: VersionContext(name: "Soup", parent: nil, device: name))
         return Step(change: change, device: device)
     }
@@ -103,9 +103,9 @@ import Testing
     }
 
     @Test func formatOneEditsKeepLastWriterWinsAndHistory() throws {
-        let creation = Step(change: MergeTests.insert("Note", Self.note, name: "Soup", clock: 1, body: Self.base), device: MergeTests.a)
-        let older = Step(change: MergeTests.update("Note", Self.note, "body", .text("older\n"), clock: 5), device: MergeTests.a)
-        let newer = Step(change: MergeTests.update("Note", Self.note, "body", .text("newer\n"), clock: 6), device: MergeTests.b)
+        let creation = Step(change: MergeTests.insert(.note, Self.note, name: "Soup", clock: 1, body: Self.base), device: MergeTests.a)
+        let older = Step(change: MergeTests.update(.note, Self.note, "body", .text("older\n"), clock: 5), device: MergeTests.a)
+        let newer = Step(change: MergeTests.update(.note, Self.note, "body", .text("newer\n"), clock: 6), device: MergeTests.b)
         let first = try replay([creation, older, newer])
         #expect(first.dump == (try replay([creation, newer, older])).dump)
         #expect(try first.store.item(Self.note).body == "newer\n")
@@ -115,7 +115,7 @@ import Testing
 
     @Test func concurrentRenamesKeepTheLaterNameAndReportTheOther() throws {
         func rename(_ name: String, clock: UInt64, on device: UUID) -> Step {
-            var change = MergeTests.update("Note", Self.note, "name", .text(name), clock: clock)
+            var change = MergeTests.update(.note, Self.note, "name", .text(name), clock: clock)
             change.history = ChangeHistory(bases: [.name: [Self.created]])
             return Step(change: change, device: device)
         }
@@ -130,7 +130,7 @@ import Testing
         let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
         let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created])
         let purge = Step(
-            change: LogChange(entity: "Note", object: Self.note, operation: .delete, clock: 7, values: OutboxChanges()),
+            change: LogChange(entity: .note, object: Self.note, operation: .delete, clock: 7, values: OutboxChanges()),
             device: MergeTests.a)
         let (store, _) = try sameInEveryOrder([a, b, purge])
         #expect(try store.conflictCopies().count == 1)

@@ -186,9 +186,9 @@ import Testing
         #expect(try CanonicalDump.of(device.store) == dump)
 
         // Forgetting what was applied makes every log apply a second time, to no effect.
-        try device.store.replicate { replica in
-            for key in try replica.syncValues(withPrefix: SyncState.appliedPrefix).keys {
-                try replica.setSyncValue(nil, for: key)
+        try device.store.recordSync { ledger in
+            for key in try ledger.values(withPrefix: SyncState.appliedPrefix).keys {
+                try ledger.setValue(nil, for: key)
             }
         }
         let replayed = try device.engine.syncNow()

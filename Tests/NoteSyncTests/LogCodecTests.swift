@@ -15,9 +15,9 @@ import Testing
         values.set("body", .text("milk\teggs 🥚"))
         let other = UUID(uuidString: "11111111-2222-4333-8444-555555555555")!
         let changes = [
-            LogChange(entity: "Note", object: UUID(), operation: .insert, clock: 115_593_790_521_278_465, values: values),
+            LogChange(entity: .note, object: UUID(), operation: .insert, clock: 115_593_790_521_278_465, values: values),
             LogChange(
-                entity: "Collection", object: UUID(), operation: .delete, clock: 115_593_790_521_278_466, values: OutboxChanges(),
+                entity: .collection, object: UUID(), operation: .delete, clock: 115_593_790_521_278_466, values: OutboxChanges(),
                 stamps: ["*": ChangeStamp(clock: 115_593_790_521_278_400, device: other)]),
         ]
         let header = LogHeader(

@@ -16,18 +16,18 @@ import Testing
         let device: UUID
     }
 
-    static func insert(_ entity: String, _ id: UUID, name: String, parent: UUID? = nil, clock: UInt64, body: String? = nil) -> LogChange {
+    static func insert(_ entity: Entity, _ id: UUID, name: String, parent: UUID? = nil, clock: UInt64, body: String? = nil) -> LogChange {
         var values = OutboxChanges()
         values.set("name", .text(name))
         values.set("parent", parent.map { .text($0.uuidString.lowercased()) } ?? .null)
         values.set("created", .integer(1000))
         values.set("modified", .integer(1000))
         values.set("trashed", .null)
-        if entity == "Note" { values.set("body", .text(body ?? "")) }
+        if entity == .note { values.set("body", .text(body ?? "")) }
         return LogChange(entity: entity, object: id, operation: .insert, clock: clock, values: values)
     }
 
-    static func update(_ entity: String, _ id: UUID, _ name: String, _ value: OutboxValue, clock: UInt64) -> LogChange {
+    static func update(_ entity: Entity, _ id: UUID, _ name: String, _ value: OutboxValue, clock: UInt64) -> LogChange {
         var values = OutboxChanges()
         values.set(name, value)
         return LogChange(entity: entity, object: id, operation: .update, clock: clock, values: values)
@@ -57,11 +57,11 @@ import Testing
 
     @Test func concurrentRenamesKeepTheLaterStamp() throws {
         let note = UUID()
-        let base = [Step(change: Self.insert("Note", note, name: "n", clock: 10), device: Self.a)]
+        let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
         let dump = try sameInEveryOrder(base: base, [
-            Step(change: Self.update("Note", note, "name", .text("from a"), clock: 20), device: Self.a),
-            Step(change: Self.update("Note", note, "name", .text("from b"), clock: 20), device: Self.b),
-            Step(change: Self.update("Note", note, "body", .text("body from c"), clock: 15), device: Self.c),
+            Step(change: Self.update(.note, note, "name", .text("from a"), clock: 20), device: Self.a),
+            Step(change: Self.update(.note, note, "name", .text("from b"), clock: 20), device: Self.b),
+            Step(change: Self.update(.note, note, "body", .text("body from c"), clock: 15), device: Self.c),
         ])
         #expect(dump.contains("from b"), "equal clocks: the greater device id wins")
         #expect(dump.contains("body from c"), "other properties merge independently")
@@ -69,11 +69,11 @@ import Testing
 
     @Test func purgeIsForEver() throws {
         let note = UUID()
-        let base = [Step(change: Self.insert("Note", note, name: "n", clock: 10), device: Self.a)]
-        let delete = LogChange(entity: "Note", object: note, operation: .delete, clock: 30, values: OutboxChanges())
+        let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
+        let delete = LogChange(entity: .note, object: note, operation: .delete, clock: 30, values: OutboxChanges())
         let dump = try sameInEveryOrder(base: base, [
             Step(change: delete, device: Self.a),
-            Step(change: Self.update("Note", note, "name", .text("late edit"), clock: 40), device: Self.b),
+            Step(change: Self.update(.note, note, "name", .text("late edit"), clock: 40), device: Self.b),
         ])
         #expect(!dump.contains("late edit"))
         #expect(!dump.contains(note.uuidString.lowercased() + " "))
@@ -83,12 +83,12 @@ import Testing
         let box = UUID()
         let note = UUID()
         let base = [
-            Step(change: Self.insert("Collection", box, name: "box", clock: 10), device: Self.a),
-            Step(change: Self.insert("Note", note, name: "n", clock: 11), device: Self.a),
+            Step(change: Self.insert(.collection, box, name: "box", clock: 10), device: Self.a),
+            Step(change: Self.insert(.note, note, name: "n", clock: 11), device: Self.a),
         ]
         let dump = try sameInEveryOrder(base: base, [
-            Step(change: LogChange(entity: "Collection", object: box, operation: .delete, clock: 20, values: OutboxChanges()), device: Self.a),
-            Step(change: Self.update("Note", note, "parent", Self.parent(box), clock: 21), device: Self.b),
+            Step(change: LogChange(entity: .collection, object: box, operation: .delete, clock: 20, values: OutboxChanges()), device: Self.a),
+            Step(change: Self.update(.note, note, "parent", Self.parent(box), clock: 21), device: Self.b),
         ])
         #expect(dump.contains("n parent=nil"))
     }
@@ -96,21 +96,21 @@ import Testing
     @Test func concurrentMovesNeverMakeACycle() throws {
         let x = UUID(), y = UUID(), z = UUID()
         let base = [
-            Step(change: Self.insert("Collection", x, name: "x", clock: 1), device: Self.a),
-            Step(change: Self.insert("Collection", y, name: "y", clock: 2), device: Self.a),
-            Step(change: Self.insert("Collection", z, name: "z", clock: 3), device: Self.a),
+            Step(change: Self.insert(.collection, x, name: "x", clock: 1), device: Self.a),
+            Step(change: Self.insert(.collection, y, name: "y", clock: 2), device: Self.a),
+            Step(change: Self.insert(.collection, z, name: "z", clock: 3), device: Self.a),
         ]
         // a: x into y (5); b: y into x (9); c: x into z (7). Merged: x in z, y in x: no cycle.
         let dump = try sameInEveryOrder(base: base, [
-            Step(change: Self.update("Collection", x, "parent", Self.parent(y), clock: 5), device: Self.a),
-            Step(change: Self.update("Collection", y, "parent", Self.parent(x), clock: 9), device: Self.b),
-            Step(change: Self.update("Collection", x, "parent", Self.parent(z), clock: 7), device: Self.c),
+            Step(change: Self.update(.collection, x, "parent", Self.parent(y), clock: 5), device: Self.a),
+            Step(change: Self.update(.collection, y, "parent", Self.parent(x), clock: 9), device: Self.b),
+            Step(change: Self.update(.collection, x, "parent", Self.parent(z), clock: 7), device: Self.c),
         ])
         #expect(dump.contains("x parent=\(z.uuidString.lowercased())"))
         #expect(dump.contains("y parent=\(x.uuidString.lowercased())"))
         let cycle = try sameInEveryOrder(base: base, [
-            Step(change: Self.update("Collection", x, "parent", Self.parent(y), clock: 5), device: Self.a),
-            Step(change: Self.update("Collection", y, "parent", Self.parent(x), clock: 9), device: Self.b),
+            Step(change: Self.update(.collection, x, "parent", Self.parent(y), clock: 5), device: Self.a),
+            Step(change: Self.update(.collection, y, "parent", Self.parent(x), clock: 9), device: Self.b),
         ])
         #expect(cycle.contains("y parent=nil"), "the cycle breaks at the member moved last")
         #expect(cycle.contains("x parent=\(y.uuidString.lowercased())"))
@@ -118,10 +118,10 @@ import Testing
 
     @Test func editWhileTrashedElsewhereSurvivesInTheTrash() throws {
         let note = UUID()
-        let base = [Step(change: Self.insert("Note", note, name: "n", clock: 10), device: Self.a)]
+        let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
         let dump = try sameInEveryOrder(base: base, [
-            Step(change: Self.update("Note", note, "trashed", .integer(5000), clock: 20), device: Self.a),
-            Step(change: Self.update("Note", note, "body", .text("kept text"), clock: 21), device: Self.b),
+            Step(change: Self.update(.note, note, "trashed", .integer(5000), clock: 20), device: Self.a),
+            Step(change: Self.update(.note, note, "body", .text("kept text"), clock: 21), device: Self.b),
         ])
         #expect(dump.contains("kept text"))
         #expect(dump.contains("trashed=5000"))
@@ -129,10 +129,10 @@ import Testing
 
     @Test func aBadValueIsLeftOutAndTheRestApplies() throws {
         let note = UUID()
-        let dump = try replay(base: [Step(change: Self.insert("Note", note, name: "n", clock: 10), device: Self.a)], [
-            Step(change: Self.update("Note", note, "modified", .null, clock: 20), device: Self.a),
-            Step(change: Self.update("Note", note, "parent", .integer(7), clock: 21), device: Self.a),
-            Step(change: Self.update("Note", note, "name", .text("still applied"), clock: 22), device: Self.a),
+        let dump = try replay(base: [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)], [
+            Step(change: Self.update(.note, note, "modified", .null, clock: 20), device: Self.a),
+            Step(change: Self.update(.note, note, "parent", .integer(7), clock: 21), device: Self.a),
+            Step(change: Self.update(.note, note, "name", .text("still applied"), clock: 22), device: Self.a),
         ])
         #expect(dump.contains("still applied"))
         #expect(dump.contains("modified=1000"))
@@ -143,9 +143,9 @@ import Testing
         let store = try Store(folder: folder.appending("s"))
         let x = UUID(), y = UUID()
         let steps = [
-            Self.insert("Collection", x, name: "x", clock: 1), Self.insert("Collection", y, name: "y", clock: 2),
-            Self.update("Collection", x, "parent", Self.parent(y), clock: 5),
-            Self.update("Collection", y, "parent", Self.parent(x), clock: 9),
+            Self.insert(.collection, x, name: "x", clock: 1), Self.insert(.collection, y, name: "y", clock: 2),
+            Self.update(.collection, x, "parent", Self.parent(y), clock: 5),
+            Self.update(.collection, y, "parent", Self.parent(x), clock: 9),
         ]
         for change in steps {
             try store.replicate { try Merger().apply(change, from: Self.a, to: $0) }
@@ -163,10 +163,10 @@ import Testing
         var values = OutboxChanges()
         values.set("name", .text("from the future"))
         let change = LogChange(
-            entity: "Note", object: note.id, operation: .update, clock: 1, values: values,
+            entity: .note, object: note.id, operation: .update, clock: 1, values: values,
             stamps: ["*": ChangeStamp(clock: far, device: Self.c)])
         try stack.stores[1].replicate { try Merger().apply(change, from: Self.c, to: $0) }
-        try stack.stores[1].replicate { try $0.observe(clock: far) }
+        try stack.stores[1].recordSync { try $0.observe(clock: far) }
         try stack.stores[1].edit(note.id, name: "later")
         #expect(try stack.stores[1].outboxEntries().last.map { $0.clock > far } == true)
     }
@@ -175,7 +175,7 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
         let accepted = try store.replicate { replica in
-            try Merger().apply(Self.insert("Note", UUID(), name: "  ", clock: 1), from: Self.a, to: replica)
+            try Merger().apply(Self.insert(.note, UUID(), name: "  ", clock: 1), from: Self.a, to: replica)
         }
         #expect(!accepted)
         #expect(try store.fetch(ItemRequest(trash: .included)).isEmpty)
@@ -189,11 +189,11 @@ import Testing
         let store = try Store(folder: folder.appending("s"))
         let note = UUID()
         let inserted = try store.replicate { replica in
-            try Merger().apply(Self.insert("Note", UUID(), name: name, clock: 1), from: Self.a, to: replica)
+            try Merger().apply(Self.insert(.note, UUID(), name: name, clock: 1), from: Self.a, to: replica)
         }
         #expect(!inserted)
-        try store.replicate { try Merger().apply(Self.insert("Note", note, name: "plain", clock: 2), from: Self.a, to: $0) }
-        try store.replicate { try Merger().apply(Self.update("Note", note, "name", .text(name), clock: 3), from: Self.b, to: $0) }
+        try store.replicate { try Merger().apply(Self.insert(.note, note, name: "plain", clock: 2), from: Self.a, to: $0) }
+        try store.replicate { try Merger().apply(Self.update(.note, note, "name", .text(name), clock: 3), from: Self.b, to: $0) }
         #expect(try store.fetch(ItemRequest(trash: .included)).map(\.name) == ["plain"])
     }
 }

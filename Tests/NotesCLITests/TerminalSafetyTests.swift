@@ -115,7 +115,7 @@ import Testing
         var rename = OutboxChanges()
         rename.set("name", .text("Shared\u{1B}]0;pwned\u{07}"))
         let changes = Self.hostileNames.map(insert) + [insert("A plain note"),
-            LogChange(entity: "Note", object: UUID(uuidString: shared)!, operation: .update, clock: clock + 1, values: rename)]
+            LogChange(entity: .note, object: UUID(uuidString: shared)!, operation: .update, clock: clock + 1, values: rename)]
         let file = container.appendingPathComponent(CloudContainer.logPath(device: other, sequence: 1))
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try HandMadeLog.encode(changes, container: identity, device: other).write(to: file)

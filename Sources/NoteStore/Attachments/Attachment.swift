@@ -36,7 +36,7 @@ public struct Attachment: Hashable, Sendable, Identifiable {
     public static let maximumCaptionLength = 1000
 
     /// The entity name, as in the model and the outbox.
-    public var entity: String { "ImageAttachment" }
+    public var entity: Entity { .imageAttachment }
 }
 
 extension Attachment {

@@ -50,11 +50,11 @@ extension SaveWriter {
 
     /// Keeps the purge of an object, so that sync never brings back what it had seen; for a
     /// note or collection, with what it had seen and its state.
-    mutating func recordTombstone(_ object: UUID, entity: String, seen: [UUID: UInt64]? = nil, state: String? = nil) throws {
-        guard entity != "ImageAttachment" else {
+    mutating func recordTombstone(_ object: UUID, entity: Entity, seen: [UUID: UInt64]? = nil, state: String? = nil) throws {
+        guard entity.isItem else {
             try db.execute(
                 sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp, state) VALUES (?, ?, ?, ?)",
-                arguments: [object.storeString, entity, stamp.text, state])
+                arguments: [object.storeString, entity.rawValue, stamp.text, state])
             return
         }
         // Joined with the purges of it seen before (an item kept for a change they had not seen).

@@ -45,7 +45,7 @@ extension SaveWriter {
         seen[device] = stamp.clock
         for id in all {
             guard let uuid = UUID(uuidString: id) else { continue }
-            try recordTombstone(uuid, entity: OutboxWriter.entity(of: ids[id] ?? .note), seen: seen, state: states[id])
+            try recordTombstone(uuid, entity: Entity(ids[id] ?? .note), seen: seen, state: states[id])
             outbox.recordDeletion(of: uuid, kind: ids[id] ?? .note, seen: seen)
             purged.append(uuid)
         }

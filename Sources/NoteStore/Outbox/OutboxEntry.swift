@@ -13,8 +13,7 @@ public struct OutboxEntry: Sendable, Equatable {
     public let save: Int64
     /// The model version that wrote the change.
     public let modelVersion: Int
-    /// The entity name, as in the model: `Note`, `Collection` or `ImageAttachment`.
-    public let entity: String
+    public let entity: Entity
     public let object: UUID
     public let operation: Operation
     public let changes: OutboxChanges
@@ -29,7 +28,7 @@ public struct OutboxEntry: Sendable, Equatable {
 /// Collects the outbox rows of one save and writes them in its transaction.
 struct OutboxWriter {
     struct Row {
-        var entity: String
+        var entity: Entity
         var object: UUID
         var operation: OutboxEntry.Operation
         var changes: OutboxChanges
@@ -38,23 +37,19 @@ struct OutboxWriter {
 
     private var rows: [Row] = []
 
-    static func entity(of kind: ItemKind) -> String {
-        kind == .note ? "Note" : "Collection"
-    }
-
     mutating func record(_ operation: OutboxEntry.Operation, item: Item, changes: OutboxChanges, history: ChangeHistory? = nil) {
-        rows.append(Row(entity: Self.entity(of: item.kind), object: item.id, operation: operation, changes: changes, history: history))
+        rows.append(Row(entity: Entity(item.kind), object: item.id, operation: operation, changes: changes, history: history))
     }
 
     mutating func record(
-        _ operation: OutboxEntry.Operation, entity: String, object: UUID, changes: OutboxChanges
+        _ operation: OutboxEntry.Operation, entity: Entity, object: UUID, changes: OutboxChanges
     ) {
         rows.append(Row(entity: entity, object: object, operation: operation, changes: changes))
     }
 
     mutating func recordDeletion(of id: UUID, kind: ItemKind, seen: [UUID: UInt64]? = nil) {
         rows.append(Row(
-            entity: Self.entity(of: kind), object: id, operation: .delete, changes: OutboxChanges(),
+            entity: Entity(kind), object: id, operation: .delete, changes: OutboxChanges(),
             history: seen.map { ChangeHistory(seen: $0) }))
     }
 
@@ -62,7 +57,7 @@ struct OutboxWriter {
     /// that any cut of a save into parts never names a collection before it exists; the other
     /// rows keep their order.
     var orderedRows: [Row] {
-        let isCollectionInsert = { (row: Row) in row.entity == "Collection" && row.operation == .insert }
+        let isCollectionInsert = { (row: Row) in row.entity == .collection && row.operation == .insert }
         let inserts = rows.filter(isCollectionInsert)
         guard inserts.count > 1 else { return inserts + rows.filter { !isCollectionInsert($0) } }
         let byID = Dictionary(inserts.map { ($0.object, $0) }, uniquingKeysWith: { first, _ in first })
@@ -88,7 +83,7 @@ struct OutboxWriter {
                 """)
         for row in orderedRows {
             try statement.execute(arguments: [
-                save, StoreSchema.currentModelVersion, row.entity, row.object.storeString,
+                save, StoreSchema.currentModelVersion, row.entity.rawValue, row.object.storeString,
                 row.operation.rawValue, row.changes.json, date.storeMilliseconds, Int64(bitPattern: clock),
                 row.history.flatMap { $0.isEmpty ? nil : $0.json },
             ])
@@ -110,7 +105,7 @@ extension Store {
                 sql: "SELECT id, save, model, entity, object, operation, changes, recorded, clock, history FROM outbox ORDER BY id"
             ).map { row in
                 OutboxEntry(
-                    sequence: row[0], save: row[1], modelVersion: row[2], entity: row[3],
+                    sequence: row[0], save: row[1], modelVersion: row[2], entity: Entity(rawValue: row[3]) ?? .note,
                     object: UUID(uuidString: row[4]) ?? UUID(),
                     operation: OutboxEntry.Operation(rawValue: row[5]) ?? .update,
                     changes: OutboxChanges(json: row[6]) ?? OutboxChanges(),

@@ -5,7 +5,7 @@ import GRDB
 /// and its merged state, so that a change the purge had not seen can bring it back
 /// (docs/sync-format.md, "Causal deletes").
 public struct TombstoneRecord: Sendable {
-    public let entity: String
+    public let entity: Entity
     /// The greatest stamp of the purges of the object.
     public let stamp: ChangeStamp
     /// The greatest clock of each device whose changes the purges had seen, together; nil
@@ -66,7 +66,7 @@ extension Replica {
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT entity, stamp, seen, state FROM tombstone WHERE object = ?"),
             arguments: [object.storeString]),
-            let stamp = ChangeStamp(text: row["stamp"])
+            let stamp = ChangeStamp(text: row["stamp"]), let entity = Entity(rawValue: row["entity"])
         else { return nil }
         var values: OutboxChanges?
         var stamps: [String: ChangeStamp] = [:]
@@ -87,13 +87,13 @@ extension Replica {
             }
         }
         return TombstoneRecord(
-            entity: row["entity"], stamp: stamp, seen: (row["seen"] as String?).flatMap(ChangeHistory.seen(json:)),
+            entity: entity, stamp: stamp, seen: (row["seen"] as String?).flatMap(ChangeHistory.seen(json:)),
             values: values, stamps: stamps)
     }
 
     /// Records a purge of an object that stays (it has changes the purge had not seen): its
     /// tombstone, joined with any earlier one.
-    public func recordPurge(of object: UUID, entity: String, stamp: ChangeStamp, seen: [UUID: UInt64]?) throws {
+    public func recordPurge(of object: UUID, entity: Entity, stamp: ChangeStamp, seen: [UUID: UInt64]?) throws {
         let existing = try tombstoneRecord(of: object)
         let joined = existing.map { TombstoneRecord.union($0.seen, seen) } ?? seen
         let greatest = max(existing?.stamp ?? stamp, stamp)
@@ -102,7 +102,7 @@ extension Replica {
                 INSERT INTO tombstone(object, entity, stamp, seen) VALUES (?, ?, ?, ?)
                 ON CONFLICT(object) DO UPDATE SET stamp = excluded.stamp, seen = excluded.seen
                 """
-        ).execute(arguments: [object.storeString, entity, greatest.text, joined.map(ChangeHistory.seenJSON)])
+        ).execute(arguments: [object.storeString, entity.rawValue, greatest.text, joined.map(ChangeHistory.seenJSON)])
     }
 
     /// Keeps the merged state of a purged object: its values and stamps.
@@ -143,22 +143,10 @@ extension Replica {
     public func erasePurgedWithoutUnseenChanges(_ object: UUID) throws {
         // A purge of format 1 (no `seen`) has seen everything: the item goes.
         guard try tombstone(of: object) != nil, let tombstone = try tombstoneRecord(of: object),
-            let state = try state(of: object), state.entity == "Note" || state.entity == "Collection",
+            let state = try state(of: object), state.entity.isItem,
             try !survivalStamps(of: object).contains(where: { !tombstone.hasSeen($0) })
         else { return }
         try remove(entity: state.entity, object: object, stamp: tombstone.stamp, seen: tombstone.seen)
-    }
-
-    /// Raises what the store has seen of each device: the greatest clock of its changes.
-    public func noteKnowledge(_ clocks: [UUID: UInt64]) throws {
-        for (device, clock) in clocks {
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO knowledge(device, clock) VALUES (?, ?)
-                    ON CONFLICT(device) DO UPDATE SET clock = MAX(clock, excluded.clock)
-                    """
-            ).execute(arguments: [device.storeString, Int64(bitPattern: clock)])
-        }
     }
 }
 

@@ -10,17 +10,16 @@ extension Replica {
     ///
     /// Refuses values that break the model's rules on single properties (the change is then
     /// left out, and the caller says so).
-    public func insert(entity: String, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
-        switch entity {
-        case "Note", "Collection": try insertItem(entity: entity, object: object, values: values, stamps: stamps)
-        case "ImageAttachment": try insertAttachment(object: object, values: values, stamps: stamps)
-        default: throw StoreError.invalidOperation(item: object.storeString, reason: "unknown entity '\(entity)'")
+    public func insert(entity: Entity, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
+        if let kind = entity.itemKind {
+            try insertItem(kind: kind, object: object, values: values, stamps: stamps)
+        } else {
+            try insertAttachment(object: object, values: values, stamps: stamps)
         }
         written += 1
     }
 
-    private func insertItem(entity: String, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
-        let kind: ItemKind = entity == "Note" ? .note : .collection
+    private func insertItem(kind: ItemKind, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
         if let parent = values["parent"], parent != .null, values.text("parent").flatMap(UUID.init(uuidString:)) == nil {
             throw StoreError.invalidOperation(item: object.storeString, reason: "its parent is not an id")
         }
@@ -63,8 +62,8 @@ extension Replica {
     }
 
     /// Sets the given properties of an existing object, with their new stamps.
-    public func update(entity: String, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
-        let isItem = entity == "Note" || entity == "Collection"
+    public func update(entity: Entity, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
+        let isItem = entity.isItem
         let allowed = isItem ? Self.itemColumns : Self.attachmentColumns
         let properties = values.properties.filter { allowed.contains($0.name) && stamps[$0.name] != nil }
         guard !properties.isEmpty else { return }
@@ -91,7 +90,7 @@ extension Replica {
 
     /// A name or a body as it would be stored, after the model's checks on single properties;
     /// throws when the value breaks them.
-    public func checkedText(_ name: String, _ value: OutboxValue, entity: String, object: UUID) throws -> String {
+    public func checkedText(_ name: String, _ value: OutboxValue, entity: Entity, object: UUID) throws -> String {
         guard let text = String.fromDatabaseValue(try checkedValue(name, value, entity: entity, object: object)) else {
             throw StoreError.invalidOperation(item: object.storeString, reason: "its \(name) is not text")
         }
@@ -99,7 +98,7 @@ extension Replica {
     }
 
     /// The database value of a property, after the model's checks on single properties.
-    private func checkedValue(_ name: String, _ value: OutboxValue, entity: String, object: UUID) throws -> DatabaseValue {
+    private func checkedValue(_ name: String, _ value: OutboxValue, entity: Entity, object: UUID) throws -> DatabaseValue {
         func refuse(_ reason: String) -> StoreError {
             StoreError.invalidOperation(item: object.storeString, reason: reason)
         }
@@ -112,7 +111,7 @@ extension Replica {
             if let failure = probe.propertyFailures().first { throw StoreError.validation([failure]) }
             return probe.name.databaseValue
         case "body":
-            guard entity == "Note", case let .text(text) = value else { throw refuse("only a note has a body") }
+            guard entity == .note, case let .text(text) = value else { throw refuse("only a note has a body") }
             guard text.utf8.count <= Item.maximumBodyBytes else { throw refuse("its body is larger than 10 MB") }
             return text.databaseValue
         case "parent":
@@ -143,10 +142,10 @@ extension Replica {
 
     /// Purges an object (a note with its attachments) and keeps its tombstone, with what the
     /// purge had seen (nil: everything) and, for a note or collection, its merged state.
-    public func remove(entity: String, object: UUID, stamp: ChangeStamp, seen: [UUID: UInt64]? = nil) throws {
+    public func remove(entity: Entity, object: UUID, stamp: ChangeStamp, seen: [UUID: UInt64]? = nil) throws {
         let id = object.storeString
         var state: String?
-        if entity == "ImageAttachment" {
+        if entity == .imageAttachment {
             state = try attachmentNote(of: object).map(TombstoneRecord.attachmentState(note:))
             try releaseBlobs(ofAttachmentsWhere: "id = ?", id)
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])
@@ -168,7 +167,7 @@ extension Replica {
             try db.execute(sql: "UPDATE tombstone SET state = ? WHERE object = ?", arguments: [state, id])
         }
         mayHaveOrphanAttachments = true
-        mayHaveOrphanItems = mayHaveOrphanItems || entity != "ImageAttachment"
+        mayHaveOrphanItems = mayHaveOrphanItems || entity.isItem
         written += 1
     }
 

@@ -20,15 +20,18 @@ public final class Replica {
     var releasedBlobs = false
     /// The full-text entries the transaction changes, written before it commits.
     let searchIndex = SearchIndex.Batch()
+    /// Sync's bookkeeping, committed with the changes.
+    public let ledger: SyncLedger
     public internal(set) var written = 0
 
     init(db: Database) {
         self.db = db
+        ledger = SyncLedger(db: db)
     }
 
     /// An object as it is now: its entity and every property's stamp.
     public struct ObjectState: Sendable {
-        public let entity: String
+        public let entity: Entity
         /// Per property; `*` for the properties not listed.
         public let stamps: [String: ChangeStamp]
 
@@ -48,12 +51,7 @@ public final class Replica {
                 """),
             arguments: [object.storeString])
         else { return nil }
-        let entity: String
-        switch row[0] as String {
-        case ItemKind.note.rawValue: entity = "Note"
-        case ItemKind.collection.rawValue: entity = "Collection"
-        default: entity = "ImageAttachment"
-        }
+        let entity = ItemKind(rawValue: row[0]).map(Entity.init) ?? .imageAttachment
         return ObjectState(entity: entity, stamps: Self.stamps(row[1]))
     }
 
@@ -77,41 +75,6 @@ public final class Replica {
         var changes = OutboxChanges()
         for (name, stamp) in stamps.sorted(by: { $0.key < $1.key }) { changes.set(name, .text(stamp.text)) }
         return changes.json
-    }
-
-    /// Moves the store's clock past a clock seen in an imported change.
-    public func observe(clock: UInt64) throws {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO metadata(key, value) VALUES ('clock', ?)
-                ON CONFLICT(key) DO UPDATE SET value = MAX(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER))
-                """
-        ).execute(arguments: [String(clock)])
-    }
-
-    /// A value sync keeps for itself in the store, committed with the changes.
-    public func syncValue(_ key: String) throws -> String? {
-        try String.fetchOne(db, sql: "SELECT value FROM sync_state WHERE key = ?", arguments: [key])
-    }
-
-    public func setSyncValue(_ value: String?, for key: String) throws {
-        if let value {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (?, ?)").execute(arguments: [key, value])
-        } else {
-            try db.cachedStatement(sql: "DELETE FROM sync_state WHERE key = ?").execute(arguments: [key])
-        }
-    }
-
-    /// The sync values whose key starts with `prefix`.
-    public func syncValues(withPrefix prefix: String) throws -> [String: String] {
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT key, value FROM sync_state WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
-        return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// Removes exported outbox rows, up to and including `sequence`.
-    public func removeOutboxEntries(through sequence: Int64) throws {
-        try db.cachedStatement(sql: "DELETE FROM outbox WHERE id <= ?").execute(arguments: [sequence])
     }
 }
 
@@ -137,16 +100,6 @@ extension Store {
         }
         if released { try releaseBlobs() }
         return result
-    }
-
-    /// The sync values whose key starts with `prefix`, as last committed.
-    public func syncValues(withPrefix prefix: String) throws -> [String: String] {
-        try read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT key, value FROM sync_state WHERE key >= ? AND key < ?",
-                arguments: [prefix, prefix + "\u{10FFFF}"])
-            return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
-        }
     }
 
     /// Writes a blob that came from another device, after checking it against its hash.

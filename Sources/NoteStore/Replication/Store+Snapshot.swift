@@ -3,7 +3,7 @@ import GRDB
 
 /// One object of a snapshot: its values and the stamps of its properties, or its tombstone.
 public struct SnapshotRecord: Sendable {
-    public let entity: String
+    public let entity: Entity
     public let object: UUID
     /// `insert` for an object that exists, `delete` for a tombstone.
     public let operation: OutboxEntry.Operation
@@ -49,11 +49,12 @@ extension Store {
                     values: attachment.insertionChanges, stamps: Replica.stamps(row[10])))
             }
             for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object") {
-                guard let object = UUID(uuidString: row[0]), let stamp = ChangeStamp(text: row[2]) else { continue }
+                guard let object = UUID(uuidString: row[0]), let entity = Entity(rawValue: row[1]), let stamp = ChangeStamp(text: row[2])
+                else { continue }
                 // A purged note or collection goes with its merged state and history, so that
                 // a change its purge had not seen brings it back the same on every device.
                 if try Item.fetchOne(db, id: object, includingBody: false) == nil,
-                    let purged = try Self.purgedItem(object, entity: row[1], db)
+                    let purged = try Self.purgedItem(object, entity: entity, db)
                 {
                     records += try Self.records(purged.item, stamps: purged.stamps, db)
                 }
@@ -61,7 +62,7 @@ extension Store {
                 // had not seen stays kept on the devices this reaches.
                 let seen = (row[3] as String?).flatMap(ChangeHistory.seen(json:))
                 records.append(SnapshotRecord(
-                    entity: row[1], object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
+                    entity: entity, object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
                     history: seen.map { ChangeHistory(seen: $0) }))
             }
             return (records, outboxThrough)
@@ -78,7 +79,7 @@ extension Store {
         var stamps = stamps
         var history = ChangeHistory()
         var later: [(Version, String)] = []
-        let entity = OutboxWriter.entity(of: item.kind)
+        let entity = Entity(item.kind)
         for property in HistoryProperty.allCases where property == .name || item.isNote {
             let versions = causalOrder(try VersionStorage.versions(item.id, property, db))
             guard let first = versions.first, let text = try VersionStorage.text(item.id, property, first.stamp, db) else { continue }
@@ -108,13 +109,13 @@ extension Store {
     }
 
     /// The item a tombstone keeps the state of, with its stamps; nil when it keeps none.
-    private static func purgedItem(_ object: UUID, entity: String, _ db: Database) throws -> (item: Item, stamps: [String: ChangeStamp])? {
-        guard entity == "Note" || entity == "Collection" else { return nil }
+    private static func purgedItem(_ object: UUID, entity: Entity, _ db: Database) throws -> (item: Item, stamps: [String: ChangeStamp])? {
+        guard let kind = entity.itemKind else { return nil }
         let replica = Replica(db: db)
         guard let record = try replica.tombstoneRecord(of: object), let values = record.values,
             record.stamps["*"] != nil, values["name"] != nil, values["created"] != nil
         else { return nil }
-        return (Item(id: object, kind: entity == "Note" ? .note : .collection, values: values), record.stamps)
+        return (Item(id: object, kind: kind, values: values), record.stamps)
     }
 
     /// Versions ordered so that each comes after the versions it was edited from (and a

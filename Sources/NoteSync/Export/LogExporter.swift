@@ -30,7 +30,7 @@ struct LogExporter {
         guard let last = all.last?.sequence else { return 0 }
         let entries = try withoutVanishedAttachments(all)
         guard !entries.isEmpty else {
-            try store.replicate { try $0.removeOutboxEntries(through: last) }
+            try store.recordSync { try $0.removeOutboxEntries(through: last) }
             return 0
         }
         var written = 0
@@ -48,10 +48,10 @@ struct LogExporter {
                 outbox: batch.outbox)
             try publish(TransactionLog(header: header, changes: batch.changes), sequence: sequence)
             CrashPoint.logWritten.reach()
-            try store.replicate(durable: false) { replica in
-                try replica.removeOutboxEntries(through: batch.outbox?.upperBound ?? 0)
-                try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
-                try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+            try store.recordSync(durable: false) { ledger in
+                try ledger.removeOutboxEntries(through: batch.outbox?.upperBound ?? 0)
+                try ledger.setValue(String(sequence), for: SyncState.exportedKey)
+                try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
             }
             CrashPoint.exportCommitted.reach()
             written += 1
@@ -66,7 +66,7 @@ struct LogExporter {
         var result: [OutboxEntry] = []
         result.reserveCapacity(entries.count)
         for entry in entries {
-            if entry.entity == "ImageAttachment", entry.operation == .insert, case let .text(sha256)? = entry.changes["sha256"],
+            if entry.entity == .imageAttachment, entry.operation == .insert, case let .text(sha256)? = entry.changes["sha256"],
                 !store.hasBlob(sha256), try store.attachment(entry.object) == nil
             {
                 continue
@@ -98,9 +98,9 @@ struct LogExporter {
         else {
             throw SyncError.badFile(path: path, reason: "a log of this device with the next sequence holds other changes")
         }
-        try store.replicate { replica in
-            try replica.removeOutboxEntries(through: range.upperBound)
-            try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
+        try store.recordSync { ledger in
+            try ledger.removeOutboxEntries(through: range.upperBound)
+            try ledger.setValue(String(sequence), for: SyncState.exportedKey)
         }
         return sequence
     }

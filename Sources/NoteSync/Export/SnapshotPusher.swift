@@ -26,8 +26,8 @@ struct SnapshotPusher {
                 written: Date())
             try container.writeLog(
                 device: store.deviceID, sequence: sequence, data: LogCodec.encode(TransactionLog(header: header, changes: batch.changes)))
-            try store.replicate { replica in
-                try replica.setSyncValue(String(sequence), for: SyncState.exportedKey)
+            try store.recordSync { ledger in
+                try ledger.setValue(String(sequence), for: SyncState.exportedKey)
             }
         }
         return Int(sequence - state.exportedSequence)

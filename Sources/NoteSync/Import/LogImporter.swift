@@ -160,7 +160,7 @@ struct LogImporter {
             // A log of an earlier container under the same name (its sentinel was replaced):
             // it can never belong to this one, and this device's logs here come after it.
             report.skipped.append(SkippedFile(path: path, reason: .foreignContainer))
-            try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
+            try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
             return (.passed, bytes)
         }
         guard header.device == other, header.sequence == sequence else {
@@ -175,7 +175,7 @@ struct LogImporter {
             return (.waiting("it needs log \(needed) of device \(dependency.storeString)"), 0)
         }
         let attached = log.changes.compactMap { change -> String? in
-            guard change.entity == "ImageAttachment", change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
+            guard change.entity == .imageAttachment, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
                 BlobName.isValid(sha256)
             else { return nil }
             return sha256
@@ -202,16 +202,16 @@ struct LogImporter {
         }
         // A blob copied in for an insert that the merge ignored would stay for ever.
         for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
-        try replica.observe(clock: ClockSkew.adoptable(clock, now: now))
+        try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))
         // What a later purge here has seen of this device: its changes up to this clock
         // (stamps of other devices in a snapshot are not counted: not all of theirs came).
         let own = log.changes.lazy.flatMap { change in
             [change.stamp(of: "*", device: other)] + change.stamps.values
         }.filter { $0.device == other }.map(\.clock).max()
-        if let own { try replica.noteKnowledge([other: own]) }
-        try replica.setSyncValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
-        try replica.setSyncValue(String(sequence), for: SyncState.appliedKey(other))
-        try replica.setSyncValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+        if let own { try replica.ledger.noteKnowledge([other: own]) }
+        try replica.ledger.setValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
+        try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
+        try replica.ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
         report.conflicts += try replica.conflictCount() - conflictsBefore
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut

@@ -48,7 +48,7 @@ public enum LogCodec {
 
     /// One change as one line of JSON.
     public static func changeLine(_ change: LogChange) -> String {
-        var line = "{\"clock\":\(change.clock),\"entity\":" + JSONText.string(change.entity)
+        var line = "{\"clock\":\(change.clock),\"entity\":" + JSONText.string(change.entityName)
         if let history = change.history, !history.isEmpty { line += ",\"history\":" + history.json }
         line += ",\"object\":\"\(change.object.storeString)\",\"operation\":\"\(change.operation.rawValue)\""
         if !change.stamps.isEmpty {
@@ -230,7 +230,7 @@ public enum LogCodec {
             stamps[name] = stamp
         }
         return LogChange(
-            entity: entity, object: id, operation: operation, clock: UInt64(clock), values: changes, stamps: stamps,
+            entityName: entity, object: id, operation: operation, clock: UInt64(clock), values: changes, stamps: stamps,
             history: history)
     }
 }

@@ -53,7 +53,9 @@ public struct LogChange: Sendable, Equatable {
         case insert, update, delete
     }
 
-    public var entity: String
+    /// The entity as the log names it: one of the model's, or a name this build does not know,
+    /// whose change the merge leaves out (docs/sync-format.md, 5.3).
+    public var entityName: String
     public var object: UUID
     public var operation: Operation
     /// The hybrid logical clock of the save that made the change.
@@ -64,12 +66,24 @@ public struct LogChange: Sendable, Equatable {
     /// What the change carries for history (sync format 2); nil in a change of format 1.
     public var history: ChangeHistory?
 
+    /// The model's entity; nil for a name this build does not know.
+    public var entity: Entity? { Entity(rawValue: entityName) }
+
     public init(
-        entity: String, object: UUID, operation: Operation, clock: UInt64, values: OutboxChanges,
+        entity: Entity, object: UUID, operation: Operation, clock: UInt64, values: OutboxChanges,
+        stamps: [String: ChangeStamp] = [:], history: ChangeHistory? = nil
+    ) {
+        self.init(
+            entityName: entity.rawValue, object: object, operation: operation, clock: clock, values: values,
+            stamps: stamps, history: history)
+    }
+
+    public init(
+        entityName: String, object: UUID, operation: Operation, clock: UInt64, values: OutboxChanges,
         stamps: [String: ChangeStamp] = [:], history: ChangeHistory? = nil
     ) {
         self.history = history
-        self.entity = entity
+        self.entityName = entityName
         self.object = object
         self.operation = operation
         self.clock = clock

@@ -15,7 +15,7 @@ struct CausalDelete {
 
     /// Applies the purge of a note or collection: it moves the item to the trash (merged by
     /// stamp with the item's own moves), and erases it unless a change it had not seen is left.
-    func applyPurge(of object: UUID, entity: String, stamp: ChangeStamp, seen: [UUID: UInt64]?) throws {
+    func applyPurge(of object: UUID, entity: Entity, stamp: ChangeStamp, seen: [UUID: UInt64]?) throws {
         try replica.recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)
         guard try replica.state(of: object) != nil, let tombstone = try replica.tombstoneRecord(of: object) else { return }
         try trash(object, entity: entity, by: tombstone.stamp)
@@ -52,30 +52,30 @@ struct CausalDelete {
         guard stamps["*"] != nil, values["name"] != nil, values["created"] != nil else { return }
         let all = Array(stamps.values) + (try replica.survivalStamps(of: change.object))
         guard all.contains(where: { !tombstone.hasSeen($0) }) else { return }
-        try bringBack(change.object, entity: change.entity, values: values, stamps: stamps, purge: tombstone.stamp)
+        try bringBack(change.object, entity: tombstone.entity, values: values, stamps: stamps, purge: tombstone.stamp)
     }
 
     /// Brings back a purged note for an attachment its purge had not seen.
     func applyAttachment(to note: UUID, stamp: ChangeStamp) throws {
         guard try replica.state(of: note) == nil, let tombstone = try replica.tombstoneRecord(of: note),
-            tombstone.entity == "Note", !tombstone.hasSeen(stamp), let values = tombstone.values,
+            tombstone.entity == .note, !tombstone.hasSeen(stamp), let values = tombstone.values,
             tombstone.stamps["*"] != nil, values["name"] != nil, values["created"] != nil
         else { return }
-        try bringBack(note, entity: "Note", values: values, stamps: tombstone.stamps, purge: tombstone.stamp)
+        try bringBack(note, entity: .note, values: values, stamps: tombstone.stamps, purge: tombstone.stamp)
     }
 
     private func bringBack(
-        _ object: UUID, entity: String, values: OutboxChanges, stamps: [String: ChangeStamp], purge: ChangeStamp
+        _ object: UUID, entity: Entity, values: OutboxChanges, stamps: [String: ChangeStamp], purge: ChangeStamp
     ) throws {
         try replica.insert(entity: entity, object: object, values: values, stamps: stamps)
-        for property in HistoryProperty.allCases where property == .name || entity == "Note" {
+        for property in HistoryProperty.allCases where property == .name || entity == .note {
             try history.refresh(object, property, entity: entity)
         }
         try trash(object, entity: entity, by: purge)
     }
 
     /// The purge as a move to the trash at its time, merged by stamp with the item's own.
-    private func trash(_ object: UUID, entity: String, by purge: ChangeStamp) throws {
+    private func trash(_ object: UUID, entity: Entity, by purge: ChangeStamp) throws {
         guard let state = try replica.state(of: object) else { return }
         if let current = state.stamp(of: "trashed"), current >= purge { return }
         var values = OutboxChanges()

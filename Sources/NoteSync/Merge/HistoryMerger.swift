@@ -39,7 +39,7 @@ struct HistoryMerger {
     /// With `isFirst`, the object was just inserted with this text and has no history yet: the
     /// version is its only one.
     @discardableResult
-    func merge(_ incoming: Incoming, entity: String, isFirst: Bool = false) throws -> PendingText? {
+    func merge(_ incoming: Incoming, entity: Entity, isFirst: Bool = false) throws -> PendingText? {
         if isFirst {
             try replica.addVersion(VersionDraft(
                 object: incoming.object, property: incoming.property, stamp: incoming.stamp, bases: incoming.bases,
@@ -71,7 +71,7 @@ struct HistoryMerger {
 
     /// Recomputes the heads, records the conflicts of the new version, and writes the text the
     /// heads make.
-    private func resolve(_ incoming: Incoming, entity: String) throws {
+    private func resolve(_ incoming: Incoming, entity: Entity) throws {
         let versions = try replica.versions(of: incoming.object, incoming.property)
         var graph = VersionGraph(versions)
         let heads = graph.heads
@@ -124,7 +124,7 @@ struct HistoryMerger {
 
     /// Sets the current text of an item that exists (a purged one keeps only its history).
     /// Writes the text the heads of a property make, for an item brought back.
-    func refresh(_ object: UUID, _ property: HistoryProperty, entity: String) throws {
+    func refresh(_ object: UUID, _ property: HistoryProperty, entity: Entity) throws {
         let versions = try replica.versions(of: object, property)
         var graph = VersionGraph(versions)
         let heads = graph.heads
@@ -138,7 +138,7 @@ struct HistoryMerger {
         try replica.update(entity: entity, object: object, values: values, stamps: [property.rawValue: newest])
     }
 
-    private func write(_ text: String, stamp: ChangeStamp, _ incoming: Incoming, entity: String) throws {
+    private func write(_ text: String, stamp: ChangeStamp, _ incoming: Incoming, entity: Entity) throws {
         guard try replica.currentText(of: incoming.object, incoming.property) != nil else { return }
         var values = OutboxChanges()
         values.set(incoming.property.rawValue, .text(text))
@@ -164,7 +164,7 @@ struct HistoryMerger {
         values.set("modified", .integer(milliseconds))
         values.set("trashed", .null)
         values.set("body", .text(text))
-        try replica.insert(entity: "Note", object: copy, values: values, stamps: ["*": loser.stamp])
+        try replica.insert(entity: .note, object: copy, values: values, stamps: ["*": loser.stamp])
         let context = VersionContext(name: name, parent: loser.context?.parent, device: loser.context?.device)
         for (property, value) in [(HistoryProperty.name, name), (.body, text)] {
             try replica.addVersion(VersionDraft(

@@ -12,26 +12,28 @@ struct Merger {
     /// be used (its values break the model's rules) and was left out.
     @discardableResult
     func apply(_ change: LogChange, from device: UUID, to replica: Replica) throws -> Bool {
+        // An entity this build does not know (docs/sync-format.md, 5.3).
+        guard let entity = change.entity else { return false }
         do {
-            try merge(change, from: device, into: replica)
+            try merge(change, entity, from: device, into: replica)
             return true
         } catch let error as StoreError where error.isBadInput {
             return false
         }
     }
 
-    private func merge(_ change: LogChange, from device: UUID, into replica: Replica) throws {
+    private func merge(_ change: LogChange, _ entity: Entity, from device: UUID, into replica: Replica) throws {
         let stamp = change.stamp(of: "*", device: device)
         let history = HistoryMerger(replica: replica)
         let causal = CausalDelete(replica: replica, history: history)
         let state = try replica.state(of: change.object)
-        if let state, state.entity != change.entity { return }
+        if let state, state.entity != entity { return }
         if change.operation == .delete {
-            if change.entity == "Note" || change.entity == "Collection" {
-                try causal.applyPurge(of: change.object, entity: change.entity, stamp: stamp, seen: change.history?.seen)
+            if entity.isItem {
+                try causal.applyPurge(of: change.object, entity: entity, stamp: stamp, seen: change.history?.seen)
             } else if try replica.tombstone(of: change.object) == nil {
                 let note = try replica.attachmentNote(of: change.object)
-                try replica.remove(entity: change.entity, object: change.object, stamp: stamp)
+                try replica.remove(entity: entity, object: change.object, stamp: stamp)
                 if let note { try causal.recheck(note) }
             }
             return
@@ -40,24 +42,24 @@ struct Merger {
             // A purged item keeps its history, and versions made concurrently with the purge
             // join it: their conflicts (and copies) do not depend on when the purge arrived.
             let isInsert = change.operation == .insert
-            for version in try incomingVersions(change, from: device, isNew: isInsert, lenient: true, replica: replica) {
-                try history.merge(version, entity: change.entity)
+            for version in try incomingVersions(change, entity, from: device, isNew: isInsert, lenient: true, replica: replica) {
+                try history.merge(version, entity: entity)
             }
             try causal.applyChange(change, from: device, to: tombstone)
             return
         }
-        if state == nil, change.entity == "ImageAttachment", change.operation == .insert,
+        if state == nil, entity == .imageAttachment, change.operation == .insert,
             case let .text(note)? = change.values["note"], let noteID = UUID(uuidString: note)
         {
             try causal.applyAttachment(to: noteID, stamp: stamp)
         }
         if state == nil && change.operation != .insert { return }
-        let versions = try incomingVersions(change, from: device, isNew: state == nil, replica: replica)
+        let versions = try incomingVersions(change, entity, from: device, isNew: state == nil, replica: replica)
         guard let state else {
             var stamps = change.stamps
             stamps["*"] = stamp
-            try replica.insert(entity: change.entity, object: change.object, values: change.values, stamps: stamps)
-            for version in versions { try history.merge(version, entity: change.entity, isFirst: true) }
+            try replica.insert(entity: entity, object: change.object, values: change.values, stamps: stamps)
+            for version in versions { try history.merge(version, entity: entity, isFirst: true) }
             return
         }
         var winners = OutboxChanges()
@@ -71,12 +73,12 @@ struct Merger {
         // Names and bodies first: an edit of the only head leaves its text to write here, with
         // the other values, in one statement.
         for version in versions {
-            if let pending = try history.merge(version, entity: change.entity) {
+            if let pending = try history.merge(version, entity: entity) {
                 winners.set(pending.property.rawValue, .text(pending.text))
                 winningStamps[pending.property.rawValue] = pending.stamp
             }
         }
-        try replica.update(entity: change.entity, object: change.object, values: winners, stamps: winningStamps)
+        try replica.update(entity: entity, object: change.object, values: winners, stamps: winningStamps)
         try causal.recheck(change.object)
     }
 
@@ -87,14 +89,14 @@ struct Merger {
     /// insert itself does (which then checks the name).
     /// With `lenient`, a value that breaks them is passed over instead.
     private func incomingVersions(
-        _ change: LogChange, from device: UUID, isNew: Bool, lenient: Bool = false, replica: Replica
+        _ change: LogChange, _ entity: Entity, from device: UUID, isNew: Bool, lenient: Bool = false, replica: Replica
     ) throws -> [HistoryMerger.Incoming] {
-        guard change.entity == "Note" || change.entity == "Collection" else { return [] }
+        guard entity.isItem else { return [] }
         var result: [HistoryMerger.Incoming] = []
         for property in HistoryProperty.allCases {
             let text: String
             if isNew {
-                if property == .body && change.entity != "Note" { continue }
+                if property == .body && entity != .note { continue }
                 if case let .text(value)? = change.values[property.rawValue] {
                     text = property == .name ? Item.normalizedName(value) : value
                 } else {
@@ -103,7 +105,7 @@ struct Merger {
             } else {
                 guard let value = change.values[property.rawValue] else { continue }
                 do {
-                    text = try replica.checkedText(property.rawValue, value, entity: change.entity, object: change.object)
+                    text = try replica.checkedText(property.rawValue, value, entity: entity, object: change.object)
                 } catch where lenient {
                     continue
                 }

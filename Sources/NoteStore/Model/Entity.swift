@@ -1,0 +1,25 @@
+/// The entities of the model, by the names that sync writes in logs and snapshots
+/// (docs/sync-format.md, 5.3): the abstract `Item`'s `Note` and `Collection`, and
+/// `ImageAttachment`.
+public enum Entity: String, Sendable, CaseIterable {
+    case note = "Note"
+    case collection = "Collection"
+    case imageAttachment = "ImageAttachment"
+
+    /// The entity of an item of this kind.
+    public init(_ kind: ItemKind) {
+        self = kind == .note ? .note : .collection
+    }
+
+    /// The kind of item, for a note or a collection.
+    public var itemKind: ItemKind? {
+        switch self {
+        case .note: return .note
+        case .collection: return .collection
+        case .imageAttachment: return nil
+        }
+    }
+
+    /// Whether it is an item: a note or a collection.
+    public var isItem: Bool { itemKind != nil }
+}
