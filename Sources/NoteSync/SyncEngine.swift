@@ -130,6 +130,11 @@ public final class SyncEngine {
         // it imports without checking the sentinel, whose removal or replacement it would have
         // seen and answered with a full sync. Everything else checks it first.
         if try scope == .everything || store.hasOutboxEntries() {
+            // A local save places nothing the merge displaced; what it moved may let such
+            // an item go back, as on the devices its changes reach.
+            if try store.hasOutboxEntries() && store.hasDisplacedItems() {
+                try store.merge { try HierarchyRepair(replica: $0).placeDisplaced() }
+            }
             try checkSentinel(container, expected: containerID)
             report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: state)
         }

@@ -35,7 +35,7 @@ import Testing
         let store = try Store(folder: folder.appending("s"))
         let merger = Merger()
         for step in steps {
-            try store.replicate { replica in try merger.apply(step.change, from: step.device, to: replica) }
+            try store.merge { replica in try merger.apply(step.change, from: step.device, to: replica) }
         }
         return (try CanonicalDump.of(store), store, folder)
     }

@@ -41,7 +41,7 @@ import Testing
         let store = try Store(folder: folder.appending("s"))
         let merger = Merger()
         for step in base + steps {
-            try store.replicate { replica in try merger.apply(step.change, from: step.device, to: replica) }
+            try store.merge { replica in try merger.apply(step.change, from: step.device, to: replica) }
         }
         return try CanonicalDump.of(store)
     }
@@ -116,6 +116,31 @@ import Testing
         #expect(cycle.contains("x parent=\(y.uuidString.lowercased())"))
     }
 
+    /// A local move that ends a cycle of merged parents lets the member that broke it go back
+    /// under its merged parent, on the device that moved (at its sync) as on the others.
+    @Test func aLocalMoveThatEndsACycleBringsTheDisplacedMemberBack() throws {
+        let stack = try SyncStack(devices: 2)
+        let x = try stack.stores[0].addCollection(named: "x", in: nil).id
+        let y = try stack.stores[0].addCollection(named: "y", in: nil).id
+        try stack.syncUntilQuiet()
+        try stack.stores[0].move(x, to: y)
+        try stack.stores[1].move(y, to: x)
+        try stack.syncUntilQuiet()
+        // y moved last: it breaks the cycle, shown at the top, its merged parent kept.
+        for store in stack.stores {
+            #expect(try store.item(y).parent == nil)
+            #expect(try store.item(x).parent == y)
+        }
+        try stack.stores[0].move(x, to: nil)
+        try stack.syncUntilQuiet()
+        for store in stack.stores {
+            #expect(try store.item(x).parent == nil)
+            #expect(try store.item(y).parent == x, "no cycle is left: y is shown at its merged parent")
+        }
+        let dumps = try stack.dumps()
+        #expect(dumps[0] == dumps[1])
+    }
+
     @Test func editWhileTrashedElsewhereSurvivesInTheTrash() throws {
         let note = UUID()
         let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
@@ -148,7 +173,7 @@ import Testing
             Self.update(.collection, y, "parent", Self.parent(x), clock: 9),
         ]
         for change in steps {
-            try store.replicate { try Merger().apply(change, from: Self.a, to: $0) }
+            try store.merge { try Merger().apply(change, from: Self.a, to: $0) }
         }
         #expect(try store.item(y).parent == nil, "shown at the top level, breaking the cycle")
         let record = try #require(try store.snapshot().records.first { $0.object == y })
@@ -165,7 +190,7 @@ import Testing
         let change = LogChange(
             entity: .note, object: note.id, operation: .update, clock: 1, values: values,
             stamps: ["*": ChangeStamp(clock: far, device: Self.c)])
-        try stack.stores[1].replicate { try Merger().apply(change, from: Self.c, to: $0) }
+        try stack.stores[1].merge { try Merger().apply(change, from: Self.c, to: $0) }
         try stack.stores[1].recordSync { try $0.observe(clock: far) }
         try stack.stores[1].edit(note.id, name: "later")
         #expect(try stack.stores[1].outboxEntries().last.map { $0.clock > far } == true)
@@ -174,7 +199,7 @@ import Testing
     @Test func invalidValuesAreLeftOutNotApplied() throws {
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
-        let accepted = try store.replicate { replica in
+        let accepted = try store.merge { replica in
             try Merger().apply(Self.insert(.note, UUID(), name: "  ", clock: 1), from: Self.a, to: replica)
         }
         #expect(!accepted)
@@ -188,12 +213,12 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
         let note = UUID()
-        let inserted = try store.replicate { replica in
+        let inserted = try store.merge { replica in
             try Merger().apply(Self.insert(.note, UUID(), name: name, clock: 1), from: Self.a, to: replica)
         }
         #expect(!inserted)
-        try store.replicate { try Merger().apply(Self.insert(.note, note, name: "plain", clock: 2), from: Self.a, to: $0) }
-        try store.replicate { try Merger().apply(Self.update(.note, note, "name", .text(name), clock: 3), from: Self.b, to: $0) }
+        try store.merge { try Merger().apply(Self.insert(.note, note, name: "plain", clock: 2), from: Self.a, to: $0) }
+        try store.merge { try Merger().apply(Self.update(.note, note, "name", .text(name), clock: 3), from: Self.b, to: $0) }
         #expect(try store.fetch(ItemRequest(trash: .included)).map(\.name) == ["plain"])
     }
 }

@@ -121,21 +121,10 @@ extension SaveWriter {
     /// outbox and the save counter.
     mutating func finish() throws {
         guard failures.isEmpty else { throw StoreError.validation(failures) }
-        try repairAfterMoves()
         try outbox.write(to: db, save: saveNumber, clock: stamp.clock, at: now)
         try db.execute(
             sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('last_save', ?), ('clock', ?)",
             arguments: [String(saveNumber), String(stamp.clock)])
         try searchIndex.write(db)
-    }
-
-    /// A local move can end a cycle or bring back a collection that items merged from other
-    /// devices were shown apart from: place those items again (see ``Replica``).
-    private func repairAfterMoves() throws {
-        let moved = placed.filter { $0.parent != nil || $0.isCollection }.map(\.id)
-        guard !moved.isEmpty, try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM displaced)") == true else { return }
-        let replica = Replica(db: db)
-        replica.movedItems = Set(moved)
-        try replica.repairHierarchy()
     }
 }

@@ -93,7 +93,7 @@ extension Store {
             try db.cachedStatement(sql: "PRAGMA defer_foreign_keys = ON").execute()
             let replica = Replica(db: db)
             let result = try body(replica)
-            try replica.repairHierarchy()
+            try replica.removeOrphanAttachments()
             try replica.searchIndex.write(db)
             released = replica.releasedBlobs
             return result

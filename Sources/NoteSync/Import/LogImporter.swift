@@ -87,7 +87,7 @@ struct LogImporter {
         var taken = applied
         var summary = report
         var bytes = 0
-        let progress = try store.replicate(durable: false) { replica -> Bool in
+        let progress = try store.merge(durable: false) { replica -> Bool in
             var progress = false
             for other in devices {
                 var next = (taken[other] ?? 0) + 1
