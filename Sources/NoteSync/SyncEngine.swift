@@ -130,11 +130,7 @@ public final class SyncEngine {
         // it imports without checking the sentinel, whose removal or replacement it would have
         // seen and answered with a full sync. Everything else checks it first.
         if try scope == .everything || store.hasOutboxEntries() {
-            // A local save places nothing the merge displaced; what it moved may let such
-            // an item go back, as on the devices its changes reach.
-            if try store.hasOutboxEntries() && store.hasDisplacedItems() {
-                try store.merge { try HierarchyRepair(replica: $0).placeDisplaced() }
-            }
+            try settleLocalSaves()
             try checkSentinel(container, expected: containerID)
             report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: state)
         }
@@ -198,6 +194,20 @@ public final class SyncEngine {
     private func detach(_ reason: String) throws -> Never {
         try setState(.off, reason: reason)
         throw SyncError.detached(reason: reason)
+    }
+
+    /// A local save applies no merge rule: what it moved may let an item the merge displaced
+    /// go back, and what it removed may leave an item kept for a change its purge had not
+    /// seen without one. Before its changes are exported, the rules place and erase here what
+    /// they will on every device the changes reach.
+    private func settleLocalSaves() throws {
+        let displaced = try store.hasDisplacedItems()
+        let kept = try store.hasKeptPurgedItems()
+        guard try (displaced || kept) && store.hasOutboxEntries() else { return }
+        try store.merge { replica in
+            if displaced { try HierarchyRepair(replica: replica).placeDisplaced() }
+            if kept { try CausalDelete(replica: replica, history: HistoryMerger(replica: replica)).recheckKeptItems() }
+        }
     }
 
     private func setState(_ state: SyncStatus.State, reason: String?) throws {

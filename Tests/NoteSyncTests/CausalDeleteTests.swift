@@ -75,6 +75,17 @@ import Testing
             if concurrent != .restore { #expect(survivor.isTrashed, "\(concurrent): in the trash") }
             #expect(try store.check() == [])
         }
+        // Removing the only change the purge had not seen lets the purge erase the note: on
+        // the device that removed it (once it syncs) as on the others.
+        if concurrent == .attach, let attachment = try b.attachments(of: note.id).first {
+            try b.detach(attachment.id)
+            try stack.syncUntilQuiet()
+            for store in [a, b, c] {
+                #expect(throws: StoreError.self) { try store.item(note.id) }
+            }
+            let after = try stack.dumps()
+            #expect(after[1] == after[0] && after[2] == after[0])
+        }
     }
 
     @Test func aPurgeThatHadSeenTheChangeErasesIt() throws {

@@ -18,7 +18,7 @@ extension SaveWriter {
 
     /// Deletes attachments, records each deletion, and marks their blobs for release once
     /// the save has committed.
-    mutating func delete(_ attachments: [Attachment], recheckingNotes: Bool = true) throws {
+    mutating func delete(_ attachments: [Attachment]) throws {
         for attachment in attachments {
             try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachment.id.storeString])
             try db.execute(
@@ -30,11 +30,6 @@ extension SaveWriter {
             outbox.record(.delete, entity: attachment.entity, object: attachment.id, changes: changes)
             detached.append(attachment.id)
         }
-        // A note kept only for an attachment its purge had not seen goes as it does elsewhere.
-        let replica = Replica(db: db)
-        for note in Set(attachments.map(\.note)) where recheckingNotes {
-            try replica.erasePurgedWithoutUnseenChanges(note)
-        }
     }
 
     /// Deletes the attachments of notes that are being purged.
@@ -45,7 +40,7 @@ extension SaveWriter {
                 db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note IN (\(marks))",
                 arguments: arguments)
         }
-        try delete(attachments, recheckingNotes: false)
+        try delete(attachments)
     }
 
     /// Keeps the purge of an object, so that sync never brings back what it had seen; for a

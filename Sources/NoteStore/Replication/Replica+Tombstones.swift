@@ -137,16 +137,10 @@ extension Replica {
         ).flatMap(UUID.init(uuidString:))
     }
 
-    /// Erases an item kept for changes its purges had not seen, once none is left: the rule of
-    /// sync's merge, applied also after a local save removed the last such change (the removal
-    /// of an attachment), so that this device ends as the others do.
-    public func erasePurgedWithoutUnseenChanges(_ object: UUID) throws {
-        // A purge of format 1 (no `seen`) has seen everything: the item goes.
-        guard try tombstone(of: object) != nil, let tombstone = try tombstoneRecord(of: object),
-            let state = try state(of: object), state.entity.isItem,
-            try !survivalStamps(of: object).contains(where: { !tombstone.hasSeen($0) })
-        else { return }
-        try remove(entity: state.entity, object: object, stamp: tombstone.stamp, seen: tombstone.seen)
+    /// The items that are there although purged: kept for changes their purges had not seen.
+    public func keptPurgedItems() throws -> [UUID] {
+        try String.fetchAll(db, sql: "SELECT item.id FROM item JOIN tombstone ON tombstone.object = item.id")
+            .compactMap(UUID.init(uuidString:))
     }
 }
 
@@ -158,5 +152,14 @@ enum Knowledge {
             if let device = UUID(uuidString: row["device"]) { result[device] = UInt64(bitPattern: row["clock"]) }
         }
         return result
+    }
+}
+
+extension Store {
+    /// Whether any item is there although purged (kept for changes its purges had not seen).
+    public func hasKeptPurgedItems() throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item JOIN tombstone ON tombstone.object = item.id)") ?? false
+        }
     }
 }

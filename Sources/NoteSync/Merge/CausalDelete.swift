@@ -26,7 +26,18 @@ struct CausalDelete {
     /// longer holds any (a later change replaced them, its unseen attachment was removed): the
     /// item is kept exactly while it has one, whatever the order changes arrive in.
     func recheck(_ object: UUID) throws {
-        try replica.erasePurgedWithoutUnseenChanges(object)
+        // A purge of format 1 (no `seen`) has seen everything: the item goes.
+        guard let tombstone = try replica.tombstoneRecord(of: object),
+            let state = try replica.state(of: object), state.entity.isItem,
+            try !replica.survivalStamps(of: object).contains(where: { !tombstone.hasSeen($0) })
+        else { return }
+        try replica.remove(entity: state.entity, object: object, stamp: tombstone.stamp, seen: tombstone.seen)
+    }
+
+    /// Rechecks every item kept for changes its purges had not seen: after a local save,
+    /// which may have removed the last of them (an attachment) and erases nothing itself.
+    func recheckKeptItems() throws {
+        for item in try replica.keptPurgedItems() { try recheck(item) }
     }
 
     /// Merges a change of a purged note or collection into its tombstone's state, and brings
