@@ -4,10 +4,12 @@ import GRDB
 /// Writes changes that come from other devices, inside one write transaction of the store.
 ///
 /// What a replica writes leaves no outbox row (imported changes are never exported again),
-/// keeps the full-text index in step, and sets the stamps it is given. Which values win is the
-/// caller's decision (sync's merge rules); a replica offers the current state and stamps to
-/// decide with, and repairs the hierarchy afterwards so that every device ends in the same
-/// state. Valid only inside ``Store/replicate(_:)``.
+/// keeps the full-text index in step, and sets the stamps it is given. Which values win, where
+/// items are shown and what a purge erases are the caller's decisions (sync's merge rules): a
+/// replica offers typed primitives to decide with and to write (state and stamps, history,
+/// tombstones, placement), and sync's bookkeeping in ``ledger``. It removes, before the
+/// transaction commits, attachments left without their note. Valid only inside
+/// ``Store/replicate(durable:_:)``.
 public final class Replica {
     let db: Database
     /// Items whose parent this transaction set, for the hierarchy repair.
@@ -80,7 +82,8 @@ public final class Replica {
 
 extension Store {
     /// Runs `body` on a ``Replica`` in one write transaction, then removes blobs that no
-    /// attachment uses any more.
+    /// attachment uses any more. Sync applies changes through its own `merge`, which places
+    /// the hierarchy before the transaction commits.
     ///
     /// With `durable: false` the commit does not wait for the disk: for what can be written
     /// again from elsewhere after a power cut, such as changes imported from logs that stay in

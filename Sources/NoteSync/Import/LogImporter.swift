@@ -17,9 +17,12 @@ struct LogImporter {
 
     /// The log bytes one transaction applies at most (it applies at least one log). Several
     /// logs in one transaction write the full-text index, the tables and the WAL once rather
-    /// than once each: an import of 33 MiB of logs took a quarter less time in one transaction
-    /// than in nine. Logs are read and applied one at a time, so memory does not grow with it.
-    static let bytesPerTransaction = 64 << 20
+    /// than once each: importing 167 MiB of logs (100,000 notes inserted, then updated) took
+    /// 28 s in transactions of 64 MiB and 21 s in one (docs/benchmarks.md). Logs are
+    /// read and applied one at a time, so memory does not grow with it; the WAL does, to about
+    /// the size of the store, until the commit checkpoints it; a crash loses at most the logs
+    /// of one transaction, which the next sync applies again.
+    static let bytesPerTransaction = 256 << 20
 
     /// Applies every log that can be applied, until none is left that can.
     func importAvailable(into report: inout SyncReport) throws {
