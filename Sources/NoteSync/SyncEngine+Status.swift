@@ -26,7 +26,7 @@ extension SyncEngine {
             containerName: state.containerName, container: state.containerID, device: store.deviceID,
             deviceName: state.deviceName, devices: devices, pendingExports: try store.outboxEntries().count,
             exportedSequence: state.exportedSequence, waiting: last.waiting.filter { !Self.isApplied($0, state.applied) },
-            skipped: skipped, lastSync: state.lastSync)
+            skipped: skipped, lastSync: state.lastSync, catchUp: CatchUp.current(in: store.folder))
     }
 
     /// Whether a log reported as waiting by the last full sync was applied since (by a

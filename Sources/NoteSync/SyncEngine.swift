@@ -10,6 +10,10 @@ import NoteStore
 public final class SyncEngine {
     public let store: Store
     public static let defaultContainerName = "NoteCollector"
+    /// Told how far an import of the other devices' logs has come (by `sync now` and
+    /// `enable`; the watcher's imports of the next logs report nothing), on the importing
+    /// thread, after each log and every few hundred changes.
+    public var importProgress: ((ImportProgress) -> Void)?
 
     public init(store: Store) {
         self.store = store
@@ -134,7 +138,8 @@ public final class SyncEngine {
             try checkSentinel(container, expected: containerID)
             report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: state)
         }
-        let importer = LogImporter(store: store, container: container, containerID: containerID)
+        var importer = LogImporter(store: store, container: container, containerID: containerID)
+        if scope == .everything { importer.progress = ProgressReporter(folder: store.folder, report: importProgress) }
         switch scope {
         case .everything:
             try importer.importAvailable(into: &report)

@@ -45,6 +45,8 @@ public struct SyncStatus: Sendable {
     public let waiting: [Waiting]
     public let skipped: [SkippedFile]
     public let lastSync: Date?
+    /// An import of several logs under way in another process (or this one), if any.
+    public var catchUp: CatchUp? = nil
 }
 
 /// What one `sync now` did.

@@ -29,6 +29,40 @@ import Testing
         #expect(result.output.hasPrefix("sync on: device '\(name)'"))
     }
 
+    /// `sync now` with several logs to apply draws a progress line on standard error when it is
+    /// a terminal (run here under script(1)'s pseudo-terminal), and nothing otherwise.
+    @Test func severalLogsToApplyShowAProgressLineOnATerminalOnly() throws {
+        try enable(laptop, "laptop")
+        try enable(desktop, "desktop")
+        for round in 0..<3 {
+            #expect(try notes(laptop, "add", "note \(round)", "--body", "x").status == 0)
+            #expect(try notes(laptop, "sync", "now").status == 0)
+        }
+        let plain = try notes(desktop, "sync", "now")
+        #expect(plain.status == 0 && plain.error.isEmpty, "\(plain)")
+        #expect(plain.output.hasPrefix("exported 0 logs, imported 3 logs"))
+        for round in 3..<6 {
+            #expect(try notes(laptop, "add", "note \(round)", "--body", "x").status == 0)
+            #expect(try notes(laptop, "sync", "now").status == 0)
+        }
+        let command = [NotesCommand.binary.path, "--store", desktop.path, "sync", "now"].map { "'\($0)'" }.joined(separator: " ")
+        let script = Process()
+        script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        script.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        script.standardOutput = output
+        script.standardInput = FileHandle.nullDevice
+        try script.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        script.waitUntilExit()
+        let terminal = String(decoding: data, as: UTF8.self)
+        #expect(script.terminationStatus == 0, "\(terminal)")
+        #expect(terminal.contains("importing ["), "\(terminal)")
+        #expect(terminal.contains("3/3 logs"), "\(terminal)")
+        #expect(terminal.contains("\r\u{1B}[K"), "the line is cleared")
+        #expect(terminal.contains("imported 3 logs"), "\(terminal)")
+    }
+
     @Test func enablingWithAMissingCloudFolderIsAUsageErrorThatCreatesNothing() throws {
         for cloud in [folder.appending("missing").path, "/missing/cloud"] {
             let result = try notes(laptop, "sync", "enable", "--cloud", cloud)
@@ -165,6 +199,15 @@ import Testing
         let listed = try notes(laptop, "devices", "--json")
         let all = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]] ?? []
         #expect(Set(all.compactMap { $0["name"] as? String }) == ["laptop", "desktop"])
+        #expect(object["catchUp"] is NSNull)
+        // A catch-up of a live process (this one stands for it), as an importing one writes it.
+        let catchUp = #"{"changesApplied":12000,"logsApplied":3,"logsToApply":26,"process":\#(getpid()),"started":"2026-11-23T07:00:00.000Z"}"#
+        try catchUp.write(to: laptop.appendingPathComponent("catch-up.json"), atomically: true, encoding: .utf8)
+        #expect(try notes(laptop, "sync", "status").output.contains(
+            "catch-up:  3 of 26 logs applied, 12000 changes (process \(getpid()), since 2026-11-23T07:00:00.000Z)"))
+        let during = try JSONSerialization.jsonObject(with: Data(try notes(laptop, "sync", "status", "--json").output.utf8)) as? [String: Any]
+        let shown = try #require(during?["catchUp"] as? [String: Any])
+        #expect(shown["logsToApply"] as? Int == 26 && shown["pid"] as? Int == Int(getpid()))
     }
 
     @Test func removingTheSentinelIsReportedAndKeepsEveryNote() throws {

@@ -12,6 +12,8 @@ struct LogImporter {
     let container: CloudContainer
     let containerID: UUID
     let merger = Merger()
+    /// Told how far ``importAvailable(into:)`` has come.
+    var progress: ProgressReporter? = nil
 
     var device: UUID { store.deviceID }
 
@@ -36,9 +38,13 @@ struct LogImporter {
             report.skipped += skipped
         }
         var blocked: [UUID: SyncStatus.Waiting] = [:]
-        var progress = true
-        while progress {
-            progress = try applyInOneTransaction(
+        progress?.start(logsToApply: sequences.reduce(0) { total, entry in
+            total + entry.value.filter { $0 > (applied[entry.key] ?? 0) }.count
+        })
+        defer { progress?.finish() }
+        var moved = true
+        while moved {
+            moved = try applyInOneTransaction(
                 devices: sequences.keys.sorted { $0.storeString < $1.storeString }, applied: &applied, report: &report
             ) { other, next in
                 guard let available = sequences[other], available.contains(next) else {
@@ -67,9 +73,9 @@ struct LogImporter {
         var applied = applied
         let (devices, skippedDevices) = try container.logDevices()
         report.skipped += skippedDevices
-        var progress = true
-        while progress {
-            progress = try applyInOneTransaction(
+        var moved = true
+        while moved {
+            moved = try applyInOneTransaction(
                 devices: devices.filter { $0 != device }, applied: &applied, report: &report
             ) { other, next in
                 if case .present = container.logPresence(device: other, sequence: next) { return true }
@@ -90,8 +96,8 @@ struct LogImporter {
         var taken = applied
         var summary = report
         var bytes = 0
-        let progress = try store.merge(durable: false) { replica -> Bool in
-            var progress = false
+        let moved = try store.merge(durable: false) { replica -> Bool in
+            var moved = false
             for other in devices {
                 var next = (taken[other] ?? 0) + 1
                 while bytes < Self.bytesPerTransaction, isThere(other, next) {
@@ -100,16 +106,16 @@ struct LogImporter {
                     guard result.outcome.isTaken else { break }
                     taken[other] = next
                     bytes += result.bytes
-                    progress = true
+                    moved = true
                     next += 1
                 }
             }
-            return progress
+            return moved
         }
-        if progress { CrashPoint.importCommitted.reach() }
+        if moved { CrashPoint.importCommitted.reach() }
         applied = taken
         report = summary
-        return progress
+        return moved
     }
 
     private func waiting(_ other: UUID, _ sequence: Int64, _ reason: String) -> SyncStatus.Waiting {
@@ -201,6 +207,7 @@ struct LogImporter {
         for change in log.changes {
             CrashPoint.importApplying.reach()
             if !(try merger.apply(change, from: other, to: replica)) { leftOut += 1 }
+            progress?.changeApplied(of: log.changes.count)
             clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
         }
         // A blob copied in for an insert that the merge ignored would stay for ever.
@@ -220,6 +227,7 @@ struct LogImporter {
         report.importedChanges += log.changes.count - leftOut
         report.leftOut += leftOut
         report.clocksAhead[other] = ahead
+        progress?.logApplied()
         return (.applied, bytes)
     }
 }

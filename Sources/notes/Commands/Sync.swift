@@ -100,8 +100,12 @@ extension Notes.Sync {
                 }
             }
             let device = deviceName ?? last?.deviceName ?? ProcessInfo.processInfo.hostName
+            let bar = ProgressBar()
+            engine.importProgress = bar.update
+            defer { bar.finish() }
             let report = try engine.enable(
                 cloud: folder, containerName: name, deviceName: device, access: groupAccess ? .group : .private)
+            bar.finish()
             print("sync on: device '\(device)' in '\(target.path)'")
             SyncOutput.show(report)
         }
@@ -133,7 +137,13 @@ extension Notes.Sync {
 
         func run() throws {
             let store = try storeOptions.open()
-            SyncOutput.show(try SyncEngine(store: store).syncNow())
+            let engine = SyncEngine(store: store)
+            let bar = ProgressBar()
+            engine.importProgress = bar.update
+            defer { bar.finish() }
+            let report = try engine.syncNow()
+            bar.finish()
+            SyncOutput.show(report)
         }
     }
 

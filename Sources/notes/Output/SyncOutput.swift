@@ -48,6 +48,10 @@ enum SyncOutput {
         lines.append("device:    \(status.deviceName ?? "-") (\(status.device.storeString)), \(Plural.logs(status.exportedSequence)) published")
         lines.append("pending:   \(Plural.changes(status.pendingExports)) to export")
         if let last = status.lastSync { lines.append("last sync: \(Timestamp.iso(last))") }
+        if let catchUp = status.catchUp {
+            lines.append("catch-up:  \(catchUp.logsApplied) of \(Plural.logs(Int64(catchUp.logsToApply))) applied, "
+                + "\(Plural.changes(catchUp.changesApplied)) (process \(catchUp.process), since \(Timestamp.iso(catchUp.started)))")
+        }
         if !status.devices.isEmpty {
             lines.append("devices:")
             for device in status.devices {
@@ -143,6 +147,16 @@ struct SyncStatusJSON: Encodable {
     let skipped: [FileJSON]
     let lastSync: String?
     let watcher: WatcherJSON
+    let catchUp: CatchUpJSON?
+
+    /// An import of several logs under way: its process, and how far it has come.
+    struct CatchUpJSON: Encodable {
+        let pid: Int32
+        let logsApplied: Int
+        let logsToApply: Int
+        let changesApplied: Int
+        let started: String
+    }
 
     struct WatcherJSON: Encodable {
         let running: Bool
@@ -172,11 +186,16 @@ struct SyncStatusJSON: Encodable {
         waiting = status.waiting.map { FileJSON(path: $0.path, reason: $0.reason) }
         skipped = status.skipped.map { FileJSON(path: $0.path, reason: $0.reason.description) }
         lastSync = status.lastSync.map(Timestamp.iso)
+        catchUp = status.catchUp.map {
+            CatchUpJSON(
+                pid: $0.process, logsApplied: $0.logsApplied, logsToApply: $0.logsToApply, changesApplied: $0.changesApplied,
+                started: Timestamp.iso($0.started))
+        }
     }
 
     enum CodingKeys: String, CodingKey {
         case state, reason, since, cloud, containerName, container, device, devices, pendingExports, waiting, skipped, lastSync
-        case watcher
+        case watcher, catchUp
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -194,5 +213,6 @@ struct SyncStatusJSON: Encodable {
         try container.encode(skipped, forKey: .skipped)
         try container.encode(lastSync, forKey: .lastSync)
         try container.encode(watcher, forKey: .watcher)
+        try container.encode(catchUp, forKey: .catchUp)
     }
 }
