@@ -185,6 +185,22 @@ import Testing
         #expect(try notes(desktop, "show", "Work/Plan").output.hasSuffix("ship in May\n"))
     }
 
+    /// Without --device-name, a device is named after the host and its store folder: two stores
+    /// of one machine tell apart.
+    @Test func devicesWithoutANameAreNamedAfterTheHostAndTheStoreFolder() throws {
+        let host = ProcessInfo.processInfo.hostName
+        for store in [laptop, desktop] {
+            let result = try notes(store, "sync", "enable", "--cloud", cloud.path)
+            #expect(result.output.hasPrefix("sync on: device '\(host):\(store.lastPathComponent)'"), "\(result)")
+        }
+        let listed = try notes(laptop, "devices", "--json")
+        let all = try JSONSerialization.jsonObject(with: Data(listed.output.utf8)) as? [[String: Any]] ?? []
+        #expect(Set(all.compactMap { $0["name"] as? String }) == ["\(host):laptop", "\(host):desktop"])
+        // Enabled again, a device keeps the name it had.
+        #expect(try notes(laptop, "sync", "disable").status == 0)
+        #expect(try notes(laptop, "sync", "enable").output.hasPrefix("sync on: device '\(host):laptop'"))
+    }
+
     @Test func statusAndDevicesDescribeTheContainer() throws {
         try enable(laptop, "laptop")
         try enable(desktop, "desktop")

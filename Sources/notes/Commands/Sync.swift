@@ -99,7 +99,7 @@ extension Notes.Sync {
                     throw InputError.usage("sync is on with '\(current)': give --move to attach this store to '\(target.path)' instead")
                 }
             }
-            let device = deviceName ?? last?.deviceName ?? ProcessInfo.processInfo.hostName
+            let device = deviceName ?? last?.deviceName ?? Self.defaultDeviceName(for: storeOptions.folder)
             let bar = ProgressBar()
             engine.importProgress = bar.update
             defer { bar.finish() }
@@ -111,6 +111,13 @@ extension Notes.Sync {
         }
 
         static let noCloudFolder = ValidationError("give --cloud DIR: this store was never attached to a cloud folder")
+
+        /// The host and the store folder's name (`vm:laptop-notes`), so that several stores of
+        /// one machine tell apart; a control character in either becomes `?`.
+        static func defaultDeviceName(for store: URL) -> String {
+            let name = ProcessInfo.processInfo.hostName + ":" + store.standardizedFileURL.lastPathComponent
+            return String(String.UnicodeScalarView(name.unicodeScalars.map { ControlCharacters.contains($0) ? "?" : $0 }))
+        }
     }
 
     struct Disable: ParsableCommand {
