@@ -19,10 +19,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "NoteText"),
+        .target(name: "CFileCopy"),
+        .target(
+            name: "CSQLiteHardening",
+            linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "NoteStore",
             dependencies: [
-                "NoteText",
+                "NoteText", "CSQLiteHardening",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -30,7 +34,7 @@ let package = Package(
         .target(
             name: "NoteSync",
             dependencies: [
-                "NoteStore", "NoteText",
+                "NoteStore", "NoteText", "CFileCopy",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .systemLibrary(

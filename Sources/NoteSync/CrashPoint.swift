@@ -17,6 +17,12 @@ enum CrashPoint: String {
     /// Inside the import's transaction, once per change applied.
     case importApplying = "import.apply"
     case importCommitted = "import.commit"
+    /// After a baseline's database was copied out of the store, before it is published.
+    case baselineCopied = "baseline.copy"
+    /// After a baseline's files were published, before the store records it.
+    case baselinePublished = "baseline.publish"
+    /// After a joining device copied and checked a baseline, before it becomes its store.
+    case joinVerified = "join.verify"
 
     nonisolated(unsafe) private static var reached: [String: Int] = [:]
     private static let target: (name: String, count: Int)? = {

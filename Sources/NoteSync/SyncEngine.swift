@@ -33,7 +33,13 @@ public final class SyncEngine {
         try locked { try attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access) }
     }
 
-    private func attach(cloud: URL, containerName: String, deviceName: String, access: CloudAccess) throws -> SyncReport {
+    /// Attaches as ``enable(cloud:containerName:deviceName:access:)`` says. A store that a
+    /// baseline made (`joined`) pushes no snapshot: all it holds came from the container. A
+    /// store new to the container starts from the newest baseline there, merged into what it
+    /// holds, and pushes what it held before.
+    private func attach(
+        cloud: URL, containerName: String, deviceName: String, access: CloudAccess, joined: Bool = false
+    ) throws -> SyncReport {
         let container = try CloudContainer.create(in: cloud, name: containerName, writer: store.deviceID, access: access)
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
@@ -44,7 +50,7 @@ public final class SyncEngine {
             // Logs of this device may not all be visible here yet: never reuse a sequence.
             published = max(published, previous.exportedSequence)
         }
-        let (records, outboxThrough) = try store.snapshot()
+        let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
         try store.recordSync { ledger in
             if previous.containerID != container.identity {
                 for key in try ledger.values(withPrefix: SyncState.appliedPrefix).keys {
@@ -60,6 +66,10 @@ public final class SyncEngine {
             try ledger.setValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
             try ledger.setValue("being enabled", for: SyncState.reasonKey)
         }
+        var report = SyncReport()
+        if !joined && (previous.containerID != container.identity || previous.applied.isEmpty) {
+            try startFromBaseline(container, report: &report)
+        }
         // Pushed before the state says `on`: if the push stops half way, enabling again pushes
         // the snapshot once more after what was published, and the merge rules make it harmless.
         let pushed = try SnapshotPusher(store: store, container: container, containerID: container.identity).push(records)
@@ -69,9 +79,91 @@ public final class SyncEngine {
             try ledger.setValue(nil, for: SyncState.reasonKey)
             try ledger.setValue(JSONText.iso(Date()), for: SyncState.sinceKey)
         }
-        var report = try sync()
-        report.exportedLogs += pushed
-        return report
+        var synced = try sync()
+        synced.exportedLogs += pushed
+        synced.importedChanges += report.importedChanges
+        synced.skipped = report.skipped + synced.skipped
+        synced.baseline = report.baseline
+        return synced
+    }
+
+    /// Merges the newest baseline that is ahead of this store and verifies, when there is one.
+    private func startFromBaseline(_ container: CloudContainer, report: inout SyncReport) throws {
+        let loader = BaselineLoader(container: container, containerID: container.identity, folder: store.folder)
+        guard let (entry, database, file) = try loader.newestVerified(
+            aheadOf: try SyncState(store).applied, device: store.deviceID, report: &report)
+        else { return }
+        defer {
+            database.close()
+            try? FileManager.default.removeItem(at: file)
+        }
+        report.importedChanges += try loader.merge(database, entry, into: store)
+        report.baseline = (entry.name.databasePath, try database.itemCount())
+    }
+
+    /// Joins a container as a new device: for a store folder without a database, when the
+    /// container exists and holds a baseline that verifies, makes the store from the newest
+    /// one (a copy of its database, not a replay of its logs), then attaches as
+    /// ``enable(cloud:containerName:deviceName:access:)`` does and applies the logs after it.
+    /// Returns nil, having made nothing, when the folder has a database or no baseline can be
+    /// used: the caller then enables the store as usual.
+    public static func join(
+        folder: URL, cloud: URL, containerName: String = defaultContainerName, deviceName: String,
+        access: CloudAccess = .private, progress: ((ImportProgress) -> Void)? = nil
+    ) throws -> (engine: SyncEngine, report: SyncReport)? {
+        guard !Store.hasDatabase(in: folder) else { return nil }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            return nil
+        }
+        let lock = try SyncLock(storeFolder: folder)
+        defer { withExtendedLifetime(lock) {} }
+        guard !Store.hasDatabase(in: folder) else { return nil }
+        let probe = try CloudContainer(cloud: cloud, name: containerName, identity: UUID(), access: access)
+        guard case let .present(descriptor) = probe.descriptor(), !descriptor.isNewerFormat else { return nil }
+        let container = try CloudContainer(cloud: cloud, name: containerName, identity: descriptor.container, access: access)
+        var report = SyncReport()
+        let loader = BaselineLoader(container: container, containerID: descriptor.container, folder: folder)
+        guard let (entry, database, file) = try loader.newestVerified(aheadOf: [:], device: nil, report: &report) else { return nil }
+        let clock = ClockSkew.adoptable(try database.clock(), now: Date())
+        let items = try database.itemCount()
+        database.close()
+        CrashPoint.joinVerified.reach()
+        let store: Store
+        do {
+            store = try Store.create(folder: folder, fromBaseline: file, clock: clock) { sha256 in try container.readBlob(sha256) }
+        } catch where !Store.hasDatabase(in: folder) {
+            return nil
+        }
+        try store.recordSync { ledger in
+            for (device, sequence) in entry.manifest.vector where device != store.deviceID {
+                try ledger.setValue(String(sequence), for: SyncState.appliedKey(device))
+            }
+            try ledger.setValue(descriptor.container.storeString, for: SyncState.containerIDKey)
+        }
+        let engine = SyncEngine(store: store)
+        engine.importProgress = progress
+        var attached = try engine.attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, joined: true)
+        attached.skipped = report.skipped + attached.skipped
+        attached.baseline = (entry.name.databasePath, items)
+        return (engine, attached)
+    }
+
+    // MARK: Baselines
+
+    /// Syncs, then writes a baseline of the store into the container; returns what the sync
+    /// did and the baseline's manifest.
+    public func compact() throws -> (report: SyncReport, baseline: BaselineManifest) {
+        try locked {
+            let report = try sync()
+            let state = try SyncState(store)
+            guard let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
+                throw SyncError.notEnabled
+            }
+            let container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID, access: state.access)
+            return (report, try BaselineWriter(store: store, container: container, containerID: containerID).write())
+        }
     }
 
     /// Stops syncing and keeps every note; with `forget`, also removes this device's

@@ -64,4 +64,7 @@ public struct SyncReport: Sendable {
     /// The devices whose logs applied in this sync ran ahead of this device's wall clock by
     /// more than a minute, with how far, in seconds.
     public var clocksAhead: [UUID: TimeInterval] = [:]
+    /// The baseline this sync started from (its database's path in the container), with the
+    /// notes and collections it held.
+    public var baseline: (path: String, items: Int)? = nil
 }

@@ -21,52 +21,57 @@ extension Store {
     public func snapshot() throws -> (records: [SnapshotRecord], outboxThrough: Int64) {
         try read { db in
             let outboxThrough = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM outbox") ?? 0
-            var records: [SnapshotRecord] = []
-            let items = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, displaced.item IS NOT NULL, displaced.parent
-                    FROM item LEFT JOIN displaced ON displaced.item = item.id ORDER BY item.kind, item.rowid
-                    """)
-            var collections: [(Item, [String: ChangeStamp])] = []
-            var notes: [SnapshotRecord] = []
-            for row in items {
-                var item = Item(row: row)
-                // The merged parent, not the one shown: other devices repair for themselves.
-                if row[9] as Bool { item.parent = (row[10] as String?).flatMap(UUID.init(uuidString:)) }
-                if item.isCollection {
-                    collections.append((item, Replica.stamps(row[8])))
-                } else {
-                    notes += try Self.records(item, stamps: Replica.stamps(row[8]), db)
-                }
-            }
-            for (item, stamps) in Self.parentsFirst(collections) { records += try Self.records(item, stamps: stamps, db) }
-            records += notes
-            for row in try Row.fetchAll(db, sql: "SELECT \(Attachment.columns), stamps FROM attachment ORDER BY rowid") {
-                guard let attachment = Attachment(row: row) else { continue }
-                records.append(SnapshotRecord(
-                    entity: attachment.entity, object: attachment.id, operation: .insert,
-                    values: attachment.insertionChanges, stamps: Replica.stamps(row[10])))
-            }
-            for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object") {
-                guard let object = UUID(uuidString: row[0]), let entity = Entity(rawValue: row[1]), let stamp = ChangeStamp(text: row[2])
-                else { continue }
-                // A purged note or collection goes with its merged state and history, so that
-                // a change its purge had not seen brings it back the same on every device.
-                if try Item.fetchOne(db, id: object, includingBody: false) == nil,
-                    let purged = try Self.purgedItem(object, entity: entity, db)
-                {
-                    records += try Self.records(purged.item, stamps: purged.stamps, db)
-                }
-                // What the purges had seen travels with them: an item kept for a change they
-                // had not seen stays kept on the devices this reaches.
-                let seen = (row[3] as String?).flatMap(ChangeHistory.seen(json:))
-                records.append(SnapshotRecord(
-                    entity: entity, object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
-                    history: seen.map { ChangeHistory(seen: $0) }))
-            }
-            return (records, outboxThrough)
+            return (try Self.snapshotRecords(db), outboxThrough)
         }
+    }
+
+    /// Everything a database of the store's schema holds, as ``snapshot()`` orders it.
+    static func snapshotRecords(_ db: Database) throws -> [SnapshotRecord] {
+        var records: [SnapshotRecord] = []
+        let items = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, displaced.item IS NOT NULL, displaced.parent
+                FROM item LEFT JOIN displaced ON displaced.item = item.id ORDER BY item.kind, item.rowid
+                """)
+        var collections: [(Item, [String: ChangeStamp])] = []
+        var notes: [SnapshotRecord] = []
+        for row in items {
+            var item = Item(row: row)
+            // The merged parent, not the one shown: other devices repair for themselves.
+            if row[9] as Bool { item.parent = (row[10] as String?).flatMap(UUID.init(uuidString:)) }
+            if item.isCollection {
+                collections.append((item, Replica.stamps(row[8])))
+            } else {
+                notes += try Self.records(item, stamps: Replica.stamps(row[8]), db)
+            }
+        }
+        for (item, stamps) in Self.parentsFirst(collections) { records += try Self.records(item, stamps: stamps, db) }
+        records += notes
+        for row in try Row.fetchAll(db, sql: "SELECT \(Attachment.columns), stamps FROM attachment ORDER BY rowid") {
+            guard let attachment = Attachment(row: row) else { continue }
+            records.append(SnapshotRecord(
+                entity: attachment.entity, object: attachment.id, operation: .insert,
+                values: attachment.insertionChanges, stamps: Replica.stamps(row[10])))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object") {
+            guard let object = UUID(uuidString: row[0]), let entity = Entity(rawValue: row[1]), let stamp = ChangeStamp(text: row[2])
+            else { continue }
+            // A purged note or collection goes with its merged state and history, so that
+            // a change its purge had not seen brings it back the same on every device.
+            if try Item.fetchOne(db, id: object, includingBody: false) == nil,
+                let purged = try Self.purgedItem(object, entity: entity, db)
+            {
+                records += try Self.records(purged.item, stamps: purged.stamps, db)
+            }
+            // What the purges had seen travels with them: an item kept for a change they
+            // had not seen stays kept on the devices this reaches.
+            let seen = (row[3] as String?).flatMap(ChangeHistory.seen(json:))
+            records.append(SnapshotRecord(
+                entity: entity, object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
+                history: seen.map { ChangeHistory(seen: $0) }))
+        }
+        return records
     }
 
     /// The insert of an item, then its whole history: the insert carries the first version of

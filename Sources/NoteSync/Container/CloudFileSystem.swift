@@ -40,11 +40,43 @@ public protocol CloudFileSystem: Sendable {
 
     /// Removes a file (or a link, never what it points to).
     func remove(_ path: String) throws(SyncError)
+
+    /// Copies a regular file out of the cloud folder into a new local file, synced; see the
+    /// default implementation.
+    func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64
+
+    /// Publishes a copy of a local file, unless a file of that name exists; see the default
+    /// implementation.
+    func createCopy(of source: URL, at path: String) throws(SyncError) -> Bool
 }
 
 extension CloudFileSystem {
     /// The absolute path of `path`, as errors and reports show it.
     public func absolutePath(of path: String) -> String {
         path.isEmpty ? root.path : root.appendingPathComponent(path).path
+    }
+}
+
+extension CloudFileSystem {
+    /// Copies the regular file at `path` into the local file `destination`, which is created
+    /// (mode 0600, never replacing a file) and synced to disk; refuses a file of more than
+    /// `limit` bytes. Returns the bytes copied. This default reads the file whole into memory.
+    public func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
+        let data = try read(path, limit: limit)
+        try LocalFile.create(destination, writing: { fd in LocalFile.writeAll(data, to: fd) })
+        return Int64(data.count)
+    }
+
+    /// Publishes a copy of the local file `source` at `path`, as ``create(_:at:)`` publishes
+    /// bytes, unless a file of that name exists; returns whether it wrote. This default reads
+    /// the file whole into memory.
+    public func createCopy(of source: URL, at path: String) throws(SyncError) -> Bool {
+        let data: Data
+        do {
+            data = try Data(contentsOf: source)
+        } catch {
+            throw .io(path: source.path, reason: "cannot read it: \(error.localizedDescription)")
+        }
+        return try create(data, at: path)
     }
 }

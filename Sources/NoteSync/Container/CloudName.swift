@@ -10,6 +10,7 @@ enum CloudName {
     static let devices = "devices"
     static let logs = "logs"
     static let blobs = "blobs"
+    static let baselines = "baselines"
 
     /// The highest sequence a 12-digit log name can hold.
     static let maximumSequence: Int64 = 999_999_999_999
@@ -50,6 +51,22 @@ enum CloudName {
     static func sequence(ofLog name: String) -> Int64? {
         let bytes = Array(name.utf8)
         guard bytes.count == 16, name.hasSuffix(".log") else { return nil }
+        let digits = bytes.prefix(12)
+        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard let sequence = Int64(String(decoding: digits, as: UTF8.self)), sequence >= 1 else { return nil }
+        return sequence
+    }
+
+    /// `<sequence>.<suffix>`, the sequence zero-padded to 12 digits.
+    static func numbered(_ sequence: Int64, _ suffix: String) -> String {
+        let digits = String(sequence)
+        return String(repeating: "0", count: max(0, 12 - digits.count)) + digits + "." + suffix
+    }
+
+    /// The sequence of a name `<12 digits>.<suffix>`, at least 1.
+    static func sequence(of name: String, suffix: String) -> Int64? {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 13 + suffix.utf8.count, name.hasSuffix("." + suffix) else { return nil }
         let digits = bytes.prefix(12)
         guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         guard let sequence = Int64(String(decoding: digits, as: UTF8.self)), sequence >= 1 else { return nil }

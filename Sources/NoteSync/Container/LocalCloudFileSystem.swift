@@ -80,6 +80,53 @@ public struct LocalCloudFileSystem: CloudFileSystem {
         }
     }
 
+    public func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
+        try inParent(of: path) { folder, name throws(SyncError) in
+            var info = stat()
+            guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
+            try requireRegularFile(info, at: path)
+            let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw error(errno, at: path, in: folder, name: name) }
+            defer { close(fd) }
+            guard fstat(fd, &info) == 0 else { throw error(errno, at: path) }
+            try requireRegularFile(info, at: path)
+            guard info.st_size <= limit else { throw .tooLarge(path: absolutePath(of: path), limit: limit) }
+            var copied: Int64 = 0
+            try LocalFile.create(destination) { out in
+                let code = LocalFile.copy(from: fd, to: out, count: limit)
+                if code == 0 { copied = Int64(lseek(out, 0, SEEK_CUR)) }
+                return code
+            }
+            return copied
+        }
+    }
+
+    public func createCopy(of source: URL, at path: String) throws(SyncError) -> Bool {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw .io(path: source.path, reason: LocalFile.errnoText(errno)) }
+        defer { close(input) }
+        return try inParent(of: path) { folder, name throws(SyncError) in
+            let temporary = Self.temporaryName(writer: writer)
+            let fd = openat(folder, temporary, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, fileMode)
+            guard fd >= 0 else { throw error(errno, at: path) }
+            var code: Int32 = fchmod(fd, fileMode) == 0 ? 0 : errno
+            if code == 0 { code = LocalFile.copy(from: input, to: fd, count: Int.max - 1) }
+            if code == 0 && fsync(fd) != 0 { code = errno }
+            if close(fd) != 0 && code == 0 { code = errno }
+            guard code == 0 else {
+                unlinkat(folder, temporary, 0)
+                throw error(code, at: path)
+            }
+            let linked = linkat(folder, temporary, folder, name, 0) == 0
+            let linkCode = errno
+            unlinkat(folder, temporary, 0)
+            if !linked && linkCode == EEXIST { return false }
+            guard linked else { throw error(linkCode, at: path) }
+            try syncFolder(folder, of: path)
+            return true
+        }
+    }
+
     public func write(_ data: Data, to path: String) throws(SyncError) {
         try inParent(of: path) { folder, name throws(SyncError) in
             let temporary = try writeTemporary(data, in: folder, for: path)

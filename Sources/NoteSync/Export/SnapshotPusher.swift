@@ -35,18 +35,7 @@ struct SnapshotPusher {
 
     static func batches(_ records: [SnapshotRecord]) -> [LogBatcher.Batch] {
         var batcher = LogBatcher()
-        for record in records {
-            let clock = record.stamps["*"]?.clock ?? record.stamps.values.map(\.clock).max() ?? 0
-            let operation: LogChange.Operation
-            switch record.operation {
-            case .delete: operation = .delete
-            case .update: operation = .update
-            case .insert: operation = .insert
-            }
-            batcher.add(LogChange(
-                entity: record.entity, object: record.object, operation: operation,
-                clock: clock, values: record.values, stamps: record.stamps, history: record.history))
-        }
+        for record in records { batcher.add(record.logChange) }
         return batcher.finish()
     }
 

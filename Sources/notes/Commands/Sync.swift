@@ -8,7 +8,7 @@ extension Notes {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sync this store with other devices through a shared cloud folder.",
-            subcommands: [Enable.self, Disable.self, Now.self, Status.self])
+            subcommands: [Enable.self, Disable.self, Now.self, Status.self, Compact.self])
     }
 
     struct Devices: ParsableCommand {
@@ -87,6 +87,7 @@ extension Notes.Sync {
             let databaseExists = FileManager.default.fileExists(
                 atPath: storeOptions.folder.appendingPathComponent(Store.databaseFileName).path)
             guard cloud != nil || databaseExists else { throw Self.noCloudFolder }
+            if !databaseExists, let cloud, try join(cloud: URL(fileURLWithPath: cloud)) { return }
             let store = try storeOptions.open()
             let engine = SyncEngine(store: store)
             let last = try engine.lastAttachment()
@@ -108,6 +109,23 @@ extension Notes.Sync {
             bar.finish()
             print("sync on: device '\(device)' in '\(target.path)'")
             SyncOutput.show(report)
+        }
+
+        /// A new device (no database yet) starts from the container's newest baseline when it
+        /// has one; returns whether it did.
+        private func join(cloud: URL) throws -> Bool {
+            let device = deviceName ?? Self.defaultDeviceName(for: storeOptions.folder)
+            let name = container ?? SyncEngine.defaultContainerName
+            let bar = ProgressBar()
+            defer { bar.finish() }
+            guard let (_, report) = try SyncEngine.join(
+                folder: storeOptions.folder, cloud: cloud, containerName: name, deviceName: device,
+                access: groupAccess ? .group : .private, progress: bar.update)
+            else { return false }
+            bar.finish()
+            print("sync on: device '\(device)' in '\(cloud.appendingPathComponent(name).standardizedFileURL.path)'")
+            SyncOutput.show(report)
+            return true
         }
 
         static let noCloudFolder = ValidationError("give --cloud DIR: this store was never attached to a cloud folder")
@@ -151,6 +169,30 @@ extension Notes.Sync {
             let report = try engine.syncNow()
             bar.finish()
             SyncOutput.show(report)
+        }
+    }
+
+    struct Compact: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sync, then write a baseline of this store into the container, from which new devices start.",
+            discussion: """
+                A baseline holds the merged state of every log this device has applied and published: a new \
+                device copies it and applies only the logs written after it.
+                """)
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let engine = SyncEngine(store: store)
+            let bar = ProgressBar()
+            engine.importProgress = bar.update
+            defer { bar.finish() }
+            let (report, baseline) = try engine.compact()
+            bar.finish()
+            SyncOutput.show(report)
+            print("baseline \(baseline.sequence) written: \(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), "
+                + SyncOutput.size(baseline.bytes))
         }
     }
 

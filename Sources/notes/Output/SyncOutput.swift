@@ -8,6 +8,9 @@ enum SyncOutput {
         var line = "exported \(report.exportedLogs) log\(report.exportedLogs == 1 ? "" : "s"), "
             + "imported \(report.importedLogs) log\(report.importedLogs == 1 ? "" : "s") (\(Plural.changes(report.importedChanges)))"
         if report.leftOut > 0 { line += ", left out \(Plural.changes(report.leftOut)) that break the model's rules" }
+        if let baseline = report.baseline {
+            print("started from the baseline \(baseline.path) (\(Plural.items(baseline.items)))")
+        }
         print(line)
         if report.conflicts > 0 {
             print("conflicts: \(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; "
@@ -76,6 +79,19 @@ enum SyncOutput {
             if let line = summary(ofForeign: foreign) { lines.append("  " + line) }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A size in bytes as people read it: `812 bytes`, `4.2 MiB`.
+    static func size(_ bytes: Int64) -> String {
+        if bytes < 1024 { return "\(bytes) bytes" }
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f %@", value, units[unit])
     }
 }
 

@@ -1,0 +1,18 @@
+#include "sqlite_hardening.h"
+
+int notes_sqlite_harden(sqlite3 *db) {
+    const int settings[][2] = {
+        {SQLITE_DBCONFIG_DEFENSIVE, 1},
+        {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0},
+        {SQLITE_DBCONFIG_ENABLE_TRIGGER, 0},
+        {SQLITE_DBCONFIG_ENABLE_VIEW, 0},
+        {SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0},
+    };
+    for (unsigned i = 0; i < sizeof settings / sizeof settings[0]; i++) {
+        int applied = -1;
+        int code = sqlite3_db_config(db, settings[i][0], settings[i][1], &applied);
+        if (code != SQLITE_OK) return code;
+        if (applied != settings[i][1]) return SQLITE_MISUSE;
+    }
+    return SQLITE_OK;
+}

@@ -1,0 +1,232 @@
+import Foundation
+import GRDB
+import CSQLiteHardening
+import GRDBSQLite
+
+/// A baseline's database: a copy of a store (``Store/copyForBaseline(to:header:)``) with a
+/// header table, read as untrusted input.
+///
+/// ``verify(_:)`` decides whether a file may be used before anything else reads it: the file's
+/// first 100 bytes must be those of an SQLite database with 4,096-byte pages in rollback-journal
+/// mode, whose size is a whole number of pages; then it is opened read-only with SQLite's
+/// defensive settings (defensive mode, untrusted schema, triggers, views and extensions off,
+/// cell size checks on, no memory map), its schema must be exactly the store's of this model
+/// version plus the header table (a trigger, a view, an index or a column more or less is
+/// refused), `PRAGMA integrity_check` must pass, the migrations recorded must be the store's,
+/// and ids, names and bodies must follow the store's rules. Only then are its header and rows
+/// read.
+public final class BaselineDatabase {
+    /// The table holding the header: keys and values, as text.
+    static let headerTable = "baseline"
+    /// The page size of every baseline: the store's.
+    static let pageSize = 4096
+
+    /// The header's keys and values.
+    public let header: [String: String]
+    let queue: DatabaseQueue
+
+    private init(header: [String: String], queue: DatabaseQueue) {
+        self.header = header
+        self.queue = queue
+    }
+
+    /// Opens and checks the database in `file`; throws ``BaselineProblem`` with the reason
+    /// when it may not be used.
+    public static func verify(_ file: URL) throws(BaselineProblem) -> BaselineDatabase {
+        try checkFileHeader(file)
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: file.path, configuration: defensiveConfiguration())
+        } catch {
+            throw BaselineProblem("it cannot be opened as a database: \(StoreError.describe(error))")
+        }
+        do {
+            let header = try queue.read { db throws -> [String: String] in
+                try checkSchema(db)
+                try checkIntegrity(db)
+                try checkContents(db)
+                return Dictionary(
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0[0] as String, $0[1] as String) },
+                    uniquingKeysWith: { first, _ in first })
+            }
+            return BaselineDatabase(header: header, queue: queue)
+        } catch let problem as BaselineProblem {
+            try? queue.close()
+            throw problem
+        } catch {
+            try? queue.close()
+            throw BaselineProblem("it cannot be read: \(StoreError.describe(error))")
+        }
+    }
+
+    /// Everything the baseline holds, as a store's snapshot orders it (``Store/snapshot()``).
+    public func records() throws -> [SnapshotRecord] {
+        try queue.read { db in try Store.snapshotRecords(db) }
+    }
+
+    /// The blobs its attachments use.
+    public func blobs() throws -> [String] {
+        try queue.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+    }
+
+    /// The greatest clock of each device whose changes it holds.
+    public func knowledge() throws -> [UUID: UInt64] {
+        try queue.read { db in
+            var result: [UUID: UInt64] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT device, clock FROM knowledge") {
+                if let device = UUID(uuidString: row[0]) { result[device] = UInt64(bitPattern: row[1]) }
+            }
+            return result
+        }
+    }
+
+    /// The store's clock in the baseline.
+    public func clock() throws -> UInt64 {
+        try queue.read { db in
+            UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
+        }
+    }
+
+    /// The notes and collections it holds.
+    public func itemCount() throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0 }
+    }
+
+    public func close() {
+        try? queue.close()
+    }
+
+    static func createHeader(_ header: [String: String], _ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE \(headerTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
+        for (key, value) in header.sorted(by: { $0.key < $1.key }) {
+            try db.execute(sql: "INSERT INTO \(headerTable)(key, value) VALUES (?, ?)", arguments: [key, value])
+        }
+    }
+
+    // MARK: Checks
+
+    private static func checkFileHeader(_ file: URL) throws(BaselineProblem) {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { throw BaselineProblem("it cannot be opened") }
+        defer { try? handle.close() }
+        let bytes = [UInt8]((try? handle.read(upToCount: 100)) ?? Data())
+        let size = (try? handle.seekToEnd()) ?? 0
+        guard bytes.count == 100, bytes.starts(with: Array("SQLite format 3\0".utf8)) else {
+            throw BaselineProblem("it is not an SQLite database")
+        }
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        guard pageSize == Self.pageSize else {
+            throw BaselineProblem("its page size is \(pageSize == 1 ? 65536 : pageSize) bytes, not \(Self.pageSize)")
+        }
+        guard bytes[18] == 1, bytes[19] == 1 else { throw BaselineProblem("it is not in rollback-journal mode") }
+        let pages = bytes[28..<32].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard size > 0, size % UInt64(pageSize) == 0, pages == size / UInt64(pageSize) else {
+            throw BaselineProblem("its size (\(size) bytes) is not the \(pages) pages its header counts")
+        }
+    }
+
+    private static func defensiveConfiguration() -> Configuration {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.foreignKeysEnabled = false
+        configuration.prepareDatabase { db in
+            let code = notes_sqlite_harden(db.sqliteConnection)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot set SQLite's defensive options") }
+            try db.execute(sql: "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0; PRAGMA query_only = ON")
+        }
+        return configuration
+    }
+
+    /// What `sqlite_schema` of a baseline of this model version holds, but root pages.
+    private static let expectedSchema: Result<[SchemaEntry], any Error> = Result {
+        let queue = try DatabaseQueue()
+        try StoreSchema.migrator.migrate(queue)
+        return try queue.write { db in
+            try createHeader([:], db)
+            return try schema(db)
+        }
+    }
+
+    /// The migrations a store of this model version has recorded.
+    private static let expectedMigrations: [String] = StoreSchema.migrator.migrations
+
+    private struct SchemaEntry: Equatable {
+        let type: String
+        let name: String
+        let table: String
+        let sql: String?
+    }
+
+    private static func schema(_ db: Database) throws -> [SchemaEntry] {
+        try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").map {
+            SchemaEntry(type: $0[0], name: $0[1], table: $0[2], sql: $0[3])
+        }
+    }
+
+    private static func checkSchema(_ db: Database) throws {
+        let expected = try expectedSchema.get()
+        let found = try schema(db)
+        guard found != expected else { return }
+        let names = Set(expected.map(\.name))
+        if let extra = found.first(where: { !names.contains($0.name) }) {
+            throw BaselineProblem("its schema has a \(extra.type) '\(extra.name)' that a store does not have")
+        }
+        let foundNames = Set(found.map(\.name))
+        if let missing = expected.first(where: { !foundNames.contains($0.name) }) {
+            throw BaselineProblem("its schema lacks the \(missing.type) '\(missing.name)'")
+        }
+        let differing = found.first { entry in !expected.contains(entry) }
+        throw BaselineProblem("its schema defines '\(differing?.name ?? "?")' otherwise than a store of model version \(StoreSchema.currentModelVersion)")
+    }
+
+    private static func checkIntegrity(_ db: Database) throws {
+        let messages = try String.fetchAll(db, sql: "PRAGMA integrity_check(3)")
+        guard messages == ["ok"] else {
+            throw BaselineProblem("it fails SQLite's integrity check: \(messages.joined(separator: "; "))")
+        }
+        let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+        guard migrations == expectedMigrations.sorted() else {
+            throw BaselineProblem("it records the migrations \(migrations), not those of a store of model version \(StoreSchema.currentModelVersion)")
+        }
+        let model = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'model_version'")
+        guard model == String(StoreSchema.currentModelVersion) else {
+            throw BaselineProblem("its model version is \(model ?? "missing"), not \(StoreSchema.currentModelVersion)")
+        }
+        if try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'device_id'") != nil {
+            throw BaselineProblem("it holds a device id: it is a store, not a baseline")
+        }
+    }
+
+    /// Ids in the store's form, names and bodies within the store's rules.
+    private static func checkContents(_ db: Database) throws {
+        let uuid = "'" + [8, 4, 4, 4, 12].map { String(repeating: "[0-9a-f]", count: $0) }.joined(separator: "-") + "'"
+        let checks: [(String, String)] = [
+            ("an item id", "SELECT COUNT(*) FROM item WHERE id NOT GLOB \(uuid) OR (parent IS NOT NULL AND parent NOT GLOB \(uuid))"),
+            ("an attachment id", "SELECT COUNT(*) FROM attachment WHERE id NOT GLOB \(uuid) OR note NOT GLOB \(uuid) OR sha256 GLOB '*[^0-9a-f]*'"),
+            ("a version's object", "SELECT COUNT(*) FROM version WHERE object NOT GLOB \(uuid)"),
+            ("a tombstone's object", "SELECT COUNT(*) FROM tombstone WHERE object NOT GLOB \(uuid)"),
+            ("a body", "SELECT COUNT(*) FROM item WHERE length(CAST(body AS BLOB)) > \(Item.maximumBodyBytes)"),
+        ]
+        for (what, sql) in checks where try Int.fetchOne(db, sql: sql) ?? 0 > 0 {
+            throw BaselineProblem("\(what) breaks the store's rules")
+        }
+        let names = try String.fetchCursor(db, sql: "SELECT name FROM item")
+        while let name = try names.next() {
+            guard Item.normalizedName(name) == name, (1...Item.maximumNameLength).contains(name.count),
+                !name.contains(where: \.isNewline), ControlCharacters.first(in: name) == nil
+            else { throw BaselineProblem("an item's name breaks the store's rules") }
+        }
+    }
+}
+
+/// Why a baseline's database may not be used.
+public struct BaselineProblem: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+
+    public init(text description: String) {
+        self.description = description
+    }
+}

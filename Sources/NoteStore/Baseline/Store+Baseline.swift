@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a copy of the store made for a baseline held when it was made.
+public struct BaselineCopy: Sendable {
+    /// Sync's values in the copy (what it had applied and exported), read in the same snapshot
+    /// as the notes.
+    public let syncValues: [String: String]
+    /// The store's clock in the copy.
+    public let clock: UInt64
+    /// The notes and collections, and the attachments, in the copy.
+    public let items: Int
+    public let attachments: Int
+    /// Outbox rows in the copy: local saves not yet exported, whose changes it holds too.
+    public let unexported: Int
+}
+
+extension Store {
+    /// Copies the store into `file` for a baseline: one consistent snapshot of the database
+    /// (`VACUUM INTO`: the notes, their history, stamps, tombstones and the full-text index),
+    /// without what belongs to this device alone (its id, outbox, sync's values, blob
+    /// releases), with `header` in a table of its own, the knowledge of its own changes
+    /// recorded (a store that starts from the copy has seen them), in rollback-journal mode and
+    /// synced to disk.
+    ///
+    /// `header` is given what the copy held, and returns the header's keys and values.
+    /// `file` must not exist.
+    public func copyForBaseline(to file: URL, header: (BaselineCopy) throws -> [String: String]) throws -> BaselineCopy {
+        do {
+            try pool.unsafeRead { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [file.path])
+            }
+            var configuration = Configuration()
+            configuration.journalMode = .default
+            let copy = try DatabaseQueue(path: file.path, configuration: configuration)
+            let made = try copy.write { db -> BaselineCopy in
+                let values = Dictionary(
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM sync_state").map { ($0[0] as String, $0[1] as String) },
+                    uniquingKeysWith: { first, _ in first })
+                let clock = UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
+                let made = BaselineCopy(
+                    syncValues: values, clock: clock,
+                    items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0,
+                    attachments: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attachment") ?? 0,
+                    unexported: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0)
+                try db.execute(sql: """
+                    DELETE FROM outbox;
+                    DELETE FROM sqlite_sequence WHERE name = 'outbox';
+                    DELETE FROM sync_state;
+                    DELETE FROM blob_release;
+                    DELETE FROM metadata WHERE key = 'device_id';
+                    """)
+                try SyncLedger(db: db).noteKnowledge([deviceID: clock])
+                try BaselineDatabase.createHeader(try header(made), db)
+                return made
+            }
+            try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
+            try copy.close()
+            try Self.syncFile(file)
+            return made
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.database(path: file.path, underlying: error)
+        }
+    }
+
+    /// Makes the store of a new device in `folder` from a verified baseline `file` (see
+    /// ``BaselineDatabase/verify(_:)``), which must be in the store folder, and opens it.
+    ///
+    /// The baseline's blobs are written first, each fetched by `blob` (and checked against its
+    /// hash); then the file becomes the store's database, with `clock` as the store's clock and
+    /// without its header, by `link(2)`: only when the store has no database yet, never
+    /// replacing one. The new store makes its own device id when it opens. Throws when the store
+    /// got a database meanwhile; `file` is removed in every case.
+    public static func create(
+        folder: URL, fromBaseline file: URL, clock: UInt64, blob: (String) throws -> Data
+    ) throws -> Store {
+        let folder = folder.standardizedFileURL
+        let database = folder.appendingPathComponent(databaseFileName)
+        defer { unlink(file.path) }
+        try StoreFolder.prepare(folder.path)
+        let blobs = BlobStore(storeFolder: folder)
+        do {
+            let queue = try DatabaseQueue(path: file.path)
+            for sha256 in try queue.read({ try String.fetchAll($0, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") })
+            where !blobs.exists(sha256) {
+                let data = try blob(sha256)
+                guard BlobStore.sha256(of: data) == sha256 else {
+                    throw StoreError.invalidOperation(item: "blobs/\(sha256)", reason: "its bytes do not match their hash")
+                }
+                try blobs.write(data, sha256: sha256)
+            }
+            try queue.write { db in
+                try db.execute(sql: "DROP TABLE \(BaselineDatabase.headerTable)")
+                try db.execute(sql: "UPDATE metadata SET value = ? WHERE key = 'clock'", arguments: [String(clock)])
+            }
+            try queue.close()
+            try syncFile(file)
+        } catch BlobError.io(let path, let reason) {
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.database(path: file.path, underlying: error)
+        }
+        guard link(file.path, database.path) == 0 else {
+            let reason = errno == EEXIST ? "it got a database while joining" : StoreFolder.errnoText()
+            throw StoreError.cannotOpen(path: folder.path, reason: reason)
+        }
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+        return try Store(folder: folder)
+    }
+
+    /// Whether the store has its database file; a new device has none until it first opens.
+    public static func hasDatabase(in folder: URL) -> Bool {
+        FileManager.default.fileExists(atPath: folder.appendingPathComponent(databaseFileName).path)
+    }
+
+    static func syncFile(_ file: URL) throws {
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0, fsync(fd) == 0 else {
+            let reason = StoreFolder.errnoText()
+            if fd >= 0 { close(fd) }
+            throw StoreError.cannotOpen(path: file.path, reason: reason)
+        }
+        close(fd)
+    }
+}

@@ -1,0 +1,118 @@
+import Crypto
+import Foundation
+import NoteStore
+
+/// Takes a baseline from the container into a store: copied into the store folder, checked
+/// (size and SHA-256 against its manifest, then the database itself, see
+/// ``BaselineDatabase/verify(_:)``), and then either made the store of a new device or merged
+/// into a store that has notes of its own.
+///
+/// A baseline that fails any check is reported and passed over for the next one in the
+/// choice; when none is left, the logs do the work.
+struct BaselineLoader {
+    let container: CloudContainer
+    let containerID: UUID
+    /// The store folder, where the copy is made (never in the cloud folder, where its bytes
+    /// could change between the checks and their use).
+    let folder: URL
+
+    /// The newest complete baseline that verifies, as a checked database in the store folder,
+    /// for a device at `applied`; nil when none is ahead of it. Baselines passed over are
+    /// added to `report`.
+    func newestVerified(
+        aheadOf applied: [UUID: Int64], device: UUID?, report: inout SyncReport
+    ) throws -> (entry: BaselineCatalog.Entry, database: BaselineDatabase, file: URL)? {
+        let catalog = try BaselineCatalog.read(container, containerID: containerID)
+        report.skipped += catalog.skipped
+        let candidates = catalog.entries.filter { BaselineCatalog.isAhead($0, of: applied, device: device ?? UUID()) }
+        guard !candidates.isEmpty else { return nil }
+        var logs: [UUID: [Int64]] = [:]
+        for other in try container.logDevices().devices {
+            logs[other] = try container.logSequences(of: other).sequences
+        }
+        for entry in candidates where BaselineCatalog.isComplete(entry, logs: logs) {
+            do {
+                let (database, file) = try fetch(entry)
+                return (entry, database, file)
+            } catch let problem as BaselineProblem {
+                report.skipped.append(SkippedFile(path: entry.name.databasePath, reason: .unreadable(problem.description)))
+            } catch let error as SyncError {
+                if case .missing = error { continue }
+                report.skipped.append(SkippedFile(path: entry.name.databasePath, reason: SkippedFile.Reason(error)))
+            }
+        }
+        return nil
+    }
+
+    /// Copies the baseline's database into the store folder and checks it.
+    private func fetch(_ entry: BaselineCatalog.Entry) throws -> (BaselineDatabase, URL) {
+        let file = folder.appendingPathComponent(".baseline-\(UInt64.random(in: 1...UInt64.max)).sqlite")
+        var keep = false
+        defer { if !keep { try? FileManager.default.removeItem(at: file) } }
+        let manifest = entry.manifest
+        let bytes = try container.copyBaselineDatabase(entry.name, to: file, limit: Int(min(manifest.bytes, Int64(CloudContainer.baselineSizeLimit))))
+        guard bytes == manifest.bytes else {
+            throw BaselineProblem(text: "it has \(bytes) bytes, not the \(manifest.bytes) of its manifest")
+        }
+        guard try Self.sha256(of: file) == manifest.sha256 else {
+            throw BaselineProblem(text: "its bytes do not have the SHA-256 of its manifest (damaged)")
+        }
+        let database = try BaselineDatabase.verify(file)
+        guard database.header == manifest.databaseHeader else {
+            database.close()
+            throw BaselineProblem(text: "its header does not match its manifest")
+        }
+        keep = true
+        return (database, file)
+    }
+
+    /// Merges a verified baseline into `store`, in one transaction with the record of the logs
+    /// it holds; its blobs are copied in first. Returns how many changes it applied.
+    func merge(_ database: BaselineDatabase, _ entry: BaselineCatalog.Entry, into store: Store) throws -> Int {
+        for sha256 in try database.blobs() where !store.hasBlob(sha256) {
+            try store.storeBlob(container.readBlob(sha256), sha256: sha256)
+        }
+        let records = try database.records()
+        let knowledge = try database.knowledge()
+        let clock = ClockSkew.adoptable(try database.clock(), now: Date())
+        let merger = Merger()
+        let writer = entry.manifest.device
+        return try store.merge(durable: false) { replica -> Int in
+            var applied = 0
+            for record in records where try merger.apply(record.logChange, from: writer, to: replica) { applied += 1 }
+            let current = SyncState(values: try replica.ledger.values(withPrefix: SyncState.appliedPrefix)).applied
+            for (device, sequence) in entry.manifest.vector where device != store.deviceID && sequence > (current[device] ?? 0) {
+                try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(device))
+            }
+            try replica.ledger.noteKnowledge(knowledge.filter { $0.key != store.deviceID })
+            try replica.ledger.observe(clock: clock)
+            return applied
+        }
+    }
+
+    /// The SHA-256 of a file, in 64 lowercase hex digits, read a MiB at a time.
+    static func sha256(of file: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        var hash = SHA256()
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            hash.update(data: chunk)
+        }
+        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+extension SnapshotRecord {
+    /// The change a log carries for this record: its clock is the clock of its `*` stamp (else
+    /// the greatest of its stamps).
+    var logChange: LogChange {
+        let clock = stamps["*"]?.clock ?? stamps.values.map(\.clock).max() ?? 0
+        let operation: LogChange.Operation
+        switch self.operation {
+        case .delete: operation = .delete
+        case .update: operation = .update
+        case .insert: operation = .insert
+        }
+        return LogChange(entity: entity, object: object, operation: operation, clock: clock, values: values, stamps: stamps, history: history)
+    }
+}
