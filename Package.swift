@@ -72,7 +72,10 @@ let package = Package(
             dependencies: ["NoteText", "NoteTestSupport"]),
         .testTarget(
             name: "NoteSyncTests",
-            dependencies: ["NoteSync", "NoteStore", "NoteTestSupport"],
+            dependencies: [
+                "NoteSync", "NoteStore", "NoteTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "NoteWatchTests",

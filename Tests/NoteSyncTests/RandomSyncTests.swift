@@ -59,6 +59,52 @@ import Testing
         }
     }
 
+    /// The same, with baselines: devices write them at random points (two without hearing of
+    /// each other's make concurrent ones), a new device joins from the newest one part way, and
+    /// another joins with notes of its own; every device ends the same and no text is lost.
+    @Test(arguments: seeds.prefix(max(1, seeds.count / 4)))
+    func randomHistoriesWithBaselinesConverge(seed: UInt64) throws {
+        let stack = try SyncStack(devices: 3)
+        let editor = RandomEditor(seed: seed)
+        try editor.populate(stack.stores[0])
+        try stack.engines[0].syncNow()
+        let steps = Int.random(in: 25...35, using: &editor.random)
+        let joinAt = Int.random(in: 5..<steps, using: &editor.random)
+        let arriveAt = Int.random(in: 5..<steps, using: &editor.random)
+        var reports: [SyncReport] = []
+        for step in 0..<steps {
+            if step == joinAt { reports.append(try stack.join()) }
+            if step == arriveAt {
+                let store = try stack.addStore()
+                try editor.change(store)
+                try editor.change(store)
+                reports.append(try stack.engines[stack.engines.count - 1].enable(cloud: stack.cloud, deviceName: "arriving"))
+            }
+            let device = Int.random(in: 0..<stack.stores.count, using: &editor.random)
+            if editor.random.chance(8) {
+                reports.append(try stack.engines[device].compact().report)
+            } else if editor.random.chance(30) {
+                reports.append(try stack.engines[device].syncNow())
+            } else {
+                try editor.change(stack.stores[device])
+            }
+        }
+        let round = try Self.settle(stack, reports: &reports)
+        #expect(round.allSatisfy { $0.exportedLogs + $0.importedLogs == 0 }, "seed \(seed): sync never settled")
+        #expect(round.flatMap(\.waiting).map(\.path) == [], "seed \(seed)")
+        #expect(reports.flatMap(\.skipped) == [], "seed \(seed)")
+        #expect(reports.map(\.leftOut).reduce(0, +) == 0, "seed \(seed): changes were left out")
+        let dumps = try stack.dumps()
+        for index in dumps.indices.dropFirst() {
+            #expect(dumps[index] == dumps[0], "seed \(seed): devices 0 and \(index) differ")
+        }
+        for (index, store) in stack.stores.enumerated() {
+            #expect(try editor.problems(in: store) == [], "seed \(seed): device \(index)")
+            #expect(try editor.lostBodies(in: store) == [], "seed \(seed): device \(index) lost text")
+            #expect(try store.check() == [], "seed \(seed): device \(index)")
+        }
+    }
+
     /// Every device syncs in turn until a whole round moves nothing; returns the last round.
     static func settle(_ stack: SyncStack, reports: inout [SyncReport]) throws -> [SyncReport] {
         var round: [SyncReport] = []

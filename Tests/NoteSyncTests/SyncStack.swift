@@ -7,8 +7,8 @@ import NoteTestSupport
 /// `SyncTestStack`.
 final class SyncStack {
     let folder = TemporaryFolder("notes-sync")
-    let stores: [Store]
-    let engines: [SyncEngine]
+    private(set) var stores: [Store]
+    private(set) var engines: [SyncEngine]
 
     var cloud: URL { folder.appending("cloud") }
 
@@ -22,6 +22,33 @@ final class SyncStack {
                 try engine.enable(cloud: cloud, deviceName: "device-\(index)")
             }
         }
+    }
+
+    /// A new device joins: a store folder without a database, made from the container's
+    /// newest baseline when there is one (else opened and enabled as usual); returns what
+    /// joining reported.
+    @discardableResult
+    func join() throws -> SyncReport {
+        let index = stores.count
+        let folder = folder.appending("device-\(index)")
+        if let (engine, report) = try SyncEngine.join(folder: folder, cloud: cloud, deviceName: "device-\(index)") {
+            stores.append(engine.store)
+            engines.append(engine)
+            return report
+        }
+        let store = try Store(folder: folder)
+        let engine = SyncEngine(store: store)
+        stores.append(store)
+        engines.append(engine)
+        return try engine.enable(cloud: cloud, deviceName: "device-\(index)")
+    }
+
+    /// Adds a device with a store of its own, not enabled.
+    func addStore() throws -> Store {
+        let store = try Store(folder: folder.appending("device-\(stores.count)"))
+        stores.append(store)
+        engines.append(SyncEngine(store: store))
+        return store
     }
 
     /// Every device syncs, in turn, until a whole round changes nothing.

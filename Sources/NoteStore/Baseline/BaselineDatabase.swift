@@ -103,6 +103,16 @@ public final class BaselineDatabase {
         }
     }
 
+    /// Whether the full-text index has an entry for each item, by rowid, and none other (it
+    /// refers to items by rowid).
+    static func indexMatchesItems(_ db: Database) throws -> Bool {
+        let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
+        let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_fts_docsize") ?? 0
+        let strays = try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM item_fts_docsize WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = item_fts_docsize.id)") ?? 0
+        return items == entries && strays == 0
+    }
+
     // MARK: Checks
 
     private static func checkFileHeader(_ file: URL) throws(BaselineProblem) {
@@ -209,6 +219,7 @@ public final class BaselineDatabase {
         for (what, sql) in checks where try Int.fetchOne(db, sql: sql) ?? 0 > 0 {
             throw BaselineProblem("\(what) breaks the store's rules")
         }
+        guard try indexMatchesItems(db) else { throw BaselineProblem("its full-text index is not of its items") }
         let names = try String.fetchCursor(db, sql: "SELECT name FROM item")
         while let name = try names.next() {
             guard Item.normalizedName(name) == name, (1...Item.maximumNameLength).contains(name.count),

@@ -31,9 +31,14 @@ extension Store {
     /// `file` must not exist.
     public func copyForBaseline(to file: URL, header: (BaselineCopy) throws -> [String: String]) throws -> BaselineCopy {
         do {
-            try pool.unsafeRead { db in
-                try db.execute(sql: "VACUUM INTO ?", arguments: [file.path])
-            }
+            // Without foreign keys, VACUUM INTO copies each table's rows with their rowids
+            // (SQLite's transfer optimization), which the full-text index refers to.
+            var reading = Configuration()
+            reading.readonly = true
+            reading.foreignKeysEnabled = false
+            let source = try DatabaseQueue(path: folder.appendingPathComponent(Self.databaseFileName).path, configuration: reading)
+            try source.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [file.path]) }
+            try source.close()
             var configuration = Configuration()
             configuration.journalMode = .default
             let copy = try DatabaseQueue(path: file.path, configuration: configuration)
@@ -55,6 +60,9 @@ extension Store {
                     DELETE FROM metadata WHERE key = 'device_id';
                     """)
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
+                if try !BaselineDatabase.indexMatchesItems(db) {
+                    try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
+                }
                 try BaselineDatabase.createHeader(try header(made), db)
                 return made
             }

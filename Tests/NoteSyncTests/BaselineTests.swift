@@ -1,0 +1,228 @@
+import Foundation
+import GRDB
+import NoteStore
+@testable import NoteSync
+import NoteTestSupport
+import Testing
+
+/// Baselines (docs/sync-format.md, "Baselines"): a device writes the merged state of what it
+/// has applied into the container; a new device starts from the newest one that verifies and
+/// applies only the logs after it; a device with notes of its own merges it and keeps them.
+@Suite struct BaselineTests {
+    /// Three devices with notes, a collection, an attachment, a concurrent edit that merged, a
+    /// conflict copy and a purge; device 0 writes a baseline, and more happens after it.
+    static func populatedStack() throws -> SyncStack {
+        let stack = try SyncStack(devices: 3)
+        let work = try stack.stores[0].addCollection(named: "Work", in: nil)
+        let plan = try stack.stores[0].addNote(named: "Plan", body: "one\ntwo\nthree\n", in: work.id)
+        let photo = try stack.stores[1].addNote(named: "Photo", body: "", in: nil)
+        _ = try stack.stores[1].attachImages([SampleFiles.image("plain.png")], to: photo.id)
+        let gone = try stack.stores[2].addNote(named: "Gone", body: "soon", in: nil)
+        try stack.syncUntilQuiet()
+        try stack.stores[0].edit(plan.id, body: "ONE\ntwo\nthree\n")
+        try stack.stores[1].edit(plan.id, body: "one\ntwo\nTHREE\n")
+        try stack.stores[2].edit(plan.id, body: "one\nTWO\nthree\n")
+        try stack.stores[0].edit(photo.id, body: "left")
+        try stack.stores[2].edit(photo.id, body: "right")
+        try stack.stores[2].trash(gone.id)
+        try stack.stores[2].emptyTrash()
+        try stack.syncUntilQuiet()
+        return stack
+    }
+
+    @Test func aNewDeviceStartsFromTheBaselineAndAppliesTheLogsAfterIt() throws {
+        let stack = try Self.populatedStack()
+        let (_, manifest) = try stack.engines[0].compact()
+        #expect(manifest.items == (try stack.stores[0].fetch(ItemRequest(trash: .included)).count))
+        _ = try stack.stores[1].addNote(named: "After the baseline", body: "later", in: nil)
+        try stack.syncUntilQuiet()
+
+        let report = try stack.join()
+        #expect(report.baseline?.path == "baselines/\(stack.stores[0].deviceID.storeString)/000000000001.sqlite")
+        #expect(report.importedLogs == 1, "only the log written after the baseline: \(report)")
+        #expect(report.exportedLogs == 0, "a device made from a baseline pushes nothing")
+        try stack.syncUntilQuiet()
+        let dumps = try stack.dumps()
+        #expect(dumps[3] == dumps[0])
+        #expect(dumps[3].contains("After the baseline") && dumps[3].contains("conflict"))
+        let joined = stack.stores[3]
+        #expect(joined.deviceID != stack.stores[0].deviceID)
+        let problems = try joined.check()
+        #expect(problems == [], "\(problems)")
+        #expect(try joined.outboxEntries().isEmpty)
+        #expect(try CloudContainer.create(in: stack.cloud).logSequences(of: joined.deviceID).sequences.isEmpty)
+        // Its attachment's bytes came with it.
+        let photo = try #require(try joined.fetch(ItemRequest(trash: .included)).first { $0.name == "Photo" })
+        let attachment = try #require(try joined.attachments(of: photo.id).first)
+        #expect(try joined.data(of: attachment) == Data(contentsOf: SampleFiles.image("plain.png")))
+        // What it saves afterwards reaches the others, after what it started from.
+        _ = try joined.addNote(named: "From the new device", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        #expect(Set(try stack.dumps()).count == 1)
+        // Nothing of the copy is left in its store folder.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: joined.folder.path).filter { $0.hasPrefix(".baseline") }
+        #expect(leftovers == [])
+    }
+
+    @Test func aDeviceWithNotesOfItsOwnMergesTheBaselineAndPushesThem() throws {
+        let stack = try Self.populatedStack()
+        _ = try stack.engines[1].compact()
+        let store = try stack.addStore()
+        _ = try store.addNote(named: "Mine", body: "written before joining", in: nil)
+        let report = try stack.engines[3].enable(cloud: stack.cloud, deviceName: "device-3")
+        #expect(report.baseline != nil)
+        try stack.syncUntilQuiet()
+        let dumps = try stack.dumps()
+        #expect(Set(dumps).count == 1)
+        #expect(dumps[0].contains("Mine"))
+        #expect(try stack.stores[0].fetch(ItemRequest(trash: .included)).count(where: { $0.name == "Mine" }) == 1)
+        #expect(try stack.stores[0].fetch(ItemRequest(trash: .included)).count(where: { $0.name == "Plan" }) == 1)
+    }
+
+    @Test func concurrentBaselinesResolveToTheSameChoiceEverywhere() throws {
+        let stack = try Self.populatedStack()
+        // Devices 0 and 1 write baselines without hearing of each other's: 1 has one log more.
+        _ = try stack.engines[0].compact()
+        _ = try stack.stores[1].addNote(named: "Only on 1", body: "", in: nil)
+        _ = try stack.engines[1].compact()
+        let container = try CloudContainer.create(in: stack.cloud)
+        let catalog = try BaselineCatalog.read(container, containerID: container.identity)
+        #expect(catalog.entries.count == 2)
+        #expect(catalog.entries.first?.manifest.device == stack.stores[1].deviceID, "more logs come first")
+        // Two baselines holding as many logs are ordered by writer id.
+        let a = BaselineCatalog.Entry(name: .init(device: stack.stores[0].deviceID, sequence: 1), manifest: catalog.entries[0].manifest)
+        var other = catalog.entries[0].manifest
+        other.device = stack.stores[2].deviceID
+        let b = BaselineCatalog.Entry(name: .init(device: other.device, sequence: 1), manifest: other)
+        #expect(BaselineCatalog.isNewer(a, b) == (a.manifest.device.storeString > b.manifest.device.storeString))
+        #expect(BaselineCatalog.isNewer(a, b) != BaselineCatalog.isNewer(b, a))
+        let first = try stack.join()
+        let second = try stack.join()
+        #expect(first.baseline?.path == second.baseline?.path)
+        #expect(first.baseline?.path.contains(stack.stores[1].deviceID.storeString) == true)
+        try stack.syncUntilQuiet()
+        #expect(Set(try stack.dumps()).count == 1)
+    }
+
+    /// A baseline that is damaged, cut short, of another container, or crafted.
+    enum BadBaseline: String, CaseIterable, CustomTestStringConvertible {
+        case flippedByte, truncated, foreignContainer, notADatabase, trigger, view, extraTable, pageSize, storeFile
+        case corruptPage, badName, headerMismatch
+
+        var testDescription: String { rawValue }
+    }
+
+    /// Each bad baseline, made to look newer than the good one, is reported and passed over:
+    /// the new device starts from the good baseline, and every device ends the same.
+    @Test(arguments: BadBaseline.allCases)
+    func aBadBaselineIsReportedAndPassedOver(_ kind: BadBaseline) throws {
+        let stack = try Self.populatedStack()
+        let (_, good) = try stack.engines[0].compact()
+        let container = stack.cloud.appendingPathComponent(SyncEngine.defaultContainerName)
+        let goodDatabase = container.appendingPathComponent("baselines/\(good.device.storeString)/000000000001.sqlite")
+        let writer = stack.stores[2].deviceID
+        let folder = container.appendingPathComponent("baselines/\(writer.storeString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let database = folder.appendingPathComponent("000000000001.sqlite")
+        try FileManager.default.copyItem(at: goodDatabase, to: database)
+        var manifest = good
+        manifest.device = writer
+        let outside = stack.folder.appending("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        var rehash = true
+        func edit(_ sql: String) throws {
+            let queue = try DatabaseQueue(path: database.path)
+            try queue.writeWithoutTransaction { try $0.execute(sql: sql) }
+            try queue.close()
+        }
+        switch kind {
+        case .flippedByte:
+            var data = try Data(contentsOf: database)
+            data[data.count / 2] ^= 0x40
+            try data.write(to: database)
+            rehash = false
+        case .truncated:
+            let data = try Data(contentsOf: database)
+            try data.prefix(data.count - 4096).write(to: database)
+            rehash = false
+        case .foreignContainer:
+            manifest.container = UUID()
+        case .notADatabase:
+            try Data(repeating: 0x5A, count: 8192).write(to: database)
+        case .trigger:
+            try edit("CREATE TRIGGER wipe AFTER INSERT ON item BEGIN DELETE FROM item; END")
+        case .view:
+            try edit("CREATE VIEW everything AS SELECT * FROM item")
+        case .extraTable:
+            try edit("CREATE TABLE extra(x)")
+        case .pageSize:
+            try edit("PRAGMA page_size = 8192; VACUUM")
+        case .storeFile:
+            try FileManager.default.removeItem(at: database)
+            try FileManager.default.copyItem(at: stack.stores[1].folder.appendingPathComponent(Store.databaseFileName), to: database)
+        case .corruptPage:
+            var data = try Data(contentsOf: database)
+            for offset in (4096 * 3)..<(4096 * 3 + 600) { data[offset] = 0xFF }
+            try data.write(to: database)
+        case .badName:
+            try edit("UPDATE item SET name = 'evil' || char(27) || '[2J' WHERE rowid = (SELECT MIN(rowid) FROM item)")
+        case .headerMismatch:
+            try edit("UPDATE baseline SET value = '{}' WHERE key = 'vector'")
+        }
+        // More logs than the good one, so that it is chosen first.
+        manifest.vector[writer] = (manifest.vector[writer] ?? 0) + 1_000
+        if rehash {
+            manifest.bytes = Int64(try Data(contentsOf: database).count)
+            manifest.sha256 = try BaselineLoader.sha256(of: database)
+        }
+        try CloudJSON.encode(manifest).write(to: folder.appendingPathComponent("000000000001.json"))
+        let before = try FileManager.default.subpathsOfDirectory(atPath: stack.folder.path).filter { !$0.hasPrefix("device-3") }.sorted()
+
+        let report = try stack.join()
+        let after = try FileManager.default.subpathsOfDirectory(atPath: stack.folder.path).filter { !$0.hasPrefix("device-3") }.sorted()
+        let path = "baselines/\(writer.storeString)/000000000001"
+        let skipped = report.skipped.filter { $0.path.hasPrefix(path) }
+        #expect(skipped.count == 1, "\(kind): \(report.skipped)")
+        #expect(report.baseline?.path == "baselines/\(good.device.storeString)/000000000001.sqlite", "\(kind)")
+        try stack.syncUntilQuiet()
+        let dumps = try stack.dumps()
+        #expect(dumps[3] == dumps[0], "\(kind)")
+        #expect(try stack.stores[3].check() == [])
+        let changed = Set(after).symmetricDifference(before).filter { !$0.contains("/logs/") && !$0.contains("/devices/") }
+        #expect(changed.isEmpty, "\(kind): \(changed)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
+    }
+
+    @Test func withoutAUsableBaselineANewDeviceReplaysTheLogs() throws {
+        let stack = try Self.populatedStack()
+        let report = try stack.join()
+        #expect(report.baseline == nil)
+        #expect(report.importedLogs > 0)
+        try stack.syncUntilQuiet()
+        #expect(Set(try stack.dumps()).count == 1)
+    }
+
+    @Test func aBaselineHoldsNoDeviceLocalState() throws {
+        let stack = try Self.populatedStack()
+        _ = try stack.stores[0].addNote(named: "Not yet exported", body: "", in: nil)
+        let (_, manifest) = try stack.engines[0].compact()
+        let file = stack.cloud.appendingPathComponent(
+            "\(SyncEngine.defaultContainerName)/baselines/\(manifest.device.storeString)/000000000001.sqlite")
+        let queue = try DatabaseQueue(path: file.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let found = try queue.read { db throws -> [String?] in
+            [
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox").map(String.init),
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_state").map(String.init),
+                try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'device_id'"),
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+            ]
+        }
+        #expect(found == ["0", "0", nil, "delete"])
+        try queue.close()
+        // The vector holds every log the writer had applied and published.
+        let state = try stack.stores[0].syncValues(withPrefix: "")
+        let applied = state.filter { $0.key.hasPrefix("applied.") }.count
+        #expect(manifest.vector.count == applied + 1)
+        #expect(manifest.vector[manifest.device] == Int64(state["export.sequence"] ?? ""))
+    }
+}
