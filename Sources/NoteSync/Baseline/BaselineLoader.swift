@@ -22,6 +22,7 @@ struct BaselineLoader {
     func newestVerified(
         aheadOf applied: [UUID: Int64], device: UUID?, report: inout SyncReport
     ) throws -> (entry: BaselineCatalog.Entry, database: BaselineDatabase, file: URL)? {
+        Self.removeLeftovers(in: folder)
         let catalog = try BaselineCatalog.read(container, containerID: containerID)
         report.skipped += catalog.skipped
         let candidates = catalog.entries.filter { BaselineCatalog.isAhead($0, of: applied, device: device ?? UUID()) }
@@ -44,9 +45,26 @@ struct BaselineLoader {
         return nil
     }
 
+    /// The name of a copy of a baseline in the store folder, made and removed under the
+    /// store's sync lock.
+    static func temporaryFile(in folder: URL) -> URL {
+        folder.appendingPathComponent(temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16) + ".sqlite")
+    }
+
+    static let temporaryPrefix = ".baseline-"
+
+    /// Removes the copies a process killed while writing or joining left in the store folder;
+    /// only ever called under the store's sync lock, so that no copy in use goes.
+    static func removeLeftovers(in folder: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        for name in names where name.hasPrefix(temporaryPrefix) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
+    }
+
     /// Copies the baseline's database into the store folder and checks it.
     private func fetch(_ entry: BaselineCatalog.Entry) throws -> (BaselineDatabase, URL) {
-        let file = folder.appendingPathComponent(".baseline-\(UInt64.random(in: 1...UInt64.max)).sqlite")
+        let file = Self.temporaryFile(in: folder)
         var keep = false
         defer { if !keep { try? FileManager.default.removeItem(at: file) } }
         let manifest = entry.manifest

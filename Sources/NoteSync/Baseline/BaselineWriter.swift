@@ -22,11 +22,12 @@ struct BaselineWriter {
         let own = try container.baselineNames().names.filter { $0.device == store.deviceID }.map(\.sequence).max() ?? 0
         let databasesOnly = try ownDatabaseSequences()
         let sequence = max(recorded, own, databasesOnly) + 1
-        let file = store.folder.appendingPathComponent(".baseline-\(UInt64.random(in: 1...UInt64.max)).sqlite")
+        BaselineLoader.removeLeftovers(in: store.folder)
+        let file = BaselineLoader.temporaryFile(in: store.folder)
         defer { try? FileManager.default.removeItem(at: file) }
         var manifest: BaselineManifest?
         let written = Date()
-        let copy = try store.copyForBaseline(to: file) { copy in
+        _ = try store.copyForBaseline(to: file) { copy in
             let state = SyncState(values: copy.syncValues)
             var vector = state.applied.filter { $0.value > 0 }
             if state.exportedSequence > 0 { vector[store.deviceID] = state.exportedSequence }
@@ -37,7 +38,6 @@ struct BaselineWriter {
             return made.databaseHeader
         }
         guard var manifest else { throw SyncError.unreadable("the store's copy for a baseline said nothing") }
-        _ = copy
         manifest.bytes = Int64(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0)
         manifest.sha256 = try BaselineLoader.sha256(of: file)
         CrashPoint.baselineCopied.reach()

@@ -37,6 +37,12 @@ final class SyncRig {
             capturingOutput: true, measuringMemory: true))
     }
 
+    /// `notes sync compact` on the store, as a process: a baseline of it into the container.
+    @discardableResult
+    func compact(_ store: URL) throws -> SyncRun {
+        SyncRun(try notes.run(["--store", store.path, "sync", "compact"], capturingOutput: true, measuringMemory: true))
+    }
+
     /// `notes sync now` on the store, as a process.
     @discardableResult
     func syncNow(_ store: URL) throws -> SyncRun {

@@ -1,0 +1,99 @@
+import Foundation
+import NoteTestSupport
+import Testing
+
+/// `notes sync compact` writes a baseline; a new store that runs `notes sync enable` starts from
+/// it. Killed with SIGKILL while writing or joining, and run again: nothing lost or doubled,
+/// `notes check` ok.
+@Suite struct BaselineCommandTests {
+    let folder = TemporaryFolder("notes-cli-baseline")
+    var cloud: URL { folder.appending("cloud") }
+    var writer: URL { folder.appending("writer") }
+
+    func notes(_ store: URL, _ arguments: [String], crashAt point: String? = nil) throws -> NotesResult {
+        try NotesCommand.run(arguments, store: store, environment: point.map { ["NOTES_CRASH_AT": $0] } ?? [:])
+    }
+
+    func listing(_ store: URL) throws -> String {
+        try notes(store, ["ls", "--recursive", "--json"]).output
+    }
+
+    /// A writer with notes, a collection and an image, attached to the container.
+    func prepareWriter() throws {
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+        #expect(try notes(writer, ["mkcol", "Work"]).status == 0)
+        for index in 0..<5 {
+            #expect(try notes(writer, ["add", "Note \(index)", "--in", "Work", "--body", "text \(index)"]).status == 0)
+        }
+        #expect(try notes(writer, ["attach", "Work/Note 1", SampleFiles.image("plain.png").path]).status == 0)
+        #expect(try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"]).status == 0)
+    }
+
+    func baselineFiles() -> [String] {
+        let root = cloud.appendingPathComponent("NoteCollector/baselines")
+        return ((try? FileManager.default.subpathsOfDirectory(atPath: root.path)) ?? []).filter { $0.contains(".") }.sorted()
+    }
+
+    @Test func aNewStoreStartsFromTheBaselineThatCompactWrote() throws {
+        try prepareWriter()
+        let compact = try notes(writer, ["sync", "compact"])
+        #expect(compact.status == 0)
+        #expect(compact.output.contains("baseline 1 written: 6 items, 1 log, "), "\(compact)")
+        #expect(try notes(writer, ["add", "After", "--body", "later"]).status == 0)
+        #expect(try notes(writer, ["sync", "now"]).status == 0)
+        let joiner = folder.appending("joiner")
+        let joined = try notes(joiner, ["sync", "enable", "--cloud", cloud.path])
+        #expect(joined.status == 0)
+        #expect(joined.output.contains("started from the baseline baselines/"), "\(joined)")
+        #expect(joined.output.contains("exported 0 logs, imported 1 log"), "\(joined)")
+        #expect(try listing(joiner) == listing(writer))
+        #expect(try notes(joiner, ["check"]).output == "ok\n")
+        #expect(try notes(joiner, ["attachments", "Work/Note 1"]).output.contains("PNG"))
+    }
+
+    @Test func compactNeedsSyncToBeOn() throws {
+        #expect(try notes(writer, ["add", "n"]).status == 0)
+        let result = try notes(writer, ["sync", "compact"])
+        #expect(result.status == 1)
+        #expect(result.error.split(separator: "\n").count == 1, "\(result)")
+        #expect(result.error.contains("sync is not enabled"), "\(result)")
+    }
+
+    @Test func compactKilledAnywhereLeavesAContainerThatStillWorks() throws {
+        try prepareWriter()
+        for point in ["baseline.copy", "baseline.publish"] {
+            let killed = try notes(writer, ["sync", "compact"], crashAt: point)
+            #expect(killed.status == SIGKILL, "compact at \(point) should have been killed: \(killed)")
+        }
+        // Killed after copying: nothing published; after publishing: the baseline is whole.
+        #expect(baselineFiles().count == 2, "\(baselineFiles())")
+        #expect(try notes(writer, ["sync", "compact"]).status == 0)
+        #expect(baselineFiles().count == 4)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: writer.path).filter { $0.hasPrefix(".baseline") }
+        #expect(leftovers == [])
+        let joiner = folder.appending("joiner")
+        #expect(try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("000000000002.sqlite"))
+        #expect(try listing(joiner) == listing(writer))
+        #expect(try notes(writer, ["check"]).output == "ok\n")
+    }
+
+    @Test func joiningKilledBeforeTheStoreIsMadeLeavesNothingAndCanRunAgain() throws {
+        try prepareWriter()
+        #expect(try notes(writer, ["sync", "compact"]).status == 0)
+        let joiner = folder.appending("joiner")
+        let killed = try notes(joiner, ["sync", "enable", "--cloud", cloud.path], crashAt: "join.verify")
+        #expect(killed.status == SIGKILL)
+        #expect(!FileManager.default.fileExists(atPath: joiner.appendingPathComponent("store.sqlite").path))
+        let joined = try notes(joiner, ["sync", "enable", "--cloud", cloud.path])
+        #expect(joined.status == 0 && joined.output.contains("started from the baseline"), "\(joined)")
+        #expect(try listing(joiner) == listing(writer))
+        #expect(try notes(joiner, ["check"]).output == "ok\n")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: joiner.path).filter { $0.hasPrefix(".baseline") }
+        #expect(leftovers == [])
+        // Its next saves reach the writer, once.
+        #expect(try notes(joiner, ["add", "From the joiner"]).status == 0)
+        #expect(try notes(joiner, ["sync", "now"]).status == 0)
+        #expect(try notes(writer, ["sync", "now"]).status == 0)
+        #expect(try listing(joiner) == listing(writer))
+    }
+}
