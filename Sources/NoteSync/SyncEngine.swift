@@ -154,15 +154,27 @@ public final class SyncEngine {
 
     /// Syncs, then writes a baseline of the store into the container; returns what the sync
     /// did and the baseline's manifest.
-    public func compact() throws -> (report: SyncReport, baseline: BaselineManifest) {
+    ///
+    /// Then compacts: removes this device's logs and older baselines that the container no
+    /// longer needs (docs/sync-format.md, "Compaction"). `retentionDays`, when given, becomes
+    /// this store's retention period: how long a device may go without syncing before the
+    /// others stop waiting for it.
+    public func compact(retentionDays: Int? = nil) throws -> (report: SyncReport, baseline: BaselineManifest, removedLogs: Int, removedBaselines: Int) {
         try locked {
+            if let retentionDays {
+                try store.recordSync { ledger in try ledger.setValue(String(retentionDays), for: Compaction.retentionKey) }
+            }
             let report = try sync()
             let state = try SyncState(store)
             guard let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
                 throw SyncError.notEnabled
             }
             let container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID, access: state.access)
-            return (report, try BaselineWriter(store: store, container: container, containerID: containerID).write())
+            let baseline = try BaselineWriter(store: store, container: container, containerID: containerID).write()
+            let compaction = Compaction(store: store, container: container, containerID: containerID)
+            try compaction.acknowledge(force: true)
+            let removed = try compaction.run()
+            return (report, baseline, removed.logs, removed.baselines)
         }
     }
 
@@ -232,14 +244,27 @@ public final class SyncEngine {
         }
         var importer = LogImporter(store: store, container: container, containerID: containerID)
         if scope == .everything { importer.progress = ProgressReporter(folder: store.folder, report: importProgress) }
+        let compaction = Compaction(store: store, container: container, containerID: containerID)
         switch scope {
         case .everything:
-            try importer.importAvailable(into: &report)
+            let before = report
+            let present = try importer.importAvailable(into: &report)
+            if try catchUpThroughBaseline(container, present: present, report: &report) {
+                // Logs that waited or could not be read before may be behind the baseline now.
+                let baseline = report.baseline
+                report.waiting = before.waiting
+                report.skipped = before.skipped
+                try importer.importAvailable(into: &report)
+                report.baseline = baseline
+            }
+            try checkOwnLogs(container)
         case .nextLogs:
             // Each log applied and exported recorded the time of sync in its own transaction.
             try importer.importNextLogs(applied: state.applied, into: &report)
+            try? compaction.acknowledge(force: false)
             return report
         }
+        try compaction.acknowledge(force: false)
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
             try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
@@ -247,6 +272,75 @@ public final class SyncEngine {
             if let cleanedUp { try ledger.setValue(JSONText.iso(cleanedUp), for: SyncState.temporaryCleanupKey) }
         }
         return report
+    }
+
+    /// Merges the newest baseline that holds a log this device needs and cannot get: the
+    /// next log of a device that is gone (compacted, while later ones or a baseline holding it
+    /// are there) or cannot be read. A device left behind comes back this way, with its own
+    /// unsynced changes kept. Returns whether it merged one.
+    private func catchUpThroughBaseline(_ container: CloudContainer, present: [UUID: Set<Int64>], report: inout SyncReport) throws -> Bool {
+        let applied = try SyncState(store).applied
+        let catalog = try BaselineCatalog.read(container, containerID: container.identity)
+        var gaps: [UUID: Int64] = [:]
+        var devices = Set(present.keys)
+        for entry in catalog.entries { devices.formUnion(entry.manifest.vector.keys) }
+        for device in devices where device != store.deviceID {
+            let next = (applied[device] ?? 0) + 1
+            let sequences = present[device] ?? []
+            if sequences.contains(next) {
+                guard report.skipped.contains(where: { $0.path == CloudContainer.logPath(device: device, sequence: next) }) else { continue }
+                gaps[device] = next
+            } else if sequences.contains(where: { $0 > next }) || catalog.entries.contains(where: { $0.manifest.vector[device] ?? 0 >= next }) {
+                gaps[device] = next
+            }
+        }
+        guard !gaps.isEmpty else { return false }
+        let loader = BaselineLoader(container: container, containerID: container.identity, folder: store.folder)
+        var found = SyncReport()
+        guard let (entry, database, file) = try loader.newestVerified(
+            aheadOf: applied, device: store.deviceID, covering: gaps, report: &found)
+        else { return false }
+        defer {
+            database.close()
+            try? FileManager.default.removeItem(at: file)
+        }
+        report.importedChanges += try loader.merge(database, entry, into: store)
+        report.baseline = (entry.name.databasePath, try database.itemCount())
+        return true
+    }
+
+    static let ownLogsCheckedKey = "own.logs.checked"
+
+    /// Reads this device's logs that no baseline of its own holds, at most once an hour, and
+    /// writes a baseline when one of them is damaged (its size or checksum): the baseline holds
+    /// it, so that no device waits behind it for longer. (A device that waits behind a damaged
+    /// log that a baseline holds already takes that baseline.)
+    private func checkOwnLogs(_ container: CloudContainer) throws {
+        let now = Date()
+        let key = Self.ownLogsCheckedKey
+        if let last = try store.syncValues(withPrefix: key)[key].flatMap(JSONText.date), last <= now,
+            now.timeIntervalSince(last) < 3600
+        {
+            return
+        }
+        let held = try BaselineCatalog.read(container, containerID: container.identity).entries
+            .filter { $0.manifest.device == store.deviceID }.compactMap { $0.manifest.vector[store.deviceID] }.max() ?? 0
+        var damaged = false
+        for sequence in try container.logSequences(of: store.deviceID).sequences where sequence > held {
+            do {
+                let log = try LogCodec.decode(container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize))
+                if log.header.device != store.deviceID || log.header.sequence != sequence { damaged = true }
+            } catch is LogProblem {
+                damaged = true
+            } catch let error as SyncError {
+                if case .tooLarge = error { damaged = true } else if case .missing = error {} else { throw error }
+            }
+            if damaged { break }
+        }
+        if damaged {
+            _ = try BaselineWriter(store: store, container: container, containerID: container.identity).write()
+        }
+        try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: key) }
     }
 
     /// Removes this device's stale temporary files from the container, at most once an hour;

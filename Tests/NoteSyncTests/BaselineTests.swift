@@ -32,7 +32,7 @@ import Testing
 
     @Test func aNewDeviceStartsFromTheBaselineAndAppliesTheLogsAfterIt() throws {
         let stack = try Self.populatedStack()
-        let (_, manifest) = try stack.engines[0].compact()
+        let manifest = try stack.engines[0].compact().baseline
         #expect(manifest.items == (try stack.stores[0].fetch(ItemRequest(trash: .included)).count))
         _ = try stack.stores[1].addNote(named: "After the baseline", body: "later", in: nil)
         try stack.syncUntilQuiet()
@@ -117,7 +117,7 @@ import Testing
     @Test(arguments: BadBaseline.allCases)
     func aBadBaselineIsReportedAndPassedOver(_ kind: BadBaseline) throws {
         let stack = try Self.populatedStack()
-        let (_, good) = try stack.engines[0].compact()
+        let good = try stack.engines[0].compact().baseline
         let container = stack.cloud.appendingPathComponent(SyncEngine.defaultContainerName)
         let goodDatabase = container.appendingPathComponent("baselines/\(good.device.storeString)/000000000001.sqlite")
         let writer = stack.stores[2].deviceID
@@ -205,7 +205,7 @@ import Testing
     @Test func aBaselineHoldsNoDeviceLocalState() throws {
         let stack = try Self.populatedStack()
         _ = try stack.stores[0].addNote(named: "Not yet exported", body: "", in: nil)
-        let (_, manifest) = try stack.engines[0].compact()
+        let manifest = try stack.engines[0].compact().baseline
         let file = stack.cloud.appendingPathComponent(
             "\(SyncEngine.defaultContainerName)/baselines/\(manifest.device.storeString)/000000000001.sqlite")
         let queue = try DatabaseQueue(path: file.path, configuration: { var c = Configuration(); c.readonly = true; return c }())

@@ -206,26 +206,51 @@ public final class BaselineDatabase {
         }
     }
 
-    /// Ids in the store's form, names and bodies within the store's rules.
+    /// Ids in the store's form, names and bodies within the store's rules, in one pass over
+    /// the items (and one over the attachments).
     private static func checkContents(_ db: Database) throws {
-        let uuid = "'" + [8, 4, 4, 4, 12].map { String(repeating: "[0-9a-f]", count: $0) }.joined(separator: "-") + "'"
-        let checks: [(String, String)] = [
-            ("an item id", "SELECT COUNT(*) FROM item WHERE id NOT GLOB \(uuid) OR (parent IS NOT NULL AND parent NOT GLOB \(uuid))"),
-            ("an attachment id", "SELECT COUNT(*) FROM attachment WHERE id NOT GLOB \(uuid) OR note NOT GLOB \(uuid) OR sha256 GLOB '*[^0-9a-f]*'"),
-            ("a version's object", "SELECT COUNT(*) FROM version WHERE object NOT GLOB \(uuid)"),
-            ("a tombstone's object", "SELECT COUNT(*) FROM tombstone WHERE object NOT GLOB \(uuid)"),
-            ("a body", "SELECT COUNT(*) FROM item WHERE length(CAST(body AS BLOB)) > \(Item.maximumBodyBytes)"),
-        ]
-        for (what, sql) in checks where try Int.fetchOne(db, sql: sql) ?? 0 > 0 {
-            throw BaselineProblem("\(what) breaks the store's rules")
-        }
         guard try indexMatchesItems(db) else { throw BaselineProblem("its full-text index is not of its items") }
-        let names = try String.fetchCursor(db, sql: "SELECT name FROM item")
-        while let name = try names.next() {
-            guard Item.normalizedName(name) == name, (1...Item.maximumNameLength).contains(name.count),
-                !name.contains(where: \.isNewline), ControlCharacters.first(in: name) == nil
-            else { throw BaselineProblem("an item's name breaks the store's rules") }
+        let items = try Row.fetchCursor(db, sql: "SELECT id, parent, name, length(CAST(body AS BLOB)) FROM item")
+        while let row = try items.next() {
+            let parent = row[1] as DatabaseValue
+            guard isStoreUUID(row[0] as DatabaseValue), parent.isNull || isStoreUUID(parent) else { throw BaselineProblem("an item id breaks the store's rules") }
+            guard let name: String = row[2], isValidName(name) else { throw BaselineProblem("an item's name breaks the store's rules") }
+            guard (row[3] as Int?) ?? 0 <= Item.maximumBodyBytes else { throw BaselineProblem("a body is larger than the store allows") }
         }
+        let attachments = try Row.fetchCursor(db, sql: "SELECT id, note, sha256 FROM attachment")
+        while let row = try attachments.next() {
+            guard isStoreUUID(row[0] as DatabaseValue), isStoreUUID(row[1] as DatabaseValue), let sha256: String = row[2],
+                sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
+            else { throw BaselineProblem("an attachment breaks the store's rules") }
+        }
+    }
+
+    /// Whether a value is a UUID as the store writes ids: 36 lowercase characters with dashes.
+    private static func isStoreUUID(_ value: DatabaseValue) -> Bool {
+        guard case let .string(text) = value.storage else { return false }
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else if !((48...57).contains(byte) || (97...102).contains(byte)) {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// A name as a store keeps it: trimmed, 1 to 500 characters, no line break, control or
+    /// bidirectional formatting character. Printable ASCII needs no closer look.
+    private static func isValidName(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        if !utf8.isEmpty, utf8.count <= Item.maximumNameLength, utf8.allSatisfy({ (0x21...0x7E).contains($0) || $0 == 0x20 }),
+            utf8.first != 0x20, utf8.last != 0x20
+        {
+            return true
+        }
+        return Item.normalizedName(name) == name && (1...Item.maximumNameLength).contains(name.count)
+            && !name.contains(where: \.isNewline) && ControlCharacters.first(in: name) == nil
     }
 }
 

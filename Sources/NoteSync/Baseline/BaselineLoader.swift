@@ -19,13 +19,18 @@ struct BaselineLoader {
     /// The newest complete baseline that verifies, as a checked database in the store folder,
     /// for a device at `applied`; nil when none is ahead of it. Baselines passed over are
     /// added to `report`.
+    /// With `covering`, only a baseline that holds at least one of the given logs (device and
+    /// sequence) is taken.
     func newestVerified(
-        aheadOf applied: [UUID: Int64], device: UUID?, report: inout SyncReport
+        aheadOf applied: [UUID: Int64], device: UUID?, covering: [UUID: Int64]? = nil, report: inout SyncReport
     ) throws -> (entry: BaselineCatalog.Entry, database: BaselineDatabase, file: URL)? {
         Self.removeLeftovers(in: folder)
         let catalog = try BaselineCatalog.read(container, containerID: containerID)
         report.skipped += catalog.skipped
-        let candidates = catalog.entries.filter { BaselineCatalog.isAhead($0, of: applied, device: device ?? UUID()) }
+        let candidates = catalog.entries.filter { entry in
+            BaselineCatalog.isAhead(entry, of: applied, device: device ?? UUID())
+                && (covering.map { gaps in gaps.contains { entry.manifest.vector[$0.key] ?? 0 >= $0.value } } ?? true)
+        }
         guard !candidates.isEmpty else { return nil }
         var logs: [UUID: [Int64]] = [:]
         for other in try container.logDevices().devices {

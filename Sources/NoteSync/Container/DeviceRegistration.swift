@@ -24,6 +24,14 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     public var registered: Date
     /// The store model version of the build that registered the device.
     public var modelVersion: Int
+    /// The last log of each other device that this device had applied when it last said so,
+    /// for compaction (docs/sync-format.md, "Compaction"); nil from builds before baselines.
+    public var applied: [UUID: Int64]?
+    /// When this device last synced, as it last said; nil from builds before baselines.
+    public var synced: Date?
+
+    /// When the device was last known to sync: `synced`, else `registered`.
+    public var lastSeen: Date { synced ?? registered }
 
     /// A registration of the current format; `registered` is kept to the millisecond, as written.
     public init(container: UUID, device: UUID, name: String, registered: Date = Date(), modelVersion: Int) {
@@ -36,7 +44,7 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, container, device, name, registered, modelVersion
+        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced
     }
 
     public init(from decoder: any Decoder) throws {
@@ -48,6 +56,12 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         name = try keys.decode(String.self, forKey: .name)
         registered = try keys.decodeCloudDate(forKey: .registered)
         modelVersion = try keys.decode(Int.self, forKey: .modelVersion)
+        if let positions = try? keys.decodeIfPresent([String: Int64].self, forKey: .applied) {
+            var applied: [UUID: Int64] = [:]
+            for (key, value) in positions { if let device = CloudName.uuid(key), value >= 0 { applied[device] = value } }
+            self.applied = applied
+        }
+        synced = (try? keys.decodeIfPresent(String.self, forKey: .synced)).flatMap { $0.flatMap(CloudJSON.date(from:)) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -59,5 +73,9 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         try keys.encode(name, forKey: .name)
         try keys.encode(CloudJSON.text(of: registered), forKey: .registered)
         try keys.encode(modelVersion, forKey: .modelVersion)
+        if let applied {
+            try keys.encode(Dictionary(uniqueKeysWithValues: applied.map { (CloudName.text(of: $0.key), $0.value) }), forKey: .applied)
+        }
+        if let synced { try keys.encode(CloudJSON.text(of: synced), forKey: .synced) }
     }
 }

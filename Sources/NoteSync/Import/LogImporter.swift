@@ -26,8 +26,10 @@ struct LogImporter {
     /// of one transaction, which the next sync applies again.
     static let bytesPerTransaction = 256 << 20
 
-    /// Applies every log that can be applied, until none is left that can.
-    func importAvailable(into report: inout SyncReport) throws {
+    /// Applies every log that can be applied, until none is left that can; returns the
+    /// sequences of the logs of each other device found in the container.
+    @discardableResult
+    func importAvailable(into report: inout SyncReport) throws -> [UUID: Set<Int64>] {
         var applied = try SyncState(store).applied
         let (devices, skippedDevices) = try container.logDevices()
         report.skipped += skippedDevices
@@ -65,6 +67,7 @@ struct LogImporter {
         report.waiting += blocked.sorted { $0.key.storeString < $1.key.storeString }.map(\.value)
         var seen: Set<String> = []
         report.skipped = report.skipped.filter { seen.insert($0.description).inserted }
+        return sequences
     }
 
     /// Applies the next logs of each device, looked up by name, until none is there or one

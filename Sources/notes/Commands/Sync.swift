@@ -182,17 +182,30 @@ extension Notes.Sync {
 
         @OptionGroup var storeOptions: StoreOptions
 
+        @Option(help: ArgumentHelp(
+            "How many days a device may go without syncing before the others stop waiting for it (default: 30, or what was set last); kept for later compactions.",
+            valueName: "DAYS"))
+        var retention: Int?
+
+        func validate() throws {
+            if let retention, retention < 1 { throw ValidationError("--retention must be at least 1 day") }
+        }
+
         func run() throws {
             let store = try storeOptions.open()
             let engine = SyncEngine(store: store)
             let bar = ProgressBar()
             engine.importProgress = bar.update
             defer { bar.finish() }
-            let (report, baseline) = try engine.compact()
+            let result = try engine.compact(retentionDays: retention)
             bar.finish()
-            SyncOutput.show(report)
+            SyncOutput.show(result.report)
+            let baseline = result.baseline
             print("baseline \(baseline.sequence) written: \(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), "
                 + SyncOutput.size(baseline.bytes))
+            if result.removedLogs + result.removedBaselines > 0 {
+                print("removed \(Plural.logs(Int64(result.removedLogs))) and \(result.removedBaselines) older baseline\(result.removedBaselines == 1 ? "" : "s") of this device that every device has")
+            }
         }
     }
 

@@ -1,0 +1,117 @@
+import Foundation
+import NoteStore
+
+/// What a device removes of its own files once a baseline holds them (docs/sync-format.md,
+/// "Compaction"), and the record of what it has applied that lets the others do the same.
+///
+/// A device removes files in its own namespace only: its logs that the *anchor* holds (the
+/// baseline whose vector is at least every other baseline's, checked by size and SHA-256) and
+/// that every registered device that still syncs has applied, as each says in its
+/// registration; and its own baselines that the anchor holds, but the anchor. A device that
+/// has not synced for longer than the retention period is *left behind*: the others no longer
+/// wait for it, and it rejoins through a baseline when it comes back.
+struct Compaction {
+    let store: Store
+    let container: CloudContainer
+    let containerID: UUID
+
+    /// How long a device may go without syncing before it is left behind, by default.
+    static let defaultRetention: TimeInterval = 30 * 86400
+    static let retentionKey = "retention.days"
+    static let acknowledgedKey = "ack.time"
+    /// How often a device rewrites its registration with what it has applied, at most.
+    static let acknowledgementInterval: TimeInterval = 600
+
+    /// The retention period set for this store, else the default.
+    static func retention(_ store: Store) throws -> TimeInterval {
+        let days = try store.syncValues(withPrefix: retentionKey)[retentionKey].flatMap(Double.init)
+        return days.map { $0 * 86400 } ?? defaultRetention
+    }
+
+    /// Rewrites this device's registration with the logs it has applied and the time, when it
+    /// last did so longer ago than ``acknowledgementInterval``, or when `force`. A registration
+    /// that is not there or cannot be read is left alone (the sentinel check deals with it).
+    func acknowledge(force: Bool, now: Date = Date()) throws {
+        let values = try store.syncValues(withPrefix: "")
+        if !force, let last = values[Self.acknowledgedKey].flatMap(JSONText.date),
+            last <= now, now.timeIntervalSince(last) < Self.acknowledgementInterval
+        {
+            return
+        }
+        guard case var .present(registration) = container.registration(of: store.deviceID) else { return }
+        registration.applied = SyncState(values: values).applied.filter { $0.key != store.deviceID && $0.value > 0 }
+        registration.synced = CloudJSON.normalized(now)
+        try container.register(registration)
+        try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: Self.acknowledgedKey) }
+    }
+
+    /// What ``run(now:)`` removed.
+    struct Outcome {
+        var logs = 0
+        var baselines = 0
+    }
+
+    /// Removes this device's logs and baselines that the anchor holds and no device that
+    /// still syncs needs; nothing when there is no anchor.
+    func run(now: Date = Date()) throws -> Outcome {
+        let catalog = try BaselineCatalog.read(container, containerID: containerID)
+        guard let anchor = try verifiedAnchor(catalog) else { return Outcome() }
+        let me = store.deviceID
+        var bound = anchor.manifest.vector[me] ?? 0
+        let retention = try Self.retention(store)
+        for registration in try container.devices().registrations
+        where registration.device != me && now.timeIntervalSince(registration.lastSeen) <= retention {
+            bound = min(bound, registration.applied?[me] ?? 0)
+        }
+        var outcome = Outcome()
+        for sequence in try container.logSequences(of: me).sequences where sequence <= bound {
+            try container.fileSystem.remove(container.path(container.logPath(of: me, sequence: sequence)))
+            outcome.logs += 1
+        }
+        for entry in catalog.entries
+        where entry.manifest.device == me && entry.name != anchor.name && Self.dominates(anchor.manifest.vector, entry.manifest.vector) {
+            try container.removeBaseline(entry.name)
+            outcome.baselines += 1
+        }
+        return outcome
+    }
+
+    /// The baseline whose vector is at least every other's, when there is one and its bytes
+    /// are those of its manifest.
+    private func verifiedAnchor(_ catalog: BaselineCatalog) throws -> BaselineCatalog.Entry? {
+        guard let anchor = catalog.entries.first(where: { candidate in
+            catalog.entries.allSatisfy { Self.dominates(candidate.manifest.vector, $0.manifest.vector) }
+        }) else { return nil }
+        let file = BaselineLoader.temporaryFile(in: store.folder)
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            let bytes = try container.copyBaselineDatabase(anchor.name, to: file, limit: Int(anchor.manifest.bytes))
+            guard bytes == anchor.manifest.bytes, try BaselineLoader.sha256(of: file) == anchor.manifest.sha256 else { return nil }
+        } catch let error as SyncError {
+            if case .tooLarge = error { return nil }
+            if case .missing = error { return nil }
+            throw error
+        }
+        return anchor
+    }
+
+    /// Whether `a` holds every log `b` holds.
+    static func dominates(_ a: [UUID: Int64], _ b: [UUID: Int64]) -> Bool {
+        b.allSatisfy { device, sequence in (a[device] ?? 0) >= sequence }
+    }
+}
+
+extension CloudContainer {
+    /// Removes a baseline of this device: its manifest first, so that no reader takes a
+    /// database on its way out, then its database.
+    func removeBaseline(_ name: BaselineName) throws(SyncError) {
+        for relative in [name.manifestPath, name.databasePath] {
+            do {
+                try fileSystem.remove(path(relative))
+            } catch {
+                if case .missing = error { continue }
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import NoteStore
+@testable import NoteSync
+import NoteTestSupport
+import Testing
+
+/// Compaction (docs/sync-format.md, "Compaction"): a device removes its logs that a baseline
+/// holds once every device that still syncs has applied them; a device left behind comes back
+/// through a baseline with its own changes; a damaged log is healed by a baseline of its
+/// writer.
+@Suite struct CompactionTests {
+    func logs(of store: Store, in stack: SyncStack) throws -> [Int64] {
+        try CloudContainer.create(in: stack.cloud).logSequences(of: store.deviceID).sequences
+    }
+
+    /// Every device writes a baseline in turn (which also says what it has applied), then each
+    /// compacts again with what the others said.
+    func compactEverywhere(_ stack: SyncStack, rounds: Int = 2) throws {
+        for _ in 0..<rounds {
+            for engine in stack.engines { _ = try engine.compact() }
+        }
+    }
+
+    @Test func logsEveryDeviceHasAppliedAreRemovedByTheirWriter() throws {
+        let stack = try BaselineTests.populatedStack()
+        let before = try stack.stores.map { try logs(of: $0, in: stack) }
+        #expect(before.allSatisfy { !$0.isEmpty })
+        try compactEverywhere(stack)
+        let after = try stack.stores.map { try logs(of: $0, in: stack) }
+        #expect(after.allSatisfy { $0.isEmpty }, "\(after)")
+        // Only the newest baseline is left of each device's.
+        let container = try CloudContainer.create(in: stack.cloud)
+        let catalog = try BaselineCatalog.read(container, containerID: container.identity)
+        #expect(catalog.entries.count <= stack.stores.count)
+        // A new device joins from what is left, and every device goes on.
+        let joined = try stack.join()
+        #expect(joined.baseline != nil && joined.waiting.isEmpty && joined.skipped.isEmpty, "\(joined)")
+        _ = try stack.stores[1].addNote(named: "After compaction", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        #expect(Set(try stack.dumps()).count == 1)
+        for engine in stack.engines {
+            let report = try engine.syncNow()
+            #expect(report.waiting.isEmpty && report.skipped.isEmpty, "\(report)")
+        }
+    }
+
+    @Test func aDeviceThatHasNotAppliedALogKeepsItInTheContainer() throws {
+        let stack = try SyncStack(devices: 3)
+        _ = try stack.stores[0].addNote(named: "first", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        try compactEverywhere(stack)
+        // Device 2 does not sync again; device 0 writes more and compacts.
+        _ = try stack.stores[0].addNote(named: "second", body: "", in: nil)
+        _ = try stack.engines[0].syncNow()
+        _ = try stack.engines[1].compact()
+        _ = try stack.engines[0].compact()
+        #expect(try logs(of: stack.stores[0], in: stack) == [2], "device 2 has not applied log 2 of device 0")
+        #expect(try stack.engines[2].syncNow().importedLogs == 1)
+        try stack.syncUntilQuiet()
+        #expect(Set(try stack.dumps()).count == 1)
+    }
+
+    @Test func aDeviceLeftBehindComesBackThroughABaselineWithItsOwnChanges() throws {
+        let stack = try SyncStack(devices: 3)
+        _ = try stack.stores[0].addNote(named: "early", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        // Device 2 goes away for 40 days: its registration says when it last synced.
+        let container = try CloudContainer.create(in: stack.cloud)
+        guard case var .present(registration) = container.registration(of: stack.stores[2].deviceID) else {
+            Issue.record("no registration")
+            return
+        }
+        registration.synced = Date().addingTimeInterval(-40 * 86400)
+        try container.register(registration)
+        try stack.stores[2].recordSync { ledger in
+            try ledger.setValue(JSONText.iso(Date()), for: Compaction.acknowledgedKey)
+        }
+        // Meanwhile the others write and compact past it.
+        for index in 0..<3 { _ = try stack.stores[index % 2].addNote(named: "while away \(index)", body: "", in: nil) }
+        for _ in 0..<2 {
+            for engine in stack.engines.prefix(2) { _ = try engine.compact() }
+        }
+        #expect(try logs(of: stack.stores[0], in: stack).isEmpty)
+        #expect(try logs(of: stack.stores[1], in: stack).isEmpty)
+        // It comes back with a note of its own, made while away.
+        _ = try stack.stores[2].addNote(named: "made while away", body: "kept", in: nil)
+        let back = try stack.engines[2].syncNow()
+        #expect(back.baseline != nil, "\(back)")
+        #expect(back.waiting.isEmpty && back.skipped.isEmpty, "\(back)")
+        try stack.syncUntilQuiet()
+        let dumps = try stack.dumps()
+        #expect(Set(dumps).count == 1)
+        #expect(dumps[0].contains("made while away") && dumps[0].contains("while away 2") && dumps[0].contains("early"))
+        for store in stack.stores { #expect(try store.check() == []) }
+    }
+
+    @Test func aDamagedLogIsHealedByABaselineOfItsWriter() throws {
+        let stack = try SyncStack(devices: 2)
+        _ = try stack.stores[0].addNote(named: "one", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        _ = try stack.stores[0].addNote(named: "two", body: "", in: nil)
+        _ = try stack.stores[0].addNote(named: "three", body: "", in: nil)
+        _ = try stack.engines[0].syncNow()
+        // Log 2 of device 0 is damaged in the cloud before device 1 applies it.
+        let sequences = try logs(of: stack.stores[0], in: stack)
+        let damaged = stack.cloud.appendingPathComponent(
+            "\(SyncEngine.defaultContainerName)/\(CloudContainer.logPath(device: stack.stores[0].deviceID, sequence: sequences[1]))")
+        var data = try Data(contentsOf: damaged)
+        data[data.count / 2] ^= 0x20
+        try data.write(to: damaged)
+        let blocked = try stack.engines[1].syncNow()
+        #expect(blocked.skipped.count == 1 && blocked.waiting.count == 1, "\(blocked)")
+        // Its writer finds it at its next check and writes a baseline that holds it.
+        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        _ = try stack.engines[0].syncNow()
+        let healed = try stack.engines[1].syncNow()
+        #expect(healed.baseline != nil, "\(healed)")
+        #expect(healed.waiting.isEmpty && healed.skipped.isEmpty, "\(healed)")
+        #expect(Set(try stack.dumps()).count == 1)
+        #expect(try stack.dumps()[1].contains("three"))
+    }
+}
