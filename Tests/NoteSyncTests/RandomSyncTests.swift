@@ -1,6 +1,6 @@
 import Foundation
 import NoteStore
-import NoteSync
+@testable import NoteSync
 import NoteTestSupport
 import Testing
 
@@ -59,9 +59,11 @@ import Testing
         }
     }
 
-    /// The same, with baselines: devices write them at random points (two without hearing of
-    /// each other's make concurrent ones), a new device joins from the newest one part way, and
-    /// another joins with notes of its own; every device ends the same and no text is lost.
+    /// The same, with baselines: devices write them at random points and compact (two without
+    /// hearing of each other's make concurrent ones), a new device joins from the newest one part
+    /// way, another joins with notes of its own, and one device is left behind (the others stop
+    /// waiting for it) and catches up through a baseline with its own changes; every device ends
+    /// the same and no text is lost.
     @Test(arguments: seeds.prefix(max(1, seeds.count / 4)))
     func randomHistoriesWithBaselinesConverge(seed: UInt64) throws {
         let stack = try SyncStack(devices: 3)
@@ -71,9 +73,11 @@ import Testing
         let steps = Int.random(in: 25...35, using: &editor.random)
         let joinAt = Int.random(in: 5..<steps, using: &editor.random)
         let arriveAt = Int.random(in: 5..<steps, using: &editor.random)
+        let leaveAt = Int.random(in: 0..<steps, using: &editor.random)
         var reports: [SyncReport] = []
         for step in 0..<steps {
             if step == joinAt { reports.append(try stack.join()) }
+            if step == leaveAt { try Self.leaveBehind(stack.stores[Int.random(in: 0..<3, using: &editor.random)], in: stack) }
             if step == arriveAt {
                 let store = try stack.addStore()
                 try editor.change(store)
@@ -103,6 +107,16 @@ import Testing
             #expect(try editor.lostBodies(in: store) == [], "seed \(seed): device \(index) lost text")
             #expect(try store.check() == [], "seed \(seed): device \(index)")
         }
+    }
+
+    /// Makes the others take `store` for a device that has not synced for 40 days: they stop
+    /// waiting for it when they compact, and it catches up through a baseline.
+    static func leaveBehind(_ store: Store, in stack: SyncStack) throws {
+        let container = try CloudContainer.create(in: stack.cloud)
+        guard case var .present(registration) = container.registration(of: store.deviceID) else { return }
+        registration.synced = Date().addingTimeInterval(-40 * 86400)
+        try container.register(registration)
+        try store.recordSync { ledger in try ledger.setValue(JSONText.iso(Date()), for: "ack.time") }
     }
 
     /// Every device syncs in turn until a whole round moves nothing; returns the last round.
