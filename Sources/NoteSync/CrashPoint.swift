@@ -23,6 +23,8 @@ enum CrashPoint: String {
     case baselinePublished = "baseline.publish"
     /// After a joining device copied and checked a baseline, before it becomes its store.
     case joinVerified = "join.verify"
+    /// After compaction removed one of this device's logs.
+    case compactionRemoved = "compact.remove"
 
     nonisolated(unsafe) private static var reached: [String: Int] = [:]
     private static let target: (name: String, count: Int)? = {

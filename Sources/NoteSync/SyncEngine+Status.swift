@@ -16,17 +16,21 @@ extension SyncEngine {
         let last = LastReport.decode(try store.syncValues(withPrefix: LastReport.key)[LastReport.key])
         var devices: [SyncStatus.Device] = []
         var skipped = last.skipped
+        var newestBaseline: BaselineManifest?
         if let cloud = state.cloud, let name = state.containerName, let identity = state.containerID,
             let container = try? CloudContainer(cloud: cloud, name: name, identity: identity)
         {
             devices = (try? otherDevices(container, state: state, skipped: &skipped)) ?? []
+            newestBaseline = (try? BaselineCatalog.read(container, containerID: identity))?.entries.first?.manifest
         }
-        return SyncStatus(
+        var status = SyncStatus(
             state: state.state, reason: state.reason, since: state.since, cloud: state.cloud?.path,
             containerName: state.containerName, container: state.containerID, device: store.deviceID,
             deviceName: state.deviceName, devices: devices, pendingExports: try store.outboxEntries().count,
             exportedSequence: state.exportedSequence, waiting: last.waiting.filter { !Self.isApplied($0, state.applied) },
             skipped: skipped, lastSync: state.lastSync, catchUp: CatchUp.current(in: store.folder))
+        status.newestBaseline = newestBaseline
+        return status
     }
 
     /// Whether a log reported as waiting by the last full sync was applied since (by a

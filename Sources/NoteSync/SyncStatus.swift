@@ -47,6 +47,8 @@ public struct SyncStatus: Sendable {
     public let lastSync: Date?
     /// An import of several logs under way in another process (or this one), if any.
     public var catchUp: CatchUp? = nil
+    /// The baseline a new device would start from: the newest whose manifest reads, if any.
+    public var newestBaseline: BaselineManifest? = nil
 }
 
 /// What one `sync now` did.

@@ -60,6 +60,25 @@ import Testing
         #expect(Set(try stack.dumps()).count == 1)
     }
 
+    /// A device of a build before baselines says nothing of what it applied: it is waited for,
+    /// however long ago it registered, since it cannot come back through a baseline.
+    @Test func aDeviceOfAnEarlierBuildIsWaitedFor() throws {
+        let stack = try SyncStack(devices: 2)
+        _ = try stack.stores[0].addNote(named: "n", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        let container = try CloudContainer.create(in: stack.cloud)
+        let older = DeviceRegistration(
+            container: container.identity, device: UUID(), name: "old build", registered: Date().addingTimeInterval(-400 * 86400),
+            modelVersion: 3)
+        try container.register(older)
+        try compactEverywhere(stack)
+        #expect(try logs(of: stack.stores[0], in: stack) == [1])
+        // Once it is gone (its registration removed), the others stop waiting.
+        try container.removeRegistration(of: older.device)
+        try compactEverywhere(stack)
+        #expect(try logs(of: stack.stores[0], in: stack) == [])
+    }
+
     @Test func aDeviceLeftBehindComesBackThroughABaselineWithItsOwnChanges() throws {
         let stack = try SyncStack(devices: 3)
         _ = try stack.stores[0].addNote(named: "early", body: "", in: nil)

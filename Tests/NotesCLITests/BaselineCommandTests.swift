@@ -46,6 +46,11 @@ import Testing
         #expect(compact.output.contains("baseline 1 written: 6 items, 1 log, "), "\(compact)")
         #expect(try notes(writer, ["add", "After", "--body", "later"]).status == 0)
         #expect(try notes(writer, ["sync", "now"]).status == 0)
+        let status = try notes(writer, ["sync", "status"]).output
+        #expect(status.contains("baseline:  1 of writer ("), "\(status)")
+        let object = try JSONSerialization.jsonObject(with: Data(try notes(writer, ["sync", "status", "--json"]).output.utf8)) as? [String: Any]
+        let baseline = object?["baseline"] as? [String: Any]
+        #expect(baseline?["sequence"] as? Int == 1 && baseline?["items"] as? Int == 6, "\(String(describing: object))")
         let joiner = folder.appending("joiner")
         let joined = try notes(joiner, ["sync", "enable", "--cloud", cloud.path])
         #expect(joined.status == 0)
@@ -81,6 +86,31 @@ import Testing
         #expect(try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("000000000002.sqlite"))
         #expect(try listing(joiner) == listing(writer))
         #expect(try notes(writer, ["check"]).output == "ok\n")
+    }
+
+    @Test func compactionKilledWhileRemovingLogsLeavesAContainerThatStillWorks() throws {
+        try prepareWriter()
+        for index in 0..<3 {
+            #expect(try notes(writer, ["add", "Later \(index)"]).status == 0)
+            #expect(try notes(writer, ["sync", "now"]).status == 0)
+        }
+        let logs = cloud.appendingPathComponent("NoteCollector/logs/\(try deviceID(writer))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).count == 4)
+        let killed = try notes(writer, ["sync", "compact"], crashAt: "compact.remove")
+        #expect(killed.status == SIGKILL)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).sorted() == [
+            "000000000002.log", "000000000003.log", "000000000004.log",
+        ])
+        // A device that joins now starts from the baseline; the one after a finished compaction too.
+        let first = folder.appending("first")
+        #expect(try notes(first, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
+        #expect(try listing(first) == listing(writer))
+        let again = try notes(writer, ["sync", "compact"])
+        #expect(again.status == 0 && again.output.contains("removed 3 logs"), "\(again)")
+        let second = folder.appending("second")
+        #expect(try notes(second, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
+        #expect(try listing(second) == listing(writer))
+        for store in [writer, first, second] { #expect(try notes(store, ["check"]).output == "ok\n") }
     }
 
     @Test func joiningKilledBeforeTheStoreIsMadeLeavesNothingAndCanRunAgain() throws {

@@ -49,6 +49,30 @@ import Testing
         for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
     }
 
+    /// Once the logs after the newest baseline pass 16 MiB (two notes of 9.9 MB), the watcher
+    /// writes a baseline in the background, and a new device starts from it.
+    @Test func aWatcherWritesABaselineWhenTheLogsAfterTheLastOnePassTheThreshold() throws {
+        let stores = try enabled(["a"])
+        let watcher = try BackgroundNotes(["watch", "-v"], store: stores[0], mergingErrors: true)
+        #expect(eventually { watcher.output.contains("watching '") }, "\(watcher.output)")
+        let big = folder.appending("big.txt")
+        try String(repeating: "a line of a long note\n", count: 450_000).write(to: big, atomically: true, encoding: .utf8)
+        let baselines = cloud.appendingPathComponent("NoteCollector/baselines")
+        func manifests() -> [String] {
+            ((try? FileManager.default.subpathsOfDirectory(atPath: baselines.path)) ?? []).filter { $0.hasSuffix(".json") }
+        }
+        for index in 0..<2 {
+            #expect(manifests().isEmpty, "no baseline before the threshold")
+            #expect(try notes(stores[0], "add", "long \(index)", "--body-file", big.path).status == 0)
+        }
+        #expect(eventually(within: 20) { manifests().count == 1 }, "\(watcher.output)")
+        #expect(eventually { watcher.output.contains("wrote baseline 1") }, "\(watcher.output)")
+        #expect(watcher.stop(SIGINT) == 0)
+        let joiner = store("joiner")
+        #expect(try notes(joiner, "sync", "enable", "--cloud", cloud.path).output.contains("started from the baseline"))
+        #expect(try names(joiner) == ["long 0", "long 1"])
+    }
+
     @Test func anIdleWatcherEndsOnSIGINTAndSaysSoUnderVerbose() throws {
         let stores = try enabled(["a"])
         let watcher = try BackgroundNotes(["watch", "-v"], store: stores[0], mergingErrors: true)

@@ -24,7 +24,7 @@ struct BaselineLoader {
     func newestVerified(
         aheadOf applied: [UUID: Int64], device: UUID?, covering: [UUID: Int64]? = nil, report: inout SyncReport
     ) throws -> (entry: BaselineCatalog.Entry, database: BaselineDatabase, file: URL)? {
-        Self.removeLeftovers(in: folder)
+        Self.removeLeftovers(in: folder, .taken)
         let catalog = try BaselineCatalog.read(container, containerID: containerID)
         report.skipped += catalog.skipped
         let candidates = catalog.entries.filter { entry in
@@ -50,26 +50,32 @@ struct BaselineLoader {
         return nil
     }
 
-    /// The name of a copy of a baseline in the store folder, made and removed under the
-    /// store's sync lock.
-    static func temporaryFile(in folder: URL) -> URL {
-        folder.appendingPathComponent(temporaryPrefix + String(UInt64.random(in: 1...UInt64.max), radix: 16) + ".sqlite")
+    /// Copies of baselines in the store folder: those taken in (under the store's sync lock)
+    /// and those written out (under its baseline lock), told apart so that each removes only
+    /// its own leftovers.
+    enum CopyKind: String {
+        case taken = ".baseline-in-"
+        case written = ".baseline-out-"
     }
 
-    static let temporaryPrefix = ".baseline-"
+    /// A new name for a copy of a baseline in the store folder.
+    static func temporaryFile(in folder: URL, _ kind: CopyKind) -> URL {
+        folder.appendingPathComponent(kind.rawValue + String(UInt64.random(in: 1...UInt64.max), radix: 16) + ".sqlite")
+    }
 
-    /// Removes the copies a process killed while writing or joining left in the store folder;
-    /// only ever called under the store's sync lock, so that no copy in use goes.
-    static func removeLeftovers(in folder: URL) {
+    /// Removes the copies of `kind` that a process killed while writing or joining left in the
+    /// store folder; called under the lock that copies of that kind are made under, so that no
+    /// copy in use goes.
+    static func removeLeftovers(in folder: URL, _ kind: CopyKind) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        for name in names where name.hasPrefix(temporaryPrefix) {
+        for name in names where name.hasPrefix(kind.rawValue) {
             try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
         }
     }
 
     /// Copies the baseline's database into the store folder and checks it.
     private func fetch(_ entry: BaselineCatalog.Entry) throws -> (BaselineDatabase, URL) {
-        let file = Self.temporaryFile(in: folder)
+        let file = Self.temporaryFile(in: folder, .taken)
         var keep = false
         defer { if !keep { try? FileManager.default.removeItem(at: file) } }
         let manifest = entry.manifest

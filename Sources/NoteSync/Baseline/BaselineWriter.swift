@@ -16,14 +16,15 @@ struct BaselineWriter {
 
     static let sequenceKey = "baseline.sequence"
 
-    /// Writes a baseline now; returns its manifest.
+    /// Writes a baseline now; returns its manifest. The caller holds the store's baseline
+    /// lock (``SyncEngine``).
     func write() throws -> BaselineManifest {
         let recorded = Int64(try store.syncValues(withPrefix: Self.sequenceKey)[Self.sequenceKey] ?? "") ?? 0
         let own = try container.baselineNames().names.filter { $0.device == store.deviceID }.map(\.sequence).max() ?? 0
         let databasesOnly = try ownDatabaseSequences()
         let sequence = max(recorded, own, databasesOnly) + 1
-        BaselineLoader.removeLeftovers(in: store.folder)
-        let file = BaselineLoader.temporaryFile(in: store.folder)
+        BaselineLoader.removeLeftovers(in: store.folder, .written)
+        let file = BaselineLoader.temporaryFile(in: store.folder, .written)
         defer { try? FileManager.default.removeItem(at: file) }
         var manifest: BaselineManifest?
         let written = Date()

@@ -52,7 +52,8 @@ struct Compaction {
     }
 
     /// Removes this device's logs and baselines that the anchor holds and no device that
-    /// still syncs needs; nothing when there is no anchor.
+    /// still syncs needs; nothing when there is no anchor. The caller holds the store's
+    /// baseline lock.
     func run(now: Date = Date()) throws -> Outcome {
         let catalog = try BaselineCatalog.read(container, containerID: containerID)
         guard let anchor = try verifiedAnchor(catalog) else { return Outcome() }
@@ -60,13 +61,14 @@ struct Compaction {
         var bound = anchor.manifest.vector[me] ?? 0
         let retention = try Self.retention(store)
         for registration in try container.devices().registrations
-        where registration.device != me && now.timeIntervalSince(registration.lastSeen) <= retention {
+        where registration.device != me && !Self.isLeftBehind(registration, retention: retention, now: now) {
             bound = min(bound, registration.applied?[me] ?? 0)
         }
         var outcome = Outcome()
         for sequence in try container.logSequences(of: me).sequences where sequence <= bound {
             try container.fileSystem.remove(container.path(container.logPath(of: me, sequence: sequence)))
             outcome.logs += 1
+            CrashPoint.compactionRemoved.reach()
         }
         for entry in catalog.entries
         where entry.manifest.device == me && entry.name != anchor.name && Self.dominates(anchor.manifest.vector, entry.manifest.vector) {
@@ -82,7 +84,7 @@ struct Compaction {
         guard let anchor = catalog.entries.first(where: { candidate in
             catalog.entries.allSatisfy { Self.dominates(candidate.manifest.vector, $0.manifest.vector) }
         }) else { return nil }
-        let file = BaselineLoader.temporaryFile(in: store.folder)
+        let file = BaselineLoader.temporaryFile(in: store.folder, .written)
         defer { try? FileManager.default.removeItem(at: file) }
         do {
             let bytes = try container.copyBaselineDatabase(anchor.name, to: file, limit: Int(anchor.manifest.bytes))
@@ -93,6 +95,14 @@ struct Compaction {
             throw error
         }
         return anchor
+    }
+
+    /// Whether the others stop waiting for a device: it said it last synced longer ago than the
+    /// retention period. A registration of a build before baselines says nothing of it: such a
+    /// device is waited for, since it cannot come back through a baseline.
+    static func isLeftBehind(_ registration: DeviceRegistration, retention: TimeInterval, now: Date) -> Bool {
+        guard let synced = registration.synced else { return false }
+        return now.timeIntervalSince(synced) > retention
     }
 
     /// Whether `a` holds every log `b` holds.

@@ -53,6 +53,16 @@ extension CloudContainer {
         return (sequences.sorted(), skipped)
     }
 
+    /// The sizes of the logs of `device`, by sequence, as its folder lists them (skipped files
+    /// left out; see ``logSequences(of:)``).
+    public func logSizes(of device: UUID) throws(SyncError) -> [Int64: Int64] {
+        var sizes: [Int64: Int64] = [:]
+        for entry in try visibleEntries(of: logFolder(of: device)) where entry.kind == .file {
+            if let sequence = CloudName.sequence(ofLog: entry.name) { sizes[sequence] = entry.size }
+        }
+        return sizes
+    }
+
     /// The bytes of a log, refused when it has more than `limit` bytes or is not a regular
     /// file (a link is never followed).
     public func readLog(device: UUID, sequence: Int64, limit: Int = logSizeLimit) throws(SyncError) -> Data {

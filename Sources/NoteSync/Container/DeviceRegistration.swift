@@ -30,9 +30,6 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     /// When this device last synced, as it last said; nil from builds before baselines.
     public var synced: Date?
 
-    /// When the device was last known to sync: `synced`, else `registered`.
-    public var lastSeen: Date { synced ?? registered }
-
     /// A registration of the current format; `registered` is kept to the millisecond, as written.
     public init(container: UUID, device: UUID, name: String, registered: Date = Date(), modelVersion: Int) {
         formatVersion = Self.currentFormatVersion

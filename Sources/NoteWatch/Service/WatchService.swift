@@ -22,6 +22,14 @@ public final class WatchService: @unchecked Sendable {
     private var commits: StoreObservation?
     /// The devices whose clock this watcher has said runs ahead, with how far it said.
     private var announcedClocks: [UUID: TimeInterval] = [:]
+    /// Where baselines are written, away from the watcher's thread, and when that was last
+    /// looked into.
+    private let baselines = DispatchQueue(label: "NoteWatch.WatchService.baselines", qos: .utility)
+    private var baselineLookedAt: ContinuousClock.Instant?
+    private var baselineCheckPending = false
+
+    /// How often, at most, the watcher looks whether a baseline is due.
+    static let baselineCheckInterval: Duration = .seconds(10)
 
     /// Takes the store's watcher lock; throws ``WatchError/locked(path:pid:)`` naming the
     /// process of a watcher that runs already.
@@ -167,6 +175,36 @@ public final class WatchService: @unchecked Sendable {
         }
     }
 
+    /// Writes a baseline in the background when the logs after the newest one reach
+    /// ``SyncEngine/baselineDue``: looked into after syncs that moved logs, at most every
+    /// ``baselineCheckInterval`` (a sync within it is looked into when it ends), one at a time,
+    /// without holding up the syncs of the watcher's thread.
+    private func writeBaselineIfDue() {
+        let now = ContinuousClock.now
+        let delay = stateLock.withLock { () -> Duration? in
+            if baselineCheckPending { return nil }
+            baselineCheckPending = true
+            guard let last = baselineLookedAt, now - last < Self.baselineCheckInterval else { return .zero }
+            return Self.baselineCheckInterval - (now - last)
+        }
+        guard let delay else { return }
+        let (seconds, attoseconds) = delay.components
+        baselines.asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { [store, log] in
+            self.stateLock.withLock {
+                self.baselineCheckPending = false
+                self.baselineLookedAt = ContinuousClock.now
+            }
+            guard !self.stateLock.withLock({ self.stopped }) else { return }
+            do {
+                if let written = try SyncEngine(store: store).writeBaselineIfDue() {
+                    log(1, "wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \(written.bytes) bytes")
+                }
+            } catch {
+                log(0, "cannot write a baseline: \(error)")
+            }
+        }
+    }
+
     /// Names each device whose clock runs ahead, once, and again when it runs twice as far.
     private func announceClocks(_ clocksAhead: [UUID: TimeInterval]) {
         for (device, ahead) in clocksAhead.sorted(by: { $0.key.storeString < $1.key.storeString }) {
@@ -186,6 +224,7 @@ public final class WatchService: @unchecked Sendable {
             let clock = ContinuousClock()
             let start = clock.now
             let report = try engine.syncNow(importing: scope)
+            if report.exportedLogs + report.importedLogs > 0 { writeBaselineIfDue() }
             if report.exportedLogs + report.importedLogs > 0 {
                 let (seconds, attoseconds) = (clock.now - start).components
                 let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15

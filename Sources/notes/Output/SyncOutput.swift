@@ -55,6 +55,11 @@ enum SyncOutput {
             lines.append("catch-up:  \(catchUp.logsApplied) of \(Plural.logs(Int64(catchUp.logsToApply))) applied, "
                 + "\(Plural.changes(catchUp.changesApplied)) (process \(catchUp.process), since \(Timestamp.iso(catchUp.started)))")
         }
+        if let baseline = status.newestBaseline {
+            let writer = status.devices.first { $0.id == baseline.device }?.name ?? (baseline.device == status.device ? status.deviceName : nil)
+            lines.append("baseline:  \(baseline.sequence) of \(writer ?? "-") (\(baseline.device.storeString)), "
+                + "\(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), \(size(baseline.bytes)), written \(Timestamp.iso(baseline.written))")
+        }
         if !status.devices.isEmpty {
             lines.append("devices:")
             for device in status.devices {
@@ -164,6 +169,17 @@ struct SyncStatusJSON: Encodable {
     let lastSync: String?
     let watcher: WatcherJSON
     let catchUp: CatchUpJSON?
+    let baseline: BaselineJSON?
+
+    /// The newest baseline: where it is and what it holds.
+    struct BaselineJSON: Encodable {
+        let device: String
+        let sequence: Int64
+        let items: Int
+        let logs: Int64
+        let bytes: Int64
+        let written: String
+    }
 
     /// An import of several logs under way: its process, and how far it has come.
     struct CatchUpJSON: Encodable {
@@ -207,11 +223,16 @@ struct SyncStatusJSON: Encodable {
                 pid: $0.process, logsApplied: $0.logsApplied, logsToApply: $0.logsToApply, changesApplied: $0.changesApplied,
                 started: Timestamp.iso($0.started))
         }
+        baseline = status.newestBaseline.map {
+            BaselineJSON(
+                device: $0.device.storeString, sequence: $0.sequence, items: $0.items, logs: $0.logCount, bytes: $0.bytes,
+                written: Timestamp.iso($0.written))
+        }
     }
 
     enum CodingKeys: String, CodingKey {
         case state, reason, since, cloud, containerName, container, device, devices, pendingExports, waiting, skipped, lastSync
-        case watcher, catchUp
+        case watcher, catchUp, baseline
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -230,5 +251,6 @@ struct SyncStatusJSON: Encodable {
         try container.encode(lastSync, forKey: .lastSync)
         try container.encode(watcher, forKey: .watcher)
         try container.encode(catchUp, forKey: .catchUp)
+        try container.encode(baseline, forKey: .baseline)
     }
 }
