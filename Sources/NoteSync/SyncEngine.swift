@@ -156,10 +156,13 @@ public final class SyncEngine {
     /// did and the baseline's manifest.
     ///
     /// Then compacts: removes this device's logs and older baselines that the container no
-    /// longer needs (docs/sync-format.md, "Compaction"). `retentionDays`, when given, becomes
+    /// longer needs, and, as the writer of the newest baseline, blobs nothing uses any more
+    /// (docs/sync-format.md, "Compaction"). `retentionDays`, when given, becomes
     /// this store's retention period: how long a device may go without syncing before the
     /// others stop waiting for it.
-    public func compact(retentionDays: Int? = nil) throws -> (report: SyncReport, baseline: BaselineManifest, removedLogs: Int, removedBaselines: Int) {
+    public func compact(retentionDays: Int? = nil) throws -> (
+        report: SyncReport, baseline: BaselineManifest, removedLogs: Int, removedBaselines: Int, removedBlobs: Int
+    ) {
         try locked {
             if let retentionDays {
                 try store.recordSync { ledger in try ledger.setValue(String(retentionDays), for: Compaction.retentionKey) }
@@ -173,7 +176,7 @@ public final class SyncEngine {
             guard let (baseline, removed) = try baselineLocked(wait: true, { try writeBaselineAndCompact(container) }) else {
                 throw SyncError.io(path: store.folder.appendingPathComponent("baseline.lock").path, reason: "it could not be locked")
             }
-            return (report, baseline, removed.logs, removed.baselines)
+            return (report, baseline, removed.logs, removed.baselines, removed.blobs)
         }
     }
 
@@ -376,6 +379,10 @@ public final class SyncEngine {
             do {
                 let log = try LogCodec.decode(container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize))
                 if log.header.device != store.deviceID || log.header.sequence != sequence { damaged = true }
+                // A blob removed as unused while this log was being published goes back.
+                for sha256 in log.header.blobs where try !container.hasBlob(sha256) && store.hasBlob(sha256) {
+                    try container.publishBlob(store.blobData(sha256), sha256: sha256)
+                }
             } catch is LogProblem {
                 damaged = true
             } catch let error as SyncError {

@@ -113,6 +113,49 @@ import Testing
         for store in stack.stores { #expect(try store.check() == []) }
     }
 
+    @Test func blobsNothingUsesAreRemovedByTheAnchorsWriterAfterAGracePeriod() throws {
+        let stack = try SyncStack(devices: 2)
+        let kept = try stack.stores[0].addNote(named: "kept", body: "", in: nil)
+        _ = try stack.stores[0].attachImages([SampleFiles.image("plain.png")], to: kept.id)
+        let gone = try stack.stores[0].addNote(named: "gone", body: "", in: nil)
+        _ = try stack.stores[0].attachImages([SampleFiles.image("baseline.jpg")], to: gone.id)
+        try stack.syncUntilQuiet()
+        try stack.stores[0].trash(gone.id)
+        try stack.stores[0].emptyTrash()
+        try stack.syncUntilQuiet()
+        try compactEverywhere(stack)
+        let container = try CloudContainer.create(in: stack.cloud)
+        #expect(try container.blobs().blobs.count == 2, "the unused blob is only marked at first")
+        // The writer of the anchor compacts again a day later: the unused blob goes.
+        let catalog = try BaselineCatalog.read(container, containerID: container.identity)
+        let writer = try #require(stack.stores.firstIndex { $0.deviceID == catalog.entries.first?.manifest.device })
+        let compaction = Compaction(store: stack.stores[writer], container: container, containerID: container.identity)
+        #expect(try compaction.run(now: Date().addingTimeInterval(2 * 86400)).blobs == 1)
+        let left = try container.blobs().blobs
+        #expect(left == [try stack.stores[0].attachments(of: kept.id)[0].sha256])
+        // A new device joins with the image that is still used.
+        let joined = try stack.join()
+        #expect(joined.baseline != nil && joined.waiting.isEmpty, "\(joined)")
+        #expect(try stack.stores[2].check() == [])
+        #expect(Set(try stack.dumps()).count == 1)
+    }
+
+    @Test func aBlobThatWentWhileItsLogWasPublishedIsPublishedAgainByItsWriter() throws {
+        let stack = try SyncStack(devices: 2)
+        let note = try stack.stores[0].addNote(named: "photo", body: "", in: nil)
+        let attachment = try stack.stores[0].attachImages([SampleFiles.image("plain.png")], to: note.id)[0]
+        _ = try stack.engines[0].syncNow()
+        let container = try CloudContainer.create(in: stack.cloud)
+        try container.removeBlob(attachment.sha256)
+        #expect(try stack.engines[1].syncNow().waiting.count == 1)
+        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        _ = try stack.engines[0].syncNow()
+        #expect(try container.hasBlob(attachment.sha256))
+        try stack.syncUntilQuiet()
+        #expect(Set(try stack.dumps()).count == 1)
+        #expect(try stack.stores[1].check() == [])
+    }
+
     @Test func aDamagedLogIsHealedByABaselineOfItsWriter() throws {
         let stack = try SyncStack(devices: 2)
         _ = try stack.stores[0].addNote(named: "one", body: "", in: nil)

@@ -7,7 +7,8 @@ import NoteStore
 /// A device removes files in its own namespace only: its logs that the *anchor* holds (the
 /// baseline whose vector is at least every other baseline's, checked by size and SHA-256) and
 /// that every registered device that still syncs has applied, as each says in its
-/// registration; and its own baselines that the anchor holds, but the anchor. A device that
+/// registration; and its own baselines that the anchor holds, but the anchor. The writer of
+/// the anchor also removes blobs that nothing uses any more. A device that
 /// has not synced for longer than the retention period is *left behind*: the others no longer
 /// wait for it, and it rejoins through a baseline when it comes back.
 struct Compaction {
@@ -49,14 +50,23 @@ struct Compaction {
     struct Outcome {
         var logs = 0
         var baselines = 0
+        var blobs = 0
     }
+
+    static let unusedBlobsKey = "blobs.unused"
+    /// How long a blob stays unused, seen so at two compactions, before it is removed: longer
+    /// than any export takes between finding a blob in the container and publishing the log
+    /// that uses it.
+    static let blobGrace: TimeInterval = 86400
 
     /// Removes this device's logs and baselines that the anchor holds and no device that
     /// still syncs needs; nothing when there is no anchor. The caller holds the store's
     /// baseline lock.
     func run(now: Date = Date()) throws -> Outcome {
         let catalog = try BaselineCatalog.read(container, containerID: containerID)
-        guard let anchor = try verifiedAnchor(catalog) else { return Outcome() }
+        let file = BaselineLoader.temporaryFile(in: store.folder, .written)
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard let anchor = try verifiedAnchor(catalog, copy: file) else { return Outcome() }
         let me = store.deviceID
         var bound = anchor.manifest.vector[me] ?? 0
         let retention = try Self.retention(store)
@@ -75,17 +85,61 @@ struct Compaction {
             try container.removeBaseline(entry.name)
             outcome.baselines += 1
         }
+        if anchor.manifest.device == me { outcome.blobs = try collectBlobs(anchor: file, now: now) }
         return outcome
+    }
+
+    /// Removes the blobs that no attachment of the anchor (its verified copy in `anchor`) nor
+    /// any log in the container uses, once they were found so at two compactions at least
+    /// ``blobGrace`` apart: blobs are shared, so only the writer of the anchor removes them.
+    /// A log published meanwhile with a blob that went is healed by its writer, which
+    /// publishes the blob again (``SyncEngine``'s check of its own logs).
+    private func collectBlobs(anchor: URL, now: Date) throws -> Int {
+        guard let database = try? BaselineDatabase.verify(anchor) else { return 0 }
+        defer { database.close() }
+        var used = Set(try database.blobs())
+        for device in try container.logDevices().devices {
+            for sequence in try container.logSequences(of: device).sequences {
+                do {
+                    let log = try LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
+                    used.formUnion(log.header.blobs)
+                    for change in log.changes where change.entity == .imageAttachment {
+                        if case let .text(sha256)? = change.values["sha256"] { used.insert(sha256) }
+                    }
+                } catch is LogProblem {
+                    // A damaged log uses nothing that can be known: keep everything.
+                    return 0
+                } catch let error as SyncError {
+                    if case .missing = error { continue }
+                    if case .tooLarge = error { return 0 }
+                    throw error
+                }
+            }
+        }
+        let marks = try store.syncValues(withPrefix: Self.unusedBlobsKey)[Self.unusedBlobsKey]
+            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] } ?? [:]
+        var kept: [String: String] = [:]
+        var removed = 0
+        for sha256 in try container.blobs().blobs where !used.contains(sha256) {
+            if let marked = marks[sha256].flatMap(JSONText.date), now.timeIntervalSince(marked) >= Self.blobGrace {
+                try container.removeBlob(sha256)
+                removed += 1
+            } else {
+                kept[sha256] = marks[sha256] ?? JSONText.iso(now)
+            }
+        }
+        let text = kept.isEmpty ? nil : String(decoding: try JSONSerialization.data(withJSONObject: kept, options: .sortedKeys), as: UTF8.self)
+        try store.recordSync { ledger in try ledger.setValue(text, for: Self.unusedBlobsKey) }
+        return removed
     }
 
     /// The baseline whose vector is at least every other's, when there is one and its bytes
     /// are those of its manifest.
-    private func verifiedAnchor(_ catalog: BaselineCatalog) throws -> BaselineCatalog.Entry? {
+    /// Copies it into `file`.
+    private func verifiedAnchor(_ catalog: BaselineCatalog, copy file: URL) throws -> BaselineCatalog.Entry? {
         guard let anchor = catalog.entries.first(where: { candidate in
             catalog.entries.allSatisfy { Self.dominates(candidate.manifest.vector, $0.manifest.vector) }
         }) else { return nil }
-        let file = BaselineLoader.temporaryFile(in: store.folder, .written)
-        defer { try? FileManager.default.removeItem(at: file) }
         do {
             let bytes = try container.copyBaselineDatabase(anchor.name, to: file, limit: Int(anchor.manifest.bytes))
             guard bytes == anchor.manifest.bytes, try BaselineLoader.sha256(of: file) == anchor.manifest.sha256 else { return nil }
@@ -112,6 +166,17 @@ struct Compaction {
 }
 
 extension CloudContainer {
+    /// Removes a blob that nothing uses any more.
+    func removeBlob(_ sha256: String) throws(SyncError) {
+        try CloudName.requireSHA256(sha256)
+        do {
+            try fileSystem.remove(path(blobPath(sha256)))
+        } catch {
+            if case .missing = error { return }
+            throw error
+        }
+    }
+
     /// Removes a baseline of this device: its manifest first, so that no reader takes a
     /// database on its way out, then its database.
     func removeBaseline(_ name: BaselineName) throws(SyncError) {

@@ -206,6 +206,9 @@ extension Notes.Sync {
             if result.removedLogs + result.removedBaselines > 0 {
                 print("removed \(Plural.logs(Int64(result.removedLogs))) and \(result.removedBaselines) older baseline\(result.removedBaselines == 1 ? "" : "s") of this device that every device has")
             }
+            if result.removedBlobs > 0 {
+                print("removed \(result.removedBlobs) blob\(result.removedBlobs == 1 ? "" : "s") that no note uses any more")
+            }
         }
     }
 
