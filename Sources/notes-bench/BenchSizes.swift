@@ -25,6 +25,9 @@ struct BenchSizes: Sendable {
     /// `catch-up`: the sizes of the histories a new device joins, and repetitions of each.
     var catchUpNotes: [Int]
     var catchUpRepetitions: Int
+    /// `catch-up`: how many times each note of the largest history is edited, for the
+    /// history whose baseline a new device joins from as well.
+    var catchUpEdits: Int
     /// `idle`: how long the watcher is watched at rest, and how many times it is stopped.
     var idleSeconds: Int
     var idleStops: Int
@@ -37,7 +40,7 @@ struct BenchSizes: Sendable {
         longNoteMegabytes: [1, 5, 10],
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
-        catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, idleSeconds: 20, idleStops: 10,
+        catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
         historyEdits: 1000, mergeRounds: 20)
 
     static let quick = BenchSizes(
@@ -45,6 +48,6 @@ struct BenchSizes: Sendable {
         longNoteMegabytes: [0.1, 0.5, 1],
         insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
-        catchUpNotes: [1_000], catchUpRepetitions: 1, idleSeconds: 2, idleStops: 2,
+        catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
         historyEdits: 100, mergeRounds: 3)
 }

@@ -18,13 +18,62 @@ struct CatchUpScenario: Scenario {
             Fact("histories", sizes.catchUpNotes.map { ReportPrinter.grouped($0) }.joined(separator: " and ") + " notes"),
             Fact("repetitions", sizes.catchUpRepetitions),
         ]
+        var joins: [Int: Measurement] = [:]
         for count in sizes.catchUpNotes {
-            try measure(notes: count, bench: bench, report: &report)
+            joins[count] = try measure(notes: count, bench: bench, report: &report)
+        }
+        if let largest = sizes.catchUpNotes.max(), let plain = joins[largest] {
+            try measureEdited(notes: largest, plain: plain, bench: bench, report: &report)
         }
         return report
     }
 
-    private func measure(notes count: Int, bench: Workbench, report: inout ScenarioReport) throws {
+    /// A history of `count` notes each edited ``BenchSizes/catchUpEdits`` times (a line added
+    /// to its body each time, one save per round), pushed, then written into a baseline that
+    /// new devices join from, against the join from the plain history's baseline.
+    private func measureEdited(notes count: Int, plain: Measurement, bench: Workbench, report: inout ScenarioReport) throws {
+        let label = "\(ReportPrinter.grouped(count)) notes edited \(bench.sizes.catchUpEdits) times"
+        bench.progress("catch-up: building a history of \(label)")
+        let library = NoteLibrary(notes: count, collections: bench.sizes.collections, seed: 78)
+        let rig = try SyncRig(bench: bench, label: "catch-up-edited")
+        let deviceA = try rig.makeDevice("edited-A")
+        let store = try Store(folder: deviceA)
+        try library.saveNotes(to: store, collectionIDs: try library.saveCollections(to: store))
+        for round in 1...bench.sizes.catchUpEdits {
+            let context = store.makeContext()
+            for var note in try store.fetch(ItemRequest(kind: .note)) {
+                note.body = (note.body ?? "") + "\nedit \(round)"
+                try context.update(note)
+            }
+            try context.save()
+        }
+        try rig.enable(deviceA, name: "A")
+        let expected = try ArrivalProbe(store: deviceA).noteSummary()
+        let compact = try rig.compact(deviceA)
+        report.measurements.append(Measurement("\(label): notes sync compact on A", unit: .seconds, samples: [compact.milliseconds / 1000]))
+        var seconds: [Double] = []
+        for repetition in 0..<bench.sizes.catchUpRepetitions {
+            bench.progress("catch-up: \(label) from the baseline, repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)")
+            let device = try rig.makeDevice("edited-new-\(repetition)")
+            let joined = try rig.enable(device, name: "new \(repetition)")
+            guard joined.process.output.contains("started from the baseline"), try ArrivalProbe(store: device).noteSummary() == expected else {
+                throw BenchError.unexpected("the new device did not join the edited history from the baseline: \(joined.process.output)")
+            }
+            seconds.append(joined.milliseconds / 1000)
+            bench.removeFolder(device)
+        }
+        let joined = Measurement("\(label): notes sync enable on a new device, from the baseline", unit: .seconds, samples: seconds)
+        report.measurements.append(joined)
+        report.facts.append(Fact("\(label): the baseline", ReportPrinter.format(Double(Self.bytes(of: rig.cloud.appendingPathComponent(
+            "NoteCollector/baselines"))) / 1_048_576, .mebibytes)))
+        report.ratios.append(Ratio("\(label) / without edits, joining from the baseline (medians)", joined, over: plain))
+        report.targets.append(TargetCheck(
+            name: "\(label): joining within 1.5 times the join without edits", met: joined.median <= 1.5 * plain.median,
+            detail: "\(ReportPrinter.format(joined.median, .seconds)) against \(ReportPrinter.format(plain.median, .seconds)) at the median"))
+    }
+
+    /// Returns the joins from the baseline.
+    private func measure(notes count: Int, bench: Workbench, report: inout ScenarioReport) throws -> Measurement {
         let label = ReportPrinter.grouped(count)
         bench.progress("catch-up: building a history of \(label) notes")
         let library = NoteLibrary(notes: count, collections: bench.sizes.collections, seed: 77)
@@ -71,6 +120,24 @@ struct CatchUpScenario: Scenario {
         report.targets.append(TargetCheck(
             name: "\(label) notes: joining from the baseline at least 10 times faster than git clone", met: cloned.median >= 10 * joined.median,
             detail: "git clone \(ReportPrinter.format(cloned.median, .seconds)), notes \(ReportPrinter.format(joined.median, .seconds)) at the median"))
+
+        // Compacted: the new devices have said what they applied, so A's logs go; the
+        // container against a store that holds the same notes (a device joined from it).
+        bench.progress("catch-up: \(label) notes, A compacts")
+        try rig.compact(deviceA)
+        let holder = try rig.makeDevice("holder")
+        try rig.enable(holder, name: "holder")
+        let container = Double(Self.bytes(of: rig.cloud.appendingPathComponent("NoteCollector")))
+        let held = Double(Self.bytes(of: holder))
+        report.facts.append(Fact(
+            "\(label) notes: the container after compaction",
+            ReportPrinter.format(container / 1_048_576, .mebibytes) + " (a store holding the notes: "
+                + ReportPrinter.format(held / 1_048_576, .mebibytes) + ")"))
+        report.targets.append(TargetCheck(
+            name: "\(label) notes: the container after compaction at most 1.5 times a store holding the notes", met: container <= 1.5 * held,
+            detail: String(format: "%.2f times", container / held)))
+        bench.removeFolder(holder)
+        return joined
     }
 
     /// New devices join the container, one per repetition, alternating with git clones of the
