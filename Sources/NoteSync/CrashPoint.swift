@@ -23,6 +23,8 @@ enum CrashPoint: String {
     case baselinePublished = "baseline.publish"
     /// After a joining device copied and checked a baseline, before it becomes its store.
     case joinVerified = "join.verify"
+    /// After a joining device's store was made from a baseline, before sync records it.
+    case joinLinked = "join.link"
     /// After compaction removed one of this device's logs.
     case compactionRemoved = "compact.remove"
 

@@ -69,4 +69,7 @@ public struct SyncReport: Sendable {
     /// The baseline this sync started from (its database's path in the container), with the
     /// notes and collections it held.
     public var baseline: (path: String, items: Int)? = nil
+    /// This device's own logs (or a baseline holding them) applied again: the store was behind
+    /// what the container holds of its device (restored from a backup, or a copy).
+    public var recoveredLogs = 0
 }

@@ -33,6 +33,28 @@ import Testing
         #expect(!fixture.allPaths().contains { $0.contains(".tmp-") })
     }
 
+    /// What a device has applied and when it last synced travel in its registration; a
+    /// registration of an earlier build has neither, and one whose `applied` is not understood
+    /// still reads, without it.
+    @Test func registrationsSayWhatTheirDeviceHasApplied() throws {
+        let fixture = try ContainerFixture()
+        let container = fixture.container
+        var registration = DeviceRegistration(
+            container: container.identity, device: UUID(), name: "laptop", registered: Date(timeIntervalSince1970: 1_750_000_000),
+            modelVersion: 4)
+        registration.applied = [UUID(): 12, UUID(): 3]
+        registration.synced = Date(timeIntervalSince1970: 1_760_000_000.5)
+        try container.register(registration)
+        #expect(container.registration(of: registration.device) == .present(registration))
+        let path = container.url.appendingPathComponent(CloudContainer.registrationPath(of: registration.device))
+        let text = try String(contentsOf: path, encoding: .utf8)
+        #expect(text.contains(#""synced":"2025-10-09T08:53:20.500Z""#), "\(text)")
+        let odd = text.replacingOccurrences(of: #""applied":{"#, with: #""applied":{"NOT-A-UUID":1,"#)
+        try odd.write(to: path, atomically: true, encoding: .utf8)
+        let read = container.registration(of: registration.device).value
+        #expect(read?.applied == nil && read?.synced == registration.synced && read?.name == "laptop")
+    }
+
     @Test func registerRefusesARegistrationOfAnotherContainer() throws {
         let fixture = try ContainerFixture()
         let registration = DeviceRegistration(container: UUID(), device: UUID(), name: "x", modelVersion: 2)

@@ -113,6 +113,23 @@ import Testing
         for store in [writer, first, second] { #expect(try notes(store, ["check"]).output == "ok\n") }
     }
 
+    /// Killed once the store is made, before it records where it came from: enabling again
+    /// merges the baseline into it (nothing doubled) and goes on.
+    @Test func joiningKilledAfterTheStoreIsMadeCanRunAgain() throws {
+        try prepareWriter()
+        #expect(try notes(writer, ["sync", "compact"]).status == 0)
+        let joiner = folder.appending("joiner")
+        let killed = try notes(joiner, ["sync", "enable", "--cloud", cloud.path], crashAt: "join.link")
+        #expect(killed.status == SIGKILL)
+        #expect(try listing(joiner) == listing(writer), "the store holds the baseline's notes already")
+        let joined = try notes(joiner, ["sync", "enable", "--cloud", cloud.path])
+        #expect(joined.status == 0, "\(joined)")
+        #expect(try notes(writer, ["sync", "now"]).status == 0)
+        #expect(try listing(joiner) == listing(writer))
+        #expect(try notes(joiner, ["check"]).output == "ok\n")
+        #expect(try notes(writer, ["check"]).output == "ok\n")
+    }
+
     @Test func joiningKilledBeforeTheStoreIsMadeLeavesNothingAndCanRunAgain() throws {
         try prepareWriter()
         #expect(try notes(writer, ["sync", "compact"]).status == 0)

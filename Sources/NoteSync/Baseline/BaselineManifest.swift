@@ -76,15 +76,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         device = try keys.decodeCloudUUID(forKey: .device)
         sequence = try keys.decode(Int64.self, forKey: .sequence)
         modelVersion = try keys.decode(Int.self, forKey: .modelVersion)
-        var vector: [UUID: Int64] = [:]
-        for (key, value) in try keys.decode([String: Int64].self, forKey: .vector) {
-            guard let device = CloudName.uuid(key), value >= 0 else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .vector, in: keys, debugDescription: "'vector' maps lowercase UUIDs to log sequences")
-            }
-            vector[device] = value
-        }
-        self.vector = vector
+        vector = try keys.decodeSequences(forKey: .vector)
         bytes = try keys.decode(Int64.self, forKey: .bytes)
         sha256 = try keys.decode(String.self, forKey: .sha256)
         guard CloudName.isSHA256(sha256) else {
@@ -102,7 +94,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         try keys.encode(CloudName.text(of: device), forKey: .device)
         try keys.encode(sequence, forKey: .sequence)
         try keys.encode(modelVersion, forKey: .modelVersion)
-        try keys.encode(Dictionary(uniqueKeysWithValues: vector.map { (CloudName.text(of: $0.key), $0.value) }), forKey: .vector)
+        try keys.encodeSequences(vector, forKey: .vector)
         try keys.encode(bytes, forKey: .bytes)
         try keys.encode(sha256, forKey: .sha256)
         try keys.encode(items, forKey: .items)

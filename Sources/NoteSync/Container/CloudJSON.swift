@@ -106,6 +106,20 @@ extension KeyedDecodingContainer {
         return uuid
     }
 
+    /// An object of lowercase UUIDs to log sequences (≥ 0), as baselines and registrations
+    /// write what devices hold and applied.
+    func decodeSequences(forKey key: Key) throws -> [UUID: Int64] {
+        var sequences: [UUID: Int64] = [:]
+        for (text, sequence) in try decode([String: Int64].self, forKey: key) {
+            guard let device = CloudName.uuid(text), sequence >= 0 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: self, debugDescription: "'\(key.stringValue)' maps lowercase UUIDs to log sequences")
+            }
+            sequences[device] = sequence
+        }
+        return sequences
+    }
+
     /// A date in ISO 8601.
     func decodeCloudDate(forKey key: Key) throws -> Date {
         guard let date = CloudJSON.date(from: try decode(String.self, forKey: key)) else {
@@ -113,5 +127,12 @@ extension KeyedDecodingContainer {
                 forKey: key, in: self, debugDescription: "'\(key.stringValue)' is not an ISO 8601 date")
         }
         return date
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// An object of lowercase UUIDs to log sequences.
+    mutating func encodeSequences(_ sequences: [UUID: Int64], forKey key: Key) throws {
+        try encode(Dictionary(uniqueKeysWithValues: sequences.map { (CloudName.text(of: $0.key), $0.value) }), forKey: key)
     }
 }

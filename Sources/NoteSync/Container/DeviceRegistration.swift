@@ -53,11 +53,8 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         name = try keys.decode(String.self, forKey: .name)
         registered = try keys.decodeCloudDate(forKey: .registered)
         modelVersion = try keys.decode(Int.self, forKey: .modelVersion)
-        if let positions = try? keys.decodeIfPresent([String: Int64].self, forKey: .applied) {
-            var applied: [UUID: Int64] = [:]
-            for (key, value) in positions { if let device = CloudName.uuid(key), value >= 0 { applied[device] = value } }
-            self.applied = applied
-        }
+        // Read when understood; a registration does not fail for what sync only uses to compact.
+        applied = keys.contains(.applied) ? try? keys.decodeSequences(forKey: .applied) : nil
         synced = (try? keys.decodeIfPresent(String.self, forKey: .synced)).flatMap { $0.flatMap(CloudJSON.date(from:)) }
     }
 
@@ -70,9 +67,7 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         try keys.encode(name, forKey: .name)
         try keys.encode(CloudJSON.text(of: registered), forKey: .registered)
         try keys.encode(modelVersion, forKey: .modelVersion)
-        if let applied {
-            try keys.encode(Dictionary(uniqueKeysWithValues: applied.map { (CloudName.text(of: $0.key), $0.value) }), forKey: .applied)
-        }
+        if let applied { try keys.encodeSequences(applied, forKey: .applied) }
         if let synced { try keys.encode(CloudJSON.text(of: synced), forKey: .synced) }
     }
 }

@@ -98,6 +98,26 @@ extension LocalCloudFileSystem {
         }
     }
 
+    /// Runs `body` with a descriptor on the regular file at `path` and its size, refused when
+    /// it is not a regular file (checked before opening, since opening a device or a FIFO can
+    /// block or act, and again on the descriptor) or has more than `limit` bytes.
+    func withRegularFile<Result>(
+        _ path: String, limit: Int, _ body: (Int32, Int) throws(SyncError) -> Result
+    ) throws(SyncError) -> Result {
+        try inParent(of: path) { folder, name throws(SyncError) in
+            var info = stat()
+            guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
+            try requireRegularFile(info, at: path)
+            let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { throw error(errno, at: path, in: folder, name: name) }
+            defer { close(fd) }
+            guard fstat(fd, &info) == 0 else { throw error(errno, at: path) }
+            try requireRegularFile(info, at: path)
+            guard info.st_size <= limit else { throw .tooLarge(path: absolutePath(of: path), limit: limit) }
+            return try body(fd, Int(info.st_size))
+        }
+    }
+
     /// Reads to the end of the file, refusing it as soon as it has more than `limit` bytes (it
     /// may have grown since its size was checked).
     func readAll(_ fd: Int32, expected: Int, limit: Int, path: String) throws(SyncError) -> Data {
@@ -123,7 +143,7 @@ extension LocalCloudFileSystem {
         let fd = openat(folder, name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw error(errno, at: path) }
         var code: Int32 = fchmod(fd, fileMode) == 0 ? 0 : errno
-        if code == 0 { code = writeAll(data, to: fd) }
+        if code == 0 { code = LocalFile.writeAll(data, to: fd) }
         if code == 0 && fsync(fd) != 0 { code = errno }
         if close(fd) != 0 && code == 0 { code = errno }
         guard code == 0 else {
@@ -131,22 +151,6 @@ extension LocalCloudFileSystem {
             throw error(code, at: path)
         }
         return name
-    }
-
-    /// Writes every byte, going on after short writes and interruptions; returns 0 or errno.
-    private func writeAll(_ data: Data, to fd: Int32) -> Int32 {
-        data.withUnsafeBytes { buffer -> Int32 in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return 0
-        }
     }
 
     /// Makes a change of names in `folder` durable.

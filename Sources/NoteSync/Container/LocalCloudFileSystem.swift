@@ -65,32 +65,13 @@ public struct LocalCloudFileSystem: CloudFileSystem {
     }
 
     public func read(_ path: String, limit: Int) throws(SyncError) -> Data {
-        try inParent(of: path) { folder, name throws(SyncError) in
-            // Check the kind before opening: opening a device or a FIFO can block or act.
-            var info = stat()
-            guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
-            try requireRegularFile(info, at: path)
-            let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { throw error(errno, at: path, in: folder, name: name) }
-            defer { close(fd) }
-            guard fstat(fd, &info) == 0 else { throw error(errno, at: path) }
-            try requireRegularFile(info, at: path)
-            guard info.st_size <= limit else { throw .tooLarge(path: absolutePath(of: path), limit: limit) }
-            return try readAll(fd, expected: Int(info.st_size), limit: limit, path: path)
+        try withRegularFile(path, limit: limit) { fd, size throws(SyncError) in
+            try readAll(fd, expected: size, limit: limit, path: path)
         }
     }
 
     public func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
-        try inParent(of: path) { folder, name throws(SyncError) in
-            var info = stat()
-            guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
-            try requireRegularFile(info, at: path)
-            let fd = openat(folder, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { throw error(errno, at: path, in: folder, name: name) }
-            defer { close(fd) }
-            guard fstat(fd, &info) == 0 else { throw error(errno, at: path) }
-            try requireRegularFile(info, at: path)
-            guard info.st_size <= limit else { throw .tooLarge(path: absolutePath(of: path), limit: limit) }
+        try withRegularFile(path, limit: limit) { fd, _ throws(SyncError) in
             var copied: Int64 = 0
             try LocalFile.create(destination) { out in
                 let code = LocalFile.copy(from: fd, to: out, count: limit)

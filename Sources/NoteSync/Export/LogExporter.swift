@@ -93,16 +93,31 @@ struct LogExporter {
         } catch let problem as LogProblem {
             throw SyncError.badFile(path: path, reason: problem.description)
         }
-        guard existing.header.device == device, existing.header.container == containerID,
-            let range = existing.header.outbox, range.lowerBound == first
-        else {
-            throw SyncError.badFile(path: path, reason: "a log of this device with the next sequence holds other changes")
+        guard let range = try Self.exportedRange(existing, device: device, containerID: containerID, store: store) else {
+            throw SyncError.badFile(
+                path: path, reason: "a log of this device with the next sequence holds other changes: run 'notes sync now' to take it in")
         }
         try store.recordSync { ledger in
             try ledger.removeOutboxEntries(through: range.upperBound)
             try ledger.setValue(String(sequence), for: SyncState.exportedKey)
         }
         return sequence
+    }
+
+    /// The outbox rows `log` was exported from, when it is this device's log of the rows now
+    /// first in the store's outbox (an export that stopped before its store transaction):
+    /// written by this device into this container, its range starting at the first outbox row,
+    /// and each of its changes that of a row of the range (object, operation and clock). Nil
+    /// for a log of other changes, such as one that a store restored from a backup, or a copy
+    /// of the store folder, did not make.
+    static func exportedRange(_ log: TransactionLog, device: UUID, containerID: UUID, store: Store) throws -> ClosedRange<Int64>? {
+        let entries = try store.outboxEntries()
+        guard log.header.device == device, log.header.container == containerID, let range = log.header.outbox,
+            range.lowerBound == entries.first?.sequence
+        else { return nil }
+        let rows = Set(entries.filter { range.contains($0.sequence) }.map { "\($0.object) \($0.operation.rawValue) \($0.clock)" })
+        guard log.changes.allSatisfy({ rows.contains("\($0.object) \($0.operation.rawValue) \($0.clock)") }) else { return nil }
+        return range
     }
 
     /// Writes the blobs, then the log.

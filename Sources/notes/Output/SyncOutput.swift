@@ -11,6 +11,10 @@ enum SyncOutput {
         if let baseline = report.baseline {
             print("started from the baseline \(baseline.path) (\(Plural.items(baseline.items)))")
         }
+        if report.recoveredLogs > 0 {
+            print("this store was behind what its device published (restored from a backup, or a copy): "
+                + "took back \(Plural.logs(Int64(report.recoveredLogs))) of its own before exporting; nothing was lost")
+        }
         print(line)
         if report.conflicts > 0 {
             print("conflicts: \(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; "
