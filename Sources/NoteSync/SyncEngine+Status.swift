@@ -30,6 +30,7 @@ extension SyncEngine {
             exportedSequence: state.exportedSequence, waiting: last.waiting.filter { !Self.isApplied($0, state.applied) },
             skipped: skipped, lastSync: state.lastSync, catchUp: CatchUp.current(in: store.folder))
         status.newestBaseline = newestBaseline
+        status.exportError = state.exportError
         return status
     }
 

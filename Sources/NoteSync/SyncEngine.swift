@@ -155,7 +155,16 @@ public final class SyncEngine {
                     .recover(exported: state.exportedSequence, report: &report)
                 if report.recoveredLogs > 0 { exporting = try SyncState(store) }
             }
-            report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: exporting)
+            do {
+                report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: exporting)
+                if state.exportError != nil { try store.recordSync { try $0.setValue(nil, for: SyncState.exportErrorKey) } }
+            } catch {
+                // Said by `sync status` until an export succeeds.
+                try? store.recordSync { ledger in
+                    try ledger.setValue("\(JSONText.iso(Date())) \(error)", for: SyncState.exportErrorKey)
+                }
+                throw error
+            }
         }
         var importer = LogImporter(store: store, container: container, containerID: containerID)
         if scope == .everything { importer.progress = ProgressReporter(folder: store.folder, report: importProgress) }

@@ -16,6 +16,7 @@ struct SyncState {
     static let clockAheadPrefix = "clock.ahead."
     static let temporaryCleanupKey = "temporary.cleanup"
     static let accessKey = "cloud.access"
+    static let exportErrorKey = "export.error"
 
     /// The highest sequence applied from each other device.
     var applied: [UUID: Int64] = [:]
@@ -30,6 +31,8 @@ struct SyncState {
     var lastSync: Date?
     /// Who may read what this device writes into the cloud folder.
     var access: CloudAccess = .private
+    /// Why the last export failed, and when, until one succeeds.
+    var exportError: (date: Date, message: String)?
     /// How far ahead of this device's wall clock the last applied log of a device ran, in
     /// seconds, for the devices past the report threshold.
     var clockAhead: [UUID: TimeInterval] = [:]
@@ -59,6 +62,9 @@ struct SyncState {
         reason = values[Self.reasonKey]
         since = values[Self.sinceKey].flatMap(JSONText.date)
         lastSync = values[Self.lastSyncKey].flatMap(JSONText.date)
+        if let text = values[Self.exportErrorKey], let space = text.firstIndex(of: " "), let date = JSONText.date(String(text[..<space])) {
+            exportError = (date, String(text[text.index(after: space)...]))
+        }
     }
 
     static func appliedKey(_ device: UUID) -> String { appliedPrefix + device.storeString }

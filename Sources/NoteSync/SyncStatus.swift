@@ -49,6 +49,8 @@ public struct SyncStatus: Sendable {
     public var catchUp: CatchUp? = nil
     /// The baseline a new device would start from: the newest whose manifest reads, if any.
     public var newestBaseline: BaselineManifest? = nil
+    /// Why the last export failed, and when, until an export succeeds.
+    public var exportError: (date: Date, message: String)? = nil
 }
 
 /// What one `sync now` did.

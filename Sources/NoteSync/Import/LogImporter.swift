@@ -34,12 +34,18 @@ struct LogImporter {
         let (devices, skippedDevices) = try container.logDevices()
         report.skipped += skippedDevices
         var sequences: [UUID: Set<Int64>] = [:]
-        for other in devices where other != device {
-            let (found, skipped) = try container.logSequences(of: other)
-            sequences[other] = Set(found)
-            report.skipped += skipped
-        }
         var blocked: [UUID: SyncStatus.Waiting] = [:]
+        for other in devices where other != device {
+            do {
+                let (found, skipped) = try container.logSequences(of: other)
+                sequences[other] = Set(found)
+                report.skipped += skipped
+            } catch {
+                // A folder that cannot be listed holds up its device only.
+                let next = (applied[other] ?? 0) + 1
+                blocked[other] = waiting(other, next, "the folder of its logs cannot be listed: \(Self.reason(error))")
+            }
+        }
         progress?.start(logsToApply: sequences.reduce(0) { total, entry in
             total + entry.value.filter { $0 > (applied[entry.key] ?? 0) }.count
         })
@@ -121,6 +127,12 @@ struct LogImporter {
         return moved
     }
 
+    /// Why a file could not be read, without its path (the report names the log).
+    static func reason(_ error: SyncError) -> String {
+        if case let .io(_, reason) = error { return reason }
+        return error.description
+    }
+
     private func waiting(_ other: UUID, _ sequence: Int64, _ reason: String) -> SyncStatus.Waiting {
         SyncStatus.Waiting(path: CloudContainer.logPath(device: other, sequence: sequence), reason: reason)
     }
@@ -164,7 +176,8 @@ struct LogImporter {
             case .missing:
                 return (.waiting("the log disappeared while being read"), 0)
             default:
-                throw error
+                // Permission denied, an I/O error: its device waits, the others go on.
+                return (.waiting("it cannot be read: \(Self.reason(error))"), 0)
             }
         }
         let header = log.header
@@ -194,7 +207,11 @@ struct LogImporter {
         }
         let blobs = Set(header.blobs + attached).sorted()
         for sha256 in blobs where !store.hasBlob(sha256) {
-            guard try container.hasBlob(sha256) else { return (.waiting("blob \(sha256) is not in the container yet"), 0) }
+            do {
+                guard try container.hasBlob(sha256) else { return (.waiting("blob \(sha256) is not in the container yet"), 0) }
+            } catch {
+                return (.waiting("blob \(sha256) cannot be looked up: \(Self.reason(error))"), 0)
+            }
             do {
                 try store.storeBlob(container.readBlob(sha256, limit: Int(Attachment.maximumBytes)), sha256: sha256)
             } catch {

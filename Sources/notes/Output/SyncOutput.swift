@@ -54,6 +54,9 @@ enum SyncOutput {
         }
         lines.append("device:    \(status.deviceName ?? "-") (\(status.device.storeString)), \(Plural.logs(status.exportedSequence)) published")
         lines.append("pending:   \(Plural.changes(status.pendingExports)) to export")
+        if let failure = status.exportError {
+            lines.append("export:    failed at \(Timestamp.iso(failure.date)): \(TerminalText.escaped(failure.message, keepingLayout: false))")
+        }
         if let last = status.lastSync { lines.append("last sync: \(Timestamp.iso(last))") }
         if let catchUp = status.catchUp {
             lines.append("catch-up:  \(catchUp.logsApplied) of \(Plural.logs(Int64(catchUp.logsToApply))) applied, "
@@ -174,6 +177,13 @@ struct SyncStatusJSON: Encodable {
     let watcher: WatcherJSON
     let catchUp: CatchUpJSON?
     let baseline: BaselineJSON?
+    let exportError: ExportErrorJSON?
+
+    /// The last export that failed: when, and why.
+    struct ExportErrorJSON: Encodable {
+        let failed: String
+        let reason: String
+    }
 
     /// The newest baseline: where it is and what it holds.
     struct BaselineJSON: Encodable {
@@ -227,6 +237,7 @@ struct SyncStatusJSON: Encodable {
                 pid: $0.process, logsApplied: $0.logsApplied, logsToApply: $0.logsToApply, changesApplied: $0.changesApplied,
                 started: Timestamp.iso($0.started))
         }
+        exportError = status.exportError.map { ExportErrorJSON(failed: Timestamp.iso($0.date), reason: $0.message) }
         baseline = status.newestBaseline.map {
             BaselineJSON(
                 device: $0.device.storeString, sequence: $0.sequence, items: $0.items, logs: $0.logCount, bytes: $0.bytes,
@@ -236,7 +247,7 @@ struct SyncStatusJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case state, reason, since, cloud, containerName, container, device, devices, pendingExports, waiting, skipped, lastSync
-        case watcher, catchUp, baseline
+        case watcher, catchUp, baseline, exportError
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -256,5 +267,6 @@ struct SyncStatusJSON: Encodable {
         try container.encode(watcher, forKey: .watcher)
         try container.encode(catchUp, forKey: .catchUp)
         try container.encode(baseline, forKey: .baseline)
+        try container.encode(exportError, forKey: .exportError)
     }
 }
