@@ -156,6 +156,29 @@ import Testing
         #expect(try stack.stores[1].check() == [])
     }
 
+    /// A blob damaged in the container is replaced by its writer, or by any device that holds
+    /// its bytes; the devices waiting for it go on.
+    @Test(arguments: [0, 1])
+    func aDamagedBlobIsReplacedByADeviceHoldingItsBytes(repairer: Int) throws {
+        let stack = try SyncStack(devices: 3)
+        let note = try stack.stores[0].addNote(named: "photo", body: "", in: nil)
+        let attachment = try stack.stores[0].attachImages([SampleFiles.image("plain.png")], to: note.id)[0]
+        _ = try stack.engines[0].syncNow()
+        _ = try stack.engines[1].syncNow()
+        let blob = stack.cloud.appendingPathComponent("\(SyncEngine.defaultContainerName)/blobs/\(attachment.sha256)")
+        var data = try Data(contentsOf: blob)
+        data[data.count / 2] ^= 0x10
+        try data.write(to: blob)
+        let waiting = try stack.engines[2].syncNow()
+        #expect(waiting.waiting.first?.reason.contains("cannot be used yet") == true, "\(waiting)")
+        try stack.stores[repairer].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        _ = try stack.engines[repairer].syncNow()
+        #expect(try Data(contentsOf: blob) == Data(contentsOf: SampleFiles.image("plain.png")))
+        try stack.syncUntilQuiet()
+        #expect(Set(try stack.dumps()).count == 1)
+        #expect(try stack.stores[2].check() == [])
+    }
+
     @Test func aDamagedLogIsHealedByABaselineOfItsWriter() throws {
         let stack = try SyncStack(devices: 2)
         _ = try stack.stores[0].addNote(named: "one", body: "", in: nil)

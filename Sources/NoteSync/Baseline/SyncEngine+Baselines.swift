@@ -189,7 +189,8 @@ extension SyncEngine {
     /// Reads this device's logs that no baseline of its own holds, at most once an hour, and
     /// writes a baseline when one of them is damaged (its size or checksum): the baseline holds
     /// it, so that no device waits behind it for longer. (A device that waits behind a damaged
-    /// log that a baseline holds already takes that baseline.)
+    /// log that a baseline holds already takes that baseline.) Then puts right the blobs the
+    /// latest logs list that are missing or damaged and that this store holds.
     func checkOwnLogs(_ container: CloudContainer) throws {
         let now = Date()
         let key = Self.ownLogsCheckedKey
@@ -205,10 +206,6 @@ extension SyncEngine {
             do {
                 let log = try LogCodec.decode(container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize))
                 if log.header.device != store.deviceID || log.header.sequence != sequence { damaged = true }
-                // A blob removed as unused while this log was being published goes back.
-                for sha256 in log.header.blobs where try !container.hasBlob(sha256) && store.hasBlob(sha256) {
-                    try container.publishBlob(store.blobData(sha256), sha256: sha256)
-                }
             } catch is LogProblem {
                 damaged = true
             } catch let error as SyncError {
@@ -217,6 +214,26 @@ extension SyncEngine {
             if damaged { break }
         }
         if damaged { _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(container) } }
+        try repairBlobs(container)
         try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: key) }
+    }
+
+    /// Puts right, from this store's blobs, the blobs that the logs after the newest baseline
+    /// list (those a device may still need) and that are missing or damaged in the container:
+    /// any device that holds the right bytes does it, not only their writer.
+    func repairBlobs(_ container: CloudContainer) throws {
+        let newest = try BaselineCatalog.read(container, containerID: container.identity).entries.first?.manifest.vector ?? [:]
+        var listed: Set<String> = []
+        for device in try container.logDevices().devices {
+            for sequence in try container.logSequences(of: device).sequences where sequence > newest[device] ?? 0 {
+                guard let log = try? LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
+                else { continue }
+                listed.formUnion(log.header.blobs)
+            }
+        }
+        for sha256 in listed.sorted() where store.hasBlob(sha256) {
+            guard let data = try? store.blobData(sha256) else { continue }
+            _ = try container.repairBlob(data, sha256: sha256)
+        }
     }
 }

@@ -81,6 +81,32 @@ extension CloudContainer {
         return data
     }
 
+    /// Puts right a blob that is missing or damaged in the container, from `data`, which must
+    /// be its bytes; returns whether it had to. A damaged blob is replaced (temporary file,
+    /// fsync, `rename(2)`) only after its bytes were read and found wrong, and read back after.
+    public func repairBlob(_ data: Data, sha256: String) throws(SyncError) -> Bool {
+        try CloudName.requireSHA256(sha256)
+        guard Self.sha256(of: data) == sha256 else {
+            throw .invalidName(sha256, reason: "it is not the SHA-256 of the blob's bytes")
+        }
+        do {
+            _ = try readBlob(sha256)
+            return false
+        } catch {
+            switch error {
+            case .missing:
+                try publishBlob(data, sha256: sha256)
+                return true
+            case .damagedBlob:
+                try fileSystem.write(data, to: path(blobPath(sha256)))
+                _ = try readBlob(sha256)
+                return true
+            default:
+                throw error
+            }
+        }
+    }
+
     func blobPath(_ sha256: String) -> String {
         CloudName.blobs + "/" + sha256
     }
