@@ -43,7 +43,9 @@ extension Notes.Sync {
             abstract: "Attach this store to a container in a cloud folder, pushing every note into it once.",
             discussion: """
                 Creates the container when absent. Into an existing container the notes are merged, \
-                with no duplicates and without overwriting newer changes made elsewhere.
+                with no duplicates and without overwriting newer changes made elsewhere. A new store (a \
+                folder without a database) starts from the container's newest baseline, when it has one, \
+                and applies only the logs written after it.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
