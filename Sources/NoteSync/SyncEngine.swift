@@ -45,6 +45,7 @@ public final class SyncEngine {
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
             modelVersion: Store.currentModelVersion))
         let previous = try SyncState(store)
+        let created: Date? = if case let .present(descriptor) = container.descriptor() { descriptor.created } else { nil }
         var published = try container.logSequences(of: store.deviceID).sequences.last ?? 0
         if previous.containerID == container.identity {
             // Logs of this device may not all be visible here yet: never reuse a sequence.
@@ -61,6 +62,7 @@ public final class SyncEngine {
             try ledger.setValue(cloud.standardizedFileURL.path, for: SyncState.cloudKey)
             try ledger.setValue(containerName, for: SyncState.containerNameKey)
             try ledger.setValue(container.identity.storeString, for: SyncState.containerIDKey)
+            try ledger.setValue(created.map(JSONText.iso), for: SyncState.containerCreatedKey)
             try ledger.setValue(deviceName, for: SyncState.deviceNameKey)
             try ledger.setValue(access == .private ? nil : access.rawValue, for: SyncState.accessKey)
             try ledger.setValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
@@ -148,6 +150,7 @@ public final class SyncEngine {
         // seen and answered with a full sync. Everything else checks it first.
         if try scope == .everything || store.hasOutboxEntries() {
             try settleLocalSaves()
+            if let adopted = try joinConcurrentContainer(container, state: state) { return adopted }
             try checkSentinel(container, expected: containerID)
             var exporting = state
             if scope == .everything {
@@ -235,6 +238,28 @@ public final class SyncEngine {
         case .present:
             break
         }
+    }
+
+    /// How far apart two containers' creations may be to count as one made twice at once.
+    static let concurrentCreationWindow: TimeInterval = 86400
+
+    /// Two devices that created the container at once on two hosts, before the file-sync
+    /// engine carried either, find one of the two sentinels kept by the engine: the device whose
+    /// container lost attaches to the one kept, pushing its notes into it, with no action by the
+    /// user (docs/sync-format.md, "Sentinel, identity and sync states"). Told apart from a
+    /// container that replaced this one later: both were created within
+    /// ``concurrentCreationWindow`` of each other, and no other device had registered in this
+    /// device's container. Returns the report of attaching, or nil when it is not that case.
+    private func joinConcurrentContainer(_ container: CloudContainer, state: SyncState) throws -> SyncReport? {
+        guard case let .present(found) = container.descriptor(), found.container != state.containerID, !found.isNewerFormat,
+            let created = state.containerCreated, abs(found.created.timeIntervalSince(created)) <= Self.concurrentCreationWindow,
+            let cloud = state.cloud, let name = state.containerName,
+            try !container.devices().registrations.contains(where: { $0.device != store.deviceID })
+        else { return nil }
+        var report = try attach(
+            cloud: cloud, containerName: name, deviceName: state.deviceName ?? store.deviceID.storeString, access: state.access)
+        report.joinedContainer = found.container
+        return report
     }
 
     private func detach(_ reason: String) throws -> Never {

@@ -8,6 +8,7 @@ struct SyncState {
     static let cloudKey = "cloud"
     static let containerNameKey = "container.name"
     static let containerIDKey = "container.id"
+    static let containerCreatedKey = "container.created"
     static let deviceNameKey = "device.name"
     static let stateKey = "state"
     static let reasonKey = "state.reason"
@@ -24,6 +25,8 @@ struct SyncState {
     var cloud: URL?
     var containerName: String?
     var containerID: UUID?
+    /// When the container this device attached to was created, as its sentinel said.
+    var containerCreated: Date?
     var deviceName: String?
     var state: SyncStatus.State = .detached
     var reason: String?
@@ -57,6 +60,7 @@ struct SyncState {
         cloud = values[Self.cloudKey].map { URL(fileURLWithPath: $0) }
         containerName = values[Self.containerNameKey]
         containerID = values[Self.containerIDKey].flatMap(UUID.init(uuidString:))
+        containerCreated = values[Self.containerCreatedKey].flatMap(JSONText.date)
         deviceName = values[Self.deviceNameKey]
         state = values[Self.stateKey].flatMap(SyncStatus.State.init(rawValue:)) ?? .detached
         reason = values[Self.reasonKey]

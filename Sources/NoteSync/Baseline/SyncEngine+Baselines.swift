@@ -61,6 +61,7 @@ extension SyncEngine {
                 try ledger.setValue(String(sequence), for: SyncState.appliedKey(device))
             }
             try ledger.setValue(descriptor.container.storeString, for: SyncState.containerIDKey)
+            try ledger.setValue(JSONText.iso(descriptor.created), for: SyncState.containerCreatedKey)
         }
         let engine = SyncEngine(store: store)
         engine.importProgress = progress

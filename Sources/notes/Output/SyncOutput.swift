@@ -11,6 +11,10 @@ enum SyncOutput {
         if let baseline = report.baseline {
             print("started from the baseline \(baseline.path) (\(Plural.items(baseline.items)))")
         }
+        if let joined = report.joinedContainer {
+            print("another device created the container at the same time, and the cloud folder kept its one "
+                + "(\(joined.storeString)): this device attached to it and pushed its notes into it; nothing was lost")
+        }
         if report.recoveredLogs > 0 {
             print("this store was behind what its device published (restored from a backup, or a copy): "
                 + "took back \(Plural.logs(Int64(report.recoveredLogs))) of its own before exporting; nothing was lost")
