@@ -66,7 +66,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             let list = properties.joined(separator: " and ")
             return "cannot save '\(item)': its \(list) changed in the store since it was read (from another device or process); nothing was saved"
         case let .database(path, underlying):
-            return "store '\(path)': \(Self.describe(underlying))"
+            return "store '\(path)': \(Self.describe(underlying, at: path))"
         }
     }
 
@@ -79,7 +79,14 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     }
 
     /// A short description of an underlying error, without SQL text or arguments.
-    static func describe(_ error: any Error) -> String {
+    /// What went wrong, as a person reads it; an I/O error of SQLite on a file system with no
+    /// room left (where `path` is) says so.
+    static func describe(_ error: any Error, at path: String? = nil) -> String {
+        if let path, let error = error as? DatabaseError, [.SQLITE_IOERR, .SQLITE_FULL].contains(error.resultCode),
+            StoreFolder.isFull(path)
+        {
+            return "no space left on device"
+        }
         if let error = error as? StoreError { return error.description }
         if let error = error as? DatabaseError {
             let message = (error.message ?? "unknown error").lowercased()

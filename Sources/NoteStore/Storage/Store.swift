@@ -49,7 +49,7 @@ public final class Store: Sendable {
             // NORMAL when it turns WAL on, so this comes after opening.)
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: StoreError.describe(error))
+            throw StoreError.cannotOpen(path: path, reason: StoreError.describe(error, at: path))
         }
         (deviceID, modelVersion) = try Self.migrate(pool, path: path)
         try finishBlobReleases()
@@ -60,7 +60,13 @@ public final class Store: Sendable {
         guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
         var configuration = configuration()
         configuration.readonly = true
-        guard let pool = try? DatabasePool(path: databasePath, configuration: configuration) else { return nil }
+        var opened = try? DatabasePool(path: databasePath, configuration: configuration)
+        if opened.flatMap({ try? $0.read { _ in } }) == nil, StoreFolder.isFull(storePath), !hasWALContent(databasePath) {
+            // No room for the shared-memory file that WAL readers need: with no write-ahead log
+            // content left to read, the database file alone is the store, read as immutable.
+            opened = try? DatabasePool(path: "file:\(databasePath)?immutable=1", configuration: configuration)
+        }
+        guard let pool = opened else { return nil }
         let found = try? pool.read { db -> (String?, String?) in
             guard try db.tableExists("metadata") else { return (nil, nil) }
             let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
@@ -75,6 +81,12 @@ public final class Store: Sendable {
         }
         guard version == currentModelVersion else { return nil }
         return (pool, device, version)
+    }
+
+    /// Whether the store's write-ahead log holds frames not yet in the database file.
+    private static func hasWALContent(_ databasePath: String) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: databasePath + "-wal")[.size] as? Int) ?? 0
+        return (size ?? 0) > 0
     }
 
     /// Removes blobs that a save released just before the process stopped.
@@ -126,7 +138,7 @@ public final class Store: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError.cannotOpen(path: path, reason: StoreError.describe(error))
+            throw StoreError.cannotOpen(path: path, reason: StoreError.describe(error, at: path))
         }
     }
 

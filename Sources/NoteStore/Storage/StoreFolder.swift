@@ -41,6 +41,13 @@ enum StoreFolder {
         close(fd)
     }
 
+    /// Whether the file system holding `path` has no room left for a page of the store.
+    static func isFull(_ path: String) -> Bool {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return false }
+        return UInt64(info.f_bavail) * UInt64(info.f_frsize) < 64 * 1024
+    }
+
     static func errnoText(_ code: Int32 = errno) -> String {
         String(cString: strerror(code)).lowercased()
     }

@@ -21,7 +21,7 @@ extension Notes {
         var verbose: Int
 
         func run() throws {
-            let store = try storeOptions.open()
+            let store = try openWaitingForSpace()
             let level = verbose
             let service = try WatchService(store: store) { messageLevel, message in
                 guard messageLevel <= level else { return }
@@ -40,6 +40,23 @@ extension Notes {
             }
             try service.start()
             dispatchMain()
+        }
+
+        /// Opens the store; on a disk with no space left, says so once and tries again every
+        /// few seconds rather than ending, so that sync resumes once there is room.
+        private func openWaitingForSpace() throws -> Store {
+            var said = false
+            while true {
+                do {
+                    return try storeOptions.open()
+                } catch let error as StoreError where error.description.hasSuffix("no space left on device") {
+                    if !said {
+                        FileHandle.standardError.write(Data("notes watch: \(error); waiting for space\n".utf8))
+                        said = true
+                    }
+                    Thread.sleep(forTimeInterval: 5)
+                }
+            }
         }
     }
 }
