@@ -63,6 +63,7 @@ public final class SyncEngine {
             try ledger.setValue(containerName, for: SyncState.containerNameKey)
             try ledger.setValue(container.identity.storeString, for: SyncState.containerIDKey)
             try ledger.setValue(created.map(JSONText.iso), for: SyncState.containerCreatedKey)
+            if previous.containerID != container.identity { try ledger.setValue(nil, for: SyncState.containerSharedKey) }
             try ledger.setValue(deviceName, for: SyncState.deviceNameKey)
             try ledger.setValue(access == .private ? nil : access.rawValue, for: SyncState.accessKey)
             try ledger.setValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
@@ -152,6 +153,7 @@ public final class SyncEngine {
             try settleLocalSaves()
             if let adopted = try joinConcurrentContainer(container, state: state) { return adopted }
             try checkSentinel(container, expected: containerID)
+            if scope == .everything && !state.containerShared { try noteSharing(container) }
             var exporting = state
             if scope == .everything {
                 report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: containerID)
@@ -248,10 +250,12 @@ public final class SyncEngine {
     /// container lost attaches to the one kept, pushing its notes into it, with no action by the
     /// user (docs/sync-format.md, "Sentinel, identity and sync states"). Told apart from a
     /// container that replaced this one later: both were created within
-    /// ``concurrentCreationWindow`` of each other, and no other device had registered in this
-    /// device's container. Returns the report of attaching, or nil when it is not that case.
+    /// ``concurrentCreationWindow`` of each other, and this device never saw another device
+    /// registered in its container (it records when it does). Returns the report of
+    /// attaching, or nil when it is not that case.
     private func joinConcurrentContainer(_ container: CloudContainer, state: SyncState) throws -> SyncReport? {
-        guard case let .present(found) = container.descriptor(), found.container != state.containerID, !found.isNewerFormat,
+        guard !state.containerShared, case let .present(found) = container.descriptor(), found.container != state.containerID,
+            !found.isNewerFormat,
             let created = state.containerCreated, abs(found.created.timeIntervalSince(created)) <= Self.concurrentCreationWindow,
             let cloud = state.cloud, let name = state.containerName,
             try !container.devices().registrations.contains(where: { $0.device != store.deviceID })
@@ -260,6 +264,13 @@ public final class SyncEngine {
             cloud: cloud, containerName: name, deviceName: state.deviceName ?? store.deviceID.storeString, access: state.access)
         report.joinedContainer = found.container
         return report
+    }
+
+    /// Records, once, that another device registered in this device's container: from then
+    /// on a container found in its place is never taken for one created at the same time.
+    private func noteSharing(_ container: CloudContainer) throws {
+        guard try container.devices().registrations.contains(where: { $0.device != store.deviceID }) else { return }
+        try store.recordSync { ledger in try ledger.setValue("1", for: SyncState.containerSharedKey) }
     }
 
     private func detach(_ reason: String) throws -> Never {

@@ -9,6 +9,7 @@ struct SyncState {
     static let containerNameKey = "container.name"
     static let containerIDKey = "container.id"
     static let containerCreatedKey = "container.created"
+    static let containerSharedKey = "container.shared"
     static let deviceNameKey = "device.name"
     static let stateKey = "state"
     static let reasonKey = "state.reason"
@@ -27,6 +28,8 @@ struct SyncState {
     var containerID: UUID?
     /// When the container this device attached to was created, as its sentinel said.
     var containerCreated: Date?
+    /// Whether this device has seen another device registered in its container.
+    var containerShared = false
     var deviceName: String?
     var state: SyncStatus.State = .detached
     var reason: String?
@@ -61,6 +64,7 @@ struct SyncState {
         containerName = values[Self.containerNameKey]
         containerID = values[Self.containerIDKey].flatMap(UUID.init(uuidString:))
         containerCreated = values[Self.containerCreatedKey].flatMap(JSONText.date)
+        containerShared = values[Self.containerSharedKey] != nil
         deviceName = values[Self.deviceNameKey]
         state = values[Self.stateKey].flatMap(SyncStatus.State.init(rawValue:)) ?? .detached
         reason = values[Self.reasonKey]
