@@ -38,6 +38,17 @@ extension Notes {
 }
 
 extension Notes.Sync {
+    /// Runs `body` with a sync engine on the store whose imports draw a progress line on
+    /// standard error when it is a terminal; the line is cleared before `body`'s result is
+    /// printed.
+    static func withProgress<T>(_ options: StoreOptions, _ body: (SyncEngine) throws -> T) throws -> T {
+        let engine = SyncEngine(store: try options.open())
+        let bar = ProgressBar()
+        engine.importProgress = bar.update
+        defer { bar.finish() }
+        return try body(engine)
+    }
+
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Attach this store to a container in a cloud folder, pushing every note into it once.",
@@ -163,14 +174,7 @@ extension Notes.Sync {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let store = try storeOptions.open()
-            let engine = SyncEngine(store: store)
-            let bar = ProgressBar()
-            engine.importProgress = bar.update
-            defer { bar.finish() }
-            let report = try engine.syncNow()
-            bar.finish()
-            SyncOutput.show(report)
+            SyncOutput.show(try Notes.Sync.withProgress(storeOptions) { try $0.syncNow() })
         }
     }
 
@@ -194,13 +198,7 @@ extension Notes.Sync {
         }
 
         func run() throws {
-            let store = try storeOptions.open()
-            let engine = SyncEngine(store: store)
-            let bar = ProgressBar()
-            engine.importProgress = bar.update
-            defer { bar.finish() }
-            let result = try engine.compact(retentionDays: retention)
-            bar.finish()
+            let result = try Notes.Sync.withProgress(storeOptions) { try $0.compact(retentionDays: retention) }
             SyncOutput.show(result.report)
             let baseline = result.baseline
             print("baseline \(baseline.sequence) written: \(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), "
