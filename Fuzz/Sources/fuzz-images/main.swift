@@ -1,0 +1,5 @@
+import FuzzDriver
+import NoteStore
+
+// The image inspectors of attachments: PNG, JPEG, GIF and WebP headers and chunks.
+fuzz { data in _ = try? ImageInspector.inspect(data) }
