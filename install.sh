@@ -7,7 +7,7 @@ set -euo pipefail
 readonly PROGRAM=install.sh
 readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev)
 # What the tests use besides: faketime runs a device with its wall clock moved.
-readonly TEST_PACKAGES=(faketime)
+readonly TEST_PACKAGES=(faketime syncthing)
 
 usage() {
     cat <<EOF

@@ -151,8 +151,9 @@ public final class SyncEngine {
         // seen and answered with a full sync. Everything else checks it first.
         if try scope == .everything || store.hasOutboxEntries() {
             try settleLocalSaves()
-            if let adopted = try joinConcurrentContainer(container, state: state) { return adopted }
-            try checkSentinel(container, expected: containerID)
+            let sentinel = settledDescriptor(container)
+            if let adopted = try joinConcurrentContainer(container, sentinel: sentinel, state: state) { return adopted }
+            try checkSentinel(container, sentinel: sentinel, expected: containerID)
             if scope == .everything && !state.containerShared { try noteSharing(container) }
             var exporting = state
             if scope == .everything {
@@ -215,8 +216,8 @@ public final class SyncEngine {
 
     /// Checks the sentinel and this device's registration; detaches when either is
     /// definitely gone or the container is another one.
-    func checkSentinel(_ container: CloudContainer, expected: UUID) throws {
-        switch container.descriptor() {
+    func checkSentinel(_ container: CloudContainer, sentinel: Presence<ContainerDescriptor>, expected: UUID) throws {
+        switch sentinel {
         case let .unreadable(message):
             throw SyncError.unreadable(message)
         case .absent:
@@ -242,6 +243,23 @@ public final class SyncEngine {
         }
     }
 
+    /// How long a sentinel found absent is looked for again before sync goes off: a file-sync
+    /// engine that resolves a conflict on `container.json` moves the local file aside before it
+    /// puts the kept one in its place.
+    static let sentinelGrace: TimeInterval = 0.5
+
+    /// The sentinel, read now; when it is absent, read again until it is back or
+    /// ``sentinelGrace`` has passed.
+    private func settledDescriptor(_ container: CloudContainer) -> Presence<ContainerDescriptor> {
+        var found = container.descriptor()
+        let deadline = Date().addingTimeInterval(Self.sentinelGrace)
+        while case .absent = found, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            found = container.descriptor()
+        }
+        return found
+    }
+
     /// How far apart two containers' creations may be to count as one made twice at once.
     static let concurrentCreationWindow: TimeInterval = 86400
 
@@ -253,8 +271,10 @@ public final class SyncEngine {
     /// ``concurrentCreationWindow`` of each other, and this device never saw another device
     /// registered in its container (it records when it does). Returns the report of
     /// attaching, or nil when it is not that case.
-    private func joinConcurrentContainer(_ container: CloudContainer, state: SyncState) throws -> SyncReport? {
-        guard !state.containerShared, case let .present(found) = container.descriptor(), found.container != state.containerID,
+    private func joinConcurrentContainer(
+        _ container: CloudContainer, sentinel: Presence<ContainerDescriptor>, state: SyncState
+    ) throws -> SyncReport? {
+        guard !state.containerShared, case let .present(found) = sentinel, found.container != state.containerID,
             !found.isNewerFormat,
             let created = state.containerCreated, abs(found.created.timeIntervalSince(created)) <= Self.concurrentCreationWindow,
             let cloud = state.cloud, let name = state.containerName,

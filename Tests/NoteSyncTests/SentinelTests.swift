@@ -110,14 +110,14 @@ import Testing
                 #expect(container.descriptor().unreadableReason != nil, "\(operations) \(path) \(code)")
             }
             #expect(throws: SyncError.self, "\(operations) \(path) \(code)") {
-                try stack.engines[0].checkSentinel(container, expected: identity)
+                try stack.engines[0].checkSentinel(container, sentinel: container.descriptor(), expected: identity)
             }
             let status = try stack.engines[0].status()
             #expect(status.state == .on, "\(operations) \(path) \(code)")
             #expect(status.reason == nil)
             faulty.heal(path)
         }
-        try stack.engines[0].checkSentinel(container, expected: identity)
+        try stack.engines[0].checkSentinel(container, sentinel: container.descriptor(), expected: identity)
         #expect(try stack.engines[0].syncNow().skipped.isEmpty)
     }
 
