@@ -52,11 +52,12 @@ let package = Package(
         .executableTarget(
             name: "notes-bench",
             dependencies: [
-                "NoteStore", "NoteSync",
+                "NoteStore", "NoteSync", "SyncthingLoopback",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .target(name: "SyncthingLoopback"),
         .target(
             name: "NoteTestSupport",
             dependencies: ["NoteStore", "NoteSync"]),
@@ -83,7 +84,7 @@ let package = Package(
         .testTarget(
             name: "NotesCLITests",
             dependencies: [
-                "NoteStore", "NoteSync", "NoteTestSupport",
+                "NoteStore", "NoteSync", "NoteTestSupport", "SyncthingLoopback",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],

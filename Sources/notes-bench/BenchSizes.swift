@@ -34,6 +34,8 @@ struct BenchSizes: Sendable {
     /// `history`: one-line edits of a 10 KB note, and merges of a 100 KB note.
     var historyEdits: Int
     var mergeRounds: Int
+    /// `syncthing`: rounds of a plain file and a note between the two hosts.
+    var syncthingRounds: Int
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
@@ -41,7 +43,7 @@ struct BenchSizes: Sendable {
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
-        historyEdits: 1000, mergeRounds: 20)
+        historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
@@ -49,5 +51,5 @@ struct BenchSizes: Sendable {
         insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
-        historyEdits: 100, mergeRounds: 3)
+        historyEdits: 100, mergeRounds: 3, syncthingRounds: 3)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NoteTestSupport
+import SyncthingLoopback
 import Testing
 
 /// Sync between two hosts through a real file-sync engine: two Syncthing instances on loopback,

@@ -17,6 +17,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case catchUp = "catch-up"
     case idle
     case history
+    case syncthing
 
     var scenario: any Scenario {
         switch self {
@@ -29,6 +30,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .catchUp: return CatchUpScenario()
         case .idle: return IdleScenario()
         case .history: return HistoryScenario()
+        case .syncthing: return SyncthingScenario()
         }
     }
 }

@@ -31,9 +31,11 @@ final class SyncRig {
     /// Attaches the store to the cloud folder's container with `notes sync enable` (which
     /// pushes the store's notes and imports the others'); returns that run.
     @discardableResult
-    func enable(_ store: URL, name: String) throws -> SyncRun {
+    /// `cloud`, when given, is the device's own copy of the shared folder (a file-sync engine
+    /// keeps the copies in step); else the rig's one folder.
+    func enable(_ store: URL, name: String, cloud: URL? = nil) throws -> SyncRun {
         SyncRun(try notes.run(
-            ["--store", store.path, "sync", "enable", "--cloud", cloud.path, "--device-name", name],
+            ["--store", store.path, "sync", "enable", "--cloud", (cloud ?? self.cloud).path, "--device-name", name],
             capturingOutput: true, measuringMemory: true))
     }
 

@@ -4,7 +4,8 @@ import Foundation
     import Glibc
 #endif
 
-/// Two Syncthing instances on this machine, as two hosts would run them: each with a home of
+/// Two Syncthing instances on this machine, as two hosts would run them (for the tests and
+/// the benchmark of sync between machines): each with a home of
 /// its own and a copy of one shared folder, listening on loopback addresses only, with
 /// discovery, relays and NAT traversal off, each knowing the other. Files written in one copy
 /// reach the other by the engine, late and by its own rules, as between machines.
@@ -13,7 +14,7 @@ public final class SyncthingPair: @unchecked Sendable {
     public let clouds: [URL]
     private var processes: [Process] = []
 
-    /// Debian's `syncthing`, which `install.sh --test` installs.
+    /// Debian's `syncthing` (`install.sh --test` installs it).
     public static let binary = "/usr/bin/syncthing"
 
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: binary) }
@@ -75,9 +76,11 @@ public final class SyncthingPair: @unchecked Sendable {
         }
         let probe = "connected-\(UUID().uuidString)"
         try Data("probe".utf8).write(to: clouds[0].appendingPathComponent(probe))
-        guard eventually(within: timeout, pollingEvery: 0.05, {
-            FileManager.default.fileExists(atPath: clouds[1].appendingPathComponent(probe).path)
-        }) else {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: clouds[1].appendingPathComponent(probe).path), Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        guard FileManager.default.fileExists(atPath: clouds[1].appendingPathComponent(probe).path) else {
             stop()
             throw SyncthingError("the two Syncthing instances did not carry a file within \(Int(timeout)) s")
         }
