@@ -102,10 +102,7 @@ struct Compaction {
             for sequence in try container.logSequences(of: device).sequences {
                 do {
                     let log = try LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
-                    used.formUnion(log.header.blobs)
-                    for change in log.changes where change.entity == .imageAttachment {
-                        if case let .text(sha256)? = change.values["sha256"] { used.insert(sha256) }
-                    }
+                    used.formUnion(log.referencedBlobs)
                 } catch is LogProblem {
                     // A damaged log uses nothing that can be known: keep everything.
                     return 0

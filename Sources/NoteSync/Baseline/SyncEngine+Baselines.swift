@@ -229,7 +229,7 @@ extension SyncEngine {
             for sequence in try container.logSequences(of: device).sequences where sequence > newest[device] ?? 0 {
                 guard let log = try? LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
                 else { continue }
-                listed.formUnion(log.header.blobs)
+                listed.formUnion(log.referencedBlobs)
             }
         }
         for sha256 in listed.sorted() where store.hasBlob(sha256) {

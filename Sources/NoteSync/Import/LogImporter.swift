@@ -199,13 +199,7 @@ struct LogImporter {
         for (dependency, needed) in header.dependencies where dependency != device && (applied[dependency] ?? 0) < needed {
             return (.waiting("it needs log \(needed) of device \(dependency.storeString)"), 0)
         }
-        let attached = log.changes.compactMap { change -> String? in
-            guard change.entity == .imageAttachment, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
-                BlobName.isValid(sha256)
-            else { return nil }
-            return sha256
-        }
-        let blobs = Set(header.blobs + attached).sorted()
+        let blobs = log.referencedBlobs
         for sha256 in blobs where !store.hasBlob(sha256) {
             do {
                 guard try container.hasBlob(sha256) else { return (.waiting("blob \(sha256) is not in the container yet"), 0) }
@@ -219,17 +213,10 @@ struct LogImporter {
             }
         }
         CrashPoint.importRead.reach()
-        var leftOut = 0
         let now = Date()
         let ahead = ClockSkew.ahead(of: log, now: now)
         let conflictsBefore = try replica.conflictCount()
-        var clock: UInt64 = 0
-        for change in log.changes {
-            CrashPoint.importApplying.reach()
-            if !(try merger.apply(change, from: other, to: replica)) { leftOut += 1 }
-            progress?.changeApplied(of: log.changes.count)
-            clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
-        }
+        let (leftOut, clock) = try merger.apply(log, from: other, to: replica) { progress?.changeApplied(of: log.changes.count) }
         // A blob copied in for an insert that the merge ignored would stay for ever.
         for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
         try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))

@@ -10,6 +10,18 @@ public struct TransactionLog: Sendable, Equatable {
         self.header = header
         self.changes = changes
     }
+
+    /// The blobs the log needs, sorted: those its header lists and those its attachment
+    /// inserts name (a header of another writer may leave some out).
+    public var referencedBlobs: [String] {
+        let attached = changes.compactMap { change -> String? in
+            guard change.entity == .imageAttachment, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
+                BlobName.isValid(sha256)
+            else { return nil }
+            return sha256
+        }
+        return Set(header.blobs + attached).sorted()
+    }
 }
 
 /// The self-description of a log: where it belongs, what wrote it and what it needs.

@@ -22,6 +22,23 @@ struct Merger {
         }
     }
 
+    /// Applies every change of a log written by `device`, in file order, calling `each` after
+    /// each change; returns how many were left out and the greatest clock the log holds (of its
+    /// changes and of the stamps they carry), which the replica's clock observes.
+    func apply(
+        _ log: TransactionLog, from device: UUID, to replica: Replica, each: () -> Void = {}
+    ) throws -> (leftOut: Int, clock: UInt64) {
+        var leftOut = 0
+        var clock: UInt64 = 0
+        for change in log.changes {
+            CrashPoint.importApplying.reach()
+            if !(try apply(change, from: device, to: replica)) { leftOut += 1 }
+            each()
+            clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
+        }
+        return (leftOut, clock)
+    }
+
     private func merge(_ change: LogChange, _ entity: Entity, from device: UUID, into replica: Replica) throws {
         let stamp = change.stamp(of: "*", device: device)
         let history = HistoryMerger(replica: replica)

@@ -83,16 +83,12 @@ struct OwnLogRecovery {
             return false
         }
         guard log.header.device == device, log.header.container == containerID, log.header.sequence == sequence else { return false }
-        for sha256 in log.header.blobs where !store.hasBlob(sha256) {
+        for sha256 in log.referencedBlobs where !store.hasBlob(sha256) {
             try store.storeBlob(container.readBlob(sha256), sha256: sha256)
         }
         let now = Date()
         try store.merge { replica in
-            var clock: UInt64 = 0
-            for change in log.changes {
-                try merger.apply(change, from: device, to: replica)
-                clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
-            }
+            let clock = try merger.apply(log, from: device, to: replica).clock
             try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))
             try replica.ledger.setValue(String(sequence), for: SyncState.exportedKey)
         }
