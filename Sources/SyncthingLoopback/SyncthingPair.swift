@@ -33,8 +33,8 @@ public final class SyncthingPair: @unchecked Sendable {
             } }).first else { throw SyncthingError("syncthing generate printed no device id: \(generated)") }
             ids.append(id)
         }
-        let base = Int32.random(in: 20_000...40_000)
-        let listen = [base, base + 1]
+        let ports = try Self.freePorts(4)
+        let listen = [ports[0], ports[1]]
         for (index, home) in homes.enumerated() {
             try FileManager.default.createDirectory(at: clouds[index], withIntermediateDirectories: true)
             let devices = zip(ids, listen).enumerated().map { offset, pair in
@@ -47,13 +47,14 @@ public final class SyncthingPair: @unchecked Sendable {
                         <minDiskFree unit="%">0</minDiskFree>
                     </folder>
                     \(devices)
-                    <gui enabled="false" tls="false"><address>127.0.0.1:\(base + 2 + Int32(index))</address></gui>
+                    <gui enabled="false" tls="false"><address>127.0.0.1:\(ports[2 + index])</address></gui>
                     <options>
                         <listenAddress>tcp://127.0.0.1:\(listen[index])</listenAddress>
                         <globalAnnounceEnabled>false</globalAnnounceEnabled>
                         <localAnnounceEnabled>false</localAnnounceEnabled>
                         <relaysEnabled>false</relaysEnabled>
                         <natEnabled>false</natEnabled>
+                        <reconnectionIntervalS>1</reconnectionIntervalS>
                         <startBrowser>false</startBrowser>
                         <urAccepted>-1</urAccepted>
                         <autoUpgradeIntervalH>0</autoUpgradeIntervalH>
@@ -66,8 +67,11 @@ public final class SyncthingPair: @unchecked Sendable {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Self.binary)
             process.arguments = ["serve", "--home", home.path, "--no-browser", "--no-restart"]
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+            let log = home.appendingPathComponent("serve.log")
+            FileManager.default.createFile(atPath: log.path, contents: nil)
+            let output = try FileHandle(forWritingTo: log)
+            process.standardOutput = output
+            process.standardError = output
             var environment = ProcessInfo.processInfo.environment
             environment["STNOUPGRADE"] = "1"
             process.environment = environment
@@ -82,7 +86,11 @@ public final class SyncthingPair: @unchecked Sendable {
         }
         guard FileManager.default.fileExists(atPath: clouds[1].appendingPathComponent(probe).path) else {
             stop()
-            throw SyncthingError("the two Syncthing instances did not carry a file within \(Int(timeout)) s")
+            let logs = homes.map { home in
+                let text = (try? String(contentsOf: home.appendingPathComponent("serve.log"), encoding: .utf8)) ?? ""
+                return "\(home.lastPathComponent): " + text.split(separator: "\n").suffix(5).joined(separator: " | ")
+            }
+            throw SyncthingError("the two Syncthing instances did not carry a file within \(Int(timeout)) s; \(logs.joined(separator: "; "))")
         }
     }
 
@@ -96,6 +104,32 @@ public final class SyncthingPair: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Ports on 127.0.0.1 that nothing listens on now: each bound with port 0 (the kernel picks
+    /// a free one), all held open together so that they differ, then released for the engine.
+    private static func freePorts(_ count: Int) throws -> [UInt16] {
+        var sockets: [Int32] = []
+        defer { for socket in sockets { close(socket) } }
+        var ports: [UInt16] = []
+        for _ in 0..<count {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { throw SyncthingError("cannot open a socket: \(String(cString: strerror(errno)))") }
+            sockets.append(descriptor)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = 0
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                    bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+                }
+            }
+            guard bound else { throw SyncthingError("cannot find a free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+            ports.append(UInt16(bigEndian: address.sin_port))
+        }
+        return ports
+    }
 
     private static func run(_ arguments: [String]) throws -> String {
         let process = Process()
