@@ -49,6 +49,7 @@ for index in 0 1; do
 <configuration version="36">
     <folder id="notes" label="notes" path="$work/$side-cloud" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="true" fsWatcherDelayS="1">
         <device id="${ids[0]}"></device><device id="${ids[1]}"></device>
+        <maxConflicts>10</maxConflicts>
     </folder>
     <device id="${ids[0]}" name="machine-a"><address>tcp://127.0.0.1:$base</address></device>
     <device id="${ids[1]}" name="machine-b"><address>tcp://127.0.0.1:$((base + 1))</address></device>
@@ -59,6 +60,7 @@ for index in 0 1; do
         <localAnnounceEnabled>false</localAnnounceEnabled>
         <relaysEnabled>false</relaysEnabled>
         <natEnabled>false</natEnabled>
+        <reconnectionIntervalS>1</reconnectionIntervalS>
         <startBrowser>false</startBrowser>
         <urAccepted>-1</urAccepted>
         <autoUpgradeIntervalH>0</autoUpgradeIntervalH>

@@ -45,6 +45,7 @@ public final class SyncthingPair: @unchecked Sendable {
                     <folder id="notes" label="notes" path="\(clouds[index].path)" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="true" fsWatcherDelayS="1">
                         \(ids.map { "<device id=\"\($0)\"></device>" }.joined())
                         <minDiskFree unit="%">0</minDiskFree>
+                        <maxConflicts>10</maxConflicts>
                     </folder>
                     \(devices)
                     <gui enabled="false" tls="false"><address>127.0.0.1:\(ports[2 + index])</address></gui>
@@ -68,7 +69,7 @@ public final class SyncthingPair: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: Self.binary)
             process.arguments = ["serve", "--home", home.path, "--no-browser", "--no-restart"]
             let log = home.appendingPathComponent("serve.log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let output = try FileHandle(forWritingTo: log)
             process.standardOutput = output
             process.standardError = output

@@ -25,6 +25,25 @@ import Testing
         #expect(!fixture.allPaths().contains { $0.contains(".tmp-") })
     }
 
+    /// A file-sync engine's conflict copies of the sentinel, and anything else in the container
+    /// folder beside its five entries, are reported and never read.
+    @Test func strayEntriesOfTheContainerFolderAreReported() throws {
+        let fixture = try ContainerFixture()
+        try fixture.container.writeLog(device: UUID(), sequence: 1, data: Data("log\n".utf8))
+        try fixture.makeFolder("baselines")
+        try fixture.write("{}", at: "container.sync-conflict-20261123-110000-SY4CGWC.json")
+        try fixture.write("{}", at: "container (conflicted copy 2026-11-23).json")
+        try fixture.write("hidden", at: ".stignore")
+        try fixture.makeFolder("old logs")
+        try fixture.link("notes.txt", to: fixture.outside("secret.txt"))
+        #expect(try fixture.container.strayEntries().sorted { $0.path < $1.path } == [
+            SkippedFile(path: "container (conflicted copy 2026-11-23).json", reason: .badlyNamed),
+            SkippedFile(path: "container.sync-conflict-20261123-110000-SY4CGWC.json", reason: .badlyNamed),
+            SkippedFile(path: "notes.txt", reason: .badlyNamed),
+            SkippedFile(path: "old logs", reason: .badlyNamed),
+        ])
+    }
+
     @Test func logNamesMustBeExactlyTwelveDigits() throws {
         let fixture = try ContainerFixture()
         let device = UUID()

@@ -138,5 +138,17 @@ struct SyncthingTests {
                 "\(store.lastPathComponent): \(names(store)) \(state(store) ?? "-")")
         }
         for watcher in watchers { #expect(watcher.stop(SIGINT) == 0) }
+        // The engine kept the other sentinel as a conflict copy beside the kept one (it carries
+        // the copy to the other host too): reported, never read.
+        for (store, cloud) in zip([laptop, desktop], pair.clouds) {
+            let folder = cloud.appendingPathComponent("NoteCollector").path
+            #expect(eventually(within: 10) {
+                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasPrefix("container.sync-conflict-") }
+            }, "\(store.lastPathComponent): \((try? FileManager.default.subpathsOfDirectory(atPath: cloud.path)) ?? [])")
+            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".sync-conflict-") }
+            let synced = try notes(store, "sync", "now")
+            #expect(synced.status == 0, "\(synced)")
+            for copy in copies { #expect(synced.output.contains("skipped: \(copy): badly named"), "\(synced)") }
+        }
     }
 }

@@ -30,6 +30,16 @@ extension CloudContainer {
         return (devices, skipped)
     }
 
+    /// Entries of the container folder other than the five it is made of (`container.json`,
+    /// `devices`, `logs`, `blobs`, `baselines`): a file-sync engine's conflict copy of the
+    /// sentinel (`container.sync-conflict-*.json`, `container (conflicted copy).json`) or
+    /// anything else put there. Reported as badly named, never read; names starting with `.`
+    /// are ignored.
+    public func strayEntries() throws(SyncError) -> [SkippedFile] {
+        let known: Set<String> = [CloudName.descriptor, CloudName.devices, CloudName.logs, CloudName.blobs, CloudName.baselines]
+        return try visibleEntries(of: "").filter { !known.contains($0.name) }.map { SkippedFile(path: $0.name, reason: .badlyNamed) }
+    }
+
     /// The sequences of the logs of `device`, in increasing order.
     ///
     /// A log's name is exactly 12 decimal digits and `.log`, for a sequence of at least 1.

@@ -32,7 +32,7 @@ struct LogImporter {
     func importAvailable(into report: inout SyncReport) throws -> [UUID: Set<Int64>] {
         var applied = try SyncState(store).applied
         let (devices, skippedDevices) = try container.logDevices()
-        report.skipped += skippedDevices
+        report.skipped += try container.strayEntries() + skippedDevices
         var sequences: [UUID: Set<Int64>] = [:]
         var blocked: [UUID: SyncStatus.Waiting] = [:]
         for other in devices where other != device {
