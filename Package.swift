@@ -19,14 +19,14 @@ let package = Package(
     ],
     targets: [
         .target(name: "NoteText"),
-        .target(name: "CFileCopy"),
+        .target(name: "CFileSystem"),
         .target(
             name: "CSQLiteHardening",
             linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "NoteStore",
             dependencies: [
-                "NoteText", "CSQLiteHardening",
+                "NoteText", "CSQLiteHardening", "CFileSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "NoteSync",
             dependencies: [
-                "NoteStore", "NoteText", "CFileCopy",
+                "NoteStore", "NoteText", "CFileSystem",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .systemLibrary(

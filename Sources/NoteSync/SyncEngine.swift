@@ -237,6 +237,7 @@ public final class SyncEngine {
         case let .unreadable(message):
             throw SyncError.unreadable(message)
         case .absent:
+            if try registerAfterReplacement(container, containerID: expected) { break }
             try detach("this device's registration devices/\(store.deviceID.storeString).json is gone")
         case .present:
             break

@@ -50,6 +50,7 @@ extension SyncEngine {
     func locked<T>(_ body: () throws -> T) throws -> T {
         let lock = try SyncLock(storeFolder: store.folder)
         defer { withExtendedLifetime(lock) {} }
+        try takeOverReplacedDevice()
         return try body()
     }
 }

@@ -21,7 +21,7 @@ import Testing
                 let source = root.appendingPathComponent(path)
                 let target = to.appendingPathComponent("NoteCollector").appendingPathComponent(path)
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: source.path, isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(atPath: source.path, isDirectory: &isFolder)
                 if isFolder.boolValue {
                     try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
                 } else if !FileManager.default.fileExists(atPath: target.path) {

@@ -27,7 +27,7 @@ struct FullDiskTests {
         let store = mountPoint.appendingPathComponent("store")
         #expect(try NotesCommand.run(["add", "kept", "--body", "safe"], store: store).status == 0)
         let filler = mountPoint.appendingPathComponent("filler")
-        FileManager.default.createFile(atPath: filler.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
         let handle = try FileHandle(forWritingTo: filler)
         let block = Data(count: 64 * 1024)
         while (try? handle.write(contentsOf: block)) != nil {}

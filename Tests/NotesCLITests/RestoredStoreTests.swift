@@ -3,8 +3,11 @@ import NoteTestSupport
 import Testing
 
 /// A store folder restored from a backup, or copied, holds less of what its device published
-/// than the container: before exporting, it takes back its device's later logs, and nothing is
-/// lost (docs/sync-format.md, "Restored and copied stores").
+/// than the container. A new copy of the folder (another database file) takes a new device id
+/// and imports the old id's later logs like another device's; a restore that brings back the
+/// same file (a virtual machine snapshot, files written back in place) takes back its device's
+/// later logs before exporting. Nothing is lost either way (docs/sync-format.md, "Restored and
+/// copied stores").
 @Suite struct RestoredStoreTests {
     let folder = TemporaryFolder("notes-cli-restore")
     var cloud: URL { folder.appending("cloud") }
@@ -32,14 +35,79 @@ import Testing
         try FileManager.default.copyItem(at: source, to: destination)
     }
 
-    @Test func aStoreRestoredFromABackupLosesNothing() throws {
+    /// Writes the files of `backup` back into `store` in place, as a snapshot restore does: the
+    /// database file keeps its inode.
+    func restoreInPlace(_ backup: URL, to store: URL) throws {
+        let manager = FileManager.default
+        let saved = Set(try manager.subpathsOfDirectory(atPath: backup.path))
+        for path in try manager.subpathsOfDirectory(atPath: store.path) where !saved.contains(path) {
+            try? manager.removeItem(at: store.appendingPathComponent(path))
+        }
+        for path in saved.sorted() {
+            var isFolder: ObjCBool = false
+            _ = manager.fileExists(atPath: backup.appendingPathComponent(path).path, isDirectory: &isFolder)
+            let target = store.appendingPathComponent(path)
+            if isFolder.boolValue {
+                try manager.createDirectory(at: target, withIntermediateDirectories: true)
+            } else {
+                let bytes = try Data(contentsOf: backup.appendingPathComponent(path))
+                if !manager.fileExists(atPath: target.path) { _ = manager.createFile(atPath: target.path, contents: nil) }
+                let handle = try FileHandle(forWritingTo: target)
+                try handle.truncate(atOffset: 0)
+                try handle.write(contentsOf: bytes)
+                try handle.close()
+            }
+        }
+    }
+
+    func deviceID(_ store: URL) throws -> String {
+        let status = try JSONSerialization.jsonObject(with: Data(try notes(store, "sync", "status", "--json").output.utf8)) as? [String: Any]
+        return (status?["device"] as? [String: Any])?["id"] as? String ?? ""
+    }
+
+    func inode(_ store: URL) throws -> Int {
+        try FileManager.default.attributesOfItem(atPath: store.appendingPathComponent("store.sqlite").path)[.systemFileNumber] as? Int ?? 0
+    }
+
+    @Test func aStoreRestoredFromABackupTakesANewDeviceIDAndLosesNothing() throws {
         try enableBoth()
+        let old = try deviceID(laptop)
         let backup = folder.appending("backup")
         try copy(laptop, to: backup)
         #expect(try notes(laptop, "add", "n2").status == 0)
         #expect(try notes(laptop, "sync", "now").status == 0)
         try copy(backup, to: laptop)
         #expect(try notes(laptop, "add", "n3").status == 0)
+        let new = try deviceID(laptop)
+        #expect(new != old && !new.isEmpty)
+        let synced = try notes(laptop, "sync", "now")
+        #expect(synced.status == 0)
+        #expect(!synced.output.contains("took back"), "\(synced)")
+        #expect(synced.output.hasPrefix("exported 1 log, imported 1 log"), "\(synced)")
+        #expect(try notes(desktop, "sync", "now").status == 0)
+        #expect(try notes(laptop, "sync", "now").output.hasPrefix("exported 0 logs, imported 0 logs"))
+        for store in [laptop, desktop] {
+            #expect(try names(store) == ["n1", "n2", "n3"], "\(store.lastPathComponent)")
+            #expect(try notes(store, "check").output == "ok\n")
+        }
+        let devices = try notes(desktop, "devices").output
+        #expect(devices.contains(String(new.prefix(8))) && devices.contains(String(old.prefix(8))), "\(devices)")
+        let status = try notes(laptop, "sync", "status").output
+        #expect(!status.contains("waiting") && !status.contains("skipped"), "\(status)")
+    }
+
+    @Test func aStoreRestoredInPlaceTakesBackItsOwnLogs() throws {
+        try enableBoth()
+        let old = try deviceID(laptop)
+        let backup = folder.appending("backup")
+        try copy(laptop, to: backup)
+        #expect(try notes(laptop, "add", "n2").status == 0)
+        #expect(try notes(laptop, "sync", "now").status == 0)
+        let file = try inode(laptop)
+        try restoreInPlace(backup, to: laptop)
+        #expect(try inode(laptop) == file)
+        #expect(try notes(laptop, "add", "n3").status == 0)
+        #expect(try deviceID(laptop) == old)
         let synced = try notes(laptop, "sync", "now")
         #expect(synced.status == 0)
         #expect(synced.output.contains("took back 1 log of its own"), "\(synced)")
@@ -52,24 +120,33 @@ import Testing
         }
     }
 
-    @Test func aCopiedStoreFolderLosesNothing() throws {
+    @Test func aCopiedStoreFolderIsANewDeviceAndLosesNothing() throws {
         try enableBoth()
+        let original = try deviceID(laptop)
+        #expect(try notes(laptop, "add", "unexported").status == 0)
         let copied = folder.appending("copied")
         try copy(laptop, to: copied)
         #expect(try notes(laptop, "add", "from the original").status == 0)
         #expect(try notes(laptop, "sync", "now").status == 0)
         #expect(try notes(copied, "add", "from the copy").status == 0)
-        #expect(try notes(copied, "sync", "now").output.contains("took back 1 log of its own"))
+        let copy = try deviceID(copied)
+        #expect(copy != original && !copy.isEmpty)
+        #expect(try deviceID(laptop) == original)
+        let synced = try notes(copied, "sync", "now")
+        #expect(synced.status == 0 && !synced.output.contains("took back"), "\(synced)")
         #expect(try notes(laptop, "add", "from the original again").status == 0)
         #expect(try notes(laptop, "sync", "now").status == 0)
         for _ in 0..<2 {
             for store in [copied, laptop, desktop] { #expect(try notes(store, "sync", "now").status == 0) }
         }
-        let all = ["from the copy", "from the original", "from the original again", "n1"]
+        let all = ["from the copy", "from the original", "from the original again", "n1", "unexported"]
         for store in [laptop, copied, desktop] {
             #expect(try names(store) == all, "\(store.lastPathComponent)")
             #expect(try notes(store, "check").output == "ok\n")
         }
+        // The copy's default name follows its folder; the devices tell apart.
+        let devices = try notes(desktop, "devices", "--json").output
+        #expect(devices.contains(copy) && devices.contains(original), "\(devices)")
     }
 
     @Test func aRestoredStoreTakesBackCompactedLogsFromABaseline() throws {
@@ -82,10 +159,30 @@ import Testing
         #expect(try notes(desktop, "sync", "compact").status == 0)
         let compacted = try notes(laptop, "sync", "compact")
         #expect(compacted.output.contains("removed 2 logs"), "\(compacted)")
-        try copy(backup, to: laptop)
+        try restoreInPlace(backup, to: laptop)
         #expect(try notes(laptop, "add", "n3").status == 0)
         let synced = try notes(laptop, "sync", "now")
         #expect(synced.output.contains("took back 1 log of its own"), "\(synced)")
+        #expect(try notes(desktop, "sync", "now").status == 0)
+        for store in [laptop, desktop] {
+            #expect(try names(store) == ["n1", "n2", "n3"], "\(store.lastPathComponent)")
+            #expect(try notes(store, "check").output == "ok\n")
+        }
+    }
+
+    @Test func aStoreRestoredAfterCompactionStartsAgainFromTheBaseline() throws {
+        try enableBoth()
+        let backup = folder.appending("backup")
+        try copy(laptop, to: backup)
+        #expect(try notes(laptop, "add", "n2").status == 0)
+        #expect(try notes(laptop, "sync", "now").status == 0)
+        #expect(try notes(desktop, "sync", "now").status == 0)
+        #expect(try notes(desktop, "sync", "compact").status == 0)
+        #expect(try notes(laptop, "sync", "compact").output.contains("removed 2 logs"))
+        try copy(backup, to: laptop)
+        #expect(try notes(laptop, "add", "n3").status == 0)
+        let synced = try notes(laptop, "sync", "now")
+        #expect(synced.status == 0, "\(synced)")
         #expect(try notes(desktop, "sync", "now").status == 0)
         for store in [laptop, desktop] {
             #expect(try names(store) == ["n1", "n2", "n3"], "\(store.lastPathComponent)")

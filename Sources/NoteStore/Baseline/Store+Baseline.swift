@@ -22,8 +22,8 @@ public struct BaselineCopy: Sendable {
 extension Store {
     /// Copies the store into `file` for a baseline: one consistent snapshot of the database
     /// (`VACUUM INTO`: the notes, their history, stamps, tombstones and the full-text index),
-    /// without what belongs to this device alone (its id, outbox, sync's values, blob
-    /// releases), with `header` in a table of its own, the knowledge of its own changes
+    /// without what belongs to this device alone (its id and the record of its file, outbox,
+    /// sync's values, blob releases), with `header` in a table of its own, the knowledge of its own changes
     /// recorded (a store that starts from the copy has seen them), in rollback-journal mode and
     /// synced to disk.
     ///
@@ -57,7 +57,7 @@ extension Store {
                     DELETE FROM sqlite_sequence WHERE name = 'outbox';
                     DELETE FROM sync_state;
                     DELETE FROM blob_release;
-                    DELETE FROM metadata WHERE key = 'device_id';
+                    DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
                     """)
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if try !BaselineDatabase.indexMatchesItems(db) {

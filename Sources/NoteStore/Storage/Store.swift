@@ -51,7 +51,9 @@ public final class Store: Sendable {
         } catch {
             throw StoreError.cannotOpen(path: path, reason: StoreError.describe(error, at: path))
         }
-        (deviceID, modelVersion) = try Self.migrate(pool, path: path)
+        let (device, version) = try Self.migrate(pool, path: path)
+        modelVersion = version
+        deviceID = try Self.settleIdentity(pool, device: device, databasePath: databasePath, storePath: path)
         try finishBlobReleases()
     }
 
@@ -85,8 +87,8 @@ public final class Store: Sendable {
 
     /// Whether the store's write-ahead log holds frames not yet in the database file.
     private static func hasWALContent(_ databasePath: String) -> Bool {
-        let size = (try? FileManager.default.attributesOfItem(atPath: databasePath + "-wal")[.size] as? Int) ?? 0
-        return (size ?? 0) > 0
+        let attributes = try? FileManager.default.attributesOfItem(atPath: databasePath + "-wal")
+        return ((attributes?[.size] as? Int) ?? 0) > 0
     }
 
     /// Removes blobs that a save released just before the process stopped.

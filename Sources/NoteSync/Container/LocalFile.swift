@@ -1,4 +1,4 @@
-import CFileCopy
+import CFileSystem
 import Foundation
 
 #if canImport(Glibc)

@@ -113,7 +113,7 @@ extension Notes.Sync {
                     throw InputError.usage("sync is on with '\(current)': give --move to attach this store to '\(target.path)' instead")
                 }
             }
-            let device = deviceName ?? last?.deviceName ?? Self.defaultDeviceName(for: storeOptions.folder)
+            let device = deviceName ?? last?.deviceName ?? SyncEngine.defaultDeviceName(for: storeOptions.folder)
             let bar = ProgressBar()
             engine.importProgress = bar.update
             defer { bar.finish() }
@@ -127,7 +127,7 @@ extension Notes.Sync {
         /// A new device (no database yet) starts from the container's newest baseline when it
         /// has one; returns whether it did.
         private func join(cloud: URL) throws -> Bool {
-            let device = deviceName ?? Self.defaultDeviceName(for: storeOptions.folder)
+            let device = deviceName ?? SyncEngine.defaultDeviceName(for: storeOptions.folder)
             let name = container ?? SyncEngine.defaultContainerName
             let bar = ProgressBar()
             defer { bar.finish() }
@@ -142,13 +142,6 @@ extension Notes.Sync {
         }
 
         static let noCloudFolder = ValidationError("give --cloud DIR: this store was never attached to a cloud folder")
-
-        /// The host and the store folder's name (`vm:laptop-notes`), so that several stores of
-        /// one machine tell apart; a control character in either becomes `?`.
-        static func defaultDeviceName(for store: URL) -> String {
-            let name = ProcessInfo.processInfo.hostName + ":" + store.standardizedFileURL.lastPathComponent
-            return String(String.UnicodeScalarView(name.unicodeScalars.map { ControlCharacters.contains($0) ? "?" : $0 }))
-        }
     }
 
     struct Disable: ParsableCommand {

@@ -1,0 +1,23 @@
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "file_system.h"
+
+ssize_t notes_copy_file_range(int in, int out, size_t length) {
+    return copy_file_range(in, NULL, out, NULL, length, 0);
+}
+
+int notes_file_identity(const char *path, uint64_t *inode, int64_t *seconds, uint32_t *nanoseconds) {
+    struct statx info;
+    if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_BTIME, &info) != 0) return -1;
+    *inode = info.stx_ino;
+    if (info.stx_mask & STATX_BTIME) {
+        *seconds = info.stx_btime.tv_sec;
+        *nanoseconds = info.stx_btime.tv_nsec;
+        return 1;
+    }
+    *seconds = 0;
+    *nanoseconds = 0;
+    return 0;
+}

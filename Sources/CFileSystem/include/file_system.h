@@ -1,0 +1,18 @@
+#ifndef FILE_SYSTEM_H
+#define FILE_SYSTEM_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/// copy_file_range(2) from the current offset of `in` to the current offset of `out`, which
+/// glibc declares only with _GNU_SOURCE. Returns the bytes copied, 0 at the end of `in`, or -1
+/// with errno set.
+ssize_t notes_copy_file_range(int in, int out, size_t length);
+
+/// The inode of the file at `path` and, where the file system records it, its birth time
+/// (statx(2), which glibc declares only with _GNU_SOURCE), without following a final symbolic
+/// link. Returns 1 with the birth time, 0 without it (`seconds` and `nanoseconds` set to 0), or
+/// -1 with errno set.
+int notes_file_identity(const char *path, uint64_t *inode, int64_t *seconds, uint32_t *nanoseconds);
+
+#endif

@@ -1,0 +1,49 @@
+import Foundation
+import NoteStore
+
+/// A store that was copied, or restored from a backup, took a new device id when it opened
+/// (see `Store+Identity.swift` in NoteStore). Sync takes over from the old id before it does
+/// anything else: what this store exported under the old id counts as applied logs of another
+/// device (the old id's later logs, written by the original store or before the backup was
+/// restored, are then imported like any other device's), and this device starts its own logs
+/// at 1 under its new id, with a registration of its own written at its next sync.
+extension SyncEngine {
+    static let registrationPendingKey = "registration.pending"
+
+    func takeOverReplacedDevice() throws {
+        guard let replaced = try store.replacedDeviceID else { return }
+        let state = try SyncState(store)
+        try store.finishReplacement { ledger in
+            let applied = max(state.applied[replaced] ?? 0, state.exportedSequence)
+            if applied > 0 { try ledger.setValue(String(applied), for: SyncState.appliedKey(replaced)) }
+            for key in [SyncState.exportedKey, SyncState.exportErrorKey, Compaction.acknowledgedKey, BaselineWriter.sequenceKey, Self.ownLogsCheckedKey] {
+                try ledger.setValue(nil, for: key)
+            }
+            if let name = state.deviceName, name.hasPrefix(ProcessInfo.processInfo.hostName + ":") {
+                // A name made from the host and the store folder follows the folder.
+                try ledger.setValue(Self.defaultDeviceName(for: store.folder), for: SyncState.deviceNameKey)
+            }
+            if state.containerID != nil { try ledger.setValue("1", for: Self.registrationPendingKey) }
+        }
+    }
+
+    /// Writes this device's registration when it took a new id and has none yet; returns
+    /// whether it did.
+    func registerAfterReplacement(_ container: CloudContainer, containerID: UUID) throws -> Bool {
+        let values = try store.syncValues(withPrefix: "")
+        guard values[Self.registrationPendingKey] != nil else { return false }
+        try container.register(DeviceRegistration(
+            container: containerID, device: store.deviceID,
+            name: values[SyncState.deviceNameKey] ?? Self.defaultDeviceName(for: store.folder),
+            modelVersion: Store.currentModelVersion))
+        try store.recordSync { ledger in try ledger.setValue(nil, for: Self.registrationPendingKey) }
+        return true
+    }
+
+    /// The host and the store folder's name (`vm:laptop-notes`), so that several stores of one
+    /// machine tell apart; a control character in either becomes `?`.
+    public static func defaultDeviceName(for store: URL) -> String {
+        let name = ProcessInfo.processInfo.hostName + ":" + store.standardizedFileURL.lastPathComponent
+        return String(String.UnicodeScalarView(name.unicodeScalars.map { ControlCharacters.contains($0) ? "?" : $0 }))
+    }
+}
