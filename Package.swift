@@ -46,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "notes",
             dependencies: [
-                "NoteStore", "NoteSync", "NoteWatch", "NoteText",
+                "NoteStore", "NoteSync", "NoteWatch", "NoteText", "NoteInterchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -57,6 +57,9 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        .target(
+            name: "NoteInterchange",
+            dependencies: ["NoteStore"]),
         .target(name: "SyncthingLoopback"),
         .target(
             name: "NoteTestSupport",

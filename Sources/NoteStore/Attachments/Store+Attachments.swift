@@ -51,7 +51,7 @@ extension Store {
         return prepared.map(\.0)
     }
 
-    private func writeBlob(_ data: Data, sha256: String) throws {
+    func writeBlob(_ data: Data, sha256: String) throws {
         do {
             try blobs.write(data, sha256: sha256)
         } catch BlobError.io(let path, let reason) {

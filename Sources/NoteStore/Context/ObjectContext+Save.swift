@@ -22,24 +22,36 @@ extension ObjectContext {
     @discardableResult
     public func save() throws -> SaveSummary? {
         guard hasChanges else { return nil }
-        let summary = try store.write { db -> SaveSummary in
-            var writer = SaveWriter(db: db, now: Date.storeNow(), device: store.deviceID)
-            writer.restoring = restoring
-            try writer.begin()
-            for id in insertionOrder {
-                if let item = registry[id]?.current { try writer.insert(item) }
-            }
-            for registration in registry.values {
-                guard let original = registration.original, original != registration.current else {
-                    continue
+        let staged = stagedAttachments
+        let summary: SaveSummary
+        do {
+            summary = try store.write { db -> SaveSummary in
+                var writer = SaveWriter(db: db, now: Date.storeNow(), device: store.deviceID)
+                writer.restoring = restoring
+                try writer.begin()
+                for id in insertionOrder {
+                    if let item = registry[id]?.current { try writer.insert(item, keepingDates: keepingDates.contains(id)) }
                 }
-                try writer.update(from: original, to: registration.current)
+                for (attachment, data) in staged {
+                    // Written inside the transaction, as Store.attachImages does.
+                    try store.writeBlob(data, sha256: attachment.sha256)
+                    try writer.insert(attachment)
+                }
+                for registration in registry.values {
+                    guard let original = registration.original, original != registration.current else {
+                        continue
+                    }
+                    try writer.update(from: original, to: registration.current)
+                }
+                try writer.trashLateContents()
+                try writer.purge(roots: purgeRoots, expected: Array(deleted.values))
+                try writer.validateRelations()
+                try writer.finish()
+                return writer.summary
             }
-            try writer.trashLateContents()
-            try writer.purge(roots: purgeRoots, expected: Array(deleted.values))
-            try writer.validateRelations()
-            try writer.finish()
-            return writer.summary
+        } catch {
+            if !staged.isEmpty { try? store.releaseBlobs(staged.map(\.attachment.sha256)) }
+            throw error
         }
         rollback()
         if !summary.detached.isEmpty { try store.releaseBlobs() }
@@ -98,11 +110,13 @@ struct SaveWriter {
         deviceName = try Self.deviceName(db)
     }
 
-    mutating func insert(_ item: Item) throws {
+    mutating func insert(_ item: Item, keepingDates: Bool = false) throws {
         var item = item
         item.name = Item.normalizedName(item.name)
-        item.created = now
-        item.modified = now
+        if !keepingDates {
+            item.created = now
+            item.modified = now
+        }
         let problems = item.propertyFailures()
         guard problems.isEmpty else { return failures += problems }
         let statement = try db.cachedStatement(

@@ -24,6 +24,10 @@ public final class ObjectContext {
     var purgeRoots: [UUID] = []
     /// Versions brought back by ``restore(_:)``, recorded as such by the save.
     var restoring: [UUID: [HistoryProperty: ChangeStamp]] = [:]
+    /// Inserted items that keep the dates they were given.
+    var keepingDates: Set<UUID> = []
+    /// Image attachments to write with the next save, with their bytes.
+    var stagedAttachments: [(attachment: Attachment, data: Data)] = []
 
     init(store: Store) {
         self.store = store
@@ -31,7 +35,7 @@ public final class ObjectContext {
 
     /// True when there is something to save.
     public var hasChanges: Bool {
-        !insertionOrder.isEmpty || !deleted.isEmpty
+        !insertionOrder.isEmpty || !deleted.isEmpty || !stagedAttachments.isEmpty
             || registry.values.contains { $0.original != nil && $0.original != $0.current }
     }
 
@@ -178,5 +182,7 @@ public final class ObjectContext {
         deleted.removeAll()
         purgeRoots.removeAll()
         restoring.removeAll()
+        keepingDates.removeAll()
+        stagedAttachments.removeAll()
     }
 }

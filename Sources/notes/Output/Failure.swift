@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NoteInterchange
 import NoteStore
 import NoteSync
 import NoteWatch
@@ -52,6 +53,10 @@ enum Failure {
             return (error.description, other)
         case let error as SyncError:
             if case .invalidName = error { return (error.description, usage) }
+            return (error.description, other)
+        case let error as InterchangeError:
+            if case .notAnExport = error { return (error.description, badData) }
+            if case .notEmpty = error { return (error.description, usage) }
             return (error.description, other)
         case let error as InputError:
             switch error {

@@ -1,0 +1,173 @@
+import Foundation
+import NoteStore
+
+/// Brings entries into the store, in one save per batch, so that a crash leaves whole notes
+/// only (a note and its images are in one save).
+///
+/// An entry with an id that the store holds updates that item (its name and body; it stays
+/// where it is); without an id, a note or collection of the same name and kind in the same
+/// place is updated, when there is exactly one. Otherwise the entry is created, with its id and
+/// dates when it has them (a purged id is not used again: the item gets a new one). Images with
+/// bytes the note has already are not attached again. So importing the same files twice
+/// changes nothing the second time.
+public struct Importer {
+    public let store: Store
+    /// Told the notes done so far and the total, every few hundred notes.
+    public var progress: ((Int, Int) -> Void)?
+    /// The most items, and bytes of images, a save holds.
+    static let batchItems = 500
+    static let batchBytes = 64 * 1024 * 1024
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Imports `entries` into `parent` (nil: the top level); with `dryRun`, saves nothing and
+    /// says what it would do in ``ImportReport/plan``.
+    public func run(_ entries: [ImportEntry], into parent: UUID?, dryRun: Bool) throws -> ImportReport {
+        var run = Run(store: store, dryRun: dryRun, total: Self.count(entries), progress: progress)
+        try run.importEntries(entries, into: parent, parentIsNew: false)
+        try run.flush()
+        return run.report
+    }
+
+    static func count(_ entries: [ImportEntry]) -> Int {
+        entries.reduce(0) { $0 + ($1.kind == .note ? 1 : count($1.children)) }
+    }
+
+    struct Run {
+        let store: Store
+        let dryRun: Bool
+        let total: Int
+        let progress: ((Int, Int) -> Void)?
+        let context: ObjectContext
+        var report = ImportReport()
+        var pending = 0
+        var done = 0
+        /// Live children of each place, by kind and name, read once per place.
+        var byName: [UUID?: [String: [Item]]] = [:]
+
+        init(store: Store, dryRun: Bool, total: Int, progress: ((Int, Int) -> Void)?) {
+            self.store = store
+            self.dryRun = dryRun
+            self.total = total
+            self.progress = progress
+            context = store.makeContext()
+        }
+
+        mutating func importEntries(_ entries: [ImportEntry], into parent: UUID?, parentIsNew: Bool) throws {
+            for entry in entries {
+                guard let problem = Self.problem(of: entry) else {
+                    let (item, isNew) = try place(entry, in: parent, parentIsNew: parentIsNew)
+                    if let item, entry.kind == .collection {
+                        try importEntries(entry.children, into: item.id, parentIsNew: isNew)
+                    }
+                    if entry.kind == .note {
+                        done += 1
+                        if done % 200 == 0 { progress?(done, total) }
+                    }
+                    continue
+                }
+                report.problems.append("\(entry.source): \(problem), skipped")
+            }
+        }
+
+        static func problem(of entry: ImportEntry) -> String? {
+            let name = Item.normalizedName(entry.name)
+            if name.isEmpty { return "it has no name" }
+            if name.count > Item.maximumNameLength { return "its name has \(name.count) characters, more than \(Item.maximumNameLength)" }
+            if name.contains(where: \.isNewline) { return "its name has a line break" }
+            if let body = entry.body, body.utf8.count > Item.maximumBodyBytes { return "it has more than 10 MB of text" }
+            return nil
+        }
+
+        /// Creates or updates the item of `entry`; returns it (nil when skipped) and whether
+        /// it is new.
+        mutating func place(_ entry: ImportEntry, in parent: UUID?, parentIsNew: Bool) throws -> (Item?, Bool) {
+            var existing: Item?
+            var id = entry.id
+            if let given = entry.id, try store.isKnown(given) {
+                existing = try? context.object(with: given)
+                if existing == nil { id = nil }  // Purged: never used again.
+            } else if entry.id == nil, !parentIsNew {
+                existing = try sameName(entry, in: parent)
+            }
+            if var item = existing {
+                guard item.kind == entry.kind else {
+                    report.problems.append("\(entry.source): the store's item with its id is a \(item.kind.rawValue), skipped")
+                    return (nil, false)
+                }
+                let name = Item.normalizedName(entry.name)
+                var changed = false
+                if item.name != name { item.name = name; changed = true }
+                if item.isNote, let body = entry.body {
+                    let current = try item.body ?? store.item(item.id).body ?? ""
+                    if current != body { item.body = body; changed = true }
+                }
+                if changed { try context.update(item) }
+                let attached = try attachImages(entry, to: item)
+                if changed || attached > 0 {
+                    report.updated += 1
+                    report.plan.append("update \(item.kind.rawValue) \(entry.source)")
+                } else {
+                    report.unchanged += 1
+                }
+                try count()
+                return (item, false)
+            }
+            let now = Date()
+            let item = context.insert(
+                entry.kind, id: id ?? UUID(), named: entry.name, body: entry.kind == .note ? (entry.body ?? "") : nil,
+                in: parent, created: entry.created ?? entry.modified ?? now, modified: entry.modified ?? entry.created ?? now)
+            report.created += 1
+            report.plan.append("create \(item.kind.rawValue) \(entry.source)")
+            _ = try attachImages(entry, to: item)
+            try count()
+            return (item, true)
+        }
+
+        /// Stages the entry's images whose bytes the note does not have yet; returns how many.
+        mutating func attachImages(_ entry: ImportEntry, to note: Item) throws -> Int {
+            guard !entry.images.isEmpty else { return 0 }
+            var known = Set(try store.attachments(of: note.id).map(\.sha256))
+            var attached = 0
+            for (file, caption) in entry.images {
+                do {
+                    if let staged = try context.attachImage(file, to: note, caption: caption, unlessIn: known) {
+                        known.insert(staged.sha256)
+                        attached += 1
+                        report.images += 1
+                        report.plan.append("attach image \(file.lastPathComponent) to \(entry.source)")
+                    }
+                } catch {
+                    report.problems.append("\(entry.source): \(error), not attached")
+                }
+            }
+            return attached
+        }
+
+        mutating func count() throws {
+            pending += 1
+            if pending >= Importer.batchItems || context.stagedAttachmentBytes >= Importer.batchBytes { try flush() }
+        }
+
+        mutating func flush() throws {
+            if dryRun {
+                context.rollback()
+            } else {
+                try context.save()
+            }
+            pending = 0
+        }
+
+        mutating func sameName(_ entry: ImportEntry, in parent: UUID?) throws -> Item? {
+            if byName[parent] == nil {
+                let request = ItemRequest(scope: parent.map { .children(of: $0) } ?? .topLevel, includesBodies: false)
+                byName[parent] = Dictionary(grouping: try store.fetch(request)) { "\($0.kind.rawValue):\($0.name)" }
+            }
+            let matches = byName[parent]?["\(entry.kind.rawValue):\(Item.normalizedName(entry.name))"] ?? []
+            guard matches.count == 1, let match = matches.first else { return nil }
+            return try context.object(with: match.id)
+        }
+    }
+}

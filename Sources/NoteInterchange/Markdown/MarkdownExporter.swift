@@ -1,0 +1,101 @@
+import Foundation
+import NoteStore
+
+/// Writes notes as Markdown files: a folder per collection, a `.md` file per note with a front
+/// matter block, and each note's images as files beside it, linked at the end of its body.
+///
+/// A note's file is its front matter (`id`, `created`, `modified`, and `name` when the file's
+/// name is not the note's), then its body exactly, then, when it has images, a blank line, the
+/// line `<!-- notes: images -->` and one `![caption](<file>)` line per image. A collection's
+/// folder holds `.collection.md`, a front matter block alone. ``MarkdownReader`` reads all of it
+/// back as it was.
+public struct MarkdownExporter {
+    public let store: Store
+    /// Told the notes written so far and the total, every few hundred notes.
+    public var progress: ((Int, Int) -> Void)?
+
+    /// The line before a note's image links.
+    static let imagesMarker = "<!-- notes: images -->"
+    /// The file that carries a collection's front matter in its folder.
+    static let collectionFile = ".collection.md"
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Exports everything, or `root` and what it holds, into `folder`.
+    public func export(to folder: URL, root: UUID? = nil, force: Bool = false) throws -> ExportReport {
+        let tree = try ExportTree(store: store, root: root)
+        try ExportFolder.prepare(folder, force: force)
+        var writer = Writer(store: store, tree: tree, total: tree.noteCount, progress: progress)
+        var names = FileNames()
+        if root != nil, let item = tree.roots.first {
+            if item.isNote {
+                try writer.writeNotes(try store.bodies(of: [item.id]), in: folder, names: &names)
+            } else {
+                try writer.writeCollection(item, in: folder, names: &names)
+            }
+        } else {
+            try writer.writeContents(of: nil, in: folder, names: &names)
+        }
+        return writer.report
+    }
+
+    struct Writer {
+        let store: Store
+        let tree: ExportTree
+        let total: Int
+        let progress: ((Int, Int) -> Void)?
+        var report = ExportReport()
+
+        mutating func writeContents(of collection: UUID?, in folder: URL, names: inout FileNames) throws {
+            for child in tree.collections(in: collection) {
+                try writeCollection(child, in: folder, names: &names)
+            }
+            try tree.notes(in: collection) { page in try writeNotes(Array(page), in: folder, names: &names) }
+        }
+
+        mutating func writeCollection(_ collection: Item, in folder: URL, names: inout FileNames) throws {
+            let name = names.claim(collection.name)
+            let inside = folder.appendingPathComponent(name, isDirectory: true)
+            try ExportFolder.makeFolder(inside)
+            var matter = FrontMatter()
+            matter.append("id", collection.id.uuidString.lowercased())
+            matter.append("created", ExportDate.text(collection.created))
+            matter.append("modified", ExportDate.text(collection.modified))
+            if name != collection.name { matter.append("name", collection.name) }
+            try ExportFolder.write(Data(matter.text.utf8), to: inside.appendingPathComponent(MarkdownExporter.collectionFile))
+            report.collections += 1
+            var inner = FileNames()
+            inner.reserve(MarkdownExporter.collectionFile)
+            try writeContents(of: collection.id, in: inside, names: &inner)
+        }
+
+        mutating func writeNotes(_ notes: [Item], in folder: URL, names: inout FileNames) throws {
+            let attachments = try store.attachments(ofNotes: notes.map(\.id))
+            for note in notes {
+                let stem = names.claim(note.name, suffix: ".md")
+                var matter = FrontMatter()
+                matter.append("id", note.id.uuidString.lowercased())
+                matter.append("created", ExportDate.text(note.created))
+                matter.append("modified", ExportDate.text(note.modified))
+                if stem != note.name { matter.append("name", note.name) }
+                var text = matter.text + (note.body ?? "")
+                if let images = attachments[note.id] {
+                    var links: [String] = []
+                    for (index, attachment) in images.enumerated() {
+                        let ext = attachment.format == .jpeg ? "jpg" : attachment.format.rawValue
+                        let file = names.claim("\(stem).\(index + 1)", suffix: ".\(ext)") + ".\(ext)"
+                        try ExportFolder.write(try store.data(of: attachment), to: folder.appendingPathComponent(file))
+                        links.append("![\(MarkdownLinks.escapeText(attachment.caption ?? ""))](<\(file)>)")
+                        report.images += 1
+                    }
+                    text += "\n\n" + MarkdownExporter.imagesMarker + "\n" + links.joined(separator: "\n") + "\n"
+                }
+                try ExportFolder.write(Data(text.utf8), to: folder.appendingPathComponent(stem + ".md"))
+                report.notes += 1
+                if report.notes % 200 == 0 { progress?(report.notes, total) }
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+
+/// Inserts that keep what another store or an export said of an item: its id and its dates,
+/// and image attachments written with the save that inserts their note.
+extension ObjectContext {
+    /// Inserts an item with a given id and dates (an item brought in from an export); it is
+    /// written on ``save()`` with those dates. The id must not be in use, nor purged
+    /// (``Store/isKnown(_:)``).
+    @discardableResult
+    public func insert(
+        _ kind: ItemKind, id: UUID, named name: String, body: String?, in parent: UUID?, created: Date, modified: Date
+    ) -> Item {
+        let item = Item(
+            id: id, kind: kind, name: Item.normalizedName(name),
+            created: Date(storeMilliseconds: created.storeMilliseconds),
+            modified: Date(storeMilliseconds: max(created, modified).storeMilliseconds),
+            parent: parent, trashed: nil, body: kind == .note ? (body ?? "") : nil)
+        registry[item.id] = Registration(original: nil, current: item)
+        insertionOrder.append(item.id)
+        keepingDates.insert(item.id)
+        return item
+    }
+
+    /// Checks an image file and keeps its bytes, to attach them to `note` (inserted in this
+    /// context, or in the store) on ``save()``, in the save's transaction; returns the
+    /// attachment, or nil when the SHA-256 of its bytes is in `known` (nothing is staged then).
+    /// Throws, and stages nothing, when the file is refused (as
+    /// ``Store/attachImages(_:to:caption:)`` says).
+    @discardableResult
+    public func attachImage(_ file: URL, to note: Item, caption: String? = nil, unlessIn known: Set<String> = []) throws -> Attachment? {
+        let caption = caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let caption, caption.count > Attachment.maximumCaptionLength {
+            throw StoreError.cannotAttach(
+                file: file.relativePath, note: note.label,
+                reason: "the caption has \(caption.count) characters, more than \(Attachment.maximumCaptionLength)")
+        }
+        let (data, info) = try ImageFile.read(file, note: note)
+        let sha256 = BlobStore.sha256(of: data)
+        if known.contains(sha256) { return nil }
+        let attachment = Attachment(
+            id: UUID(), kind: .image, note: note.id, sha256: sha256, format: info.format,
+            width: info.width, height: info.height, bytes: Int64(data.count), caption: caption, created: Date.storeNow())
+        stagedAttachments.append((attachment, data))
+        return attachment
+    }
+
+    /// The bytes of the images staged for the next save.
+    public var stagedAttachmentBytes: Int { stagedAttachments.reduce(0) { $0 + $1.data.count } }
+}
+
+extension Store {
+    /// Whether an item with this id is in the store, or was purged from it (a purged id is
+    /// never used again).
+    public func isKnown(_ id: UUID) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(
+                db,
+                sql: "SELECT EXISTS (SELECT 1 FROM item WHERE id = ?1) OR EXISTS (SELECT 1 FROM tombstone WHERE object = ?1)",
+                arguments: [id.storeString]) ?? false
+        }
+    }
+}
+
+extension Store {
+    /// The items with these ids, with their bodies, in the order of `ids` (ids not found are
+    /// left out): one read for many notes.
+    public func bodies(of ids: [UUID]) throws -> [Item] {
+        try read { db in
+            var found: [UUID: Item] = [:]
+            for id in ids {
+                if let item = try Item.fetchOne(db, id: id) { found[id] = item }
+            }
+            return ids.compactMap { found[$0] }
+        }
+    }
+
+    /// The attachments of each of these notes, oldest first, in one read.
+    public func attachments(ofNotes ids: [UUID]) throws -> [UUID: [Attachment]] {
+        try read { db in
+            var result: [UUID: [Attachment]] = [:]
+            for id in ids {
+                let found = try Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT \(Attachment.columns) FROM attachment WHERE note = ? ORDER BY created, rowid"),
+                    arguments: [id.storeString]
+                ).compactMap(Attachment.init(row:))
+                if !found.isEmpty { result[id] = found }
+            }
+            return result
+        }
+    }
+}

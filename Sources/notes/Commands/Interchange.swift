@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import NoteInterchange
+import NoteStore
+
+extension Notes {
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write notes out as Markdown files: a folder per collection, a .md file per note, images beside.",
+            discussion: """
+                Each file starts with a front matter block (id, created, modified, and name when the file's \
+                name is not the note's); a note's images are files beside it, linked at the end of its body. \
+                Names that cannot be file names are made safe and unique. 'notes import' reads it all back.
+                """)
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: ArgumentHelp("The folder to write into (made when absent).", valueName: "DIR"))
+        var folder: String
+
+        @Argument(help: "A note or collection to export alone (a collection with everything in it).", completion: ItemCompletion.items)
+        var item: String?
+
+        @Flag(help: "Write into a folder that is not empty, over files of the same names.")
+        var force = false
+
+        func run() throws {
+            let store = try storeOptions.open(.readOnly)
+            let root = try item.map { try store.resolve($0).id }
+            var exporter = MarkdownExporter(store: store)
+            let bar = CountProgressBar(verb: "exporting", unit: "notes")
+            exporter.progress = bar.update
+            let report = try exporter.export(to: URL(fileURLWithPath: folder), root: root, force: force)
+            bar.finish()
+            print("exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s")")
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository).",
+            discussion: """
+                Folders become collections and linked local images become attachments. Importing the same \
+                files again updates the notes it made (matched by the id in their front matter, else by name \
+                in the same place) instead of duplicating them. A file that is not UTF-8, a broken image link \
+                or a bad image is reported on one line and skipped; the rest is imported.
+                """)
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: ArgumentHelp("A Markdown file or a folder.", valueName: "PATH"))
+        var path: String
+
+        @Option(name: .customLong("in"), help: "The collection to import into (default: the top level).", completion: ItemCompletion.items)
+        var collection: String?
+
+        @Flag(help: "Say what would be done, and change nothing.")
+        var dryRun = false
+
+        func run() throws {
+            let (entries, problems) = try MarkdownReader().read(URL(fileURLWithPath: path))
+            let store = try storeOptions.open()
+            let parent = try collection.map { reference -> UUID in
+                let item = try store.resolve(reference)
+                guard item.isCollection else { throw ValidationError("--in needs a collection; \(reference) is a note") }
+                return item.id
+            }
+            var importer = Importer(store: store)
+            let bar = CountProgressBar(verb: "importing", unit: "notes")
+            importer.progress = bar.update
+            var report = try importer.run(entries, into: parent, dryRun: dryRun)
+            bar.finish()
+            report.problems = problems + report.problems
+            for problem in report.problems { FileHandle.standardError.write(Data("notes: \(TerminalText.escaped(problem, keepingLayout: false))\n".utf8)) }
+            if dryRun {
+                for line in report.plan { print(TerminalText.escaped(line, keepingLayout: false)) }
+            }
+            let verb = dryRun ? "would create" : "created"
+            print("\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images), skipped \(report.problems.count)")
+        }
+    }
+}
+
+/// A progress line on standard error for work counted in items (an export, an import): a bar,
+/// the count and the rate, at most ten times a second; nothing when standard error is not a
+/// terminal or the work is small.
+final class CountProgressBar {
+    private let verb: String
+    private let unit: String
+    private let isTerminal = isatty(2) == 1
+    private let started = Date()
+    private var lastDrawn: Date?
+    private var shown = false
+
+    init(verb: String, unit: String) {
+        self.verb = verb
+        self.unit = unit
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        guard isTerminal, total > 300 else { return }
+        let now = Date()
+        if let last = lastDrawn, now.timeIntervalSince(last) < 0.1, done < total { return }
+        lastDrawn = now
+        let width = 24
+        let filled = total > 0 ? min(width, done * width / total) : 0
+        let rate = Int(Double(done) / max(now.timeIntervalSince(started), 0.001))
+        let line = "\(verb) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(unit), \(rate) \(unit)/s"
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        shown = true
+    }
+
+    func finish() {
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        shown = false
+    }
+}
