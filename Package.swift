@@ -82,6 +82,9 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(
+            name: "NoteInterchangeTests",
+            dependencies: ["NoteInterchange", "NoteStore", "NoteTestSupport"]),
+        .testTarget(
             name: "NoteWatchTests",
             dependencies: ["NoteWatch", "NoteTestSupport"]),
         .testTarget(

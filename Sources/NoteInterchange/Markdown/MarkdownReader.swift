@@ -4,8 +4,8 @@ import NoteStore
 /// Reads a Markdown file, or a folder tree of them, as ``MarkdownExporter`` writes it or as
 /// other tools do (an Obsidian vault, a git repository of notes).
 ///
-/// A folder becomes a collection (its `.collection.md`, when there, gives its id, dates and
-/// name); a `.md` or `.markdown` file becomes a note, named by its front matter's `name` or
+/// A folder with notes at any depth becomes a collection (its `.collection.md`, when there,
+/// gives its id, dates and name, and makes it a collection even when empty); a `.md` or `.markdown` file becomes a note, named by its front matter's `name` or
 /// else its file name; its `id`, `created` and `modified` are used when valid; other keys of
 /// the front matter are ignored, and the block is not kept in the body. Image links to local
 /// files inside what is imported become attachments (the link stays in the body, except the
@@ -52,6 +52,7 @@ public struct MarkdownReader {
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 var collection = ImportEntry(source: relative(url, to: base), kind: .collection, name: name)
                 let marker = url.appendingPathComponent(MarkdownExporter.collectionFile)
+                let marked = FileManager.default.fileExists(atPath: marker.path)
                 if let data = FileManager.default.contents(atPath: marker.path), let text = String(data: data, encoding: .utf8),
                     case let (matter?, _) = FrontMatter.split(text)
                 {
@@ -63,7 +64,9 @@ public struct MarkdownReader {
                     problems.append("\(relative(url, to: base)): \(error), skipped")
                     continue
                 }
-                entries.append(collection)
+                // A folder with no note at any depth (images, attachments) is no collection,
+                // unless an export made it.
+                if marked || !collection.children.isEmpty { entries.append(collection) }
             } else if (info.st_mode & S_IFMT) == S_IFREG, Self.isMarkdown(name) {
                 if let note = readNote(url, base: base, within: root, problems: &problems) { entries.append(note) }
             }

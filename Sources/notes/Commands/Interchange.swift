@@ -43,7 +43,8 @@ extension Notes {
                 Folders become collections and linked local images become attachments. Importing the same \
                 files again updates the notes it made (matched by the id in their front matter, else by name \
                 in the same place) instead of duplicating them. A file that is not UTF-8, a broken image link \
-                or a bad image is reported on one line and skipped; the rest is imported.
+                or a bad image is reported on one line and skipped; the rest is imported, and the exit \
+                status is then 65.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -77,6 +78,8 @@ extension Notes {
             }
             let verb = dryRun ? "would create" : "created"
             print("\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images), skipped \(report.problems.count)")
+            // What could be imported was; the status says something was not.
+            if !report.problems.isEmpty { throw ExitCode(65) }
         }
     }
 }

@@ -1,0 +1,96 @@
+import Foundation
+import NoteInterchange
+import NoteStore
+import NoteTestSupport
+import Testing
+
+/// Export to Markdown, then import into an empty store: the same items, ids, dates, bodies,
+/// places and attachment bytes; a second import changes nothing.
+@Suite struct RoundTripTests {
+    let folder = TemporaryFolder("notes-interchange")
+    static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Samples/images").standardizedFileURL
+
+    /// Every item of a store, as comparable text: kind, id, name, parent, dates, body, and the
+    /// attachments' bytes and captions.
+    func dump(_ store: Store) throws -> [String] {
+        try store.fetch(ItemRequest(sort: .created)).map { item in
+            let attachments = try store.attachments(of: item.id).map { "\($0.sha256) \($0.caption ?? "-")" }.sorted()
+            return "\(item.kind) \(item.id) \(item.name) \(item.parent?.uuidString ?? "top") "
+                + "\(item.created.timeIntervalSince1970) \(item.modified.timeIntervalSince1970) \(item.body ?? "-") \(attachments)"
+        }.sorted()
+    }
+
+    func makeSource() throws -> Store {
+        let store = try Store(folder: folder.appending("source"))
+        let work = try store.addCollection(named: "Work", in: nil)
+        let deep = try store.addCollection(named: "Deep: nested / folder", in: work.id)
+        let odd = ["Soup / ideas", "Soup _ ideas", "soup _ IDEAS", ".hidden", "CON", "a: b? c*", "Ünïcödé ✓", String(repeating: "x", count: 300), "trailing dot."]
+        for (index, name) in odd.enumerated() {
+            _ = try store.addNote(named: name, body: "body \(index)\n---\nnot front matter\n", in: index % 2 == 0 ? nil : work.id)
+        }
+        _ = try store.addNote(named: "Empty", body: "", in: deep.id)
+        _ = try store.addNote(named: "No newline", body: "last line", in: deep.id)
+        let pictured = try store.addNote(named: "Pictured", body: "see ![link](https://example.com/a.png)\n", in: deep.id)
+        _ = try store.attachImages([Self.images.appendingPathComponent("plain.png")], to: pictured.id, caption: "a [bracketed] caption")
+        _ = try store.attachImages([Self.images.appendingPathComponent("indexed.png")], to: pictured.id)
+        _ = try store.addNote(named: "Pictured", body: "same name, other note", in: deep.id)
+        let trashed = try store.addNote(named: "Trashed", body: "gone", in: nil)
+        _ = try store.trash(trashed.id)
+        return store
+    }
+
+    @Test func markdownRoundTripKeepsEverything() throws {
+        let source = try makeSource()
+        let out = folder.appending("out")
+        let exported = try MarkdownExporter(store: source).export(to: out)
+        #expect(exported.notes == 13 && exported.collections == 2 && exported.images == 2)
+        let target = try Store(folder: folder.appending("target"))
+        let (entries, problems) = try MarkdownReader().read(out)
+        #expect(problems.isEmpty, "\(problems)")
+        let report = try Importer(store: target).run(entries, into: nil, dryRun: false)
+        #expect(report.created == 15 && report.images == 2 && report.problems.isEmpty, "\(report)")
+        let live = try dump(source).filter { !$0.contains(" Trashed ") }
+        #expect(try dump(target) == live)
+
+        let again = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0)
+        #expect(try dump(target) == live)
+    }
+
+    @Test func exportOfACollectionIsItsSubtree() throws {
+        let source = try makeSource()
+        let work = try source.resolve("Work")
+        let out = folder.appending("work")
+        let report = try MarkdownExporter(store: source).export(to: out, root: work.id)
+        #expect(report.collections == 2 && report.notes == 8)
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("Work/.collection.md").path))
+    }
+
+    @Test func aFolderThatIsNotEmptyIsNotWrittenWithoutForce() throws {
+        let source = try makeSource()
+        let out = folder.appending("full")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: out.appendingPathComponent("keep.txt"))
+        #expect(throws: InterchangeError.notEmpty(path: out.path)) { try MarkdownExporter(store: source).export(to: out) }
+        #expect(try MarkdownExporter(store: source).export(to: out, force: true).notes == 13)
+        #expect(try String(contentsOf: out.appendingPathComponent("keep.txt"), encoding: .utf8) == "mine")
+    }
+
+    @Test func reimportUpdatesWhatChangedInTheFiles() throws {
+        let source = try makeSource()
+        let out = folder.appending("out")
+        _ = try MarkdownExporter(store: source).export(to: out)
+        let target = try Store(folder: folder.appending("target"))
+        _ = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        let path = try #require(FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("/Empty.md") })
+        let text = try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
+        try (text + "written in the editor\n").write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        let dry = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: true)
+        #expect(dry.updated == 1 && dry.plan == ["update note \(path)"], "\(dry.plan)")
+        #expect(try target.resolve("Work/Deep: nested \\/ folder/Empty").body == "")
+        let report = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        #expect(report.updated == 1 && report.created == 0)
+        #expect(try target.resolve("Work/Deep: nested \\/ folder/Empty").body == "written in the editor\n")
+    }
+}

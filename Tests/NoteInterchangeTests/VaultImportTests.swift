@@ -1,0 +1,77 @@
+import Foundation
+import NoteInterchange
+import NoteStore
+import NoteTestSupport
+import Testing
+
+/// Files made by other tools: an Obsidian-style vault, a git repository of notes, and files
+/// that cannot be imported whole.
+@Suite struct VaultImportTests {
+    let folder = TemporaryFolder("notes-vault")
+    var vault: URL { folder.appending("vault") }
+
+    func write(_ text: String, _ path: String) throws {
+        let url = vault.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    func importVault(into store: Store) throws -> ImportReport {
+        let (entries, problems) = try MarkdownReader().read(vault)
+        var report = try Importer(store: store).run(entries, into: nil, dryRun: false)
+        report.problems = problems + report.problems
+        return report
+    }
+
+    @Test func anObsidianVaultComesInWithItsFoldersImagesAndText() throws {
+        try write("---\ntags: [a, b]\naliases:\n  - Home\ncreated: 2024-03-01\n---\nSee [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n", "Daily/2024-03-01.md")
+        try write("# Other\nplain text, no front matter\n", "Other note.md")
+        try write("ignored", ".obsidian/workspace.json")
+        try write("not a note", "readme.txt")
+        try FileManager.default.createDirectory(at: vault.appendingPathComponent("Daily/assets"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: RoundTripTests.images.appendingPathComponent("plain.png"), to: vault.appendingPathComponent("Daily/assets/plain copy.png"))
+        let store = try Store(folder: folder.appending("store"))
+        let report = try importVault(into: store)
+        #expect(report.created == 3 && report.images == 1 && report.problems.isEmpty, "\(report)")
+        let daily = try store.resolve("Daily/2024-03-01")
+        // The front matter is not kept; wiki links stay as text; the image link stays too.
+        #expect(daily.body == "See [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n")
+        #expect(daily.created == ISO8601DateFormatter().date(from: "2024-03-01T00:00:00Z"))
+        #expect(try store.attachments(of: daily.id).map(\.caption) == ["diagram"])
+        #expect(try store.resolve("Other note").body == "# Other\nplain text, no front matter\n")
+
+        // A second import of files without ids matches them by name: no duplicates.
+        let again = try importVault(into: store)
+        #expect(again.created == 0 && again.unchanged == 3 && again.images == 0, "\(again)")
+        #expect(try store.fetch(ItemRequest()).count == 3)
+    }
+
+    @Test func badFilesAreReportedAndTheRestIsImported() throws {
+        try write("fine\n", "good.md")
+        try Data([0x66, 0xFF, 0xFE, 0x0A]).write(to: vault.appendingPathComponent("latin1.md"))
+        try write("![gone](missing.png)\n", "broken link.md")
+        try write("not an image", "fake.png")
+        try write("![fake](fake.png)\n", "bad image.md")
+        try write("![outside](../secret.png)\n", "escape.md")
+        try write("x", "../secret.png")
+        let store = try Store(folder: folder.appending("store"))
+        let report = try importVault(into: store)
+        #expect(report.created == 4, "\(report)")
+        #expect(report.problems.count == 4, "\(report.problems)")
+        #expect(report.problems.contains("latin1.md: not UTF-8, skipped"))
+        #expect(report.problems.contains("broken link.md: image missing.png not found, not attached"))
+        #expect(report.problems.contains("escape.md: image ../secret.png is outside what is imported, not attached"))
+        #expect(report.problems.contains { $0.hasPrefix("bad image.md: ") && $0.hasSuffix(", not attached") })
+        #expect(try store.fetch(ItemRequest()).map(\.name).sorted() == ["bad image", "broken link", "escape", "good"])
+    }
+
+    @Test func aDryRunChangesNothing() throws {
+        try write("one\n", "Folder/one.md")
+        let store = try Store(folder: folder.appending("store"))
+        let (entries, _) = try MarkdownReader().read(vault)
+        let report = try Importer(store: store).run(entries, into: nil, dryRun: true)
+        #expect(report.plan == ["create collection Folder", "create note Folder/one.md"])
+        #expect(try store.fetch(ItemRequest()).isEmpty)
+    }
+}
