@@ -66,6 +66,18 @@ import Testing
         #expect(try store.fetch(ItemRequest()).map(\.name).sorted() == ["bad image", "broken link", "escape", "good"])
     }
 
+    /// A file the store's rules refuse (here a name with an escape character from its front
+    /// matter) is reported alone; the other notes of its batch are saved.
+    @Test func aNoteTheStoreRefusesDoesNotFailItsBatch() throws {
+        try write("---\nname: \"bad\\u001B[31m name\"\n---\nbody\n", "bad.md")
+        try write("fine\n", "good.md")
+        let store = try Store(folder: folder.appending("store"))
+        let report = try importVault(into: store)
+        #expect(report.created == 1, "\(report)")
+        #expect(report.problems.count == 1 && report.problems[0].hasPrefix("bad.md: the name contains "), "\(report.problems)")
+        #expect(try store.fetch(ItemRequest()).map(\.name) == ["good"])
+    }
+
     @Test func aDryRunChangesNothing() throws {
         try write("one\n", "Folder/one.md")
         let store = try Store(folder: folder.appending("store"))

@@ -60,6 +60,31 @@ import Testing
         }
     }
 
+    /// Backs the laptop up, then adds `n2` there and publishes it (and, with `compacting`, has
+    /// both devices compact until the laptop's logs are gone); returns the backup.
+    func backUpThenPublishN2(compacting: Bool = false) throws -> URL {
+        let backup = folder.appending("backup")
+        try copy(laptop, to: backup)
+        #expect(try notes(laptop, "add", "n2").status == 0)
+        #expect(try notes(laptop, "sync", "now").status == 0)
+        if compacting {
+            #expect(try notes(desktop, "sync", "now").status == 0)
+            #expect(try notes(desktop, "sync", "compact").status == 0)
+            let compacted = try notes(laptop, "sync", "compact")
+            #expect(compacted.output.contains("removed 2 logs"), "\(compacted)")
+        }
+        return backup
+    }
+
+    /// After a sync of the desktop, both stores hold n1, n2 and n3 and check ok.
+    func expectBothHoldEveryNote() throws {
+        #expect(try notes(desktop, "sync", "now").status == 0)
+        for store in [laptop, desktop] {
+            #expect(try names(store) == ["n1", "n2", "n3"], "\(store.lastPathComponent)")
+            #expect(try notes(store, "check").output == "ok\n")
+        }
+    }
+
     func deviceID(_ store: URL) throws -> String {
         let status = try JSONSerialization.jsonObject(with: Data(try notes(store, "sync", "status", "--json").output.utf8)) as? [String: Any]
         return (status?["device"] as? [String: Any])?["id"] as? String ?? ""
@@ -72,10 +97,7 @@ import Testing
     @Test func aStoreRestoredFromABackupTakesANewDeviceIDAndLosesNothing() throws {
         try enableBoth()
         let old = try deviceID(laptop)
-        let backup = folder.appending("backup")
-        try copy(laptop, to: backup)
-        #expect(try notes(laptop, "add", "n2").status == 0)
-        #expect(try notes(laptop, "sync", "now").status == 0)
+        let backup = try backUpThenPublishN2()
         try copy(backup, to: laptop)
         #expect(try notes(laptop, "add", "n3").status == 0)
         let new = try deviceID(laptop)
@@ -84,12 +106,8 @@ import Testing
         #expect(synced.status == 0)
         #expect(!synced.output.contains("took back"), "\(synced)")
         #expect(synced.output.hasPrefix("exported 1 log, imported 1 log"), "\(synced)")
-        #expect(try notes(desktop, "sync", "now").status == 0)
+        try expectBothHoldEveryNote()
         #expect(try notes(laptop, "sync", "now").output.hasPrefix("exported 0 logs, imported 0 logs"))
-        for store in [laptop, desktop] {
-            #expect(try names(store) == ["n1", "n2", "n3"], "\(store.lastPathComponent)")
-            #expect(try notes(store, "check").output == "ok\n")
-        }
         let devices = try notes(desktop, "devices").output
         #expect(devices.contains(String(new.prefix(8))) && devices.contains(String(old.prefix(8))), "\(devices)")
         let status = try notes(laptop, "sync", "status").output
@@ -99,10 +117,7 @@ import Testing
     @Test func aStoreRestoredInPlaceTakesBackItsOwnLogs() throws {
         try enableBoth()
         let old = try deviceID(laptop)
-        let backup = folder.appending("backup")
-        try copy(laptop, to: backup)
-        #expect(try notes(laptop, "add", "n2").status == 0)
-        #expect(try notes(laptop, "sync", "now").status == 0)
+        let backup = try backUpThenPublishN2()
         let file = try inode(laptop)
         try restoreInPlace(backup, to: laptop)
         #expect(try inode(laptop) == file)
@@ -112,12 +127,8 @@ import Testing
         #expect(synced.status == 0)
         #expect(synced.output.contains("took back 1 log of its own"), "\(synced)")
         #expect(synced.output.contains("exported 1 log"), "\(synced)")
-        #expect(try notes(desktop, "sync", "now").status == 0)
+        try expectBothHoldEveryNote()
         #expect(try notes(laptop, "sync", "now").output.hasPrefix("exported 0 logs, imported 0 logs"))
-        for store in [laptop, desktop] {
-            #expect(try names(store) == ["n1", "n2", "n3"], "\(store.lastPathComponent)")
-            #expect(try notes(store, "check").output == "ok\n")
-        }
     }
 
     @Test func aCopiedStoreFolderIsANewDeviceAndLosesNothing() throws {
@@ -151,42 +162,21 @@ import Testing
 
     @Test func aRestoredStoreTakesBackCompactedLogsFromABaseline() throws {
         try enableBoth()
-        let backup = folder.appending("backup")
-        try copy(laptop, to: backup)
-        #expect(try notes(laptop, "add", "n2").status == 0)
-        #expect(try notes(laptop, "sync", "now").status == 0)
-        #expect(try notes(desktop, "sync", "now").status == 0)
-        #expect(try notes(desktop, "sync", "compact").status == 0)
-        let compacted = try notes(laptop, "sync", "compact")
-        #expect(compacted.output.contains("removed 2 logs"), "\(compacted)")
+        let backup = try backUpThenPublishN2(compacting: true)
         try restoreInPlace(backup, to: laptop)
         #expect(try notes(laptop, "add", "n3").status == 0)
         let synced = try notes(laptop, "sync", "now")
         #expect(synced.output.contains("took back 1 log of its own"), "\(synced)")
-        #expect(try notes(desktop, "sync", "now").status == 0)
-        for store in [laptop, desktop] {
-            #expect(try names(store) == ["n1", "n2", "n3"], "\(store.lastPathComponent)")
-            #expect(try notes(store, "check").output == "ok\n")
-        }
+        try expectBothHoldEveryNote()
     }
 
     @Test func aStoreRestoredAfterCompactionStartsAgainFromTheBaseline() throws {
         try enableBoth()
-        let backup = folder.appending("backup")
-        try copy(laptop, to: backup)
-        #expect(try notes(laptop, "add", "n2").status == 0)
-        #expect(try notes(laptop, "sync", "now").status == 0)
-        #expect(try notes(desktop, "sync", "now").status == 0)
-        #expect(try notes(desktop, "sync", "compact").status == 0)
-        #expect(try notes(laptop, "sync", "compact").output.contains("removed 2 logs"))
+        let backup = try backUpThenPublishN2(compacting: true)
         try copy(backup, to: laptop)
         #expect(try notes(laptop, "add", "n3").status == 0)
         let synced = try notes(laptop, "sync", "now")
         #expect(synced.status == 0, "\(synced)")
-        #expect(try notes(desktop, "sync", "now").status == 0)
-        for store in [laptop, desktop] {
-            #expect(try names(store) == ["n1", "n2", "n3"], "\(store.lastPathComponent)")
-            #expect(try notes(store, "check").output == "ok\n")
-        }
+        try expectBothHoldEveryNote()
     }
 }

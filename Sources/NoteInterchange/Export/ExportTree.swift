@@ -19,7 +19,7 @@ struct ExportTree {
         if let root {
             let item = try store.item(root, includingBody: false)
             guard !item.isTrashed else {
-                throw StoreError.invalidOperation(item: "\(item.kind.rawValue) \(item.id.uuidString.lowercased().prefix(8)) \"\(item.name)\"", reason: "it is in the trash")
+                throw StoreError.invalidOperation(item: item.label, reason: "it is in the trash")
             }
             roots = [item]
         } else {

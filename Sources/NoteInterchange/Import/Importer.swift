@@ -72,13 +72,10 @@ public struct Importer {
             }
         }
 
+        /// Why the store would refuse the entry (its rules on names and bodies), checked before
+        /// it joins a batch: one bad file must not fail a whole save.
         static func problem(of entry: ImportEntry) -> String? {
-            let name = Item.normalizedName(entry.name)
-            if name.isEmpty { return "it has no name" }
-            if name.count > Item.maximumNameLength { return "its name has \(name.count) characters, more than \(Item.maximumNameLength)" }
-            if name.contains(where: \.isNewline) { return "its name has a line break" }
-            if let body = entry.body, body.utf8.count > Item.maximumBodyBytes { return "it has more than 10 MB of text" }
-            return nil
+            Item.propertyFailures(name: Item.normalizedName(entry.name), body: entry.body).first?.message
         }
 
         /// Creates or updates the item of `entry`; returns it (nil when skipped) and whether

@@ -55,6 +55,30 @@ extension Attachment {
         try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(Attachment.init(row:))
     }
 
+    /// The attachments of a note, oldest first.
+    static func fetchAll(_ db: Database, note: UUID) throws -> [Attachment] {
+        try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT \(columns) FROM attachment WHERE note = ? ORDER BY created, rowid"),
+            arguments: [note.storeString]
+        ).compactMap(Attachment.init(row:))
+    }
+
+    /// Reads and checks an image file for `note` (see ``Store/attachImages(_:to:caption:)``):
+    /// the attachment it makes, created `now`, and its bytes. `caption` is trimmed, and nil
+    /// when empty.
+    static func prepare(_ file: URL, for note: Item, caption: String?, now: Date) throws -> (Attachment, Data) {
+        let caption = caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let caption, caption.count > maximumCaptionLength {
+            throw StoreError.invalidOperation(
+                item: note.label, reason: "the caption has \(caption.count) characters, more than \(maximumCaptionLength)")
+        }
+        let (data, info) = try ImageFile.read(file, note: note)
+        let attachment = Attachment(
+            id: UUID(), kind: .image, note: note.id, sha256: BlobStore.sha256(of: data), format: info.format,
+            width: info.width, height: info.height, bytes: Int64(data.count), caption: caption, created: now)
+        return (attachment, data)
+    }
+
     var insertionChanges: OutboxChanges {
         var changes = OutboxChanges()
         changes.set("kind", .text(kind.rawValue))

@@ -18,20 +18,8 @@ extension Store {
         guard !note.isTrashed else {
             throw StoreError.invalidOperation(item: note.label, reason: "it is in the trash")
         }
-        let caption = caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let caption, caption.count > Attachment.maximumCaptionLength {
-            throw StoreError.invalidOperation(
-                item: note.label,
-                reason: "the caption has \(caption.count) characters, more than \(Attachment.maximumCaptionLength)")
-        }
         let now = Date.storeNow()
-        let prepared = try files.map { file in
-            let (data, info) = try ImageFile.read(file, note: note)
-            let attachment = Attachment(
-                id: UUID(), kind: .image, note: noteID, sha256: BlobStore.sha256(of: data), format: info.format,
-                width: info.width, height: info.height, bytes: Int64(data.count), caption: caption, created: now)
-            return (attachment, data)
-        }
+        let prepared = try files.map { file in try Attachment.prepare(file, for: note, caption: caption, now: now) }
         do {
             try write { db in
                 var writer = SaveWriter(db: db, now: now, device: deviceID)
@@ -61,11 +49,7 @@ extension Store {
 
     /// The attachments of a note, oldest first.
     public func attachments(of note: UUID) throws -> [Attachment] {
-        try read { db in
-            try Attachment.fetchAll(
-                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note = ? ORDER BY created, rowid",
-                arguments: [note.storeString])
-        }
+        try read { db in try Attachment.fetchAll(db, note: note) }
     }
 
     /// The attachment with this id, or nil.

@@ -25,22 +25,12 @@ extension ObjectContext {
     /// Checks an image file and keeps its bytes, to attach them to `note` (inserted in this
     /// context, or in the store) on ``save()``, in the save's transaction; returns the
     /// attachment, or nil when the SHA-256 of its bytes is in `known` (nothing is staged then).
-    /// Throws, and stages nothing, when the file is refused (as
+    /// Throws, and stages nothing, when the file or the caption is refused (as
     /// ``Store/attachImages(_:to:caption:)`` says).
     @discardableResult
     public func attachImage(_ file: URL, to note: Item, caption: String? = nil, unlessIn known: Set<String> = []) throws -> Attachment? {
-        let caption = caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let caption, caption.count > Attachment.maximumCaptionLength {
-            throw StoreError.cannotAttach(
-                file: file.relativePath, note: note.label,
-                reason: "the caption has \(caption.count) characters, more than \(Attachment.maximumCaptionLength)")
-        }
-        let (data, info) = try ImageFile.read(file, note: note)
-        let sha256 = BlobStore.sha256(of: data)
-        if known.contains(sha256) { return nil }
-        let attachment = Attachment(
-            id: UUID(), kind: .image, note: note.id, sha256: sha256, format: info.format,
-            width: info.width, height: info.height, bytes: Int64(data.count), caption: caption, created: Date.storeNow())
+        let (attachment, data) = try Attachment.prepare(file, for: note, caption: caption, now: Date.storeNow())
+        if known.contains(attachment.sha256) { return nil }
         stagedAttachments.append((attachment, data))
         return attachment
     }
@@ -80,10 +70,7 @@ extension Store {
         try read { db in
             var result: [UUID: [Attachment]] = [:]
             for id in ids {
-                let found = try Row.fetchAll(
-                    db.cachedStatement(sql: "SELECT \(Attachment.columns) FROM attachment WHERE note = ? ORDER BY created, rowid"),
-                    arguments: [id.storeString]
-                ).compactMap(Attachment.init(row:))
+                let found = try Attachment.fetchAll(db, note: id)
                 if !found.isEmpty { result[id] = found }
             }
             return result

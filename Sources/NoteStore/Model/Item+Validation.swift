@@ -11,6 +11,12 @@ extension Item {
     /// Rules that involve other items (the parent, cycles) are checked by the context on save,
     /// inside the transaction, where the other items are known.
     func propertyFailures() -> [ValidationFailure] {
+        Self.propertyFailures(name: name, body: body, id: id)
+    }
+
+    /// The rules on single properties for a name (as normalized) and a body, before there is
+    /// an item: what an import checks so that one bad file never fails a whole save.
+    public static func propertyFailures(name: String, body: String?, id: UUID = UUID()) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         func fail(_ rule: ValidationFailure.Rule, _ message: String) {
             failures.append(ValidationFailure(item: name, id: id, rule: rule, message: message))
@@ -32,7 +38,7 @@ extension Item {
     }
 
     /// A label for messages: the name (shortened), or the id's first characters.
-    var label: String {
+    public var label: String {
         if name.isEmpty { return id.storeString.prefix(8).description }
         return name.count > 60 ? String(name.prefix(57)) + "..." : name
     }

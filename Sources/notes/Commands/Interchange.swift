@@ -28,8 +28,8 @@ extension Notes {
             let store = try storeOptions.open(.readOnly)
             let root = try item.map { try store.resolve($0).id }
             var exporter = MarkdownExporter(store: store)
-            let bar = CountProgressBar(verb: "exporting", unit: "notes")
-            exporter.progress = bar.update
+            let bar = ProgressBar(verb: "exporting", unit: "notes")
+            exporter.progress = { bar.update($0, of: $1) }
             let report = try exporter.export(to: URL(fileURLWithPath: folder), root: root, force: force)
             bar.finish()
             print("exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s")")
@@ -67,8 +67,8 @@ extension Notes {
                 return item.id
             }
             var importer = Importer(store: store)
-            let bar = CountProgressBar(verb: "importing", unit: "notes")
-            importer.progress = bar.update
+            let bar = ProgressBar(verb: "importing", unit: "notes")
+            importer.progress = { bar.update($0, of: $1) }
             var report = try importer.run(entries, into: parent, dryRun: dryRun)
             bar.finish()
             report.problems = problems + report.problems
@@ -81,40 +81,5 @@ extension Notes {
             // What could be imported was; the status says something was not.
             if !report.problems.isEmpty { throw ExitCode(65) }
         }
-    }
-}
-
-/// A progress line on standard error for work counted in items (an export, an import): a bar,
-/// the count and the rate, at most ten times a second; nothing when standard error is not a
-/// terminal or the work is small.
-final class CountProgressBar {
-    private let verb: String
-    private let unit: String
-    private let isTerminal = isatty(2) == 1
-    private let started = Date()
-    private var lastDrawn: Date?
-    private var shown = false
-
-    init(verb: String, unit: String) {
-        self.verb = verb
-        self.unit = unit
-    }
-
-    func update(_ done: Int, _ total: Int) {
-        guard isTerminal, total > 300 else { return }
-        let now = Date()
-        if let last = lastDrawn, now.timeIntervalSince(last) < 0.1, done < total { return }
-        lastDrawn = now
-        let width = 24
-        let filled = total > 0 ? min(width, done * width / total) : 0
-        let rate = Int(Double(done) / max(now.timeIntervalSince(started), 0.001))
-        let line = "\(verb) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(unit), \(rate) \(unit)/s"
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
-        shown = true
-    }
-
-    func finish() {
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        shown = false
     }
 }

@@ -1,21 +1,45 @@
 import Foundation
 import NoteSync
 
-/// A progress line on standard error while an import applies several logs: a bar, the logs
-/// and changes applied and the rate, redrawn at most ten times a second and cleared at the end.
-/// Nothing when standard error is not a terminal.
+/// A progress line on standard error: a bar, counts and a rate, redrawn at most ten times a
+/// second and cleared at the end; nothing when standard error is not a terminal. For an import
+/// of several logs (``update(_:)``) and for work counted in items, such as an export
+/// (``update(_:of:)``).
 final class ProgressBar {
     private let isTerminal = isatty(2) == 1
     private var lastDrawn: Date?
     private var shown = false
+    private let started = Date()
+    /// For work counted in items: what is being done, and to what (`exporting`, `notes`).
+    private let verb: String
+    private let unit: String
+
+    init(verb: String = "importing", unit: String = "notes") {
+        self.verb = verb
+        self.unit = unit
+    }
 
     func update(_ progress: ImportProgress) {
-        guard isTerminal, progress.logsToApply > 1 else { return }
+        guard progress.logsToApply > 1 else { return }
+        draw(done: progress.logsApplied >= progress.logsToApply) { Self.line(progress, now: $0) }
+    }
+
+    /// `done` of `total` items; shown only for more than a few hundred.
+    func update(_ done: Int, of total: Int) {
+        guard total > 300 else { return }
+        draw(done: done >= total) { now in
+            let rate = Int(Double(done) / max(now.timeIntervalSince(self.started), 0.001))
+            return "\(self.verb) [\(Self.bar(Double(done) / Double(total)))] \(Self.grouped(done))/\(Self.grouped(total)) "
+                + "\(self.unit), \(Self.grouped(rate)) \(self.unit)/s"
+        }
+    }
+
+    private func draw(done: Bool, _ line: (Date) -> String) {
+        guard isTerminal else { return }
         let now = Date()
-        let done = progress.logsApplied >= progress.logsToApply
         if !done, let last = lastDrawn, now.timeIntervalSince(last) < 0.1 { return }
         lastDrawn = now
-        Self.write("\r\u{1B}[K" + Self.line(progress, now: now))
+        Self.write("\r\u{1B}[K" + line(now))
         shown = true
     }
 
@@ -26,11 +50,14 @@ final class ProgressBar {
     }
 
     static func line(_ progress: ImportProgress, now: Date) -> String {
-        let width = 24
-        let filled = min(width, Int((progress.fraction * Double(width)).rounded(.down)))
-        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-        return "importing [\(bar)] \(progress.logsApplied)/\(progress.logsToApply) logs, "
+        return "importing [\(bar(progress.fraction))] \(progress.logsApplied)/\(progress.logsToApply) logs, "
             + "\(grouped(progress.changesApplied)) changes, \(grouped(Int(progress.rate(now: now)))) changes/s"
+    }
+
+    private static func bar(_ fraction: Double) -> String {
+        let width = 24
+        let filled = max(0, min(width, Int((fraction * Double(width)).rounded(.down))))
+        return String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
     }
 
     private static func grouped(_ number: Int) -> String {
