@@ -28,6 +28,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// A save would overwrite properties that changed in the store since the context read
     /// them (an import, or another process): nothing was saved.
     case changedElsewhere(item: String, properties: [String])
+    /// A tag breaks the rules on tags (``Tag/problem(_:)``).
+    case invalidTag(String, reason: String)
     /// The underlying database failed.
     case database(path: String, underlying: any Error)
 
@@ -65,6 +67,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case let .changedElsewhere(item, properties):
             let list = properties.joined(separator: " and ")
             return "cannot save '\(item)': its \(list) changed in the store since it was read (from another device or process); nothing was saved"
+        case let .invalidTag(tag, reason):
+            return "invalid tag '\(tag.count > 60 ? tag.prefix(57) + "..." : tag)': \(reason)"
         case let .database(path, underlying):
             return "store '\(path)': \(Self.describe(underlying, at: path))"
         }
@@ -73,7 +77,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// True when the error comes from the data a person gave, not from the machine.
     public var isBadInput: Bool {
         switch self {
-        case .validation, .invalidOperation, .cannotAttach: return true
+        case .validation, .invalidOperation, .cannotAttach, .invalidTag: return true
         default: return false
         }
     }

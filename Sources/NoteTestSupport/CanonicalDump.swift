@@ -3,7 +3,8 @@ import NoteStore
 
 /// A store's content as text that two devices can compare: every item and attachment, sorted
 /// by id, with every property that syncs (the shown parent included), every version of its
-/// name and body (stamp, bases, whether a head, and a hash of its text), and no local detail.
+/// name and body (stamp, bases, whether a head, and a hash of its text), its tags, and no local
+/// detail.
 public enum CanonicalDump {
     public static func of(_ store: Store) throws -> String {
         let items = try store.fetch(ItemRequest(trash: .included)).sorted { $0.id.uuidString < $1.id.uuidString }
@@ -22,6 +23,8 @@ public enum CanonicalDump {
                     "  version \(version.property.rawValue) \(version.stamp.text) \(version.origin.rawValue) bases=\(bases) "
                         + "head=\(version.isHead) text=\(text.hashValue == 0 ? 0 : text.utf8.count):\(text.debugDescription.prefix(80))")
             }
+            let tags = try store.tags(of: item.id)
+            if !tags.isEmpty { lines.append("  tags " + tags.joined(separator: ",")) }
             if item.isNote {
                 for attachment in try store.attachments(of: item.id) {
                     lines.append(

@@ -26,6 +26,8 @@ final class RandomEditor {
     private(set) var performed: [Operation: Int] = [:]
 
     static let images = ["plain.png", "indexed.png", "animated.gif", "still.gif", "baseline.jpg", "lossy.webp"]
+    /// Few tags, so that devices add and remove the same ones concurrently.
+    static let tags = ["home", "work", "later"]
     static let words = ["Soup", "Plans", "Trip", "Ideas", "Books", "Garden", "Work", "Music", "Tax", "Bike"]
 
     init(seed: UInt64) {
@@ -34,14 +36,14 @@ final class RandomEditor {
 
     /// The operations, with their weights.
     enum Operation: CaseIterable {
-        case addNote, addCollection, editName, editBody, move, trash, restore, purge, attach, detach
+        case addNote, addCollection, editName, editBody, move, trash, restore, purge, attach, detach, tag, untag
 
         var weight: Int {
             switch self {
             case .addNote: return 4
             case .addCollection, .move: return 3
-            case .editName, .editBody, .trash: return 2
-            case .restore, .purge, .attach, .detach: return 1
+            case .editName, .editBody, .trash, .tag: return 2
+            case .restore, .purge, .attach, .detach, .untag: return 1
             }
         }
     }
@@ -112,6 +114,13 @@ final class RandomEditor {
             guard let note = random.pick(notes), let attachment = random.pick(try store.attachments(of: note.id)) else { return false }
             try store.detach(attachment.id)
             detached.insert(attachment.id)
+        case .tag:
+            guard let note = random.pick(notes), let tag = random.pick(Self.tags) else { return false }
+            try store.tag(note.id, with: [tag])
+        case .untag:
+            let tagged = try store.tags(ofItems: notes.map(\.id)).sorted { $0.key.uuidString < $1.key.uuidString }
+            guard let (note, tags) = random.pick(tagged), let tag = random.pick(tags) else { return false }
+            try store.untag(note, [tag])
         }
         return true
     }

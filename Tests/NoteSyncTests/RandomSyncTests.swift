@@ -135,7 +135,10 @@ import Testing
         let store = try Store(folder: folder.appending("store"))
         let editor = RandomEditor(seed: 1)
         try editor.populate(store)
-        for _ in 0..<150 { try editor.change(store) }
+        // Ids are random, so picks differ from run to run: go on until each kind was made once.
+        for _ in 0..<1000 where RandomEditor.Operation.allCases.contains(where: { editor.performed[$0, default: 0] == 0 }) {
+            try editor.change(store)
+        }
         for operation in RandomEditor.Operation.allCases {
             #expect(editor.performed[operation, default: 0] > 0, "\(operation)")
         }

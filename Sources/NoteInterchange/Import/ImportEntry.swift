@@ -13,6 +13,8 @@ public struct ImportEntry: Sendable {
     public var body: String?
     public var created: Date?
     public var modified: Date?
+    /// A note's tags; nil when the file does not say (a re-import then leaves them as they are).
+    public var tags: [String]?
     /// Image files to attach, with captions.
     public var images: [(file: URL, caption: String?)] = []
     public var children: [ImportEntry] = []

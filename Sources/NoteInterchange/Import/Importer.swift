@@ -102,6 +102,7 @@ public struct Importer {
                     if current != body { item.body = body; changed = true }
                 }
                 if changed { try context.update(item) }
+                if try setTags(entry, on: item) { changed = true }
                 let attached = try attachImages(entry, to: item)
                 if changed || attached > 0 {
                     report.updated += 1
@@ -118,9 +119,29 @@ public struct Importer {
                 in: parent, created: entry.created ?? entry.modified ?? now, modified: entry.modified ?? entry.created ?? now)
             report.created += 1
             report.plan.append("create \(item.kind.rawValue) \(entry.source)")
+            _ = try setTags(entry, on: item)
             _ = try attachImages(entry, to: item)
             try count()
             return (item, true)
+        }
+
+        /// Makes the note's tags those of the entry, when the entry gives tags; a tag that
+        /// breaks the rules is reported and left out. Returns whether the tags change.
+        mutating func setTags(_ entry: ImportEntry, on note: Item) throws -> Bool {
+            guard note.isNote, let given = entry.tags else { return false }
+            var wanted: [String] = []
+            for text in given {
+                do {
+                    let tag = try Tag.checked(text)
+                    if !wanted.contains(tag) { wanted.append(tag) }
+                } catch {
+                    report.problems.append("\(entry.source): \(error), left out")
+                }
+            }
+            let current = try context.tags(of: note.id)
+            let added = try context.tag(note.id, with: wanted.filter { !current.contains($0) })
+            let removed = try context.untag(note.id, current.filter { !wanted.contains($0) })
+            return !added.isEmpty || !removed.isEmpty
         }
 
         /// Stages the entry's images whose bytes the note does not have yet; returns how many.

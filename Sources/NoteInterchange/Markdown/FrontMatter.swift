@@ -4,10 +4,13 @@ import Foundation
 /// `---` again, as Jekyll, Hugo and Obsidian write it.
 ///
 /// Only the subset this tool writes and reads is understood: one `key: value` per line, the
-/// value plain or in double quotes (JSON escapes, which YAML reads the same). Lines of other
-/// shapes (nested maps, lists, comments) and keys other than those known are ignored.
+/// value plain or in double quotes (JSON escapes, which YAML reads the same), and lists of
+/// such values, in brackets (`tags: [a, "b c"]`) or as `- value` lines below their key. Lines
+/// of other shapes (nested maps, comments) and keys other than those known are ignored.
 struct FrontMatter: Equatable {
     var values: [(key: String, value: String)] = []
+    /// Lists given as `- value` lines below a key without a value.
+    var blockLists: [String: [String]] = [:]
 
     static func == (lhs: FrontMatter, rhs: FrontMatter) -> Bool {
         lhs.values.map(\.key) == rhs.values.map(\.key) && lhs.values.map(\.value) == rhs.values.map(\.value)
@@ -21,9 +24,54 @@ struct FrontMatter: Equatable {
         values.append((key, value))
     }
 
+    /// Appends a list, written in brackets.
+    mutating func append(_ key: String, list: [String]) {
+        values.append((key, "[" + list.map(Self.quoted).joined(separator: ", ") + "]"))
+        writtenRaw.insert(key)
+    }
+
+    /// Keys whose value is written as it is (a list in brackets).
+    private var writtenRaw: Set<String> = []
+
+    /// The values of a list: given in brackets, as `- value` lines, or as one value of words
+    /// separated by commas or spaces (as Obsidian also reads tags); nil without the key.
+    func list(_ key: String) -> [String]? {
+        if let block = blockLists[key] { return block }
+        guard let raw = rawValues.first(where: { $0.key == key })?.value ?? self[key] else { return nil }
+        let inner: Substring
+        if raw.hasPrefix("["), raw.hasSuffix("]") {
+            inner = raw.dropFirst().dropLast()
+        } else {
+            return raw.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+        }
+        var items: [String] = []
+        var current = ""
+        var quote: Character?
+        var escaped = false
+        for character in inner {
+            if let open = quote {
+                current.append(character)
+                if escaped { escaped = false } else if character == "\\" && open == "\"" { escaped = true } else if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                current.append(character)
+            } else if character == "," {
+                items.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        items.append(current)
+        return items.map { Self.unquoted($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
+    }
+
+    /// Values as they stood in the file, before unquoting: lists in brackets need them.
+    private var rawValues: [(key: String, value: String)] = []
+
     /// The block, ending with its closing `---` line and a line break.
     var text: String {
-        "---\n" + values.map { "\($0.key): \(Self.quoted($0.value))\n" }.joined() + "---\n"
+        "---\n" + values.map { "\($0.key): \(writtenRaw.contains($0.key) ? $0.value : Self.quoted($0.value))\n" }.joined() + "---\n"
     }
 
     /// Splits `text` into its front matter and the rest; a text that does not start with a
@@ -32,16 +80,27 @@ struct FrontMatter: Equatable {
         guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else { return (nil, Substring(text)) }
         var matter = FrontMatter()
         var rest = text[text.index(after: text.firstIndex(of: "\n")!)...]
+        var listKey: String?
         while !rest.isEmpty {
             let end = rest.firstIndex(of: "\n") ?? rest.endIndex
             var line = rest[..<end]
             if line.hasSuffix("\r") { line = line.dropLast() }
             let next = end == rest.endIndex ? end : rest.index(after: end)
             if line == "---" || line == "..." { return (matter, rest[next...]) }
-            if let colon = line.firstIndex(of: ":"), !line.hasPrefix(" "), !line.hasPrefix("#") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if let key = listKey, trimmed.hasPrefix("- ") || trimmed == "-" {
+                let item = unquoted(String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces))
+                if !item.isEmpty { matter.blockLists[key, default: []].append(item) }
+            } else if let colon = line.firstIndex(of: ":"), !line.hasPrefix(" "), !line.hasPrefix("#") {
                 let key = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
                 let raw = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                if !key.isEmpty { matter.append(key, unquoted(raw)) }
+                listKey = raw.isEmpty && !key.isEmpty ? key : nil
+                if !key.isEmpty, !raw.isEmpty {
+                    matter.append(key, unquoted(raw))
+                    matter.rawValues.append((key, raw))
+                }
+            } else {
+                listKey = nil
             }
             rest = rest[next...]
         }

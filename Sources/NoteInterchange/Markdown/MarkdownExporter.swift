@@ -4,7 +4,7 @@ import NoteStore
 /// Writes notes as Markdown files: a folder per collection, a `.md` file per note with a front
 /// matter block, and each note's images as files beside it, linked at the end of its body.
 ///
-/// A note's file is its front matter (`id`, `created`, `modified`, and `name` when the file's
+/// A note's file is its front matter (`id`, `created`, `modified`, `tags` when it has some, and `name` when the file's
 /// name is not the note's), then its body exactly, then, when it has images, a blank line, the
 /// line `<!-- notes: images -->` and one `![caption](<file>)` line per image. A collection's
 /// folder holds `.collection.md`, a front matter block alone. ``MarkdownReader`` reads all of it
@@ -73,6 +73,7 @@ public struct MarkdownExporter {
 
         mutating func writeNotes(_ notes: [Item], in folder: URL, names: inout FileNames) throws {
             let attachments = try store.attachments(ofNotes: notes.map(\.id))
+            let tags = try store.tags(ofItems: notes.map(\.id))
             for note in notes {
                 let stem = names.claim(note.name, suffix: ".md")
                 var matter = FrontMatter()
@@ -80,6 +81,7 @@ public struct MarkdownExporter {
                 matter.append("created", ExportDate.text(note.created))
                 matter.append("modified", ExportDate.text(note.modified))
                 if stem != note.name { matter.append("name", note.name) }
+                if let tags = tags[note.id] { matter.append("tags", list: tags) }
                 var text = matter.text + (note.body ?? "")
                 if let images = attachments[note.id] {
                     var links: [String] = []

@@ -108,6 +108,7 @@ public struct MarkdownReader {
         if let created = matter["created"].flatMap(ExportDate.date) { entry.created = created }
         if let modified = matter["modified"].flatMap(ExportDate.date) { entry.modified = modified }
         if let name = matter["name"], !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { entry.name = name }
+        if entry.kind == .note, let tags = matter.list("tags") { entry.tags = tags }
     }
 
     /// Local image links become attachments; links to the web are left as text. A link to a

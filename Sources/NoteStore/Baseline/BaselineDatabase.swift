@@ -10,8 +10,8 @@ import GRDBSQLite
 /// first 100 bytes must be those of an SQLite database with 4,096-byte pages in rollback-journal
 /// mode, whose size is a whole number of pages; then it is opened read-only with SQLite's
 /// defensive settings (defensive mode, untrusted schema, triggers, views and extensions off,
-/// cell size checks on, no memory map), its schema must be exactly the store's of this model
-/// version plus the header table (a trigger, a view, an index or a column more or less is
+/// cell size checks on, no memory map), its schema must be exactly the store's of a model
+/// version this build reads (``readableModelVersions``) plus the header table (a trigger, a view, an index or a column more or less is
 /// refused), `PRAGMA integrity_check` must pass, the migrations recorded must be the store's,
 /// and ids, names and bodies must follow the store's rules. Only then are its header and rows
 /// read.
@@ -42,9 +42,9 @@ public final class BaselineDatabase {
         }
         do {
             let header = try queue.read { db throws -> [String: String] in
-                try checkSchema(db)
-                try checkIntegrity(db)
-                try checkContents(db)
+                let modelVersion = try checkSchema(db)
+                try checkIntegrity(db, modelVersion: modelVersion)
+                try checkContents(db, modelVersion: modelVersion)
                 return Dictionary(
                     try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0[0] as String, $0[1] as String) },
                     uniquingKeysWith: { first, _ in first })
@@ -146,18 +146,26 @@ public final class BaselineDatabase {
         return configuration
     }
 
-    /// What `sqlite_schema` of a baseline of this model version holds, but root pages.
-    private static let expectedSchema: Result<[SchemaEntry], any Error> = Result {
-        let queue = try DatabaseQueue()
-        try StoreSchema.migrator.migrate(queue)
-        return try queue.write { db in
-            try createHeader([:], db)
-            return try schema(db)
-        }
-    }
+    /// The model versions of the baselines this build reads: its own, and model 4 (baselines
+    /// written before tags), which becomes a store of this version when a device joins from it.
+    public static let readableModelVersions = 4...StoreSchema.currentModelVersion
 
-    /// The migrations a store of this model version has recorded.
-    private static let expectedMigrations: [String] = StoreSchema.migrator.migrations
+    /// What `sqlite_schema` of a baseline of each readable model version holds, but root pages,
+    /// with the migrations a store of that version has recorded.
+    private static let expectedSchemas: Result<[Int: (schema: [SchemaEntry], migrations: [String])], any Error> = Result {
+        var result: [Int: (schema: [SchemaEntry], migrations: [String])] = [:]
+        for version in readableModelVersions {
+            let queue = try DatabaseQueue()
+            let migration = "v\(version)"
+            try StoreSchema.migrator.migrate(queue, upTo: migration)
+            let migrations = Array(StoreSchema.migrator.migrations.prefix { $0 != migration }) + [migration]
+            result[version] = (try queue.write { db in
+                try createHeader([:], db)
+                return try schema(db)
+            }, migrations)
+        }
+        return result
+    }
 
     private struct SchemaEntry: Equatable {
         let type: String
@@ -172,10 +180,12 @@ public final class BaselineDatabase {
         }
     }
 
-    private static func checkSchema(_ db: Database) throws {
-        let expected = try expectedSchema.get()
+    /// Checks that the schema is exactly that of a readable model version; returns it.
+    private static func checkSchema(_ db: Database) throws -> Int {
+        let expectedSchemas = try Self.expectedSchemas.get()
         let found = try schema(db)
-        guard found != expected else { return }
+        if let version = expectedSchemas.first(where: { $0.value.schema == found })?.key { return version }
+        let expected = expectedSchemas[StoreSchema.currentModelVersion]!.schema
         let names = Set(expected.map(\.name))
         if let extra = found.first(where: { !names.contains($0.name) }) {
             throw BaselineProblem("its schema has a \(extra.type) '\(extra.name)' that a store does not have")
@@ -188,18 +198,19 @@ public final class BaselineDatabase {
         throw BaselineProblem("its schema defines '\(differing?.name ?? "?")' otherwise than a store of model version \(StoreSchema.currentModelVersion)")
     }
 
-    private static func checkIntegrity(_ db: Database) throws {
+    private static func checkIntegrity(_ db: Database, modelVersion: Int) throws {
         let messages = try String.fetchAll(db, sql: "PRAGMA integrity_check(3)")
         guard messages == ["ok"] else {
             throw BaselineProblem("it fails SQLite's integrity check: \(messages.joined(separator: "; "))")
         }
+        let expectedMigrations = try Self.expectedSchemas.get()[modelVersion]?.migrations ?? []
         let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         guard migrations == expectedMigrations.sorted() else {
-            throw BaselineProblem("it records the migrations \(migrations), not those of a store of model version \(StoreSchema.currentModelVersion)")
+            throw BaselineProblem("it records the migrations \(migrations), not those of a store of model version \(modelVersion)")
         }
         let model = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'model_version'")
-        guard model == String(StoreSchema.currentModelVersion) else {
-            throw BaselineProblem("its model version is \(model ?? "missing"), not \(StoreSchema.currentModelVersion)")
+        guard model == String(modelVersion) else {
+            throw BaselineProblem("its model version is \(model ?? "missing"), not \(modelVersion)")
         }
         if try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'device_id'") != nil {
             throw BaselineProblem("it holds a device id: it is a store, not a baseline")
@@ -208,7 +219,7 @@ public final class BaselineDatabase {
 
     /// Ids in the store's form, names and bodies within the store's rules, in one pass over
     /// the items (and one over the attachments).
-    private static func checkContents(_ db: Database) throws {
+    private static func checkContents(_ db: Database, modelVersion: Int) throws {
         guard try indexMatchesItems(db) else { throw BaselineProblem("its full-text index is not of its items") }
         let items = try Row.fetchCursor(db, sql: "SELECT id, parent, name, length(CAST(body AS BLOB)) FROM item")
         while let row = try items.next() {
@@ -222,6 +233,13 @@ public final class BaselineDatabase {
             guard isStoreUUID(row[0] as DatabaseValue), isStoreUUID(row[1] as DatabaseValue), let sha256: String = row[2],
                 sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
             else { throw BaselineProblem("an attachment breaks the store's rules") }
+        }
+        guard modelVersion >= 5 else { return }
+        let tags = try Row.fetchCursor(db, sql: "SELECT item, name, stamp FROM tag")
+        while let row = try tags.next() {
+            guard isStoreUUID(row[0] as DatabaseValue), let name: String = row[1], Tag.problem(name) == nil,
+                let stamp: String = row[2], ChangeStamp(text: stamp) != nil
+            else { throw BaselineProblem("a tag breaks the store's rules") }
         }
     }
 

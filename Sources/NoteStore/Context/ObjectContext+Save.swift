@@ -12,6 +12,8 @@ public struct SaveSummary: Sendable, Equatable {
     public let attached: [UUID]
     /// Attachments removed by the save, on their own or with their note.
     public let detached: [UUID]
+    /// Notes whose tags the save changed.
+    public let retagged: [UUID]
 }
 
 extension ObjectContext {
@@ -43,6 +45,9 @@ extension ObjectContext {
                     }
                     try writer.update(from: original, to: registration.current)
                 }
+                for id in taggedOrder where deleted[id] == nil {
+                    if let item = registry[id]?.current, let edit = stagedTags[id] { try writer.writeTags(of: item, edit) }
+                }
                 try writer.trashLateContents()
                 try writer.purge(roots: purgeRoots, expected: Array(deleted.values))
                 try writer.validateRelations()
@@ -72,6 +77,7 @@ struct SaveWriter {
     var purged: [UUID] = []
     var attached: [UUID] = []
     var detached: [UUID] = []
+    var retagged: [UUID] = []
     /// Items whose place in the hierarchy must be checked once everything is written.
     var placed: [Item] = []
     var trashedCollections: [Item] = []
@@ -97,7 +103,7 @@ struct SaveWriter {
     var summary: SaveSummary {
         SaveSummary(
             save: saveNumber, inserted: inserted, updated: updated, purged: purged,
-            attached: attached, detached: detached)
+            attached: attached, detached: detached, retagged: retagged.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
     }
 
     mutating func begin() throws {

@@ -28,6 +28,9 @@ public final class ObjectContext {
     var keepingDates: Set<UUID> = []
     /// Image attachments to write with the next save, with their bytes.
     var stagedAttachments: [(attachment: Attachment, data: Data)] = []
+    /// Tag changes to write with the next save, per note, in the order they were made.
+    var stagedTags: [UUID: TagEdit] = [:]
+    var taggedOrder: [UUID] = []
 
     init(store: Store) {
         self.store = store
@@ -35,7 +38,7 @@ public final class ObjectContext {
 
     /// True when there is something to save.
     public var hasChanges: Bool {
-        !insertionOrder.isEmpty || !deleted.isEmpty || !stagedAttachments.isEmpty
+        !insertionOrder.isEmpty || !deleted.isEmpty || !stagedAttachments.isEmpty || !stagedTags.isEmpty
             || registry.values.contains { $0.original != nil && $0.original != $0.current }
     }
 
@@ -121,6 +124,7 @@ public final class ObjectContext {
 
     private func matches(_ item: Item, _ request: ItemRequest) throws -> Bool {
         guard ItemFilter.matchesLocally(item, request) else { return false }
+        if !request.tags.isEmpty, !Set(try tags(of: item.id)).isSuperset(of: request.tags) { return false }
         guard case let .descendants(of: root) = request.scope else { return true }
         return try ancestors(of: item).contains(root)
     }
@@ -184,5 +188,7 @@ public final class ObjectContext {
         restoring.removeAll()
         keepingDates.removeAll()
         stagedAttachments.removeAll()
+        stagedTags.removeAll()
+        taggedOrder.removeAll()
     }
 }

@@ -57,6 +57,10 @@ enum ItemFilter {
             clauses.append("instr(fold(item.name), ?) > 0")
             arguments += [fold(text)]
         }
+        for tag in request.tags {
+            clauses.append("EXISTS (SELECT 1 FROM tag WHERE tag.name = ? AND tag.item = item.id)")
+            arguments += [tag]
+        }
         var sql = prefix + " SELECT " + columns(includingBody: request.includesBodies) + " FROM item"
         if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
         sql += " ORDER BY " + orderBy(request.sort)
@@ -79,7 +83,8 @@ enum ItemFilter {
         }
     }
 
-    /// Whether an item held in memory matches the parts of the request that need no ancestry.
+    /// Whether an item held in memory matches the parts of the request that need no ancestry
+    /// and no tags.
     static func matchesLocally(_ item: Item, _ request: ItemRequest) -> Bool {
         if let kind = request.kind, item.kind != kind { return false }
         switch request.trash {

@@ -29,6 +29,8 @@ public struct ItemRequest: Sendable, Equatable {
     public var trash: Trash
     /// Keeps items whose name contains this text, ignoring case and diacritics.
     public var nameContains: String?
+    /// Keeps items that carry every one of these tags.
+    public var tags: [String]
     public var sort: ItemSort
     public var limit: Int?
     public var offset: Int
@@ -37,13 +39,14 @@ public struct ItemRequest: Sendable, Equatable {
 
     public init(
         kind: ItemKind? = nil, scope: Scope = .everywhere, trash: Trash = .excluded,
-        nameContains: String? = nil, sort: ItemSort = .name, limit: Int? = nil, offset: Int = 0,
+        nameContains: String? = nil, tags: [String] = [], sort: ItemSort = .name, limit: Int? = nil, offset: Int = 0,
         includesBodies: Bool = true
     ) {
         self.kind = kind
         self.scope = scope
         self.trash = trash
         self.nameContains = nameContains
+        self.tags = tags
         self.sort = sort
         self.limit = limit
         self.offset = offset

@@ -5,6 +5,11 @@ import GRDB
 public struct ListingEntry: Sendable, Equatable {
     public let item: Item
     public let depth: Int
+
+    public init(item: Item, depth: Int) {
+        self.item = item
+        self.depth = depth
+    }
 }
 
 extension Store {

@@ -42,9 +42,9 @@ struct OutboxWriter {
     }
 
     mutating func record(
-        _ operation: OutboxEntry.Operation, entity: Entity, object: UUID, changes: OutboxChanges
+        _ operation: OutboxEntry.Operation, entity: Entity, object: UUID, changes: OutboxChanges, history: ChangeHistory? = nil
     ) {
-        rows.append(Row(entity: entity, object: object, operation: operation, changes: changes))
+        rows.append(Row(entity: entity, object: object, operation: operation, changes: changes, history: history))
     }
 
     mutating func recordDeletion(of id: UUID, kind: ItemKind, seen: [UUID: UInt64]? = nil) {

@@ -16,7 +16,8 @@ public struct SnapshotRecord: Sendable {
 
 extension Store {
     /// Everything the store holds, for pushing into a container: collections (each after the
-    /// collection that holds it), then notes, then attachments, then tombstones; and the last
+    /// collection that holds it), then notes, then attachments, then tombstones, then tags (a
+    /// dot each, then what removals had seen); and the last
     /// outbox row whose change the snapshot includes.
     public func snapshot() throws -> (records: [SnapshotRecord], outboxThrough: Int64) {
         try read { db in
@@ -70,6 +71,34 @@ extension Store {
             records.append(SnapshotRecord(
                 entity: entity, object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
                 history: seen.map { ChangeHistory(seen: $0) }))
+        }
+        if try TagTable.exists(db) { records += try tagRecords(db) }
+        return records
+    }
+
+    /// Each dot of each tag as its insert, with the dot as its stamp, then each removal as a
+    /// delete carrying what the removals of that tag had seen (its stamp: the greatest of them).
+    private static func tagRecords(_ db: Database) throws -> [SnapshotRecord] {
+        var records: [SnapshotRecord] = []
+        for row in try Row.fetchAll(db, sql: "SELECT item, name, stamp FROM tag ORDER BY item, name, stamp") {
+            guard let item = UUID(uuidString: row[0]), let dot = ChangeStamp(text: row[2]) else { continue }
+            records.append(SnapshotRecord(
+                entity: .tag, object: item, operation: .insert, values: SaveWriter.tagChanges(row[1]), stamps: ["*": dot]))
+        }
+        var removals: [String: (item: UUID, name: String, seen: [UUID: UInt64])] = [:]
+        var order: [String] = []
+        for row in try Row.fetchAll(db, sql: "SELECT item, name, device, clock FROM tag_removal ORDER BY item, name, device") {
+            guard let item = UUID(uuidString: row[0]), let device = UUID(uuidString: row[2]) else { continue }
+            let key = (row[0] as String) + "/" + (row[1] as String)
+            if removals[key] == nil { order.append(key) }
+            removals[key, default: (item, row[1], [:])].seen[device] = UInt64(bitPattern: row[3])
+        }
+        for key in order {
+            guard let removal = removals[key], let greatest = removal.seen.max(by: { ($0.value, $0.key.storeString) < ($1.value, $1.key.storeString) })
+            else { continue }
+            records.append(SnapshotRecord(
+                entity: .tag, object: removal.item, operation: .delete, values: SaveWriter.tagChanges(removal.name),
+                stamps: ["*": ChangeStamp(clock: greatest.value, device: greatest.key)], history: ChangeHistory(seen: removal.seen)))
         }
         return records
     }

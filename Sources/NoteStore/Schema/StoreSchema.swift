@@ -7,7 +7,10 @@ import GRDB
 /// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
 enum StoreSchema {
     /// The model version this build writes.
-    static let currentModelVersion = 4
+    static let currentModelVersion = 5
+    /// The model version of a log without tags: what builds of model 4 still read
+    /// (docs/sync-format.md, "Versions").
+    static let modelVersionWithoutTags = 4
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -22,6 +25,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v4") { db in
             try addHistory(db)
+        }
+        migrator.registerMigration("v5") { db in
+            try addTags(db)
         }
         return migrator
     }
@@ -206,6 +212,31 @@ enum StoreSchema {
             UPDATE metadata SET value = '4' WHERE key = 'model_version';
             """)
         try recordKnowledge(db)
+    }
+
+    /// Version 5: tags. `tag` holds the dots of each tag on each item: the stamp of the save
+    /// that added it (a tag is on the item while one of its dots is); `tag_removal`, per item,
+    /// tag and device, the greatest clock of that device's dots a removal of the tag had seen.
+    /// Neither refers to `item`: tags merge whether or not the item is there (a purged item a
+    /// change brings back has its tags), as tombstones do.
+    private static func addTags(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE tag (
+                item TEXT NOT NULL,
+                name TEXT NOT NULL CHECK (length(name) >= 1),
+                stamp TEXT NOT NULL,
+                PRIMARY KEY (item, name, stamp)
+            ) WITHOUT ROWID;
+            CREATE INDEX tag_on_name ON tag(name, item);
+            CREATE TABLE tag_removal (
+                item TEXT NOT NULL,
+                name TEXT NOT NULL,
+                device TEXT NOT NULL,
+                clock INTEGER NOT NULL,
+                PRIMARY KEY (item, name, device)
+            ) WITHOUT ROWID;
+            UPDATE metadata SET value = '5' WHERE key = 'model_version';
+            """)
     }
 
     /// What a store of version 3 had seen of each device, as far as its stamps tell: the

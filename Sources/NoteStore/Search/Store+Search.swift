@@ -14,24 +14,58 @@ extension Store {
     public func search(
         _ query: String, limit: Int = 50, markers: (String, String) = ("**", "**")
     ) throws -> [SearchResult] {
-        guard let match = Self.ftsQuery(for: query) else { return [] }
+        let (words, tags) = Self.searchTerms(query)
+        let tagClauses = tags.map { _ in " AND EXISTS (SELECT 1 FROM tag WHERE tag.name = ? AND tag.item = item.id)" }.joined()
+        guard let match = Self.ftsQuery(for: words) else {
+            guard !tags.isEmpty else { return [] }
+            return try notesTagged(tags, limit: limit)
+        }
         let sql = """
             SELECT \(ItemFilter.columns(includingBody: false)),
                 \(SnippetFunction.name)(item_fts, ?, ?) AS snippet,
                 item_fts.rank AS rank
             FROM item_fts JOIN item ON item.rowid = item_fts.rowid
             WHERE item_fts MATCH ? AND item_fts.rank MATCH 'bm25(4.0, 1.0)'
-                AND item.trashed IS NULL
+                AND item.trashed IS NULL\(tagClauses)
             ORDER BY item_fts.rank
             LIMIT ?
             """
         return try read { db in
-            try Row.fetchAll(db, sql: sql, arguments: [markers.0, markers.1, match, limit]).map { row in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments([markers.0, markers.1, match]) + StatementArguments(tags) + [limit]).map { row in
                 let snippet = (row["snippet"] as String? ?? "")
                     .split(whereSeparator: \.isNewline).joined(separator: " ")
                 return SearchResult(item: Item(row: row), snippet: snippet, rank: row["rank"])
             }
         }
+    }
+
+    /// A query of tags only: the notes outside the trash that carry them all, most recently
+    /// modified first, each with the start of its body as snippet.
+    private func notesTagged(_ tags: [String], limit: Int) throws -> [SearchResult] {
+        let request = ItemRequest(kind: .note, tags: tags, sort: ItemSort(.modified, ascending: false), limit: limit)
+        let (sql, arguments) = ItemFilter.sql(for: request)
+        return try read { db in
+            try Item.fetchAll(db, sql: sql, arguments: arguments).map { item in
+                let start = (item.body ?? "").prefix(200).split(whereSeparator: \.isNewline).joined(separator: " ")
+                var listed = item
+                listed.body = nil
+                return SearchResult(item: listed, snippet: String(start.prefix(120)), rank: 0)
+            }
+        }
+    }
+
+    /// The words of a query and its `tag:NAME` terms (a leading `#` of NAME left out).
+    public static func searchTerms(_ query: String) -> (words: String, tags: [String]) {
+        var words: [Substring] = []
+        var tags: [String] = []
+        for word in query.split(whereSeparator: \.isWhitespace) {
+            if word.lowercased().hasPrefix("tag:"), word.count > 4 {
+                tags.append(Tag.normalized(String(word.dropFirst(4))))
+            } else {
+                words.append(word)
+            }
+        }
+        return (words.joined(separator: " "), tags)
     }
 
     /// The FTS5 query for words typed by a person: each word quoted, so that no input is a

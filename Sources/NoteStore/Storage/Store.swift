@@ -18,6 +18,8 @@ public final class Store: Sendable {
 
     /// The model version this build writes.
     public static let currentModelVersion = StoreSchema.currentModelVersion
+    /// The model version of a log that carries no tag change (docs/sync-format.md, "Versions").
+    public static let modelVersionWithoutTags = StoreSchema.modelVersionWithoutTags
 
     /// The database file's name inside the store folder.
     public static let databaseFileName = "store.sqlite"

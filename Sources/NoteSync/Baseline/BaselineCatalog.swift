@@ -34,9 +34,10 @@ struct BaselineCatalog {
                         reason = .foreignContainer
                     } else if manifest.device != name.device || manifest.sequence != name.sequence {
                         reason = .unreadable("it names baseline \(manifest.sequence) of device \(manifest.device.storeString)")
-                    } else if manifest.modelVersion != Store.currentModelVersion {
+                    } else if !BaselineDatabase.readableModelVersions.contains(manifest.modelVersion) {
+                        let readable = BaselineDatabase.readableModelVersions
                         reason = .unreadable(
-                            "written by model version \(manifest.modelVersion); this build reads baselines of \(Store.currentModelVersion)")
+                            "written by model version \(manifest.modelVersion); this build reads baselines of \(readable.lowerBound) to \(readable.upperBound)")
                     } else {
                         entries.append(Entry(name: name, manifest: manifest))
                         reason = nil

@@ -11,6 +11,12 @@ struct LogBatcher {
         /// The outbox rows the changes came from, when they came from the outbox.
         var outbox: ClosedRange<Int64>?
         var size = 0
+
+        /// The model version the log carries: the lowest that reads it whole, so that a log
+        /// without tags stays readable by builds of model 4 (docs/sync-format.md, "Versions").
+        var modelVersion: Int {
+            changes.contains { $0.entity == .tag } ? Store.currentModelVersion : Store.modelVersionWithoutTags
+        }
     }
 
     private(set) var batches: [Batch] = []

@@ -43,7 +43,7 @@ struct LogExporter {
         for batch in batches {
             sequence += 1
             let header = LogHeader(
-                modelVersion: Store.currentModelVersion, container: containerID, device: device, sequence: sequence,
+                modelVersion: batch.modelVersion, container: containerID, device: device, sequence: sequence,
                 changes: batch.changes.count, dependencies: state.applied, blobs: batch.blobs, written: Date(),
                 outbox: batch.outbox)
             try publish(TransactionLog(header: header, changes: batch.changes), sequence: sequence)

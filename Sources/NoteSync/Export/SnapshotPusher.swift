@@ -21,7 +21,7 @@ struct SnapshotPusher {
                 try container.publishBlob(store.blobData(sha256), sha256: sha256)
             }
             let header = LogHeader(
-                modelVersion: Store.currentModelVersion, container: containerID, device: store.deviceID,
+                modelVersion: batch.modelVersion, container: containerID, device: store.deviceID,
                 sequence: sequence, changes: batch.changes.count, dependencies: state.applied, blobs: batch.blobs,
                 written: Date())
             try container.writeLog(

@@ -2,7 +2,8 @@ import Foundation
 import NoteStore
 
 /// The merge rules: names and bodies through history (``HistoryMerger``), every other
-/// property by last writer wins, by stamp; a purge is for ever (docs/sync-format.md, "Merge").
+/// property by last writer wins, by stamp, tags as a set where additions win (``TagMerge``);
+/// a purge erases only what it had seen (docs/sync-format.md, "Merge").
 ///
 /// Applying the same set of changes in any order gives the same state: each plain property
 /// ends with the value of its greatest stamp, names and bodies are functions of their set of
@@ -14,6 +15,7 @@ struct Merger {
     func apply(_ change: LogChange, from device: UUID, to replica: Replica) throws -> Bool {
         // An entity this build does not know (docs/sync-format.md, 5.3).
         guard let entity = change.entity else { return false }
+        if entity == .tag { return try TagMerge(replica: replica).apply(change, from: device) }
         do {
             try merge(change, entity, from: device, into: replica)
             return true

@@ -23,6 +23,11 @@ extension Notes {
             "The order: name (A to Z), created or modified (newest first).", valueName: "ORDER"))
         var sort: ItemSort.Key = .name
 
+        @Option(name: .customLong("tag"), help: ArgumentHelp(
+            "List the notes that carry TAG, in every collection (or at any depth in COLLECTION), with their paths; repeat to require several tags.",
+            valueName: "TAG"))
+        var tags: [String] = []
+
         @Flag(help: "Print a JSON array.")
         var json = false
 
@@ -34,22 +39,33 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let parent = try collection.map { try store.resolveCollection($0, scope: trash ? .any : .live) }
+            let sorting = ItemSort(sort, ascending: sort == .name)
+            let tags = self.tags.map(Tag.normalized)
             let render = { @Sendable () throws -> String in
-                try self.render(store.listing(
-                    of: parent, recursive: recursive, trash: trash, sort: ItemSort(sort, ascending: sort == .name)),
-                    index: store.collectionIndex(), copies: store.conflictCopies())
+                let entries: [ListingEntry]
+                if tags.isEmpty {
+                    entries = try store.listing(of: parent, recursive: recursive, trash: trash, sort: sorting)
+                } else {
+                    let request = ItemRequest(
+                        kind: .note, scope: parent.map { .descendants(of: $0) } ?? .everywhere, trash: trash ? .only : .excluded,
+                        tags: tags, sort: sorting, includesBodies: false)
+                    entries = try store.fetch(request).map { ListingEntry(item: $0, depth: 0) }
+                }
+                return try self.render(entries, index: store.collectionIndex(), copies: store.conflictCopies(), store: store)
             }
             guard watch else { return print(try render(), terminator: "") }
             try Watching.run(store: store, render: render)
         }
 
         /// Conflict copies are marked: `(conflict copy)` after the name, `conflictCopy` in JSON.
-        private func render(_ entries: [ListingEntry], index: CollectionIndex, copies: Set<UUID>) throws -> String {
+        /// With `--tag`, each note is listed with its path.
+        private func render(_ entries: [ListingEntry], index: CollectionIndex, copies: Set<UUID>, store: Store) throws -> String {
             let dates = Timestamp.shortFormatter(in: timeOptions.zone)
             if json {
                 if entries.isEmpty { return "[]\n" }
+                let tags = try store.tags(ofItems: entries.map(\.item.id))
                 let objects = entries.map { entry in
-                    var object = ItemJSON(entry.item, path: index.path(of: entry.item))
+                    var object = ItemJSON(entry.item, path: index.path(of: entry.item), tags: tags[entry.item.id] ?? [])
                     object.conflictCopy = copies.contains(entry.item.id)
                     return object
                 }
@@ -59,7 +75,9 @@ extension Notes {
             }
             return entries.map { entry in
                 let item = entry.item
-                let name = String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
+                let name = self.tags.isEmpty
+                    ? String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
+                    : index.path(of: item)
                 let date = dates.string(from: sort == .created ? item.created : item.modified)
                 let mark = copies.contains(item.id) ? "  (conflict copy)" : ""
                 return "\(item.id.storeString.prefix(8))  \(date)  \(name)\(mark)\n"

@@ -6,11 +6,15 @@ extension Notes {
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Full-text search of names and bodies, best matches first.",
-            discussion: "Every word must occur, ignoring case and accents; a word ending in * matches as a prefix.")
+            discussion: """
+                Every word must occur, ignoring case and accents; a word ending in * matches as a prefix. \
+                tag:NAME keeps the notes that carry the tag NAME; a query of tags only lists those notes, \
+                most recently modified first.
+                """)
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The words to look for.")
+        @Argument(help: "The words to look for, and tag:NAME terms.")
         var query: String
 
         @Option(help: ArgumentHelp("The most results to print.", valueName: "N"))
@@ -27,7 +31,8 @@ extension Notes {
 
         func validate() throws {
             guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-            guard query.contains(where: { $0.isLetter || $0.isNumber }) else {
+            let (words, tags) = Store.searchTerms(query)
+            guard !tags.isEmpty || words.contains(where: { $0.isLetter || $0.isNumber }) else {
                 throw ValidationError("the query has no word to look for")
             }
         }
@@ -40,8 +45,9 @@ extension Notes {
             let results = try store.search(query, limit: limit, markers: highlight ? Self.placeholders : ("**", "**"))
             let index = try store.collectionIndex()
             if json {
+                let tags = try store.tags(ofItems: results.map(\.item.id))
                 return try JSONOutput.print(results.map { result in
-                    var object = ItemJSON(result.item, path: index.path(of: result.item))
+                    var object = ItemJSON(result.item, path: index.path(of: result.item), tags: tags[result.item.id] ?? [])
                     object.snippet = result.snippet
                     object.rank = result.rank
                     return object

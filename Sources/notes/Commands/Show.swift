@@ -27,8 +27,9 @@ extension Notes {
             if let version { return try showVersion(version, of: shown, store: store) }
             let path = try store.path(of: shown)
             let attachments = shown.isNote ? try store.attachments(of: shown.id) : []
+            let tags = try store.tags(of: shown.id)
             if json {
-                var object = ItemJSON(shown, path: path, includeBody: shown.isNote)
+                var object = ItemJSON(shown, path: path, tags: tags, includeBody: shown.isNote)
                 if shown.isNote { object.attachments = attachments.map(AttachmentJSON.init) }
                 return try JSONOutput.print(object)
             }
@@ -41,6 +42,7 @@ extension Notes {
                 "modified: \(Timestamp.full(shown.modified, in: timeOptions.zone))",
             ]
             if let trashed = shown.trashed { lines.append("trashed:  \(Timestamp.full(trashed, in: timeOptions.zone))") }
+            if !tags.isEmpty { lines.append("tags:     \(tags.joined(separator: ", "))") }
             if shown.isCollection {
                 let trash: ItemRequest.Trash = shown.isTrashed ? .included : .excluded
                 let contents = try store.count(ItemRequest(scope: .children(of: shown.id), trash: trash))

@@ -75,7 +75,7 @@ enum Failure {
     private static func status(of error: StoreError) -> Int32 {
         switch error {
         case .unknownReference, .ambiguousReference, .unknownAttachment, .unknownVersion: return usage
-        case .validation, .invalidOperation, .cannotAttach: return badData
+        case .validation, .invalidOperation, .cannotAttach, .invalidTag: return badData
         case .blob, .changedElsewhere: return other
         case .notFound: return usage
         case .cannotOpen, .newerModel, .database: return other

@@ -15,10 +15,13 @@ struct ItemJSON: Encodable {
     var snippet: String?
     var rank: Double?
     var attachments: [AttachmentJSON]?
+    /// A note's tags, sorted; a collection's: none.
+    var tags: [String] = []
     /// Whether the item is a conflict copy, in listings.
     var conflictCopy: Bool?
 
-    init(_ item: Item, path: String, includeBody: Bool = false) {
+    init(_ item: Item, path: String, tags: [String] = [], includeBody: Bool = false) {
+        self.tags = tags
         id = item.id.storeString
         kind = item.kind.rawValue
         name = item.name
@@ -31,7 +34,7 @@ struct ItemJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, name, parent, path, created, modified, trashed, body, snippet, rank, attachments, conflictCopy
+        case id, kind, name, parent, path, created, modified, trashed, tags, body, snippet, rank, attachments, conflictCopy
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -44,6 +47,7 @@ struct ItemJSON: Encodable {
         try container.encode(created, forKey: .created)
         try container.encode(modified, forKey: .modified)
         try container.encode(trashed, forKey: .trashed)
+        try container.encode(tags, forKey: .tags)
         try container.encodeIfPresent(body, forKey: .body)
         try container.encodeIfPresent(snippet, forKey: .snippet)
         try container.encodeIfPresent(rank, forKey: .rank)

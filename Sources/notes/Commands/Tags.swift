@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import NoteStore
+
+extension Notes {
+    struct TagCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tag", abstract: "Add tags to a note.",
+            discussion: """
+                A tag has 1 to 100 characters, without white space or commas; a leading # is left out \\
+                (#work is the tag work). Tags are case-sensitive. A tag added on one device and removed \\
+                on another before they sync stays.
+                """)
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The note to tag.", completion: ItemCompletion.items)
+        var note: String
+
+        @Argument(help: ArgumentHelp("The tags to add.", valueName: "TAG"))
+        var tags: [String]
+
+        func validate() throws {
+            if tags.isEmpty { throw ValidationError("give at least one tag") }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let target = try store.resolve(note, scope: .any)
+            if try store.tag(target.id, with: tags).isEmpty {
+                TagOutput.report("'\(target.label)' already carries \(TagOutput.list(tags.map(Tag.normalized)))")
+            }
+        }
+    }
+
+    struct Untag: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove tags from a note.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Argument(help: "The note to untag.", completion: ItemCompletion.items)
+        var note: String
+
+        @Argument(help: ArgumentHelp("The tags to remove.", valueName: "TAG"))
+        var tags: [String]
+
+        func validate() throws {
+            if tags.isEmpty { throw ValidationError("give at least one tag") }
+        }
+
+        func run() throws {
+            let store = try storeOptions.open()
+            let target = try store.resolve(note, scope: .any)
+            if try store.untag(target.id, tags).isEmpty {
+                TagOutput.report("'\(target.label)' carries none of \(TagOutput.list(tags.map(Tag.normalized)))")
+            }
+        }
+    }
+
+    struct TagList: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "tags", abstract: "List the tags of the notes outside the trash, with how many notes carry each.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @Flag(help: "Count the notes in the trash too.")
+        var trash = false
+
+        @Flag(help: "Print a JSON array.")
+        var json = false
+
+        func run() throws {
+            let store = try storeOptions.open(.readOnly)
+            let counts = try store.tagCounts(includingTrash: trash)
+            if json { return try JSONOutput.print(counts.map { TagJSON(tag: $0.tag, notes: $0.notes) }) }
+            let width = counts.map { String($0.notes).count }.max() ?? 1
+            for count in counts {
+                let number = String(count.notes)
+                print(String(repeating: " ", count: width - number.count) + number + "  " + count.tag)
+            }
+        }
+    }
+}
+
+/// A tag in `tags --json`.
+struct TagJSON: Encodable {
+    let tag: String
+    let notes: Int
+}
+
+enum TagOutput {
+    /// That a tag command changed nothing, on standard error (it changes silently otherwise).
+    static func report(_ line: String) {
+        FileHandle.standardError.write(Data(("notes: " + TerminalText.escaped(line, keepingLayout: false) + "\n").utf8))
+    }
+
+    static func list(_ tags: [String]) -> String {
+        var seen: [String] = []
+        for tag in tags where !seen.contains(tag) { seen.append(tag) }
+        return seen.joined(separator: ", ")
+    }
+}
