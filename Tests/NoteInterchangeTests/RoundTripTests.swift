@@ -4,20 +4,21 @@ import NoteStore
 import NoteTestSupport
 import Testing
 
-/// Export to Markdown, then import into an empty store: the same items, ids, dates, bodies,
-/// places and attachment bytes; a second import changes nothing.
+/// Export to Markdown or JSON, then import into an empty store: the same items, ids, dates,
+/// bodies, places, tags and attachment bytes; a second import changes nothing.
 @Suite struct RoundTripTests {
     let folder = TemporaryFolder("notes-interchange")
     static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Samples/images").standardizedFileURL
 
     /// Every item of a store, as comparable text: kind, id, name, parent, dates, body, and the
-    /// attachments' bytes and captions.
+    /// attachments' bytes and captions, and the tags.
     func dump(_ store: Store) throws -> [String] {
         try store.fetch(ItemRequest(sort: .created)).map { item in
             let attachments = try store.attachments(of: item.id).map { "\($0.sha256) \($0.caption ?? "-")" }.sorted()
             return "\(item.kind) \(item.id) \(item.name) \(item.parent?.uuidString ?? "top") "
-                + "\(item.created.timeIntervalSince1970) \(item.modified.timeIntervalSince1970) \(item.body ?? "-") \(attachments)"
+                + "\(item.created.timeIntervalSince1970) \(item.modified.timeIntervalSince1970) \(item.body ?? "-") \(attachments) "
+                + "tags=\(try store.tags(of: item.id))"
         }.sorted()
     }
 
@@ -34,7 +35,9 @@ import Testing
         let pictured = try store.addNote(named: "Pictured", body: "see ![link](https://example.com/a.png)\n", in: deep.id)
         _ = try store.attachImages([Self.images.appendingPathComponent("plain.png")], to: pictured.id, caption: "a [bracketed] caption")
         _ = try store.attachImages([Self.images.appendingPathComponent("indexed.png")], to: pictured.id)
-        _ = try store.addNote(named: "Pictured", body: "same name, other note", in: deep.id)
+        try store.tag(pictured.id, with: ["photo", "c++", "ünï", "a:b", "quote\"d", "[x]"])
+        let other = try store.addNote(named: "Pictured", body: "same name, other note", in: deep.id)
+        try store.tag(other.id, with: ["photo"])
         let trashed = try store.addNote(named: "Trashed", body: "gone", in: nil)
         _ = try store.trash(trashed.id)
         return store
@@ -56,6 +59,81 @@ import Testing
         let again = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
         #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0)
         #expect(try dump(target) == live)
+    }
+
+    @Test func jsonRoundTripKeepsEverything() throws {
+        let source = try makeSource()
+        let out = folder.appending("json")
+        let exported = try JSONExporter(store: source).export(to: out)
+        #expect(exported.notes == 13 && exported.collections == 2 && exported.images == 2)
+        #expect(JSONReader.isExport(out) && JSONReader.isExport(out.appendingPathComponent("notes.jsonl")))
+        let target = try Store(folder: folder.appending("target"))
+        let (entries, problems) = try JSONReader().read(out)
+        #expect(problems.isEmpty, "\(problems)")
+        let report = try Importer(store: target).run(entries, into: nil, dryRun: false)
+        #expect(report.created == 15 && report.images == 2 && report.problems.isEmpty, "\(report)")
+        let live = try dump(source).filter { !$0.contains(" Trashed ") }
+        #expect(try dump(target) == live)
+        let again = try Importer(store: target).run(try JSONReader().read(out.appendingPathComponent("notes.jsonl")).entries, into: nil, dryRun: false)
+        #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0)
+        #expect(try dump(target) == live)
+    }
+
+    @Test func aJSONExportIsCheckedLineByLine() throws {
+        let out = folder.appending("json")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let file = out.appendingPathComponent("notes.jsonl")
+        try Data("{\"format\":\"something else\"}\n".utf8).write(to: file)
+        #expect(throws: InterchangeError.notAnExport(path: file.path, reason: "its first line does not say it is a notes export")) {
+            try JSONReader().read(out)
+        }
+        let lines = [
+            "{\"exported\":\"2026-11-23T10:00:00Z\",\"format\":\"note-collector-export\",\"formatVersion\":1}",
+            "{\"id\":\"6e0c4d2a-1111-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"collection\",\"name\":\"Box\",\"parent\":null}",
+            "not json",
+            "{\"kind\":\"note\",\"name\":\"no id\"}",
+            "{\"id\":\"6e0c4d2a-2222-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Inside\",\"parent\":\"6e0c4d2a-1111-4a1b-9c0d-e1f2a3b4c5d6\",\"body\":\"b\",\"tags\":[\"ok\",\"not ok\"],"
+                + "\"attachments\":[{\"file\":\"../../etc/passwd\"},{\"file\":\"images/none.png\"}]}",
+            "{\"id\":\"6e0c4d2a-3333-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Orphan\",\"parent\":\"6e0c4d2a-9999-4a1b-9c0d-e1f2a3b4c5d6\"}",
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let (entries, problems) = try JSONReader().read(file)
+        #expect(problems == [
+            "notes.jsonl line 3: not an item, skipped", "notes.jsonl line 4: not an item, skipped",
+            "notes.jsonl line 5: an image without a file inside the export, not attached",
+        ])
+        #expect(entries.map(\.name) == ["Box", "Orphan"] && entries[0].children.map(\.name) == ["Inside"])
+        let store = try Store(folder: folder.appending("store"))
+        let report = try Importer(store: store).run(entries, into: nil, dryRun: false)
+        #expect(report.created == 3 && report.problems.count == 2, "\(report)")
+        #expect(report.problems.contains("notes.jsonl line 5: invalid tag 'not ok': a tag cannot contain white space, left out"))
+        #expect(report.problems.contains { $0.hasPrefix("notes.jsonl line 5: ") && $0.hasSuffix(", not attached") })
+        #expect(try store.tags(of: store.resolve("Box/Inside").id) == ["ok"])
+        #expect(try store.check().isEmpty)
+    }
+
+    @Test func reimportMakesTheTagsThoseOfTheFile() throws {
+        let source = try makeSource()
+        let out = folder.appending("out")
+        _ = try MarkdownExporter(store: source).export(to: out)
+        let target = try Store(folder: folder.appending("target"))
+        _ = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        let path = try #require(FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("/Empty.md") })
+        let text = try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
+        try text.replacingOccurrences(of: "---\n", with: "---\ntags:\n  - later\n  - \"#home\"\n", range: text.range(of: "---\n"))
+            .write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        let report = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        #expect(report.updated == 1 && report.created == 0, "\(report)")
+        let empty = try target.resolve("Work/Deep: nested \\/ folder/Empty")
+        #expect(try target.tags(of: empty.id) == ["home", "later"])
+        let files = FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") } ?? []
+        let pictured = try #require(try files.first { try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8).contains("c++") })
+        let picturedText = try String(contentsOf: out.appendingPathComponent(pictured), encoding: .utf8)
+        #expect(picturedText.contains("\ntags: [\"[x]\", \"a:b\", c++, photo, \"quote\\\"d\", ünï]\n"), "\(picturedText)")
+        try picturedText.replacingOccurrences(of: "\ntags: [", with: "\ntags: [new, ").write(to: out.appendingPathComponent(pictured), atomically: true, encoding: .utf8)
+        _ = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        let id = try #require(UUID(uuidString: String(picturedText.split(separator: "\n")[1].dropFirst(4))))
+        #expect(try target.tags(of: id) == ["[x]", "a:b", "c++", "new", "photo", "quote\"d", "ünï"])
     }
 
     @Test func exportOfACollectionIsItsSubtree() throws {

@@ -39,12 +39,47 @@ import Testing
         #expect(daily.body == "See [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n")
         #expect(daily.created == ISO8601DateFormatter().date(from: "2024-03-01T00:00:00Z"))
         #expect(try store.attachments(of: daily.id).map(\.caption) == ["diagram"])
+        #expect(try store.tags(of: daily.id) == ["a", "b"])
         #expect(try store.resolve("Other note").body == "# Other\nplain text, no front matter\n")
 
         // A second import of files without ids matches them by name: no duplicates.
         let again = try importVault(into: store)
         #expect(again.created == 0 && again.unchanged == 3 && again.images == 0, "\(again)")
         #expect(try store.fetch(ItemRequest()).count == 3)
+    }
+
+    /// A git repository of notes: its `.git` folder (hidden) is passed over, its Markdown
+    /// files come in with the tags of their front matter, and pulling changes then importing
+    /// again updates the notes instead of duplicating them.
+    @Test func aGitRepositoryOfNotes() throws {
+        func git(_ arguments: String...) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-C", vault.path, "-c", "user.name=Notes", "-c", "user.email=notes@example.com"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+        }
+        try write("# Notes\n", "README.md")
+        try write("---\ntags: recipes, winter\n---\nLeeks.\n", "cooking/soup.md")
+        try write("Step one.\n", "work/plan.markdown")
+        try git("init", "--quiet")
+        try git("add", ".")
+        try git("commit", "--quiet", "-m", "notes")
+        #expect(FileManager.default.fileExists(atPath: vault.appendingPathComponent(".git/HEAD").path))
+        let store = try Store(folder: folder.appending("store"))
+        let report = try importVault(into: store)
+        #expect(report.created == 5 && report.problems.isEmpty, "\(report)")
+        #expect(try store.fetch(ItemRequest()).map(\.name).sorted() == ["README", "cooking", "plan", "soup", "work"])
+        #expect(try store.tags(of: store.resolve("cooking/soup").id) == ["recipes", "winter"])
+        try write("---\ntags: recipes\n---\nLeeks and potatoes.\n", "cooking/soup.md")
+        try git("commit", "--quiet", "-am", "more")
+        let again = try importVault(into: store)
+        #expect(again.created == 0 && again.updated == 1 && again.unchanged == 4, "\(again)")
+        let soup = try store.resolve("cooking/soup")
+        #expect(try soup.body == "Leeks and potatoes.\n" && store.tags(of: soup.id) == ["recipes"])
     }
 
     @Test func badFilesAreReportedAndTheRestIsImported() throws {

@@ -6,11 +6,13 @@ import NoteStore
 extension Notes {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write notes out as Markdown files: a folder per collection, a .md file per note, images beside.",
+            abstract: "Write notes out as Markdown files (a folder per collection, a .md file per note, images beside) or as JSON.",
             discussion: """
-                Each file starts with a front matter block (id, created, modified, and name when the file's \
-                name is not the note's); a note's images are files beside it, linked at the end of its body. \
-                Names that cannot be file names are made safe and unique. 'notes import' reads it all back.
+                Each Markdown file starts with a front matter block (id, created, modified, tags, and name \
+                when the file's name is not the note's); a note's images are files beside it, linked at the end \
+                of its body. Names that cannot be file names are made safe and unique. With --format json, \
+                DIR gets notes.jsonl (a line saying what it is, then one JSON object per item, with its \
+                attachments and tags) and images/ (a file per image). 'notes import' reads both back.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -21,16 +23,32 @@ extension Notes {
         @Argument(help: "A note or collection to export alone (a collection with everything in it).", completion: ItemCompletion.items)
         var item: String?
 
+        @Option(help: ArgumentHelp("md (Markdown files, the default) or json (JSON Lines).", valueName: "FORMAT"))
+        var format: ExportFormat = .md
+
         @Flag(help: "Write into a folder that is not empty, over files of the same names.")
         var force = false
+
+        enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
+            case md, json
+        }
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let root = try item.map { try store.resolve($0).id }
-            var exporter = MarkdownExporter(store: store)
             let bar = ProgressBar(verb: "exporting", unit: "notes")
-            exporter.progress = { bar.update($0, of: $1) }
-            let report = try exporter.export(to: URL(fileURLWithPath: folder), root: root, force: force)
+            let target = URL(fileURLWithPath: folder)
+            let report: ExportReport
+            switch format {
+            case .md:
+                var exporter = MarkdownExporter(store: store)
+                exporter.progress = { bar.update($0, of: $1) }
+                report = try exporter.export(to: target, root: root, force: force)
+            case .json:
+                var exporter = JSONExporter(store: store)
+                exporter.progress = { bar.update($0, of: $1) }
+                report = try exporter.export(to: target, root: root, force: force)
+            }
             bar.finish()
             print("exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s")")
         }
@@ -38,8 +56,9 @@ extension Notes {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository).",
+            abstract: "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository), or a JSON export.",
             discussion: """
+                A folder holding notes.jsonl, or a .jsonl file, is read as a JSON export. \
                 Folders become collections and linked local images become attachments. Importing the same \
                 files again updates the notes it made (matched by the id in their front matter, else by name \
                 in the same place) instead of duplicating them. A file that is not UTF-8, a broken image link \
@@ -49,7 +68,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: ArgumentHelp("A Markdown file or a folder.", valueName: "PATH"))
+        @Argument(help: ArgumentHelp("A Markdown file, a folder, or a JSON export (its folder or its notes.jsonl).", valueName: "PATH"))
         var path: String
 
         @Option(name: .customLong("in"), help: "The collection to import into (default: the top level).", completion: ItemCompletion.items)
@@ -59,7 +78,8 @@ extension Notes {
         var dryRun = false
 
         func run() throws {
-            let (entries, problems) = try MarkdownReader().read(URL(fileURLWithPath: path))
+            let source = URL(fileURLWithPath: path)
+            let (entries, problems) = try JSONReader.isExport(source) ? JSONReader().read(source) : MarkdownReader().read(source)
             let store = try storeOptions.open()
             let parent = try collection.map { reference -> UUID in
                 let item = try store.resolve(reference)

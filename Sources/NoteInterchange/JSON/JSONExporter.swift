@@ -1,0 +1,130 @@
+import Foundation
+import NoteStore
+
+/// Writes notes as JSON Lines: `notes.jsonl`, whose first line says what the file is and each
+/// next line is one item, collections before what they hold, and `images/`, one file per image
+/// (named by its SHA-256, so that bytes two notes share are written once).
+///
+/// Header: `{"exported":"<ISO 8601>","format":"note-collector-export","formatVersion":1}`.
+/// Item: `id`, `kind` (`note` or `collection`), `name`, `parent` (an id, or null for an item
+/// at the top of the export), `created`, `modified` (ISO 8601 UTC), and for a note `body`,
+/// `tags` and `attachments` (each: `id`, `file` (relative to the export's folder), `format`,
+/// `width`, `height`, `bytes`, `sha256`, `caption`, `created`). Keys are sorted, one object per
+/// line, so that the file is read and written a line at a time whatever its size.
+/// ``JSONReader`` reads it back.
+public struct JSONExporter {
+    public let store: Store
+    /// Told the notes written so far and the total, every few hundred notes.
+    public var progress: ((Int, Int) -> Void)?
+
+    /// The file of the items, in the export's folder.
+    public static let fileName = "notes.jsonl"
+    static let format = "note-collector-export"
+    static let imagesFolder = "images"
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Exports everything, or `root` and what it holds, into `folder`.
+    public func export(to folder: URL, root: UUID? = nil, force: Bool = false) throws -> ExportReport {
+        let tree = try ExportTree(store: store, root: root)
+        try ExportFolder.prepare(folder, force: force)
+        let file = folder.appendingPathComponent(Self.fileName)
+        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {
+            throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        var writer = Writer(store: store, tree: tree, folder: folder, file: file, handle: handle, total: tree.noteCount, progress: progress)
+        try writer.line(["format": Self.format, "formatVersion": 1, "exported": ExportDate.text(Date())])
+        if root != nil, let item = tree.roots.first {
+            if item.isNote {
+                try writer.writeNotes(try store.bodies(of: [item.id]), parent: nil)
+            } else {
+                try writer.writeCollection(item, parent: nil)
+            }
+        } else {
+            try writer.writeContents(of: nil)
+        }
+        try writer.flush()
+        return writer.report
+    }
+
+    struct Writer {
+        let store: Store
+        let tree: ExportTree
+        let folder: URL
+        let file: URL
+        let handle: FileHandle
+        let total: Int
+        let progress: ((Int, Int) -> Void)?
+        var report = ExportReport()
+        var buffer = Data()
+        var writtenImages: Set<String> = []
+
+        mutating func writeContents(of collection: UUID?) throws {
+            for child in tree.collections(in: collection) { try writeCollection(child, parent: collection) }
+            try tree.notes(in: collection) { page in try writeNotes(Array(page), parent: collection) }
+        }
+
+        mutating func writeCollection(_ collection: Item, parent: UUID?) throws {
+            try line(common(collection, parent: parent))
+            report.collections += 1
+            try writeContents(of: collection.id)
+        }
+
+        mutating func writeNotes(_ notes: [Item], parent: UUID?) throws {
+            let attachments = try store.attachments(ofNotes: notes.map(\.id))
+            let tags = try store.tags(ofItems: notes.map(\.id))
+            for note in notes {
+                var object = common(note, parent: parent)
+                object["body"] = note.body ?? ""
+                object["tags"] = tags[note.id] ?? []
+                var images: [[String: Any]] = []
+                for attachment in attachments[note.id] ?? [] {
+                    let ext = attachment.format == .jpeg ? "jpg" : attachment.format.rawValue
+                    let name = "\(JSONExporter.imagesFolder)/\(attachment.sha256).\(ext)"
+                    if writtenImages.insert(name).inserted {
+                        if writtenImages.count == 1 { try ExportFolder.makeFolder(folder.appendingPathComponent(JSONExporter.imagesFolder)) }
+                        try ExportFolder.write(try store.data(of: attachment), to: folder.appendingPathComponent(name))
+                    }
+                    images.append([
+                        "id": attachment.id.uuidString.lowercased(), "file": name, "format": attachment.format.rawValue,
+                        "width": attachment.width, "height": attachment.height, "bytes": attachment.bytes,
+                        "sha256": attachment.sha256, "caption": attachment.caption.map { $0 as Any } ?? NSNull(),
+                        "created": ExportDate.text(attachment.created),
+                    ])
+                    report.images += 1
+                }
+                object["attachments"] = images
+                try line(object)
+                report.notes += 1
+                if report.notes % 200 == 0 { progress?(report.notes, total) }
+            }
+        }
+
+        /// What every item has; `parent` is null at the top of the export.
+        func common(_ item: Item, parent: UUID?) -> [String: Any] {
+            [
+                "id": item.id.uuidString.lowercased(), "kind": item.kind.rawValue, "name": item.name,
+                "parent": parent.map { $0.uuidString.lowercased() as Any } ?? NSNull(),
+                "created": ExportDate.text(item.created), "modified": ExportDate.text(item.modified),
+            ]
+        }
+
+        mutating func line(_ object: [String: Any]) throws {
+            buffer += try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            buffer.append(0x0A)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        mutating func flush() throws {
+            do {
+                try handle.write(contentsOf: buffer)
+            } catch {
+                throw InterchangeError.io(file, error)
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+}

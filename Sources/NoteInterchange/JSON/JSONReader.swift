@@ -1,0 +1,128 @@
+import Foundation
+import NoteStore
+
+/// Reads what ``JSONExporter`` writes: `notes.jsonl` (given itself, or the folder holding it),
+/// a line at a time, and its images beside it.
+///
+/// The first line must say it is such an export, else nothing is read. An item line that is
+/// not an object with an `id`, a `kind` and a `name` is reported and skipped, and so is an
+/// attachment without a `file` inside the export's folder; an item whose `parent` is not in
+/// the file goes at the top of the import.
+public struct JSONReader {
+    public init() {}
+
+    /// Whether `path` is a JSON export: a `.jsonl` file, or a folder with `notes.jsonl`.
+    public static func isExport(_ path: URL) -> Bool {
+        if path.pathExtension.lowercased() == "jsonl" { return true }
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path.path, isDirectory: &isFolder) && isFolder.boolValue
+            && FileManager.default.fileExists(atPath: path.appendingPathComponent(JSONExporter.fileName).path)
+    }
+
+    /// The entries of the export at `path` and the problems met.
+    public func read(_ path: URL) throws -> (entries: [ImportEntry], problems: [String]) {
+        var file = path.standardizedFileURL
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
+            file = file.appendingPathComponent(JSONExporter.fileName)
+        }
+        let base = file.deletingLastPathComponent()
+        guard let handle = FileHandle(forReadingAtPath: file.path) else {
+            throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        var problems: [String] = []
+        var items: [(entry: ImportEntry, parent: UUID?)] = []
+        var number = 0
+        try Self.lines(of: handle, file: file) { line in
+            number += 1
+            let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
+            if number == 1 {
+                guard let object, object["format"] as? String == JSONExporter.format else {
+                    throw InterchangeError.notAnExport(path: file.path, reason: "its first line does not say it is a notes export")
+                }
+                guard (object["formatVersion"] as? NSNumber)?.intValue == 1 else {
+                    throw InterchangeError.notAnExport(path: file.path, reason: "it is of a format version this build does not read")
+                }
+                return
+            }
+            let source = "\(file.lastPathComponent) line \(number)"
+            guard let object, let entry = entry(object, source: source, base: base, problems: &problems) else {
+                if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { problems.append("\(source): not an item, skipped") }
+                return
+            }
+            items.append((entry, (object["parent"] as? String).flatMap(UUID.init(uuidString:))))
+        }
+        guard number > 0 else { throw InterchangeError.notAnExport(path: file.path, reason: "it is empty") }
+        return (Self.tree(items), problems)
+    }
+
+    private func entry(_ object: [String: Any], source: String, base: URL, problems: inout [String]) -> ImportEntry? {
+        guard let id = (object["id"] as? String).flatMap(UUID.init(uuidString:)), let kind = (object["kind"] as? String).flatMap(ItemKind.init(rawValue:)),
+            let name = object["name"] as? String
+        else { return nil }
+        var entry = ImportEntry(source: source, kind: kind, id: id, name: name)
+        entry.created = (object["created"] as? String).flatMap(ExportDate.date)
+        entry.modified = (object["modified"] as? String).flatMap(ExportDate.date)
+        guard kind == .note else { return entry }
+        entry.body = object["body"] as? String ?? ""
+        entry.tags = (object["tags"] as? [Any])?.compactMap { $0 as? String }
+        for attachment in object["attachments"] as? [[String: Any]] ?? [] {
+            guard let name = attachment["file"] as? String, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+                problems.append("\(source): an image without a file inside the export, not attached")
+                continue
+            }
+            entry.images.append((base.appendingPathComponent(name), attachment["caption"] as? String))
+        }
+        return entry
+    }
+
+    /// Items as a tree: each under its parent when the parent is in the file, else at the top.
+    static func tree(_ items: [(entry: ImportEntry, parent: UUID?)]) -> [ImportEntry] {
+        let ids = Set(items.compactMap { $0.entry.kind == .collection ? $0.entry.id : nil })
+        var children: [UUID: [ImportEntry]] = [:]
+        var roots: [ImportEntry] = []
+        for (entry, parent) in items {
+            if let parent, ids.contains(parent), parent != entry.id {
+                children[parent, default: []].append(entry)
+            } else {
+                roots.append(entry)
+            }
+        }
+        var placed: Set<UUID> = []
+        func attach(_ entry: ImportEntry) -> ImportEntry {
+            var entry = entry
+            guard let id = entry.id, placed.insert(id).inserted else { return entry }
+            entry.children = (children[id] ?? []).map(attach)
+            return entry
+        }
+        var result = roots.map(attach)
+        // Parents that make a cycle (a file written by hand): their items go at the top.
+        for (entry, _) in items where entry.kind == .collection && !placed.contains(entry.id!) {
+            result.append(attach(entry))
+        }
+        return result
+    }
+
+    /// Calls `body` with each line of the file, without its line break, reading 1 MiB at a time.
+    static func lines(of handle: FileHandle, file: URL, _ body: (Data) throws -> Void) throws {
+        var pending = Data()
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw InterchangeError.io(file, error)
+            }
+            if chunk.isEmpty { break }
+            pending += chunk
+            var start = pending.startIndex
+            while let end = pending[start...].firstIndex(of: 0x0A) {
+                try body(pending[start..<end])
+                start = end + 1
+            }
+            pending = Data(pending[start...])
+        }
+        if !pending.isEmpty { try body(pending) }
+    }
+}
