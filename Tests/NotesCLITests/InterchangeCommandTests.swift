@@ -49,4 +49,55 @@ import Testing
         #expect(try notes(source, "ls").output.contains("kept"))
         #expect(try notes(source, "check").output == "ok\n")
     }
+
+    /// The sample store (Samples/fill-store.sh), with tags and an image, exported in each
+    /// format and imported into an empty store: the same listing, bodies, tags and images.
+    @Test(arguments: ["md", "json"]) func theSampleStoreRoundTrips(format: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Samples/fill-store.sh").standardizedFileURL
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path, "--store", source.path]
+        process.environment = ["NOTES": NotesCommand.binary.path, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let items = try JSONSerialization.jsonObject(with: Data(notes(source, "ls", "--recursive", "--json").output.utf8)) as? [[String: Any]] ?? []
+        let noteIDs = items.filter { $0["kind"] as? String == "note" }.compactMap { $0["id"] as? String }
+        #expect(noteIDs.count > 5)
+        #expect(try notes(source, "tag", noteIDs[0], "work", "#urgent").status == 0)
+        #expect(try notes(source, "tag", noteIDs[1], "work").status == 0)
+        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Samples/images/baseline.jpg").standardizedFileURL
+        #expect(try notes(source, "attach", noteIDs[1], image.path, "--caption", "the plan").status == 0)
+        let exported = try notes(source, "export", out.path, "--format", format)
+        #expect(exported.status == 0 && exported.output.hasPrefix("exported \(noteIDs.count) notes, "), "\(exported)")
+        let imported = try notes(target, "import", out.path)
+        #expect(imported.status == 0 && imported.output.contains(", images 1, skipped 0"), "\(imported)")
+        for arguments in [["ls", "--recursive", "--json"], ["tags"], ["show", noteIDs[0], "--json"]] {
+            #expect(try NotesCommand.run(arguments, store: target).output == NotesCommand.run(arguments, store: source).output, "\(arguments)")
+        }
+        // Attachments come in as new attachments of the same bytes, format, size and caption.
+        func images(_ store: URL) throws -> [String] {
+            let list = try JSONSerialization.jsonObject(with: Data(notes(store, "attachments", noteIDs[1], "--json").output.utf8)) as? [[String: Any]] ?? []
+            return list.map { "\($0["sha256"]!) \($0["format"]!) \($0["width"]!)x\($0["height"]!) \($0["bytes"]!) \($0["caption"]!)" }
+        }
+        #expect(try images(target) == images(source) && images(source).count == 1)
+        for id in noteIDs { #expect(try notes(target, "cat", id).output == notes(source, "cat", id).output) }
+        let again = try notes(target, "import", out.path)
+        #expect(again.output.hasPrefix("created 0, updated 0, unchanged \(items.count),"), "\(again)")
+    }
+
+    /// On a terminal, an export and an import of more than a few hundred notes draw a
+    /// progress line on standard error; through a pipe, they do not.
+    @Test func largeExportsAndImportsShowProgressOnATerminal() throws {
+        let lines = (0..<450).map { "{\"id\":\"\(UUID().uuidString.lowercased())\",\"kind\":\"note\",\"name\":\"n\($0)\",\"parent\":null,\"body\":\"b\"}" }
+        let file = folder.appending("many.jsonl")
+        try Data(([#"{"format":"note-collector-export","formatVersion":1}"#] + lines).joined(separator: "\n").utf8).write(to: file)
+        let imported = try NotesCommand.runOnTerminal(["import", file.path], store: source)
+        #expect(imported.status == 0 && imported.output.contains("importing") && imported.output.contains("created 450"), "\(imported.output)")
+        let exported = try NotesCommand.runOnTerminal(["export", out.path], store: source)
+        #expect(exported.status == 0 && exported.output.contains("exporting") && exported.output.contains("exported 450 notes"), "\(exported.output)")
+        let piped = try notes(target, "import", out.path)
+        #expect(piped.status == 0 && piped.error.isEmpty && piped.output == "created 450, updated 0, unchanged 0, images 0, skipped 0\n", "\(piped)")
+    }
 }
