@@ -36,6 +36,10 @@ struct BenchSizes: Sendable {
     var mergeRounds: Int
     /// `syncthing`: rounds of a plain file and a note between the two hosts.
     var syncthingRounds: Int
+    /// `interchange`: the sizes of the stores exported and imported (the first a quarter of
+    /// the last, for memory), and repetitions of each.
+    var interchangeNotes: [Int]
+    var interchangeRepetitions: Int
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
@@ -43,7 +47,7 @@ struct BenchSizes: Sendable {
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
-        historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30)
+        historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000], interchangeRepetitions: 3)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
@@ -51,5 +55,5 @@ struct BenchSizes: Sendable {
         insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
-        historyEdits: 100, mergeRounds: 3, syncthingRounds: 3)
+        historyEdits: 100, mergeRounds: 3, syncthingRounds: 3, interchangeNotes: [1_000, 4_000], interchangeRepetitions: 1)
 }

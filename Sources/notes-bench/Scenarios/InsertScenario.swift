@@ -27,7 +27,7 @@ struct InsertScenario: Scenario {
         """
 
     /// The rows one store run wrote, as the raw runs insert them.
-    private struct WrittenRows {
+    struct WrittenRows {
         var collections: [[RawValue]]
         var notes: [[RawValue]]
         var outbox: [[RawValue]]
@@ -153,7 +153,7 @@ struct InsertScenario: Scenario {
     /// Inserts the rows into a fresh store file with the C API: the collections first,
     /// untimed, then the notes in one timed transaction, as `variant` says.
     /// Returns the time and the size of the database file once closed.
-    private func rawRun(_ rows: WrittenRows, _ variant: RawVariant, bench: Workbench) throws -> (milliseconds: Double, size: String) {
+    func rawRun(_ rows: WrittenRows, _ variant: RawVariant, bench: Workbench) throws -> (milliseconds: Double, size: String) {
         let folder = try bench.makeFolder("insert-raw")
         defer { bench.removeFolder(folder) }
         _ = try Store(folder: folder)  // makes the schema, and closes
@@ -196,8 +196,9 @@ struct InsertScenario: Scenario {
         try connection.execute("COMMIT")
     }
 
-    /// The rows the store wrote: its collections, and the notes and outbox rows of `save`.
-    private static func readRows(from folder: URL, save: Int64) throws -> WrittenRows {
+    /// The rows the store wrote: its collections, and the notes and outbox rows of `save`
+    /// (of every save, with nil).
+    static func readRows(from folder: URL, save: Int64?) throws -> WrittenRows {
         let queue = try DatabaseQueue(path: folder.appendingPathComponent(Store.databaseFileName).path)
         return try queue.read { db in
             func values(_ sql: String, _ arguments: StatementArguments) throws -> [[RawValue]] {
@@ -208,8 +209,8 @@ struct InsertScenario: Scenario {
                 collections: try values(items, ["collection"]),
                 notes: try values(items, ["note"]),
                 outbox: try values(
-                    "SELECT save, model, entity, object, operation, changes, recorded FROM outbox WHERE save = ? ORDER BY id",
-                    [save]))
+                    "SELECT save, model, entity, object, operation, changes, recorded FROM outbox WHERE save = ? OR ? IS NULL ORDER BY id",
+                    [save, save]))
         }
     }
 

@@ -18,6 +18,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case idle
     case history
     case syncthing
+    case interchange
 
     var scenario: any Scenario {
         switch self {
@@ -31,6 +32,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .idle: return IdleScenario()
         case .history: return HistoryScenario()
         case .syncthing: return SyncthingScenario()
+        case .interchange: return InterchangeScenario()
         }
     }
 }

@@ -1,0 +1,127 @@
+import Foundation
+import NoteStore
+
+/// `interchange`: `notes export` and `notes import` of a store of 100,000 notes (every tenth
+/// with tags), as Markdown and as JSON, through the binary, each import into a fresh store,
+/// against the raw insert floor of the same run: the C API writing the very item rows (with
+/// their full-text entries) and outbox rows that the import wrote, in one transaction. Each
+/// run's peak memory is taken, at a quarter of the size and at the full size, to see that it
+/// stays flat as the store grows.
+struct InterchangeScenario: Scenario {
+    /// The targets of the issue.
+    static let importRatio = 0.5
+    static let exportRate = 20_000.0
+    /// Flat: the peak memory of the largest run at most this many times that of the smallest.
+    static let flatMemory = 1.5
+
+    enum Format: String, CaseIterable {
+        case md, json
+        var label: String { self == .md ? "Markdown" : "JSON" }
+    }
+
+    private struct Sample {
+        var exportSeconds: [Double] = []
+        var exportMemory: [Double] = []
+        var importSeconds: [Double] = []
+        var importMemory: [Double] = []
+    }
+
+    func run(on bench: Workbench) throws -> ScenarioReport {
+        let sizes = bench.sizes.interchangeNotes
+        var report = ScenarioReport(name: "interchange")
+        report.parameters = [
+            Fact("notes", sizes.map(ReportPrinter.grouped).joined(separator: ", ")), Fact("collections", bench.sizes.collections),
+            Fact("repetitions", bench.sizes.interchangeRepetitions),
+        ]
+        var samples: [Int: [Format: Sample]] = [:]
+        var floorRates: [Double] = []
+        let notes = try bench.notes()
+        for count in sizes {
+            bench.progress("interchange: \(count) notes, making the store")
+            let source = try bench.makeFolder("interchange-source")
+            defer { bench.removeFolder(source) }
+            try Self.fill(source, notes: count, collections: bench.sizes.collections)
+            for repetition in 0..<bench.sizes.interchangeRepetitions {
+                for format in Format.allCases {
+                    bench.progress("interchange: \(count) notes, \(format.label), repetition \(repetition + 1)")
+                    let out = try bench.makeFolder("interchange-out")
+                    let target = try bench.makeFolder("interchange-target")
+                    bench.removeFolder(out)
+                    bench.removeFolder(target)
+                    let exported = try notes.run(["--store", source.path, "export", out.path, "--format", format.rawValue], measuringMemory: true)
+                    let imported = try notes.run(["--store", target.path, "import", out.path], capturingOutput: true, measuringMemory: true)
+                    guard imported.output.hasPrefix("created \(count + bench.sizes.collections),") else {
+                        throw BenchError.unexpected("the import said '\(imported.output.trimmingCharacters(in: .newlines))', not that it created \(count) notes and their collections")
+                    }
+                    var sample = samples[count, default: [:]][format, default: Sample()]
+                    sample.exportSeconds.append(exported.milliseconds / 1000)
+                    sample.exportMemory.append(Double(exported.peakMemoryBytes ?? 0) / 1_048_576)
+                    sample.importSeconds.append(imported.milliseconds / 1000)
+                    sample.importMemory.append(Double(imported.peakMemoryBytes ?? 0) / 1_048_576)
+                    samples[count, default: [:]][format] = sample
+                    if count == sizes.last, format == .json {
+                        let rows = try InsertScenario.readRows(from: target, save: nil)
+                        let floor = try InsertScenario().rawRun(rows, .itemsAndOutbox, bench: bench)
+                        floorRates.append(Double(count) / (floor.milliseconds / 1000))
+                    }
+                    bench.removeFolder(out)
+                    bench.removeFolder(target)
+                }
+            }
+        }
+        summarize(samples, floorRates: floorRates, sizes: sizes, quick: (sizes.last ?? 0) < 100_000, into: &report)
+        return report
+    }
+
+    private func summarize(_ samples: [Int: [Format: Sample]], floorRates: [Double], sizes: [Int], quick: Bool, into report: inout ScenarioReport) {
+        guard let largest = sizes.last, let smallest = sizes.first else { return }
+        let floor = Measurement("raw SQLite: item (with full-text entries) + outbox rows", unit: .rowsPerSecond, samples: floorRates)
+        report.measurements.append(floor)
+        let note = quick ? " (quick sizes, not the target's 100,000 notes)" : ""
+        for format in Format.allCases {
+            guard let big = samples[largest]?[format], let small = samples[smallest]?[format] else { continue }
+            let exportRates = big.exportSeconds.map { Double(largest) / $0 }
+            let importRates = big.importSeconds.map { Double(largest) / $0 }
+            let exported = Measurement("\(format.label): notes export, \(ReportPrinter.grouped(largest)) notes", unit: .perSecond, samples: exportRates)
+            let imported = Measurement("\(format.label): notes import, \(ReportPrinter.grouped(largest)) notes", unit: .rowsPerSecond, samples: importRates)
+            report.measurements += [
+                exported, imported,
+                Measurement("\(format.label): peak memory of export, \(ReportPrinter.grouped(smallest)) notes", unit: .mebibytes, samples: small.exportMemory),
+                Measurement("\(format.label): peak memory of export, \(ReportPrinter.grouped(largest)) notes", unit: .mebibytes, samples: big.exportMemory),
+                Measurement("\(format.label): peak memory of import, \(ReportPrinter.grouped(smallest)) notes", unit: .mebibytes, samples: small.importMemory),
+                Measurement("\(format.label): peak memory of import, \(ReportPrinter.grouped(largest)) notes", unit: .mebibytes, samples: big.importMemory),
+            ]
+            let ratio = Ratio("\(format.label): import / raw SQLite floor", imported, over: floor)
+            report.ratios.append(ratio)
+            report.targets.append(TargetCheck(
+                name: "\(format.label): import at least \(Self.importRatio)× the raw insert floor", met: ratio.value >= Self.importRatio,
+                detail: String(format: "%.2f×", ratio.value) + note))
+            report.targets.append(TargetCheck(
+                name: "\(format.label): export at least 20,000 notes/s", met: exported.median >= Self.exportRate,
+                detail: ReportPrinter.format(exported.median, .perSecond, unit: false) + " notes/s at the median" + note))
+            for (what, smallRun, bigRun) in [("export", small.exportMemory, big.exportMemory), ("import", small.importMemory, big.importMemory)] {
+                let low = Measurement("", unit: .mebibytes, samples: smallRun).median
+                let high = Measurement("", unit: .mebibytes, samples: bigRun).median
+                report.targets.append(TargetCheck(
+                    name: "\(format.label): peak memory of \(what) flat (\(ReportPrinter.grouped(largest)) notes at most \(Self.flatMemory)× \(ReportPrinter.grouped(smallest)))",
+                    met: high <= Self.flatMemory * low,
+                    detail: ReportPrinter.format(low, .mebibytes) + " and " + ReportPrinter.format(high, .mebibytes) + String(format: " (%.2f×)", high / low)))
+            }
+        }
+    }
+
+    /// A store of `notes` notes in `collections` collections, every tenth note with two tags.
+    static func fill(_ folder: URL, notes count: Int, collections: Int) throws {
+        let library = NoteLibrary(notes: count, collections: collections, seed: 7)
+        let store = try Store(folder: folder)
+        let ids = try library.saveCollections(to: store)
+        guard let summary = try library.saveNotes(to: store, collectionIDs: ids) else {
+            throw BenchError.unexpected("the store saved no notes")
+        }
+        let context = store.makeContext()
+        for (index, id) in summary.inserted.enumerated() where index % 10 == 0 {
+            try context.tag(id, with: ["tag\(index % 7)", "shared"])
+        }
+        try context.save()
+    }
+}
