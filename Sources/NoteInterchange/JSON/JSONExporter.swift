@@ -36,7 +36,7 @@ public struct JSONExporter {
         }
         defer { try? handle.close() }
         var writer = Writer(store: store, tree: tree, folder: folder, file: file, handle: handle, total: tree.noteCount, progress: progress)
-        try writer.line(["format": Self.format, "formatVersion": 1, "exported": ExportDate.text(Date())])
+        try writer.line([("exported", .text(ExportDate.text(Date()))), ("format", .text(Self.format)), ("formatVersion", .integer(1))])
         if root != nil, let item = tree.roots.first {
             if item.isNote {
                 try writer.writeNotes(try store.bodies(of: [item.id]), parent: nil)
@@ -77,10 +77,7 @@ public struct JSONExporter {
             let attachments = try store.attachments(ofNotes: notes.map(\.id))
             let tags = try store.tags(ofItems: notes.map(\.id))
             for note in notes {
-                var object = common(note, parent: parent)
-                object["body"] = note.body ?? ""
-                object["tags"] = tags[note.id] ?? []
-                var images: [[String: Any]] = []
+                var images: [JSONValue] = []
                 for attachment in attachments[note.id] ?? [] {
                     let ext = attachment.format == .jpeg ? "jpg" : attachment.format.rawValue
                     let name = "\(JSONExporter.imagesFolder)/\(attachment.sha256).\(ext)"
@@ -88,33 +85,37 @@ public struct JSONExporter {
                         if writtenImages.count == 1 { try ExportFolder.makeFolder(folder.appendingPathComponent(JSONExporter.imagesFolder)) }
                         try ExportFolder.write(try store.data(of: attachment), to: folder.appendingPathComponent(name))
                     }
-                    images.append([
-                        "id": attachment.id.uuidString.lowercased(), "file": name, "format": attachment.format.rawValue,
-                        "width": attachment.width, "height": attachment.height, "bytes": attachment.bytes,
-                        "sha256": attachment.sha256, "caption": attachment.caption.map { $0 as Any } ?? NSNull(),
-                        "created": ExportDate.text(attachment.created),
-                    ])
+                    images.append(.object([
+                        ("bytes", .integer(Int(attachment.bytes))), ("caption", attachment.caption.map(JSONValue.text) ?? .null),
+                        ("created", .text(ExportDate.text(attachment.created))), ("file", .text(name)),
+                        ("format", .text(attachment.format.rawValue)), ("height", .integer(attachment.height)),
+                        ("id", .text(attachment.id.uuidString.lowercased())), ("sha256", .text(attachment.sha256)),
+                        ("width", .integer(attachment.width)),
+                    ]))
                     report.images += 1
                 }
-                object["attachments"] = images
-                try line(object)
+                try line([("attachments", .array(images)), ("body", .text(note.body ?? ""))] + common(note, parent: parent)
+                    + [("tags", .array((tags[note.id] ?? []).map(JSONValue.text)))])
                 report.notes += 1
                 if report.notes % 200 == 0 { progress?(report.notes, total) }
             }
         }
 
-        /// What every item has; `parent` is null at the top of the export.
-        func common(_ item: Item, parent: UUID?) -> [String: Any] {
+        /// What every item has, keys in order; `parent` is null at the top of the export.
+        func common(_ item: Item, parent: UUID?) -> [(String, JSONValue)] {
             [
-                "id": item.id.uuidString.lowercased(), "kind": item.kind.rawValue, "name": item.name,
-                "parent": parent.map { $0.uuidString.lowercased() as Any } ?? NSNull(),
-                "created": ExportDate.text(item.created), "modified": ExportDate.text(item.modified),
+                ("created", .text(ExportDate.text(item.created))), ("id", .text(item.id.uuidString.lowercased())),
+                ("kind", .text(item.kind.rawValue)), ("modified", .text(ExportDate.text(item.modified))), ("name", .text(item.name)),
+                ("parent", parent.map { .text($0.uuidString.lowercased()) } ?? .null),
             ]
         }
 
-        mutating func line(_ object: [String: Any]) throws {
-            buffer += try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            buffer.append(0x0A)
+        /// One line: an object whose members are given in key order.
+        mutating func line(_ members: [(String, JSONValue)]) throws {
+            var text = ""
+            JSONValue.object(members).write(to: &text)
+            text += "\n"
+            buffer += Data(text.utf8)
             if buffer.count >= 1 << 20 { try flush() }
         }
 
