@@ -15,7 +15,7 @@ public struct Importer {
     /// Told the notes done so far and the total, every few hundred notes.
     public var progress: ((Int, Int) -> Void)?
     /// The most items, and bytes of images, a save holds.
-    static let batchItems = 500
+    static let batchItems = 2_000
     static let batchBytes = 64 * 1024 * 1024
 
     public init(store: Store) {
@@ -26,9 +26,14 @@ public struct Importer {
     /// says what it would do in ``ImportReport/plan``.
     public func run(_ entries: [ImportEntry], into parent: UUID?, dryRun: Bool) throws -> ImportReport {
         var run = Run(store: store, dryRun: dryRun, total: Self.count(entries), progress: progress)
+        run.known = try store.knownIDs(among: Self.ids(entries))
         try run.importEntries(entries, into: parent, parentIsNew: false)
         try run.flush()
         return run.report
+    }
+
+    static func ids(_ entries: [ImportEntry]) -> [UUID] {
+        entries.flatMap { entry in (entry.id.map { [$0] } ?? []) + ids(entry.children) }
     }
 
     static func count(_ entries: [ImportEntry]) -> Int {
@@ -46,6 +51,8 @@ public struct Importer {
         var done = 0
         /// Live children of each place, by kind and name, read once per place.
         var byName: [UUID?: [String: [Item]]] = [:]
+        /// The ids the store has or had (read once, for every entry), and those this import made.
+        var known: Set<UUID> = []
 
         init(store: Store, dryRun: Bool, total: Int, progress: ((Int, Int) -> Void)?) {
             self.store = store
@@ -83,7 +90,7 @@ public struct Importer {
         mutating func place(_ entry: ImportEntry, in parent: UUID?, parentIsNew: Bool) throws -> (Item?, Bool) {
             var existing: Item?
             var id = entry.id
-            if let given = entry.id, try store.isKnown(given) {
+            if let given = entry.id, known.contains(given) {
                 existing = try? context.object(with: given)
                 if existing == nil { id = nil }  // Purged: never used again.
             } else if entry.id == nil, !parentIsNew {
@@ -117,6 +124,7 @@ public struct Importer {
             let item = context.insert(
                 entry.kind, id: id ?? UUID(), named: entry.name, body: entry.kind == .note ? (entry.body ?? "") : nil,
                 in: parent, created: entry.created ?? entry.modified ?? now, modified: entry.modified ?? entry.created ?? now)
+            known.insert(item.id)
             report.created += 1
             report.plan.append("create \(item.kind.rawValue) \(entry.source)")
             _ = try setTags(entry, on: item)

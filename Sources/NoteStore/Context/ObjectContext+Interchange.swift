@@ -76,4 +76,18 @@ extension Store {
             return result
         }
     }
+
+    /// Which of `ids` the store has, or had (purged): one query for many, as an import asks.
+    public func knownIDs(among ids: [UUID]) throws -> Set<UUID> {
+        try read { db in
+            var known: Set<UUID> = []
+            try IDList.forEachChunk(of: ids.map(\.storeString)) { marks, arguments in
+                let sql = "SELECT id FROM item WHERE id IN (\(marks)) UNION SELECT object FROM tombstone WHERE object IN (\(marks))"
+                for text in try String.fetchAll(db, sql: sql, arguments: arguments + arguments) {
+                    if let id = UUID(uuidString: text) { known.insert(id) }
+                }
+            }
+            return known
+        }
+    }
 }
