@@ -79,6 +79,28 @@ import Testing
         #expect(try dump(target) == live)
     }
 
+    /// Streamed a line at a time, as the command imports it, a JSON export gives the same
+    /// store as read whole; an item whose parent the file does not hold goes into the target.
+    @Test func aStreamedJSONImportKeepsEverything() throws {
+        let source = try makeSource()
+        let out = folder.appending("json")
+        _ = try JSONExporter(store: source).export(to: out)
+        let target = try Store(folder: folder.appending("target"))
+        let box = try target.addCollection(named: "Box", in: nil)
+        let reader = JSONReader()
+        #expect(try reader.count(out) == 13)
+        var problems: [String] = []
+        let report = try Importer(store: target).run(total: 13, into: box.id, dryRun: false) { add in
+            problems = try reader.stream(out, add)
+        }
+        #expect(problems.isEmpty && report.created == 15 && report.images == 2, "\(report)")
+        let live = try dump(source).filter { !$0.contains(" Trashed ") }
+        let moved = try dump(target).filter { !$0.contains(" Box ") }.map {
+            $0.replacingOccurrences(of: " \(box.id.uuidString) ", with: " top ")
+        }
+        #expect(moved == live)
+    }
+
     @Test func aJSONExportIsCheckedLineByLine() throws {
         let out = folder.appending("json")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)

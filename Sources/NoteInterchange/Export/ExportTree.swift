@@ -2,20 +2,28 @@ import Foundation
 import NoteStore
 
 /// The live items an export writes: every item at the top level and below, or one item and
-/// everything below it. Names, kinds and places are read once, without bodies; bodies are read
-/// a page at a time while writing, so that memory stays flat however large the store is.
+/// everything below it. Collections are read once; of the notes, only ids, in order, by
+/// collection; names and bodies are read a page at a time while writing, so that memory stays
+/// flat however large the store is.
 struct ExportTree {
     let store: Store
-    /// What the export starts from: the top level (nil) or one item.
+    /// What the export starts from, when it is one item (nil: the top level).
     let roots: [Item]
-    private let children: [UUID?: [Item]]
+    private let collections: [UUID?: [Item]]
+    private let notes: [UUID?: [UUID]]
 
     init(store: Store, root: UUID?) throws {
         self.store = store
-        let items = try store.fetch(ItemRequest(sort: .name, includesBodies: false))
-        var children: [UUID?: [Item]] = [:]
-        for item in items { children[item.parent, default: []].append(item) }
-        self.children = children
+        var collections: [UUID?: [Item]] = [:]
+        for item in try store.fetch(ItemRequest(kind: .collection, sort: .name, includesBodies: false)) {
+            collections[item.parent, default: []].append(item)
+        }
+        var notes: [UUID?: [UUID]] = [:]
+        for (id, parent) in try store.itemIDs(ItemRequest(kind: .note, sort: .name, includesBodies: false)) {
+            notes[parent, default: []].append(id)
+        }
+        self.collections = collections
+        self.notes = notes
         if let root {
             let item = try store.item(root, includingBody: false)
             guard !item.isTrashed else {
@@ -23,32 +31,37 @@ struct ExportTree {
             }
             roots = [item]
         } else {
-            roots = children[nil] ?? []
+            roots = []
         }
     }
 
     /// The collections directly inside `collection` (or at the top level).
     func collections(in collection: UUID?) -> [Item] {
-        (children[collection] ?? []).filter(\.isCollection)
+        collections[collection] ?? []
     }
 
     /// The notes directly inside `collection`, with their bodies, a page at a time.
     func notes(in collection: UUID?, page: (ArraySlice<Item>) throws -> Void) throws {
-        let all = (children[collection] ?? []).filter(\.isNote)
+        let all = notes[collection] ?? []
         var start = 0
         while start < all.count {
             let slice = all[start..<min(start + 500, all.count)]
-            try page(ArraySlice(try store.bodies(of: slice.map(\.id))))
+            try page(ArraySlice(try store.bodies(of: Array(slice))))
             start += 500
         }
     }
 
     /// How many notes the export writes.
     var noteCount: Int {
-        var count = 0
-        var pending = roots
+        var count = roots.isEmpty ? notes[nil]?.count ?? 0 : 0
+        var pending = roots.isEmpty ? collections[nil] ?? [] : roots
         while let item = pending.popLast() {
-            if item.isNote { count += 1 } else { pending += children[item.id] ?? [] }
+            if item.isNote {
+                count += 1
+            } else {
+                count += notes[item.id]?.count ?? 0
+                pending += collections[item.id] ?? []
+            }
         }
         return count
     }

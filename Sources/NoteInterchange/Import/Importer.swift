@@ -32,6 +32,32 @@ public struct Importer {
         return run.report
     }
 
+    /// Imports entries given one at a time, each with the id its file gave its parent (nil at
+    /// the top), collections before what they hold, as a JSON export lists them: `produce`
+    /// calls `add` for each. An entry whose parent was not imported before it goes into
+    /// `parent`. Few entries are held at a time, so memory stays flat however many there are.
+    public func run(
+        total: Int, into parent: UUID?, dryRun: Bool, _ produce: (_ add: (ImportEntry, UUID?) throws -> Void) throws -> Void
+    ) throws -> ImportReport {
+        var run = Run(store: store, dryRun: dryRun, total: total, progress: progress)
+        var waiting: [(entry: ImportEntry, parent: UUID?)] = []
+        func drain() throws {
+            run.known.formUnion(try store.knownIDs(among: waiting.compactMap(\.entry.id)))
+            for (entry, fileParent) in waiting {
+                let (target, isNew) = fileParent.flatMap { run.placedCollections[$0] } ?? (parent, false)
+                try run.importEntries([entry], into: target, parentIsNew: isNew)
+            }
+            waiting.removeAll(keepingCapacity: true)
+        }
+        try produce { entry, fileParent in
+            waiting.append((entry, fileParent))
+            if waiting.count >= Self.batchItems { try drain() }
+        }
+        try drain()
+        try run.flush()
+        return run.report
+    }
+
     static func ids(_ entries: [ImportEntry]) -> [UUID] {
         entries.flatMap { entry in (entry.id.map { [$0] } ?? []) + ids(entry.children) }
     }
@@ -53,6 +79,8 @@ public struct Importer {
         var byName: [UUID?: [String: [Item]]] = [:]
         /// The ids the store has or had (read once, for every entry), and those this import made.
         var known: Set<UUID> = []
+        /// The collections placed, by the id their file gave them: where and whether new.
+        var placedCollections: [UUID: (id: UUID, isNew: Bool)] = [:]
 
         init(store: Store, dryRun: Bool, total: Int, progress: ((Int, Int) -> Void)?) {
             self.store = store
@@ -63,10 +91,18 @@ public struct Importer {
         }
 
         mutating func importEntries(_ entries: [ImportEntry], into parent: UUID?, parentIsNew: Bool) throws {
-            for entry in entries {
+            for var entry in entries {
+                if let reading = entry.reading {
+                    let (read, problems) = reading()
+                    report.problems += problems
+                    guard let read else { continue }
+                    entry = read
+                    if let id = entry.id, !known.contains(id), try store.isKnown(id) { known.insert(id) }
+                }
                 guard let problem = Self.problem(of: entry) else {
                     let (item, isNew) = try place(entry, in: parent, parentIsNew: parentIsNew)
                     if let item, entry.kind == .collection {
+                        if let fileID = entry.id { placedCollections[fileID] = (item.id, isNew) }
                         try importEntries(entry.children, into: item.id, parentIsNew: isNew)
                     }
                     if entry.kind == .note {

@@ -19,20 +19,37 @@ public struct JSONReader {
             && FileManager.default.fileExists(atPath: path.appendingPathComponent(JSONExporter.fileName).path)
     }
 
-    /// The entries of the export at `path` and the problems met.
+    /// The entries of the export at `path` and the problems met, as a tree.
     public func read(_ path: URL) throws -> (entries: [ImportEntry], problems: [String]) {
-        var file = path.standardizedFileURL
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
-            file = file.appendingPathComponent(JSONExporter.fileName)
+        var items: [(entry: ImportEntry, parent: UUID?)] = []
+        let problems = try stream(path) { items.append(($0, $1)) }
+        return (Self.tree(items), problems)
+    }
+
+    /// How many notes the export at `path` lists (lines with `"kind":"note"`), counted without
+    /// reading them: for a progress line.
+    public func count(_ path: URL) throws -> Int {
+        let file = Self.file(path)
+        guard let handle = FileHandle(forReadingAtPath: file.path) else {
+            throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
         }
+        defer { try? handle.close() }
+        let note = Data(#""kind":"note""#.utf8)
+        var notes = 0
+        try Self.lines(of: handle, file: file) { line in if line.range(of: note) != nil { notes += 1 } }
+        return notes
+    }
+
+    /// Reads the export at `path` a line at a time, giving each item to `body` with the id of
+    /// its parent in the file (nil at the top); returns the problems met.
+    public func stream(_ path: URL, _ body: (ImportEntry, UUID?) throws -> Void) throws -> [String] {
+        let file = Self.file(path)
         let base = file.deletingLastPathComponent()
         guard let handle = FileHandle(forReadingAtPath: file.path) else {
             throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
         }
         defer { try? handle.close() }
         var problems: [String] = []
-        var items: [(entry: ImportEntry, parent: UUID?)] = []
         var number = 0
         try Self.lines(of: handle, file: file) { line in
             number += 1
@@ -51,10 +68,20 @@ public struct JSONReader {
                 if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { problems.append("\(source): not an item, skipped") }
                 return
             }
-            items.append((entry, (object["parent"] as? String).flatMap(UUID.init(uuidString:))))
+            try body(entry, (object["parent"] as? String).flatMap(UUID.init(uuidString:)))
         }
         guard number > 0 else { throw InterchangeError.notAnExport(path: file.path, reason: "it is empty") }
-        return (Self.tree(items), problems)
+        return problems
+    }
+
+    /// `notes.jsonl` in a folder, or the file given.
+    static func file(_ path: URL) -> URL {
+        let file = path.standardizedFileURL
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
+            return file.appendingPathComponent(JSONExporter.fileName)
+        }
+        return file
     }
 
     private func entry(_ object: [String: Any], source: String, base: URL, problems: inout [String]) -> ImportEntry? {

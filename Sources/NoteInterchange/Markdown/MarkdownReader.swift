@@ -11,7 +11,7 @@ import NoteStore
 /// files inside what is imported become attachments (the link stays in the body, except the
 /// block an export writes after the body). Hidden files and folders (a name starting with
 /// `.`) and files of other kinds are passed over. A file that is not UTF-8 is reported.
-public struct MarkdownReader {
+public struct MarkdownReader: Sendable {
     public init() {}
 
     /// The entries of `path` (a file or a folder) and the problems met.
@@ -68,7 +68,15 @@ public struct MarkdownReader {
                 // unless an export made it.
                 if marked || !collection.children.isEmpty { entries.append(collection) }
             } else if (info.st_mode & S_IFMT) == S_IFREG, Self.isMarkdown(name) {
-                if let note = readNote(url, base: base, within: root, problems: &problems) { entries.append(note) }
+                // Read when the import comes to it: a tree of 100,000 notes is never in memory whole.
+                var note = ImportEntry(source: relative(url, to: base), kind: .note, name: (name as NSString).deletingPathExtension)
+                let reader = self
+                note.reading = {
+                    var problems: [String] = []
+                    let entry = reader.readNote(url, base: base, within: root, problems: &problems)
+                    return (entry, problems)
+                }
+                entries.append(note)
             }
         }
         return entries

@@ -90,4 +90,19 @@ extension Store {
             return known
         }
     }
+
+    /// The ids and parents of the items a request matches, in its order, read row by row:
+    /// for walking a large store without holding its items (an export).
+    public func itemIDs(_ request: ItemRequest) throws -> [(id: UUID, parent: UUID?)] {
+        let (sql, arguments) = ItemFilter.sql(for: request)
+        return try read { db in
+            var result: [(id: UUID, parent: UUID?)] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, parent FROM (\(sql))", arguments: arguments)
+            while let row = try rows.next() {
+                guard let id = UUID(uuidString: row[0]) else { continue }
+                result.append((id, (row[1] as String?).flatMap(UUID.init(uuidString:))))
+            }
+            return result
+        }
+    }
 }

@@ -79,7 +79,10 @@ extension Notes {
 
         func run() throws {
             let source = URL(fileURLWithPath: path)
-            let (entries, problems) = try JSONReader.isExport(source) ? JSONReader().read(source) : MarkdownReader().read(source)
+            let isJSON = JSONReader.isExport(source)
+            var entries: [ImportEntry] = []
+            var problems: [String] = []
+            if !isJSON { (entries, problems) = try MarkdownReader().read(source) }
             let store = try storeOptions.open()
             let parent = try collection.map { reference -> UUID in
                 let item = try store.resolve(reference)
@@ -89,7 +92,18 @@ extension Notes {
             var importer = Importer(store: store)
             let bar = ProgressBar(verb: "importing", unit: "notes")
             importer.progress = { bar.update($0, of: $1) }
-            var report = try importer.run(entries, into: parent, dryRun: dryRun)
+            var report: ImportReport
+            if isJSON {
+                // A line at a time: the export is never in memory whole.
+                let reader = JSONReader()
+                var read: [String] = []
+                report = try importer.run(total: try reader.count(source), into: parent, dryRun: dryRun) { add in
+                    read = try reader.stream(source, add)
+                }
+                problems = read
+            } else {
+                report = try importer.run(entries, into: parent, dryRun: dryRun)
+            }
             bar.finish()
             report.problems = problems + report.problems
             for problem in report.problems { FileHandle.standardError.write(Data("notes: \(TerminalText.escaped(problem, keepingLayout: false))\n".utf8)) }
