@@ -15,7 +15,7 @@ public struct Importer {
     /// Told the notes done so far and the total, every few hundred notes.
     public var progress: ((Int, Int) -> Void)?
     /// The most items, and bytes of images, a save holds.
-    static let batchItems = 2_000
+    static let batchItems = 10_000
     static let batchBytes = 64 * 1024 * 1024
 
     public init(store: Store) {
@@ -115,10 +115,13 @@ public struct Importer {
             }
         }
 
+        /// The id the checks of an entry name, which only their messages use.
+        static let noID = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
         /// Why the store would refuse the entry (its rules on names and bodies), checked before
         /// it joins a batch: one bad file must not fail a whole save.
         static func problem(of entry: ImportEntry) -> String? {
-            Item.propertyFailures(name: Item.normalizedName(entry.name), body: entry.body).first?.message
+            Item.propertyFailures(name: Item.normalizedName(entry.name), body: entry.body, id: Self.noID).first?.message
         }
 
         /// Creates or updates the item of `entry`; returns it (nil when skipped) and whether

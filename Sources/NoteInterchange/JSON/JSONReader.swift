@@ -34,9 +34,14 @@ public struct JSONReader {
             throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
         }
         defer { try? handle.close() }
-        let note = Data(#""kind":"note""#.utf8)
+        let note = Array(#""kind":"note""#.utf8)
         var notes = 0
-        try Self.lines(of: handle, file: file) { line in if line.range(of: note) != nil { notes += 1 } }
+        try Self.lines(of: handle, file: file) { line in
+            let found = line.withUnsafeBytes { buffer in
+                note.withUnsafeBytes { needle in Self.contains(buffer, needle) }
+            }
+            if found { notes += 1 }
+        }
         return notes
     }
 
@@ -131,6 +136,18 @@ public struct JSONReader {
         return result
     }
 
+    /// Whether `needle` (not empty) occurs in `buffer`.
+    static func contains(_ buffer: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
+        guard let base = buffer.baseAddress, let first = needle.first, needle.count <= buffer.count else { return false }
+        var offset = 0
+        while offset + needle.count <= buffer.count, let found = memchr(base + offset, Int32(first), buffer.count - offset - needle.count + 1) {
+            let at = base.distance(to: UnsafeRawPointer(found))
+            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return true }
+            offset = at + 1
+        }
+        return false
+    }
+
     /// Calls `body` with each line of the file, without its line break, reading 1 MiB at a time.
     static func lines(of handle: FileHandle, file: URL, _ body: (Data) throws -> Void) throws {
         var pending = Data()
@@ -143,12 +160,24 @@ public struct JSONReader {
             }
             if chunk.isEmpty { break }
             pending += chunk
-            var start = pending.startIndex
-            while let end = pending[start...].firstIndex(of: 0x0A) {
-                try body(pending[start..<end])
+            // Line breaks found with memchr: Data's own search goes a byte at a time, generically.
+            let ends: [Int] = pending.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return [] }
+                var ends: [Int] = []
+                var offset = 0
+                while offset < buffer.count, let found = memchr(base + offset, 0x0A, buffer.count - offset) {
+                    let end = base.distance(to: UnsafeRawPointer(found))
+                    ends.append(end)
+                    offset = end + 1
+                }
+                return ends
+            }
+            var start = 0
+            for end in ends {
+                try body(pending.subdata(in: start..<end))
                 start = end + 1
             }
-            pending = Data(pending[start...])
+            pending = start == 0 ? pending : pending.subdata(in: start..<pending.count)
         }
         if !pending.isEmpty { try body(pending) }
     }
