@@ -31,6 +31,6 @@ public struct ImportReport: Sendable {
     public var images = 0
     /// One line per file skipped, or image not attached, with the reason.
     public var problems: [String] = []
-    /// One line per item, in a dry run: `create note PATH`, `update note PATH` ...
+    /// One line per item, in a dry run only: `create note PATH`, `update note PATH` ...
     public var plan: [String] = []
 }

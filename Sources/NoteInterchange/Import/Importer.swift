@@ -91,13 +91,25 @@ public struct Importer {
         }
 
         mutating func importEntries(_ entries: [ImportEntry], into parent: UUID?, parentIsNew: Bool) throws {
-            for var entry in entries {
-                if let reading = entry.reading {
-                    let (read, problems) = reading()
-                    report.problems += problems
-                    guard let read else { continue }
+            // Notes not read yet are read a chunk at a time, and their ids looked up together.
+            var chunkStart = 0
+            var readEntries: [Int: ImportEntry] = [:]
+            for (index, var entry) in entries.enumerated() {
+                if entry.reading != nil {
+                    if index >= chunkStart {
+                        readEntries.removeAll(keepingCapacity: true)
+                        chunkStart = index
+                        for (offset, lazy) in entries[index...].prefix(1_000).enumerated() {
+                            guard let reading = lazy.reading else { continue }
+                            let (read, problems) = reading()
+                            report.problems += problems
+                            if let read { readEntries[index + offset] = read }
+                        }
+                        chunkStart = index + min(1_000, entries.count - index)
+                        known.formUnion(try store.knownIDs(among: readEntries.values.compactMap(\.id)))
+                    }
+                    guard let read = readEntries[index] else { continue }
                     entry = read
-                    if let id = entry.id, !known.contains(id), try store.isKnown(id) { known.insert(id) }
                 }
                 guard let problem = Self.problem(of: entry) else {
                     let (item, isNew) = try place(entry, in: parent, parentIsNew: parentIsNew)
@@ -152,7 +164,7 @@ public struct Importer {
                 let attached = try attachImages(entry, to: item)
                 if changed || attached > 0 {
                     report.updated += 1
-                    report.plan.append("update \(item.kind.rawValue) \(entry.source)")
+                    if dryRun { report.plan.append("update \(item.kind.rawValue) \(entry.source)") }
                 } else {
                     report.unchanged += 1
                 }
@@ -165,7 +177,7 @@ public struct Importer {
                 in: parent, created: entry.created ?? entry.modified ?? now, modified: entry.modified ?? entry.created ?? now)
             known.insert(item.id)
             report.created += 1
-            report.plan.append("create \(item.kind.rawValue) \(entry.source)")
+            if dryRun { report.plan.append("create \(item.kind.rawValue) \(entry.source)") }
             _ = try setTags(entry, on: item)
             _ = try attachImages(entry, to: item)
             try count()
@@ -202,7 +214,7 @@ public struct Importer {
                         known.insert(staged.sha256)
                         attached += 1
                         report.images += 1
-                        report.plan.append("attach image \(file.lastPathComponent) to \(entry.source)")
+                        if dryRun { report.plan.append("attach image \(file.lastPathComponent) to \(entry.source)") }
                     }
                 } catch {
                     report.problems.append("\(entry.source): \(error), not attached")

@@ -63,7 +63,7 @@ struct FrontMatter: Equatable {
             }
         }
         items.append(current)
-        return items.map { Self.unquoted($0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.isEmpty }
+        return items.map { Self.unquoted(Self.trimmed($0)) }.filter { !$0.isEmpty }
     }
 
     /// Values as they stood in the file, before unquoting: lists in brackets need them.
@@ -87,13 +87,13 @@ struct FrontMatter: Equatable {
             if line.hasSuffix("\r") { line = line.dropLast() }
             let next = end == rest.endIndex ? end : rest.index(after: end)
             if line == "---" || line == "..." { return (matter, rest[next...]) }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = Self.trimmed(line)
             if let key = listKey, trimmed.hasPrefix("- ") || trimmed == "-" {
-                let item = unquoted(String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces))
+                let item = unquoted(Self.trimmed(trimmed.dropFirst()))
                 if !item.isEmpty { matter.blockLists[key, default: []].append(item) }
             } else if let colon = line.firstIndex(of: ":"), !line.hasPrefix(" "), !line.hasPrefix("#") {
-                let key = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
-                let raw = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let key = Self.trimmed(line[..<colon])
+                let raw = Self.trimmed(line[line.index(after: colon)...])
                 listKey = raw.isEmpty && !key.isEmpty ? key : nil
                 if !key.isEmpty, !raw.isEmpty {
                     matter.append(key, unquoted(raw))
@@ -105,6 +105,15 @@ struct FrontMatter: Equatable {
             rest = rest[next...]
         }
         return (nil, Substring(text))
+    }
+
+    /// Without the spaces and tabs around it (Foundation's trimming bridges every line).
+    static func trimmed(_ text: some StringProtocol) -> String {
+        let scalars = String(text).unicodeScalars
+        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
+            let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
+        else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last]))
     }
 
     /// A value as written: plain when YAML reads it back unchanged, else a JSON string.

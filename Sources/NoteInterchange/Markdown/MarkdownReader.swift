@@ -32,6 +32,19 @@ public struct MarkdownReader: Sendable {
         return (try readFolder(root, base: root, within: root, problems: &problems), problems)
     }
 
+    /// Where the notes of one folder are, shared by their entries until they are read.
+    final class Place: Sendable {
+        let folder: URL
+        let base: URL
+        let root: URL
+
+        init(folder: URL, base: URL, root: URL) {
+            self.folder = folder
+            self.base = base
+            self.root = root
+        }
+    }
+
     static func isMarkdown(_ name: String) -> Bool {
         let lower = name.lowercased()
         return lower.hasSuffix(".md") || lower.hasSuffix(".markdown")
@@ -45,6 +58,7 @@ public struct MarkdownReader: Sendable {
             throw InterchangeError.io(folder, error)
         }
         var entries: [ImportEntry] = []
+        var place: Place?
         for name in names where !name.hasPrefix(".") {
             let url = folder.appendingPathComponent(name)
             var info = stat()
@@ -68,12 +82,15 @@ public struct MarkdownReader: Sendable {
                 // unless an export made it.
                 if marked || !collection.children.isEmpty { entries.append(collection) }
             } else if (info.st_mode & S_IFMT) == S_IFREG, Self.isMarkdown(name) {
-                // Read when the import comes to it: a tree of 100,000 notes is never in memory whole.
-                var note = ImportEntry(source: relative(url, to: base), kind: .note, name: (name as NSString).deletingPathExtension)
+                // Read when the import comes to it: a tree of 100,000 notes is never in memory
+                // whole, and until then a note is its file name and its folder, shared.
+                if place == nil { place = Place(folder: folder, base: base, root: root) }
+                var note = ImportEntry(source: name, kind: .note, name: name)
                 let reader = self
-                note.reading = {
+                note.reading = { [place] in
+                    guard let place else { return (nil, []) }
                     var problems: [String] = []
-                    let entry = reader.readNote(url, base: base, within: root, problems: &problems)
+                    let entry = reader.readNote(place.folder.appendingPathComponent(name), base: place.base, within: place.root, problems: &problems)
                     return (entry, problems)
                 }
                 entries.append(note)
@@ -99,7 +116,7 @@ public struct MarkdownReader: Sendable {
         var body = rest
         // The block an export writes after the body: its links are the note's images.
         let marker = "\n\n" + MarkdownExporter.imagesMarker + "\n"
-        if let range = body.range(of: marker, options: .backwards),
+        if let range = body.ranges(of: marker).last,
             body[range.upperBound...].split(separator: "\n").allSatisfy({ $0.hasPrefix("![") })
         {
             let links = MarkdownLinks.images(in: body[range.upperBound...])
