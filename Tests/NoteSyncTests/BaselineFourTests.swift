@@ -1,0 +1,50 @@
+import Foundation
+import NoteStore
+@testable import NoteSync
+import NoteTestSupport
+import Testing
+
+/// A compacted container written by the release of model version 4, before tags
+/// (`Fixtures/baseline4`, made by its script with that build): its early logs are gone, so a
+/// new device of this build must start from its model-4 baseline, upgrade it, and apply the logs
+/// after it, among them concurrent edits of a note that merge on a base only the baseline holds.
+@Suite struct BaselineFourTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/baseline4")
+
+    let folder = TemporaryFolder("notes-baseline4")
+    var cloud: URL { folder.appending("cloud") }
+
+    init() throws {
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("container"), to: cloud.appendingPathComponent("NoteCollector"))
+    }
+
+    @Test func aNewDeviceJoinsFromTheModelFourBaseline() throws {
+        let logs = try FileManager.default.subpathsOfDirectory(atPath: cloud.appendingPathComponent("NoteCollector/logs").path)
+        #expect(!logs.contains { $0.hasSuffix("000000000001.log") }, "the fixture's early logs are compacted away")
+        let joined = try SyncEngine.join(folder: folder.appending("joined"), cloud: cloud, deviceName: "joined")
+        let (engine, report) = try #require(joined)
+        #expect(report.baseline?.path.hasPrefix("baselines/") == true && report.waiting.isEmpty && report.skipped.isEmpty, "\(report)")
+        let store = engine.store
+        #expect(store.modelVersion == Store.currentModelVersion)
+        let items = try store.fetch(ItemRequest(trash: .included))
+        let byName = Dictionary(items.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let soup = try #require(byName["Soup"])
+        #expect(soup.body == "Two leeks\nPotatoes\nSalt\nWhite pepper\nStock\n")
+        #expect(byName["Plan"]?.body == "ONE\ntwo\nthree\nfour\n", "edits after the baseline merged on its base")
+        #expect(!items.contains { $0.name.contains("(conflict, ") })
+        #expect(byName["Shopping list"] != nil && byName["Groceries"] == nil && byName["Draft"] == nil)
+        #expect(byName["Later"]?.body == "Written after\nthe baseline\n" && byName["Later"]?.parent == byName["Recipes"]?.id)
+        #expect(try store.attachments(of: soup.id).count == 1)
+        #expect(try store.history(of: soup.id).filter { $0.property == .body }.count >= 4, "the versions the baseline kept, and the later one")
+        #expect(try store.check() == [])
+
+        // It tags, and a second device of this build, joining after, sees the tag.
+        try store.tag(soup.id, with: ["winter"])
+        _ = try engine.syncNow()
+        let second = try #require(try SyncEngine.join(folder: folder.appending("second"), cloud: cloud, deviceName: "second"))
+        _ = try second.0.syncNow()
+        #expect(try second.0.store.tags(of: soup.id) == ["winter"])
+        #expect(try CanonicalDump.of(second.0.store) == CanonicalDump.of(store))
+    }
+}
