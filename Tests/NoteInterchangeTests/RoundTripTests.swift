@@ -43,6 +43,22 @@ import Testing
         return store
     }
 
+    /// The source exported as Markdown into `out`, and imported into a new store.
+    func exportedAndImported() throws -> (out: URL, target: Store) {
+        let source = try makeSource()
+        let out = folder.appending("out")
+        _ = try MarkdownExporter(store: source).export(to: out)
+        let target = try Store(folder: folder.appending("target"))
+        _ = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        return (out, target)
+    }
+
+    /// The path, inside `out`, of the first Markdown file whose path or text passes `test`.
+    func exportedFile(in out: URL, _ test: (_ path: String, _ text: String) -> Bool) throws -> String {
+        let files = FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") } ?? []
+        return try #require(try files.first { test($0, try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8)) })
+    }
+
     @Test func markdownRoundTripKeepsEverything() throws {
         let source = try makeSource()
         let out = folder.appending("out")
@@ -135,12 +151,8 @@ import Testing
     }
 
     @Test func reimportMakesTheTagsThoseOfTheFile() throws {
-        let source = try makeSource()
-        let out = folder.appending("out")
-        _ = try MarkdownExporter(store: source).export(to: out)
-        let target = try Store(folder: folder.appending("target"))
-        _ = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
-        let path = try #require(FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("/Empty.md") })
+        let (out, target) = try exportedAndImported()
+        let path = try exportedFile(in: out) { path, _ in path.hasSuffix("/Empty.md") }
         let text = try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
         try text.replacingOccurrences(of: "---\n", with: "---\ntags:\n  - later\n  - \"#home\"\n", range: text.range(of: "---\n"))
             .write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
@@ -148,8 +160,7 @@ import Testing
         #expect(report.updated == 1 && report.created == 0, "\(report)")
         let empty = try target.resolve("Work/Deep: nested \\/ folder/Empty")
         #expect(try target.tags(of: empty.id) == ["home", "later"])
-        let files = FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") } ?? []
-        let pictured = try #require(try files.first { try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8).contains("c++") })
+        let pictured = try exportedFile(in: out) { _, text in text.contains("c++") }
         let picturedText = try String(contentsOf: out.appendingPathComponent(pictured), encoding: .utf8)
         #expect(picturedText.contains("\ntags: [\"[x]\", \"a:b\", c++, photo, \"quote\\\"d\", ünï]\n"), "\(picturedText)")
         try picturedText.replacingOccurrences(of: "\ntags: [", with: "\ntags: [new, ").write(to: out.appendingPathComponent(pictured), atomically: true, encoding: .utf8)
@@ -178,12 +189,8 @@ import Testing
     }
 
     @Test func reimportUpdatesWhatChangedInTheFiles() throws {
-        let source = try makeSource()
-        let out = folder.appending("out")
-        _ = try MarkdownExporter(store: source).export(to: out)
-        let target = try Store(folder: folder.appending("target"))
-        _ = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
-        let path = try #require(FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.first { $0.hasSuffix("/Empty.md") })
+        let (out, target) = try exportedAndImported()
+        let path = try exportedFile(in: out) { path, _ in path.hasSuffix("/Empty.md") }
         let text = try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
         try (text + "written in the editor\n").write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
         let dry = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: true)

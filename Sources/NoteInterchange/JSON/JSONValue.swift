@@ -1,3 +1,5 @@
+import NoteStore
+
 /// A JSON value written by hand, members in the order given: `JSONSerialization` sorts keys
 /// with a locale's comparison and bridges every value, most of an export's time.
 enum JSONValue {
@@ -32,27 +34,8 @@ enum JSONValue {
         }
     }
 
-    /// A JSON string: `"` and `\` escaped, control characters as `\n`, `\r`, `\t` or `\u00xx`,
-    /// everything else as itself.
+    /// A JSON string, escaped as the store's outbox escapes it.
     static func quote(_ text: String, to out: inout String) {
-        out += "\""
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+        OutboxChanges.appendJSONString(text, to: &out)
     }
 }

@@ -99,7 +99,9 @@ public struct OutboxChanges: Sendable, Equatable {
         }
     }
 
-    private static func appendJSONString(_ text: String, to out: inout String) {
+    /// Appends `text` as a JSON string: `"` and `\` escaped, line feed, carriage return and
+    /// tab as `\n`, `\r` and `\t`, other control characters as `\u00xx`, the rest as itself.
+    public static func appendJSONString(_ text: String, to out: inout String) {
         out += "\""
         // Most text needs no escape: append it in one piece.
         if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {

@@ -13,22 +13,13 @@ extension Notes {
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
-
-        @Argument(help: "The note to tag.", completion: ItemCompletion.items)
-        var note: String
-
-        @Argument(help: ArgumentHelp("The tags to add.", valueName: "TAG"))
-        var tags: [String]
-
-        func validate() throws {
-            if tags.isEmpty { throw ValidationError("give at least one tag") }
-        }
+        @OptionGroup var arguments: TagArguments
 
         func run() throws {
             let store = try storeOptions.open()
-            let target = try store.resolve(note, scope: .any)
-            if try store.tag(target.id, with: tags).isEmpty {
-                TagOutput.report("'\(target.label)' already carries \(TagOutput.list(tags.map(Tag.normalized)))")
+            let target = try store.resolve(arguments.note, scope: .any)
+            if try store.tag(target.id, with: arguments.tags).isEmpty {
+                TagOutput.report("'\(target.label)' already carries \(arguments.list)")
             }
         }
     }
@@ -37,22 +28,13 @@ extension Notes {
         static let configuration = CommandConfiguration(abstract: "Remove tags from a note.")
 
         @OptionGroup var storeOptions: StoreOptions
-
-        @Argument(help: "The note to untag.", completion: ItemCompletion.items)
-        var note: String
-
-        @Argument(help: ArgumentHelp("The tags to remove.", valueName: "TAG"))
-        var tags: [String]
-
-        func validate() throws {
-            if tags.isEmpty { throw ValidationError("give at least one tag") }
-        }
+        @OptionGroup var arguments: TagArguments
 
         func run() throws {
             let store = try storeOptions.open()
-            let target = try store.resolve(note, scope: .any)
-            if try store.untag(target.id, tags).isEmpty {
-                TagOutput.report("'\(target.label)' carries none of \(TagOutput.list(tags.map(Tag.normalized)))")
+            let target = try store.resolve(arguments.note, scope: .any)
+            if try store.untag(target.id, arguments.tags).isEmpty {
+                TagOutput.report("'\(target.label)' carries none of \(arguments.list)")
             }
         }
     }
@@ -82,6 +64,22 @@ extension Notes {
     }
 }
 
+/// The note and the tags of `tag` and `untag`.
+struct TagArguments: ParsableArguments {
+    @Argument(help: "The note.", completion: ItemCompletion.items)
+    var note: String
+
+    @Argument(help: ArgumentHelp("The tags.", valueName: "TAG"))
+    var tags: [String]
+
+    /// The tags as normalized, each once, for messages.
+    var list: String {
+        var seen: [String] = []
+        for tag in tags.map(Tag.normalized) where !seen.contains(tag) { seen.append(tag) }
+        return seen.joined(separator: ", ")
+    }
+}
+
 /// A tag in `tags --json`.
 struct TagJSON: Encodable {
     let tag: String
@@ -92,11 +90,5 @@ enum TagOutput {
     /// That a tag command changed nothing, on standard error (it changes silently otherwise).
     static func report(_ line: String) {
         FileHandle.standardError.write(Data(("notes: " + TerminalText.escaped(line, keepingLayout: false) + "\n").utf8))
-    }
-
-    static func list(_ tags: [String]) -> String {
-        var seen: [String] = []
-        for tag in tags where !seen.contains(tag) { seen.append(tag) }
-        return seen.joined(separator: ", ")
     }
 }
