@@ -107,7 +107,7 @@ import Testing
     /// A baseline that is damaged, cut short, of another container, or crafted.
     enum BadBaseline: String, CaseIterable, CustomTestStringConvertible {
         case flippedByte, truncated, foreignContainer, notADatabase, trigger, view, extraTable, pageSize, storeFile
-        case corruptPage, badName, headerMismatch
+        case corruptPage, badName, headerMismatch, badTag, badTagRemoval
 
         var testDescription: String { rawValue }
     }
@@ -168,6 +168,10 @@ import Testing
             try edit("UPDATE item SET name = 'evil' || char(27) || '[2J' WHERE rowid = (SELECT MIN(rowid) FROM item)")
         case .headerMismatch:
             try edit("UPDATE baseline SET value = '{}' WHERE key = 'vector'")
+        case .badTag:
+            try edit("INSERT INTO tag(item, name, stamp) VALUES ((SELECT id FROM item LIMIT 1), 'two words', '0000000000000001/' || (SELECT id FROM item LIMIT 1))")
+        case .badTagRemoval:
+            try edit("INSERT INTO tag_removal(item, name, device, clock) VALUES ((SELECT id FROM item LIMIT 1), 'fine', 'not a device', 1)")
         }
         // More logs than the good one, so that it is chosen first.
         manifest.vector[writer] = (manifest.vector[writer] ?? 0) + 1_000

@@ -241,6 +241,12 @@ public final class BaselineDatabase {
                 let stamp: String = row[2], ChangeStamp(text: stamp) != nil
             else { throw BaselineProblem("a tag breaks the store's rules") }
         }
+        let removals = try Row.fetchCursor(db, sql: "SELECT item, name, device, typeof(clock), clock FROM tag_removal")
+        while let row = try removals.next() {
+            guard isStoreUUID(row[0] as DatabaseValue), let name: String = row[1], Tag.problem(name) == nil,
+                isStoreUUID(row[2] as DatabaseValue), (row[3] as String) == "integer"
+            else { throw BaselineProblem("a tag removal breaks the store's rules") }
+        }
     }
 
     /// Whether a value is a UUID as the store writes ids: 36 lowercase characters with dashes.

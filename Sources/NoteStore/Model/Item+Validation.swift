@@ -3,7 +3,13 @@ import Foundation
 extension Item {
     /// The name as the store keeps it: surrounding white space removed.
     public static func normalizedName(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Most names have nothing to trim: say so without Foundation, which bridges the text.
+        if let first = name.unicodeScalars.first, let last = name.unicodeScalars.last,
+            first.value > 0x20, first.value < 0x7F, last.value > 0x20, last.value < 0x7F
+        {
+            return name
+        }
+        return name.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Checks the rules on single properties: name and body.
