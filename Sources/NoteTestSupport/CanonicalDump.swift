@@ -20,7 +20,7 @@ public enum CanonicalDump {
                 let text = try store.text(of: item.id, version.property, at: version.stamp) ?? ""
                 let bases = version.bases.map { $0.map(\.text).sorted().joined(separator: ",") } ?? "legacy"
                 lines.append(
-                    "  version \(version.property.rawValue) \(version.stamp.text) \(version.origin.rawValue) bases=\(bases) "
+                    "  version \(version.property.rawValue) \(version.stamp.text) \(version.origin.rawValue) bases=\(bases)\(version.fromMerge ? " from-merge" : "") "
                         + "head=\(version.isHead) text=\(text.hashValue == 0 ? 0 : text.utf8.count):\(text.debugDescription.prefix(80))")
             }
             let tags = try store.tags(of: item.id)

@@ -208,7 +208,8 @@ import Testing
         let queue = try DatabaseQueue(path: database.path)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: """
-                DROP TABLE tag; DROP TABLE tag_removal; DELETE FROM grdb_migrations WHERE identifier = 'v5';
+                DROP TABLE tag; DROP TABLE tag_removal; ALTER TABLE version DROP COLUMN from_merge;
+                DELETE FROM grdb_migrations WHERE identifier = 'v5';
                 UPDATE metadata SET value = '4' WHERE key = 'model_version';
                 UPDATE baseline SET value = '4' WHERE key = 'modelVersion';
                 VACUUM

@@ -70,6 +70,68 @@ import Testing
         #expect(try store.conflicts(since: .distantPast).isEmpty)
     }
 
+    /// Criss-cross: after A's and B's edits merged, each edits the merge again before they
+    /// sync, lines next to the first merge's. Edited from merges by this build, they merge on
+    /// the merge of their common versions, silently, in every order; as format 2 marked no such
+    /// version, the older rule (the newest common version as base) still applies to them, and
+    /// leaves a conflict copy, as the release of format 2 does.
+    @Test(arguments: [true, false]) func editsOfAMergeMergeOnTheMergeOfTheirBases(fromMerge: Bool) throws {
+        let first = Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
+        let second = Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created])
+        let heads = [Self.stamp(5, MergeTests.a), Self.stamp(6, MergeTests.b)]
+        var again = [
+            Self.edit("ONE\nTWO\nthree\nfour\nFIVE\n", clock: 10, on: MergeTests.a, from: heads),
+            Self.edit("ONE\ntwo\nthree\nFOUR\nFIVE\n", clock: 11, on: MergeTests.b, from: heads),
+        ]
+        if fromMerge {
+            for index in again.indices { again[index].change.history?.fromMerge = [.body] }
+        }
+        // Every order in which a version comes after those it was edited from, as logs arrive.
+        var dumps: Set<String> = []
+        var stores: [Store] = []
+        var folders: [TemporaryFolder] = []
+        for before in Permutations.of([first, second]) {
+            for after in Permutations.of(again) {
+                let result = try replay([Self.creation] + before + after)
+                dumps.insert(result.dump)
+                folders.append(result.folder)
+                stores.append(result.store)
+            }
+        }
+        #expect(dumps.count == 1)
+        let store = try #require(stores.first)
+        if fromMerge {
+            #expect(try store.item(Self.note).body == "ONE\nTWO\nthree\nFOUR\nFIVE\n")
+            #expect(try store.conflicts(since: .distantPast).isEmpty)
+        } else {
+            #expect(try store.conflictCopies().count == 1)
+        }
+    }
+
+    /// The same between two devices: each edits the merged body before they sync again, and
+    /// both end with every edit and no conflict; the logs with such edits carry model 5.
+    @Test func devicesEditingAMergeConcurrentlyMergeSilently() throws {
+        let stack = try SyncStack(devices: 2)
+        let (a, b) = (stack.stores[0], stack.stores[1])
+        let note = try a.addNote(named: "Soup", body: Self.base, in: nil)
+        try stack.syncUntilQuiet()
+        try a.edit(note.id, body: "ONE\ntwo\nthree\nfour\nfive\n")
+        try b.edit(note.id, body: "one\ntwo\nthree\nfour\nFIVE\n")
+        try stack.syncUntilQuiet()
+        #expect(try a.item(note.id).body == "ONE\ntwo\nthree\nfour\nFIVE\n")
+        try a.edit(note.id, body: "ONE\nTWO\nthree\nfour\nFIVE\n")
+        try b.edit(note.id, body: "ONE\ntwo\nthree\nFOUR\nFIVE\n")
+        try stack.syncUntilQuiet()
+        for store in stack.stores {
+            #expect(try store.item(note.id).body == "ONE\nTWO\nthree\nFOUR\nFIVE\n")
+            #expect(try store.conflicts(since: .distantPast).isEmpty)
+        }
+        #expect(Set(try stack.dumps()).count == 1)
+        let folder = stack.cloud.appendingPathComponent("NoteCollector/logs/\(a.deviceID.storeString)")
+        let last = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().last)
+        #expect(try LogCodec.decode(Data(contentsOf: folder.appendingPathComponent(last))).header.modelVersion == 5)
+    }
+
     @Test func sameLineEditsLeaveOneWinnerAndOneCopy() throws {
         let (store, _) = try sameInEveryOrder([
             Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created], name: "laptop"),

@@ -12,7 +12,7 @@ import Testing
     static let c = UUID(uuidString: "cccccccc-0000-4000-8000-000000000000")!
 
     struct Step {
-        let change: LogChange
+        var change: LogChange
         let device: UUID
     }
 

@@ -14,6 +14,9 @@ public struct ChangeHistory: Sendable, Equatable {
     /// For a purge: the greatest clock of each device whose changes the purging device had
     /// seen (its own: the purge's clock).
     public var seen: [UUID: UInt64]?
+    /// The properties whose version was edited from the merge of several heads by a build
+    /// that merges two such versions on the merge of their common versions.
+    public var fromMerge: Set<HistoryProperty> = []
 
     public init(
         bases: [HistoryProperty: [ChangeStamp]] = [:], restored: [HistoryProperty: ChangeStamp] = [:],
@@ -25,7 +28,7 @@ public struct ChangeHistory: Sendable, Equatable {
         self.seen = seen
     }
 
-    public var isEmpty: Bool { bases.isEmpty && restored.isEmpty && context == nil && seen == nil }
+    public var isEmpty: Bool { bases.isEmpty && restored.isEmpty && context == nil && seen == nil && fromMerge.isEmpty }
 
     /// The JSON text, keys sorted.
     public var json: String {
@@ -37,6 +40,9 @@ public struct ChangeHistory: Sendable, Equatable {
             members.append("\"bases\":{" + list.joined(separator: ",") + "}")
         }
         if let context { members.append("\"context\":" + Self.contextJSON(context)) }
+        if !fromMerge.isEmpty {
+            members.append("\"fromMerge\":{" + fromMerge.sorted().map { Self.quoted($0.rawValue) + ":1" }.joined(separator: ",") + "}")
+        }
         if !restored.isEmpty {
             let list = restored.sorted { $0.key < $1.key }.map { Self.quoted($0.key.rawValue) + ":" + Self.quoted($0.value.text) }
             members.append("\"restored\":{" + list.joined(separator: ",") + "}")
@@ -111,7 +117,12 @@ public struct ChangeHistory: Sendable, Equatable {
                     clocks[id] = UInt64(clock)
                 }
                 seen = clocks
-            case ("bases", _), ("restored", _), ("context", _), ("seen", _):
+            case let ("fromMerge", .object(entries)):
+                for (name, item) in entries {
+                    guard case .integer = item else { return nil }
+                    if let property = HistoryProperty(rawValue: name) { fromMerge.insert(property) }
+                }
+            case ("bases", _), ("restored", _), ("context", _), ("seen", _), ("fromMerge", _):
                 return nil
             default:
                 break

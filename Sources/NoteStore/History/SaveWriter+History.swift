@@ -37,6 +37,10 @@ extension SaveWriter {
                 bases: heads, restored: restored[property], deviceName: context.device, context: context, text: text)
             history.context = context
             if property == .body, heads.count == 1, let originalBody { version.deltaBase = (heads[0], originalBody) }
+            if property == .body, heads.count > 1 {
+                version.fromMerge = true
+                history.fromMerge.insert(.body)
+            }
             try VersionStorage.insert(version, db)
             try VersionStorage.setHeads([stamp], current.id, property, db)
             history.bases[property] = heads

@@ -21,11 +21,14 @@ public struct Version: Sendable, Equatable {
     public let isHead: Bool
     /// Bytes of UTF-8.
     public let size: Int
+    /// Whether it was edited from the merge of several heads by a build that merges two such
+    /// versions on the merge of their common versions (docs/sync-format.md, "History").
+    public let fromMerge: Bool
 
     /// When it was saved, by the writer's clock.
     public var time: Date { HybridClock.date(of: stamp.clock) }
 
-    static let columns = "object, property, stamp, origin, bases, restored, device_name, context, head, size"
+    static let columns = "object, property, stamp, origin, bases, restored, device_name, context, head, size, from_merge"
 
     init?(row: Row) {
         guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
@@ -41,6 +44,7 @@ public struct Version: Sendable, Equatable {
         context = (row["context"] as String?).flatMap(ChangeHistory.context(json:))
         isHead = row["head"]
         size = row["size"]
+        fromMerge = row["from_merge"]
     }
 
     static func stamps(in text: String) -> [ChangeStamp] {

@@ -37,13 +37,13 @@ enum VersionStorage {
         try db.cachedStatement(
             sql: """
                 INSERT OR IGNORE INTO version
-                    (object, property, stamp, origin, bases, restored, device_name, context, head, size, delta_of, depth, content)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)
+                    (object, property, stamp, origin, bases, restored, device_name, context, head, size, delta_of, depth, content, from_merge)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             version.object.storeString, version.property.rawValue, version.stamp.text, version.origin.rawValue,
             version.bases.map(Version.text(of:)), version.restored?.text, version.deviceName,
-            version.context.map(ChangeHistory.contextJSON), version.text.utf8.count, deltaOf, depth, content,
+            version.context.map(ChangeHistory.contextJSON), version.text.utf8.count, deltaOf, depth, content, version.fromMerge,
         ])
         return db.changesCount > 0
     }
@@ -125,6 +125,8 @@ public struct VersionDraft: Sendable {
     public var deltaBase: (stamp: ChangeStamp, text: String)?
     /// The delta depth of `deltaBase`, when the caller read it already.
     public var deltaBaseDepth: Int?
+    /// See ``Version/fromMerge``.
+    public var fromMerge = false
 
     public init(
         object: UUID, property: HistoryProperty, stamp: ChangeStamp, origin: VersionOrigin = .edit,

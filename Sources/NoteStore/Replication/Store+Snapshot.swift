@@ -120,6 +120,7 @@ extension Store {
             values.set(property.rawValue, .text(text))
             stamps[property.rawValue] = first.stamp
             if let bases = first.bases { history.bases[property] = bases }
+            if first.fromMerge { history.fromMerge.insert(property) }
             if property == .body || history.context == nil { history.context = first.context }
             for version in versions.dropFirst() {
                 guard let text = try VersionStorage.text(item.id, property, version.stamp, db) else { continue }
@@ -132,12 +133,13 @@ extension Store {
         for (version, text) in later {
             var update = OutboxChanges()
             update.set(version.property.rawValue, .text(text))
+            var history = ChangeHistory(
+                bases: version.bases.map { [version.property: $0] } ?? [:],
+                restored: version.restored.map { [version.property: $0] } ?? [:], context: version.context)
+            if version.fromMerge { history.fromMerge.insert(version.property) }
             records.append(SnapshotRecord(
                 entity: entity, object: item.id, operation: .update, values: update,
-                stamps: ["*": version.stamp, version.property.rawValue: version.stamp],
-                history: ChangeHistory(
-                    bases: version.bases.map { [version.property: $0] } ?? [:],
-                    restored: version.restored.map { [version.property: $0] } ?? [:], context: version.context)))
+                stamps: ["*": version.stamp, version.property.rawValue: version.stamp], history: history))
         }
         return records
     }

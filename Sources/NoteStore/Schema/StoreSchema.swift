@@ -214,11 +214,13 @@ enum StoreSchema {
         try recordKnowledge(db)
     }
 
-    /// Version 5: tags. `tag` holds the dots of each tag on each item: the stamp of the save
+    /// Version 5: tags, and merges on merged bases. `tag` holds the dots of each tag on each item: the stamp of the save
     /// that added it (a tag is on the item while one of its dots is); `tag_removal`, per item,
     /// tag and device, the greatest clock of that device's dots a removal of the tag had seen.
     /// Neither refers to `item`: tags merge whether or not the item is there (a purged item a
-    /// change brings back has its tags), as tombstones do.
+    /// change brings back has its tags), as tombstones do. `version.from_merge` marks a body
+    /// edited from several heads by a build that merges two such versions on the merge of
+    /// their common versions (docs/sync-format.md, "History").
     private static func addTags(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE tag (
@@ -235,6 +237,7 @@ enum StoreSchema {
                 clock INTEGER NOT NULL,
                 PRIMARY KEY (item, name, device)
             ) WITHOUT ROWID;
+            ALTER TABLE version ADD COLUMN from_merge INTEGER NOT NULL DEFAULT 0;
             UPDATE metadata SET value = '5' WHERE key = 'model_version';
             """)
     }

@@ -13,9 +13,11 @@ struct LogBatcher {
         var size = 0
 
         /// The model version the log carries: the lowest that reads it whole, so that a log
-        /// without tags stays readable by builds of model 4 (docs/sync-format.md, "Versions").
+        /// without tags or versions edited from a merge stays readable by builds of model 4
+        /// (docs/sync-format.md, "Versions").
         var modelVersion: Int {
-            changes.contains { $0.entity == .tag } ? Store.currentModelVersion : Store.modelVersionWithoutTags
+            let needsFive = changes.contains { $0.entity == .tag || !($0.history?.fromMerge.isEmpty ?? true) }
+            return needsFive ? Store.currentModelVersion : Store.modelVersionWithoutTags
         }
     }
 

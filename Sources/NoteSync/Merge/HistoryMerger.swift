@@ -22,6 +22,8 @@ struct HistoryMerger {
         var restored: ChangeStamp?
         var context: VersionContext?
         var text: String
+        /// See ``Version/fromMerge``.
+        var fromMerge = false
     }
 
     /// A text the merge leaves to the caller to write, with other values of the same change.
@@ -41,9 +43,11 @@ struct HistoryMerger {
     @discardableResult
     func merge(_ incoming: Incoming, entity: Entity, isFirst: Bool = false) throws -> PendingText? {
         if isFirst {
-            try replica.addVersion(VersionDraft(
+            var draft = VersionDraft(
                 object: incoming.object, property: incoming.property, stamp: incoming.stamp, bases: incoming.bases,
-                restored: incoming.restored, deviceName: incoming.context?.device, context: incoming.context, text: incoming.text))
+                restored: incoming.restored, deviceName: incoming.context?.device, context: incoming.context, text: incoming.text)
+            draft.fromMerge = incoming.fromMerge
+            try replica.addVersion(draft)
             return nil
         }
         let (heads, current) = try replica.headsAndText(of: incoming.object, incoming.property)
@@ -52,6 +56,7 @@ struct HistoryMerger {
             object: incoming.object, property: incoming.property, stamp: incoming.stamp,
             origin: incoming.restored == nil ? .edit : .restore, bases: incoming.bases, restored: incoming.restored,
             deviceName: incoming.context?.device, context: incoming.context, text: incoming.text)
+        draft.fromMerge = incoming.fromMerge
         if heads.count == 1, let current, incoming.bases?.contains(before[0]) ?? false {
             draft.deltaBase = (before[0], current)
             draft.deltaBaseDepth = heads[0].depth
@@ -86,12 +91,14 @@ struct HistoryMerger {
         let byStamp = Dictionary(versions.map { ($0.stamp, $0) }, uniquingKeysWith: { first, _ in first })
         for other in graph.stamps where graph.areConcurrent(other, incoming.stamp) {
             let (older, newer) = other < incoming.stamp ? (other, incoming.stamp) : (incoming.stamp, other)
-            let base = graph.mergeBase(graph.lineage(of: older), graph.lineage(of: newer))
             let conflicts: Int
             if incoming.property == .name {
                 conflicts = try text(older) == text(newer) ? 0 : 1
             } else {
-                conflicts = ThreeWayMerge.merge(base: try base.map(text) ?? "", older: try text(older), newer: try text(newer)).conflicts
+                let base = try Self.baseText(
+                    graph.lineage(of: older), graph.lineage(of: newer), onMergedBases: graph.isFromMerge(older) && graph.isFromMerge(newer),
+                    graph: &graph, text: text)
+                conflicts = ThreeWayMerge.merge(base: base, older: try text(older), newer: try text(newer)).conflicts
             }
             guard conflicts > 0, let loser = byStamp[older] else { continue }
             try recordConflict(loser: loser, winner: newer, text: try text(older))
@@ -113,13 +120,37 @@ struct HistoryMerger {
         guard property == .body else { return try text(newest) }
         var merged = try text(first)
         var lineage = graph.lineage(of: first)
+        var allFromMerge = graph.isFromMerge(first)
         for head in heads.dropFirst() {
             let other = graph.lineage(of: head)
-            let base = graph.mergeBase(lineage, other)
-            merged = ThreeWayMerge.merge(base: try base.map(text) ?? "", older: merged, newer: try text(head)).text
+            allFromMerge = allFromMerge && graph.isFromMerge(head)
+            let base = try baseText(lineage, other, onMergedBases: allFromMerge, graph: &graph, text: text)
+            merged = ThreeWayMerge.merge(base: base, older: merged, newer: try text(head)).text
             lineage.formUnion(other)
         }
         return merged.utf8.count > Item.maximumBodyBytes ? try text(newest) : merged
+    }
+
+    /// The base text of a merge of two lineages: the text of their common version that no
+    /// other common version descends from, the newest of them when there are several; or,
+    /// `onMergedBases` (both sides edited from merges, docs/sync-format.md, "History"), the
+    /// merge of those versions, made the same way, as the text both sides were edited from.
+    static func baseText(
+        _ left: Set<ChangeStamp>, _ right: Set<ChangeStamp>, onMergedBases: Bool, graph: inout VersionGraph,
+        text: (ChangeStamp) throws -> String
+    ) throws -> String {
+        let bases = graph.mergeBases(left, right)
+        guard let newest = bases.last else { return "" }
+        guard onMergedBases, bases.count > 1 else { return try text(newest) }
+        var merged = try text(bases[0])
+        var lineage = graph.lineage(of: bases[0])
+        for base in bases.dropFirst() {
+            let other = graph.lineage(of: base)
+            let inner = try baseText(lineage, other, onMergedBases: true, graph: &graph, text: text)
+            merged = ThreeWayMerge.merge(base: inner, older: merged, newer: try text(base)).text
+            lineage.formUnion(other)
+        }
+        return merged
     }
 
     /// Sets the current text of an item that exists (a purged one keeps only its history).

@@ -8,19 +8,27 @@ import NoteStore
 /// answers are functions of the set of versions only.
 struct VersionGraph {
     private let bases: [ChangeStamp: [ChangeStamp]?]
+    /// The versions edited from a merge by a build that merges them on merged bases.
+    private let fromMerge: Set<ChangeStamp>
     /// Every stamp, smallest first.
     let stamps: [ChangeStamp]
     private var memo: [ChangeStamp: Set<ChangeStamp>] = [:]
 
-    init(_ versions: [(stamp: ChangeStamp, bases: [ChangeStamp]?)]) {
+    init(_ versions: [(stamp: ChangeStamp, bases: [ChangeStamp]?)], fromMerge: Set<ChangeStamp> = []) {
         var bases: [ChangeStamp: [ChangeStamp]?] = [:]
         for version in versions { bases[version.stamp] = version.bases }
         self.bases = bases
+        self.fromMerge = fromMerge
         stamps = bases.keys.sorted()
     }
 
     init(_ versions: [Version]) {
-        self.init(versions.map { (stamp: $0.stamp, bases: $0.bases) })
+        self.init(versions.map { (stamp: $0.stamp, bases: $0.bases) }, fromMerge: Set(versions.filter(\.fromMerge).map(\.stamp)))
+    }
+
+    /// See ``Version/fromMerge``.
+    func isFromMerge(_ stamp: ChangeStamp) -> Bool {
+        fromMerge.contains(stamp)
     }
 
     /// The versions a version was edited from directly.
@@ -80,13 +88,12 @@ struct VersionGraph {
         a != b && !ancestors(of: a).contains(b) && !ancestors(of: b).contains(a)
     }
 
-    /// The base of a merge of two lineages: among the versions both hold, the ones no other
-    /// common version descends from, and of those the one with the greatest stamp; nil when
-    /// they hold none in common.
-    mutating func mergeBase(_ left: Set<ChangeStamp>, _ right: Set<ChangeStamp>) -> ChangeStamp? {
+    /// The bases of a merge of two lineages: among the versions both hold, the ones no other
+    /// common version descends from, smallest stamp first; none when they hold none in common.
+    mutating func mergeBases(_ left: Set<ChangeStamp>, _ right: Set<ChangeStamp>) -> [ChangeStamp] {
         let common = left.intersection(right)
         var covered: Set<ChangeStamp> = []
         for stamp in common { covered.formUnion(ancestors(of: stamp)) }
-        return common.subtracting(covered).max()
+        return common.subtracting(covered).sorted()
     }
 }
