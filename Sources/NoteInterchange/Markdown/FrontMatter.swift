@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// The front matter block of a Markdown file: `---` on the first line, `key: value` lines, and
 /// `---` again, as Jekyll, Hugo and Obsidian write it.
@@ -119,13 +120,19 @@ struct FrontMatter: Equatable {
     /// A value as written: plain when YAML reads it back unchanged, else a JSON string.
     static func quoted(_ value: String) -> String {
         let plain = value.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic || scalar.properties.numericType != nil || "-_.+ ".unicodeScalars.contains(scalar)
+            if scalar.isASCII {
+                let byte = UInt8(scalar.value)
+                return (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || [0x2D, 0x5F, 0x2E, 0x2B, 0x20].contains(byte)  // - _ . + space
+            }
+            return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
         }
         if plain && !value.isEmpty && value.first != " " && value.last != " " && !["true", "false", "null", "yes", "no", "~"].contains(value.lowercased()) {
             return value
         }
-        let data = (try? JSONSerialization.data(withJSONObject: [value], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+        var quoted = ""
+        OutboxChanges.appendJSONString(value, to: &quoted)
+        return quoted
     }
 
     static func unquoted(_ raw: String) -> String {
