@@ -6,7 +6,7 @@ import GRDB
 extension ObjectContext {
     /// Inserts an item with a given id and dates (an item brought in from an export); it is
     /// written on ``save()`` with those dates. The id must not be in use, nor purged
-    /// (``Store/isKnown(_:)``).
+    /// (``Store/knownIDs(among:)``).
     @discardableResult
     public func insert(
         _ kind: ItemKind, id: UUID, named name: String, body: String?, in parent: UUID?, created: Date, modified: Date
@@ -40,19 +40,6 @@ extension ObjectContext {
 }
 
 extension Store {
-    /// Whether an item with this id is in the store, or was purged from it (a purged id is
-    /// never used again).
-    public func isKnown(_ id: UUID) throws -> Bool {
-        try read { db in
-            try Bool.fetchOne(
-                db,
-                sql: "SELECT EXISTS (SELECT 1 FROM item WHERE id = ?1) OR EXISTS (SELECT 1 FROM tombstone WHERE object = ?1)",
-                arguments: [id.storeString]) ?? false
-        }
-    }
-}
-
-extension Store {
     /// The items with these ids, with their bodies, in the order of `ids` (ids not found are
     /// left out): one read for many notes.
     public func bodies(of ids: [UUID]) throws -> [Item] {
@@ -77,7 +64,8 @@ extension Store {
         }
     }
 
-    /// Which of `ids` the store has, or had (purged): one query for many, as an import asks.
+    /// Which of `ids` the store has, or had (purged: a purged id is never used again), in one
+    /// query for many, as an import asks.
     public func knownIDs(among ids: [UUID]) throws -> Set<UUID> {
         try read { db in
             var known: Set<UUID> = []

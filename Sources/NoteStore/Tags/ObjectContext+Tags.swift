@@ -13,13 +13,12 @@ extension ObjectContext {
     @discardableResult
     public func tag(_ id: UUID, with tags: [String]) throws -> [String] {
         let checked = try tags.map(Tag.checked)
-        let note = try taggableNote(id)
+        let (stored, current) = try storedAndCurrentTags(of: taggableNote(id).id)
         var edit = stagedTags[id] ?? TagEdit()
-        let current = Set(try self.tags(of: id))
         var added: [String] = []
         for tag in checked where !current.contains(tag) && !added.contains(tag) {
             edit.removing.removeAll { $0 == tag }
-            if !(try storedTags(of: note.id)).contains(tag) { edit.adding.append(tag) }
+            if !stored.contains(tag) { edit.adding.append(tag) }
             added.append(tag)
         }
         stage(edit, for: id)
@@ -30,13 +29,12 @@ extension ObjectContext {
     @discardableResult
     public func untag(_ id: UUID, _ tags: [String]) throws -> [String] {
         let checked = tags.map(Tag.normalized)
-        let note = try taggableNote(id)
+        let (stored, current) = try storedAndCurrentTags(of: taggableNote(id).id)
         var edit = stagedTags[id] ?? TagEdit()
-        let current = Set(try self.tags(of: id))
         var removed: [String] = []
         for tag in checked where current.contains(tag) && !removed.contains(tag) {
             edit.adding.removeAll { $0 == tag }
-            if (try storedTags(of: note.id)).contains(tag) { edit.removing.append(tag) }
+            if stored.contains(tag) { edit.removing.append(tag) }
             removed.append(tag)
         }
         stage(edit, for: id)
@@ -45,17 +43,19 @@ extension ObjectContext {
 
     /// The tags of an item with the context's unsaved changes, sorted.
     public func tags(of id: UUID) throws -> [String] {
-        var tags = Set(try storedTags(of: id))
-        if let edit = stagedTags[id] {
-            tags.subtract(edit.removing)
-            tags.formUnion(edit.adding)
-        }
-        return tags.sorted()
+        try storedAndCurrentTags(of: id).current.sorted()
     }
 
-    private func storedTags(of id: UUID) throws -> [String] {
-        guard registry[id]?.original != nil else { return [] }
-        return try store.read { try TagTable.names(of: id, $0) }
+    /// The tags the store holds for an item (none for one inserted by this context), and
+    /// those with the context's unsaved changes: one read.
+    private func storedAndCurrentTags(of id: UUID) throws -> (stored: Set<String>, current: Set<String>) {
+        let stored = registry[id]?.original == nil ? [] : Set(try store.read { try TagTable.names(of: id, $0) })
+        var current = stored
+        if let edit = stagedTags[id] {
+            current.subtract(edit.removing)
+            current.formUnion(edit.adding)
+        }
+        return (stored, current)
     }
 
     private func taggableNote(_ id: UUID) throws -> Item {

@@ -245,10 +245,9 @@ enum BlobName {
 /// Small pieces of JSON text, written exactly.
 enum JSONText {
     static func string(_ text: String) -> String {
-        var changes = OutboxChanges()
-        changes.set("", .text(text))
-        let json = changes.json  // {"":"..."}
-        return String(json.dropFirst(4).dropLast())
+        var out = ""
+        OutboxChanges.appendJSONString(text, to: &out)
+        return out
     }
 
     nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
@@ -257,6 +256,6 @@ enum JSONText {
         return formatter
     }()
 
-    static func iso(_ date: Date) -> String { formatter.string(from: date) }
+    static func iso(_ date: Date) -> String { date.isoText }
     static func date(_ text: String) -> Date? { formatter.date(from: text) }
 }

@@ -106,7 +106,7 @@ extension Notes {
             }
             bar.finish()
             report.problems = problems + report.problems
-            for problem in report.problems { FileHandle.standardError.write(Data("notes: \(TerminalText.escaped(problem, keepingLayout: false))\n".utf8)) }
+            for problem in report.problems { TerminalText.warn(problem) }
             if dryRun {
                 for line in report.plan { print(TerminalText.escaped(line, keepingLayout: false)) }
             }

@@ -19,7 +19,7 @@ extension Notes {
             let store = try storeOptions.open()
             let target = try store.resolve(arguments.note, scope: .any)
             if try store.tag(target.id, with: arguments.tags).isEmpty {
-                TagOutput.report("'\(target.label)' already carries \(arguments.list)")
+                TerminalText.warn("'\(target.label)' already carries \(arguments.list)")
             }
         }
     }
@@ -34,7 +34,7 @@ extension Notes {
             let store = try storeOptions.open()
             let target = try store.resolve(arguments.note, scope: .any)
             if try store.untag(target.id, arguments.tags).isEmpty {
-                TagOutput.report("'\(target.label)' carries none of \(arguments.list)")
+                TerminalText.warn("'\(target.label)' carries none of \(arguments.list)")
             }
         }
     }
@@ -84,11 +84,4 @@ struct TagArguments: ParsableArguments {
 struct TagJSON: Encodable {
     let tag: String
     let notes: Int
-}
-
-enum TagOutput {
-    /// That a tag command changed nothing, on standard error (it changes silently otherwise).
-    static func report(_ line: String) {
-        FileHandle.standardError.write(Data(("notes: " + TerminalText.escaped(line, keepingLayout: false) + "\n").utf8))
-    }
 }

@@ -70,15 +70,8 @@ enum JSONOutput {
 
 /// Dates as the command prints them.
 enum Timestamp {
-    nonisolated(unsafe) private static let isoFormatter: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter
-    }()
-
     /// ISO 8601 in UTC with milliseconds, for JSON.
-    static func iso(_ date: Date) -> String { isoFormatter.string(from: date) }
+    static func iso(_ date: Date) -> String { date.isoText }
 
     /// A formatter of minutes in `zone`, for lists read by people: `2026-11-21 05:24`. Make
     /// one per listing: making a formatter costs more than using it.

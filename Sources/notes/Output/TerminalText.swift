@@ -8,6 +8,12 @@ import NoteStore
 enum TerminalText {
     /// `text` with every such character escaped; with `keepingLayout`, line feeds, tabs and
     /// the carriage return of a CRLF line end are kept, for multi-line output such as a body.
+    /// Writes `line`, escaped, as one `notes: ` line on standard error: what a command says
+    /// beside its output (a file skipped by an import, a tag already there).
+    static func warn(_ line: String) {
+        FileHandle.standardError.write(Data("notes: \(escaped(line, keepingLayout: false))\n".utf8))
+    }
+
     static func escaped(_ text: String, keepingLayout: Bool) -> String {
         guard needsEscaping(text) else { return text }
         var out = String.UnicodeScalarView()
