@@ -36,6 +36,7 @@ let package = Package(
             dependencies: [
                 "NoteStore", "NoteText", "CFileSystem",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         .systemLibrary(
             name: "CInotifyTools",

@@ -17,9 +17,8 @@ extension SyncEngine {
         var devices: [SyncStatus.Device] = []
         var skipped = last.skipped
         var newestBaseline: BaselineManifest?
-        if let cloud = state.cloud, let name = state.containerName, let identity = state.containerID,
-            let container = try? CloudContainer(cloud: cloud, name: name, identity: identity)
-        {
+        let quiet = SyncEngine(store: store)
+        if let identity = state.containerID, let container = try? quiet.containerHandle(state) {
             devices = (try? otherDevices(container, state: state, skipped: &skipped)) ?? []
             newestBaseline = (try? BaselineCatalog.read(container, containerID: identity))?.entries.first?.manifest
         }

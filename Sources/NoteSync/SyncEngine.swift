@@ -14,6 +14,9 @@ public final class SyncEngine {
     /// `enable`; the watcher's imports of the next logs report nothing), on the importing
     /// thread, after each log and every few hundred changes.
     public var importProgress: ((ImportProgress) -> Void)?
+    /// Where a passphrase comes from when an encrypted container's key is not kept in the
+    /// store yet (`notes` asks on the terminal, or reads a file or the environment); nil: none.
+    public var passphrase: PassphraseSource?
 
     public init(store: Store) {
         self.store = store
@@ -27,10 +30,17 @@ public final class SyncEngine {
     ///
     /// What it writes into the cloud folder, then and later, is readable by this account alone,
     /// or also by the group with `access` `.group`.
+    ///
+    /// With `encrypt`, a container made here is encrypted (docs/sync-format.md, section 15),
+    /// with a passphrase from ``passphrase``; an encrypted container is joined with its
+    /// passphrase whether or not `encrypt` is given.
     public func enable(
-        cloud: URL, containerName: String = defaultContainerName, deviceName: String, access: CloudAccess = .private
+        cloud: URL, containerName: String = defaultContainerName, deviceName: String, access: CloudAccess = .private,
+        encrypt: Bool = false
     ) throws -> SyncReport {
-        try locked { try attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access) }
+        try locked {
+            try attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, encrypt: encrypt)
+        }
     }
 
     /// Attaches as ``enable(cloud:containerName:deviceName:access:)`` says. A store that a
@@ -38,9 +48,9 @@ public final class SyncEngine {
     /// store new to the container starts from the newest baseline there, merged into what it
     /// holds, and pushes what it held before.
     func attach(
-        cloud: URL, containerName: String, deviceName: String, access: CloudAccess, joined: Bool = false
+        cloud: URL, containerName: String, deviceName: String, access: CloudAccess, joined: Bool = false, encrypt: Bool = false
     ) throws -> SyncReport {
-        let container = try CloudContainer.create(in: cloud, name: containerName, writer: store.deviceID, access: access)
+        let container = try containerForAttaching(cloud: cloud, name: containerName, access: access, encrypt: encrypt)
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
             modelVersion: Store.currentModelVersion))
@@ -64,6 +74,7 @@ public final class SyncEngine {
             try ledger.setValue(container.identity.storeString, for: SyncState.containerIDKey)
             try ledger.setValue(created.map(JSONText.iso), for: SyncState.containerCreatedKey)
             if previous.containerID != container.identity { try ledger.setValue(nil, for: SyncState.containerSharedKey) }
+            try ledger.setValue(container.sealing == nil ? nil : "1", for: SyncState.encryptedKey)
             try ledger.setValue(deviceName, for: SyncState.deviceNameKey)
             try ledger.setValue(access == .private ? nil : access.rawValue, for: SyncState.accessKey)
             try ledger.setValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
@@ -141,10 +152,8 @@ public final class SyncEngine {
         case .off: throw SyncError.detached(reason: state.reason ?? "sync was switched off")
         case .on: break
         }
-        guard let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
-            throw SyncError.notEnabled
-        }
-        let container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID, access: state.access)
+        guard let containerID = state.containerID else { throw SyncError.notEnabled }
+        let container = try containerHandle(state)
         var report = SyncReport()
         // A watcher that saw logs arrive, with nothing to export, writes nothing to the cloud:
         // it imports without checking the sentinel, whose removal or replacement it would have
@@ -230,6 +239,13 @@ public final class SyncEngine {
             try detach(
                 "the container is another one (identity \(descriptor.container.storeString), "
                     + "this device attached to \(expected.storeString)); nothing was merged or deleted")
+        case let .present(descriptor) where descriptor.encryption?.keyCheck != container.sealing?.keyCheck:
+            try detach(
+                descriptor.encryption == nil
+                    ? "the container's sentinel no longer says it is encrypted: nothing was written to it"
+                    : container.sealing == nil
+                        ? "the container's sentinel now says it is encrypted, which it was not: nothing was written to it"
+                        : "the container's sentinel records another key than the one this device holds: nothing was written to it")
         case .present:
             break
         }

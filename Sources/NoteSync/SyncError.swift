@@ -27,6 +27,17 @@ public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
     case badFile(path: String, reason: String)
     /// A file of the container could not be read: the message names it and says why.
     case unreadable(String)
+    /// A file of an encrypted container does not open with its key: changed, cut, moved from
+    /// another name, or written with another key.
+    case damaged(path: String, reason: String)
+    /// The container is encrypted and this device does not hold its key; the message says how
+    /// to give the passphrase.
+    case keyNeeded(container: String)
+    /// The passphrase given does not unwrap the container key: nothing was written.
+    case wrongPassphrase(path: String)
+    /// What encryption needs is not right (no passphrase, a key file that is not this
+    /// container's, a plain container asked to encrypt): the message says what.
+    case encryption(String)
 
     public var description: String {
         switch self {
@@ -44,6 +55,12 @@ public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
         case .notEnabled: return "sync is not enabled for this store: run 'notes sync enable --cloud DIR'"
         case let .detached(reason): return "sync is off: \(reason)"
         case let .badFile(path, reason): return "skipped '\(path)': \(reason)"
+        case let .damaged(path, reason): return "'\(path)' is damaged: \(reason)"
+        case let .keyNeeded(container):
+            return "the container '\(container)' is encrypted and this device does not hold its key: "
+                + "run 'notes sync now' on a terminal, or give the passphrase with NOTES_PASSPHRASE or --passphrase-file"
+        case let .wrongPassphrase(path): return "wrong passphrase for the encrypted container '\(path)': nothing was written"
+        case let .encryption(message): return message
         }
     }
 }

@@ -19,6 +19,7 @@ struct SyncState {
     static let temporaryCleanupKey = "temporary.cleanup"
     static let accessKey = "cloud.access"
     static let exportErrorKey = "export.error"
+    static let encryptedKey = "container.encrypted"
 
     /// The highest sequence applied from each other device.
     var applied: [UUID: Int64] = [:]
@@ -30,6 +31,9 @@ struct SyncState {
     var containerCreated: Date?
     /// Whether this device has seen another device registered in its container.
     var containerShared = false
+    /// Whether the container is encrypted: every file but its sentinel and key file is sealed,
+    /// and a sentinel that says otherwise detaches the device.
+    var encrypted = false
     var deviceName: String?
     var state: SyncStatus.State = .detached
     var reason: String?
@@ -65,6 +69,7 @@ struct SyncState {
         containerID = values[Self.containerIDKey].flatMap(UUID.init(uuidString:))
         containerCreated = values[Self.containerCreatedKey].flatMap(JSONText.date)
         containerShared = values[Self.containerSharedKey] != nil
+        encrypted = values[Self.encryptedKey] != nil
         deviceName = values[Self.deviceNameKey]
         state = values[Self.stateKey].flatMap(SyncStatus.State.init(rawValue:)) ?? .detached
         reason = values[Self.reasonKey]

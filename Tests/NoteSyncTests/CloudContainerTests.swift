@@ -90,9 +90,9 @@ import Testing
         #expect(throws: SyncError.self) { try CloudContainer.create(in: folder.url) }
         #expect(try String(contentsOf: url, encoding: .utf8) == "my shopping list")
 
-        let newer = #"{"format":"note-collector-container","formatVersion":2,"container":"\#(UUID().lowercased)","created":"2030-01-01T00:00:00.000Z"}"#
+        let newer = #"{"format":"note-collector-container","formatVersion":3,"container":"\#(UUID().lowercased)","created":"2030-01-01T00:00:00.000Z"}"#
         try Data(newer.utf8).write(to: url)
-        #expect(throws: SyncError.newerFormat(path: url.path, version: 2)) { try CloudContainer.create(in: folder.url) }
+        #expect(throws: SyncError.newerFormat(path: url.path, version: 3)) { try CloudContainer.create(in: folder.url) }
     }
 
     // MARK: The sentinel
@@ -176,7 +176,7 @@ import Testing
 
     @Test func aNewerFormatThatIsUnderstoodIsPresentAndSaysSo() throws {
         let fixture = try ContainerFixture()
-        let text = #"{"format":"note-collector-container","formatVersion":2,"container":"\#(fixture.container.identity.lowercased)","created":"2025-01-01T00:00:00.000Z","encryption":"x"}"#
+        let text = #"{"format":"note-collector-container","formatVersion":3,"container":"\#(fixture.container.identity.lowercased)","created":"2025-01-01T00:00:00.000Z","encryption":"x"}"#
         try fixture.write(text, at: "container.json")
         let descriptor = try #require(fixture.container.descriptor().value)
         #expect(descriptor.isNewerFormat)

@@ -109,6 +109,7 @@ struct Compaction {
                 } catch let error as SyncError {
                     if case .missing = error { continue }
                     if case .tooLarge = error { return 0 }
+                    if case .damaged = error { return 0 }
                     throw error
                 }
             }
@@ -117,12 +118,13 @@ struct Compaction {
             .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] } ?? [:]
         var kept: [String: String] = [:]
         var removed = 0
-        for sha256 in try container.blobs().blobs where !used.contains(sha256) {
-            if let marked = marks[sha256].flatMap(JSONText.date), now.timeIntervalSince(marked) >= Self.blobGrace {
-                try container.removeBlob(sha256)
+        let usedNames = Set(used.map(container.blobFileName))
+        for name in try container.blobs().blobs where !usedNames.contains(name) {
+            if let marked = marks[name].flatMap(JSONText.date), now.timeIntervalSince(marked) >= Self.blobGrace {
+                try container.removeBlob(named: name)
                 removed += 1
             } else {
-                kept[sha256] = marks[sha256] ?? JSONText.iso(now)
+                kept[name] = marks[name] ?? JSONText.iso(now)
             }
         }
         let text = kept.isEmpty ? nil : String(decoding: try JSONSerialization.data(withJSONObject: kept, options: .sortedKeys), as: UTF8.self)
@@ -163,11 +165,11 @@ struct Compaction {
 }
 
 extension CloudContainer {
-    /// Removes a blob that nothing uses any more.
-    func removeBlob(_ sha256: String) throws(SyncError) {
-        try CloudName.requireSHA256(sha256)
+    /// Removes a blob that nothing uses any more, by its name in `blobs/`.
+    func removeBlob(named name: String) throws(SyncError) {
+        try CloudName.requireSHA256(name)
         do {
-            try fileSystem.remove(path(blobPath(sha256)))
+            try fileSystem.remove(path(CloudName.blobs + "/" + name))
         } catch {
             if case .missing = error { return }
             throw error

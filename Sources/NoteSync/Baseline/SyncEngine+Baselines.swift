@@ -28,7 +28,7 @@ extension SyncEngine {
     /// used: the caller then enables the store as usual.
     public static func join(
         folder: URL, cloud: URL, containerName: String = defaultContainerName, deviceName: String,
-        access: CloudAccess = .private, progress: ((ImportProgress) -> Void)? = nil
+        access: CloudAccess = .private, progress: ((ImportProgress) -> Void)? = nil, passphrase: PassphraseSource? = nil
     ) throws -> (engine: SyncEngine, report: SyncReport)? {
         guard !Store.hasDatabase(in: folder) else { return nil }
         do {
@@ -41,7 +41,10 @@ extension SyncEngine {
         guard !Store.hasDatabase(in: folder) else { return nil }
         let probe = try CloudContainer(cloud: cloud, name: containerName, identity: UUID(), access: access)
         guard case let .present(descriptor) = probe.descriptor(), !descriptor.isNewerFormat else { return nil }
-        let container = try CloudContainer(cloud: cloud, name: containerName, identity: descriptor.container, access: access)
+        var container = try CloudContainer(cloud: cloud, name: containerName, identity: descriptor.container, access: access)
+        if descriptor.encryption != nil {
+            container.sealing = try sealing(for: container, keptIn: folder, passphrase: passphrase)
+        }
         var report = SyncReport()
         let loader = BaselineLoader(container: container, containerID: descriptor.container, folder: folder)
         guard let (entry, database, file) = try loader.newestVerified(aheadOf: [:], device: nil, report: &report) else { return nil }
@@ -65,6 +68,7 @@ extension SyncEngine {
         }
         let engine = SyncEngine(store: store)
         engine.importProgress = progress
+        engine.passphrase = passphrase
         var attached = try engine.attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, joined: true)
         attached.skipped = report.skipped + attached.skipped
         attached.baseline = (entry.name.databasePath, items)
@@ -89,11 +93,7 @@ extension SyncEngine {
                 try store.recordSync { ledger in try ledger.setValue(String(retentionDays), for: Compaction.retentionKey) }
             }
             let report = try sync()
-            let state = try SyncState(store)
-            guard let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
-                throw SyncError.notEnabled
-            }
-            let container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID, access: state.access)
+            let container = try containerHandle(try SyncState(store))
             guard let (baseline, removed) = try baselineLocked(wait: true, { try writeBaselineAndCompact(container) }) else {
                 throw SyncError.io(path: store.folder.appendingPathComponent("baseline.lock").path, reason: "it could not be locked")
             }
@@ -112,10 +112,8 @@ extension SyncEngine {
     /// lock, so that syncs go on meanwhile.
     public func writeBaselineIfDue() throws -> BaselineManifest? {
         let state = try SyncState(store)
-        guard state.state == .on, let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
-            return nil
-        }
-        let container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID, access: state.access)
+        guard state.state == .on, let containerID = state.containerID else { return nil }
+        let container = try containerHandle(state)
         let written = try baselineLocked(wait: false) { () -> BaselineManifest? in
             let newest = try BaselineCatalog.read(container, containerID: containerID).entries.first?.manifest.vector ?? [:]
             var logs = 0
@@ -210,7 +208,11 @@ extension SyncEngine {
             } catch is LogProblem {
                 damaged = true
             } catch let error as SyncError {
-                if case .tooLarge = error { damaged = true } else if case .missing = error {} else { throw error }
+                switch error {
+                case .tooLarge, .damaged: damaged = true
+                case .missing: break
+                default: throw error
+                }
             }
             if damaged { break }
         }

@@ -60,12 +60,12 @@ extension CloudContainer {
 
     /// The bytes of a baseline's manifest.
     public func readBaselineManifest(_ name: BaselineName) throws(SyncError) -> Data {
-        try fileSystem.read(path(name.manifestPath), limit: BaselineManifest.sizeLimit)
+        try opened(fileSystem.read(path(name.manifestPath), limit: storedLimit(BaselineManifest.sizeLimit, name.manifestPath)), name.manifestPath)
     }
 
     /// Copies a baseline's database into the local file `destination` (made, never replaced).
     public func copyBaselineDatabase(_ name: BaselineName, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
-        try fileSystem.copyOut(path(name.databasePath), to: destination, limit: limit)
+        try copyOut(name.databasePath, to: destination, limit: limit)
     }
 
     /// Publishes a baseline: its database, copied from the local file `database`, then its
@@ -74,10 +74,10 @@ extension CloudContainer {
     public func publishBaseline(_ name: BaselineName, database: URL, manifest: Data) throws(SyncError) {
         try fileSystem.makeFolder(path(CloudName.baselines))
         try fileSystem.makeFolder(path(CloudName.baselines + "/" + CloudName.text(of: name.device)))
-        guard try fileSystem.createCopy(of: database, at: path(name.databasePath)) else {
+        guard try createCopy(of: database, at: name.databasePath) else {
             throw .exists(path: absolutePath(name.databasePath))
         }
-        guard try fileSystem.create(manifest, at: path(name.manifestPath)) else {
+        guard try fileSystem.create(sealed(manifest, name.manifestPath), at: path(name.manifestPath)) else {
             throw .exists(path: absolutePath(name.manifestPath))
         }
     }

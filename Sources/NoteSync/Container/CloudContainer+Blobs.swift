@@ -16,7 +16,8 @@ extension CloudContainer {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The names of the blobs in `blobs/`, sorted, and the files that were skipped.
+    /// The names of the blobs in `blobs/`, sorted, and the files that were skipped: their
+    /// SHA-256 in a plain container, ``blobFileName(_:)`` of it in an encrypted one.
     ///
     /// Skipped and reported: names that are not 64 lowercase hex digits, links, folders and
     /// other non-files. Names starting with `.` are ignored. Contents are not verified here
@@ -61,7 +62,7 @@ extension CloudContainer {
         guard data.count <= Self.blobSizeLimit else {
             throw .tooLarge(path: absolutePath(relative), limit: Self.blobSizeLimit)
         }
-        if try fileSystem.create(data, at: path(relative)) { return }
+        if try fileSystem.create(sealed(data, relative), at: path(relative)) { return }
         // Something has the name: a blob (the same bytes, by its name) unless it is no file.
         let existing = try fileSystem.entry(at: path(relative))
         if let reason = SkippedFile.Reason(existing, expected: .file) {
@@ -76,7 +77,13 @@ extension CloudContainer {
     public func readBlob(_ sha256: String, limit: Int = blobSizeLimit) throws(SyncError) -> Data {
         try CloudName.requireSHA256(sha256)
         let relative = blobPath(sha256)
-        let data = try fileSystem.read(path(relative), limit: limit)
+        let data: Data
+        do {
+            data = try opened(fileSystem.read(path(relative), limit: storedLimit(limit, relative)), relative)
+        } catch {
+            if case .damaged = error { throw .damagedBlob(path: absolutePath(relative)) }
+            throw error
+        }
         guard Self.sha256(of: data) == sha256 else { throw .damagedBlob(path: absolutePath(relative)) }
         return data
     }
@@ -98,7 +105,7 @@ extension CloudContainer {
                 try publishBlob(data, sha256: sha256)
                 return true
             case .damagedBlob:
-                try fileSystem.write(data, to: path(blobPath(sha256)))
+                try fileSystem.write(sealed(data, blobPath(sha256)), to: path(blobPath(sha256)))
                 _ = try readBlob(sha256)
                 return true
             default:
@@ -108,6 +115,6 @@ extension CloudContainer {
     }
 
     func blobPath(_ sha256: String) -> String {
-        CloudName.blobs + "/" + sha256
+        CloudName.blobs + "/" + blobFileName(sha256)
     }
 }

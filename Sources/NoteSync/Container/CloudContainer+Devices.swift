@@ -12,7 +12,7 @@ extension CloudContainer {
         guard registration.container == identity else {
             throw .wrongContainer(path: absolutePath(relative), expected: identity, found: registration.container)
         }
-        try fileSystem.write(CloudJSON.encode(registration), to: path(relative))
+        try fileSystem.write(sealed(CloudJSON.encode(registration), relative), to: path(relative))
     }
 
     /// The registration of `device`, read now.
@@ -69,10 +69,12 @@ extension CloudContainer {
     private func registration(in entry: CloudEntry, device: UUID?) -> RegistrationReading {
         guard let device else { return .skipped(.badlyNamed) }
         if let reason = SkippedFile.Reason(entry, expected: .file) { return .skipped(reason) }
-        guard entry.size <= DeviceRegistration.sizeLimit else { return .skipped(.tooLarge) }
+        let relative = CloudName.devices + "/" + entry.name
+        let limit = storedLimit(DeviceRegistration.sizeLimit, relative)
+        guard entry.size <= limit else { return .skipped(.tooLarge) }
         let data: Data
         do {
-            data = try fileSystem.read(path(CloudName.devices + "/" + entry.name), limit: DeviceRegistration.sizeLimit)
+            data = try opened(fileSystem.read(path(relative), limit: limit), relative)
         } catch {
             if case .missing = error { return .gone }
             return .skipped(SkippedFile.Reason(error))

@@ -36,7 +36,9 @@ extension CloudContainer {
     /// anything else put there. Reported as badly named, never read; names starting with `.`
     /// are ignored.
     public func strayEntries() throws(SyncError) -> [SkippedFile] {
-        let known: Set<String> = [CloudName.descriptor, CloudName.devices, CloudName.logs, CloudName.blobs, CloudName.baselines]
+        let known: Set<String> = [
+            CloudName.descriptor, CloudName.keyFile, CloudName.devices, CloudName.logs, CloudName.blobs, CloudName.baselines,
+        ]
         return try visibleEntries(of: "").filter { !known.contains($0.name) }.map { SkippedFile(path: $0.name, reason: .badlyNamed) }
     }
 
@@ -68,7 +70,9 @@ extension CloudContainer {
     public func logSizes(of device: UUID) throws(SyncError) -> [Int64: Int64] {
         var sizes: [Int64: Int64] = [:]
         for entry in try visibleEntries(of: logFolder(of: device)) where entry.kind == .file {
-            if let sequence = CloudName.sequence(ofLog: entry.name) { sizes[sequence] = entry.size }
+            if let sequence = CloudName.sequence(ofLog: entry.name) {
+                sizes[sequence] = plainSize(entry.size, logPath(of: device, sequence: sequence))
+            }
         }
         return sizes
     }
@@ -77,7 +81,8 @@ extension CloudContainer {
     /// file (a link is never followed).
     public func readLog(device: UUID, sequence: Int64, limit: Int = logSizeLimit) throws(SyncError) -> Data {
         try CloudName.requireSequence(sequence)
-        return try fileSystem.read(path(logPath(of: device, sequence: sequence)), limit: limit)
+        let relative = logPath(of: device, sequence: sequence)
+        return try opened(fileSystem.read(path(relative), limit: storedLimit(limit, relative)), relative)
     }
 
     /// Publishes a log: writes it atomically under its final name, only if no log of that
@@ -94,7 +99,7 @@ extension CloudContainer {
             throw .tooLarge(path: absolutePath(relative), limit: Self.logSizeLimit)
         }
         try fileSystem.makeFolder(path(logFolder(of: device)))
-        guard try fileSystem.create(data, at: path(relative)) else { throw .exists(path: absolutePath(relative)) }
+        guard try fileSystem.create(sealed(data, relative), at: path(relative)) else { throw .exists(path: absolutePath(relative)) }
     }
 
     /// Whether the log of `device` and `sequence` is there, with its size in bytes.
@@ -112,7 +117,7 @@ extension CloudContainer {
             if let reason = SkippedFile.Reason(entry, expected: .file) {
                 return .unreadable("'\(absolutePath(relative))': \(reason)")
             }
-            return .present(entry.size)
+            return .present(plainSize(entry.size, relative))
         } catch {
             if case .missing = error { return .absent }
             return .unreadable(error.description)

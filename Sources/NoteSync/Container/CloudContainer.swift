@@ -27,21 +27,31 @@ public struct CloudContainer: Sendable {
     /// The identity (`container` of `container.json`) this handle belongs to. Registrations
     /// of other containers found in it are foreign.
     public let identity: UUID
+    /// How the files of an encrypted container are sealed and named, when this device holds
+    /// its key; nil for a plain container. Every file but `container.json` and `key.json` goes
+    /// through it (``CloudContainer+Sealing``).
+    public var sealing: FileSealing?
 
     /// A handle on a container the device attached to before, with the identity it recorded
     /// then. Nothing is read: check ``descriptor()`` before trusting the container.
-    public init(fileSystem: any CloudFileSystem, name: String = defaultName, identity: UUID) throws(SyncError) {
+    public init(
+        fileSystem: any CloudFileSystem, name: String = defaultName, identity: UUID, sealing: FileSealing? = nil
+    ) throws(SyncError) {
         try CloudName.requireContainerName(name)
         self.fileSystem = fileSystem
         self.name = name
         self.identity = identity
+        self.sealing = sealing
     }
 
     /// A handle on the container `name` in the local folder `cloud`, written by `writer`.
     public init(
-        cloud: URL, name: String = defaultName, identity: UUID, writer: UUID? = nil, access: CloudAccess = .private
+        cloud: URL, name: String = defaultName, identity: UUID, writer: UUID? = nil, access: CloudAccess = .private,
+        sealing: FileSealing? = nil
     ) throws(SyncError) {
-        try self.init(fileSystem: LocalCloudFileSystem(root: cloud, writer: writer, access: access), name: name, identity: identity)
+        try self.init(
+            fileSystem: LocalCloudFileSystem(root: cloud, writer: writer, access: access), name: name, identity: identity,
+            sealing: sealing)
     }
 
     /// The container folder.
@@ -89,7 +99,7 @@ public struct CloudContainer: Sendable {
     }
 
     /// The descriptor at `path`, or nil when it is gone.
-    private static func readExistingDescriptor(at path: String, on fileSystem: any CloudFileSystem) throws(SyncError) -> ContainerDescriptor? {
+    static func readExistingDescriptor(at path: String, on fileSystem: any CloudFileSystem) throws(SyncError) -> ContainerDescriptor? {
         let data: Data
         do {
             data = try fileSystem.read(path, limit: ContainerDescriptor.sizeLimit)
@@ -151,11 +161,12 @@ extension CloudContainer {
             if let reason = SkippedFile.Reason(entry, expected: .file) {
                 return .unreadable("'\(absolutePath(relative))': \(reason)")
             }
-            guard entry.size <= limit else {
+            let stored = storedLimit(limit, relative)
+            guard entry.size <= stored else {
                 return .unreadable(SyncError.tooLarge(path: absolutePath(relative), limit: limit).description)
             }
             do {
-                return .present(try fileSystem.read(path(relative), limit: limit))
+                return .present(try opened(fileSystem.read(path(relative), limit: stored), relative))
             } catch {
                 return .unreadable(error.description)
             }

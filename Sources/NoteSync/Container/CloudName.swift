@@ -7,6 +7,8 @@ import Foundation
 /// matched byte for byte against ASCII patterns, never parsed leniently.
 enum CloudName {
     static let descriptor = "container.json"
+    /// The container key, wrapped by the passphrase, in an encrypted container.
+    static let keyFile = "key.json"
     static let devices = "devices"
     static let logs = "logs"
     static let blobs = "blobs"

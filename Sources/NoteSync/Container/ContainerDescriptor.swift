@@ -12,8 +12,11 @@ import Foundation
 public struct ContainerDescriptor: Codable, Equatable, Sendable {
     /// The value of the `format` key of every `container.json`.
     public static let format = "note-collector-container"
-    /// The format version this build writes and understands.
+    /// The format version of a container whose files are plain: what every build reads.
     public static let currentFormatVersion = 1
+    /// The format version of an encrypted container (docs/sync-format.md, section 15): builds
+    /// before encryption refuse it, and so never write a plain file into it.
+    public static let encryptedFormatVersion = 2
     /// The most bytes a `container.json` may have.
     public static let sizeLimit = 64 * 1024
 
@@ -21,21 +24,25 @@ public struct ContainerDescriptor: Codable, Equatable, Sendable {
     /// The identity of the container: a new UUID each time a container is created.
     public var container: UUID
     public var created: Date
+    /// How the container's files are encrypted; nil for a plain container.
+    public var encryption: EncryptionSettings?
 
-    /// A descriptor of the current format; `created` is kept to the millisecond, as written.
-    public init(container: UUID = UUID(), created: Date = Date()) {
-        formatVersion = Self.currentFormatVersion
+    /// A descriptor of the current format, of version 2 when `encryption` is given; `created`
+    /// is kept to the millisecond, as written.
+    public init(container: UUID = UUID(), created: Date = Date(), encryption: EncryptionSettings? = nil) {
+        formatVersion = encryption == nil ? Self.currentFormatVersion : Self.encryptedFormatVersion
         self.container = container
         self.created = CloudJSON.normalized(created)
+        self.encryption = encryption
     }
 
     /// Whether the container was made by a newer build: this one must write nothing into it.
     public var isNewerFormat: Bool {
-        formatVersion > Self.currentFormatVersion
+        formatVersion > Self.encryptedFormatVersion
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, container, created
+        case format, formatVersion, container, created, encryption
     }
 
     public init(from decoder: any Decoder) throws {
@@ -45,7 +52,10 @@ public struct ContainerDescriptor: Codable, Equatable, Sendable {
         do {
             container = try keys.decodeCloudUUID(forKey: .container)
             created = try keys.decodeCloudDate(forKey: .created)
-        } catch where formatVersion > Self.currentFormatVersion {
+            if formatVersion >= Self.encryptedFormatVersion {
+                encryption = try keys.decode(EncryptionSettings.self, forKey: .encryption)
+            }
+        } catch where formatVersion > Self.encryptedFormatVersion {
             throw DecodingError.dataCorruptedError(
                 forKey: .formatVersion, in: keys,
                 debugDescription: "format version \(formatVersion), newer than this build understands")
@@ -58,5 +68,6 @@ public struct ContainerDescriptor: Codable, Equatable, Sendable {
         try keys.encode(formatVersion, forKey: .formatVersion)
         try keys.encode(CloudName.text(of: container), forKey: .container)
         try keys.encode(CloudJSON.text(of: created), forKey: .created)
+        try keys.encodeIfPresent(encryption, forKey: .encryption)
     }
 }

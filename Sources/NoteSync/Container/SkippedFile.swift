@@ -21,6 +21,8 @@ public struct SkippedFile: Equatable, Sendable, CustomStringConvertible {
         case wrongDevice
         /// It could not be read, or read but not understood.
         case unreadable(String)
+        /// It does not open with the container's key (an encrypted container).
+        case damaged(String)
 
         public var description: String {
             switch self {
@@ -32,6 +34,7 @@ public struct SkippedFile: Equatable, Sendable, CustomStringConvertible {
             case .foreignContainer: return "foreign container"
             case .wrongDevice: return "names another device than its file name"
             case let .unreadable(reason): return "unreadable: \(reason)"
+            case let .damaged(reason): return "damaged: \(reason)"
             }
         }
     }
@@ -63,6 +66,7 @@ extension SkippedFile.Reason {
         switch error {
         case .tooLarge: self = .tooLarge
         case let .io(_, reason): self = .unreadable(reason)
+        case let .damaged(_, reason): self = .damaged(reason)
         default: self = .unreadable(error.description)
         }
     }

@@ -175,6 +175,9 @@ struct LogImporter {
                 return (.skipped, 0)
             case .missing:
                 return (.waiting("the log disappeared while being read"), 0)
+            case let .damaged(_, reason):
+                report.skipped.append(SkippedFile(path: path, reason: .damaged(reason)))
+                return (.skipped, 0)
             default:
                 // Permission denied, an I/O error: its device waits, the others go on.
                 return (.waiting("it cannot be read: \(Self.reason(error))"), 0)

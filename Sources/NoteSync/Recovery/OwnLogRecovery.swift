@@ -81,6 +81,8 @@ struct OwnLogRecovery {
             log = try LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
         } catch is LogProblem {
             return false
+        } catch SyncError.damaged {
+            return false
         }
         guard log.header.device == device, log.header.container == containerID, log.header.sequence == sequence else { return false }
         for sha256 in log.referencedBlobs where !store.hasBlob(sha256) {

@@ -8,7 +8,7 @@ extension Notes {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sync this store with other devices through a shared cloud folder.",
-            subcommands: [Enable.self, Disable.self, Now.self, Status.self, Compact.self])
+            subcommands: [Enable.self, Disable.self, Now.self, Status.self, Compact.self, Passphrase.self, ForgetKey.self])
     }
 
     struct Devices: ParsableCommand {
@@ -41,8 +41,11 @@ extension Notes.Sync {
     /// Runs `body` with a sync engine on the store whose imports draw a progress line on
     /// standard error when it is a terminal; the line is cleared before `body`'s result is
     /// printed.
-    static func withProgress<T>(_ options: StoreOptions, _ body: (SyncEngine) throws -> T) throws -> T {
+    static func withProgress<T>(
+        _ options: StoreOptions, passphrase: PassphraseOptions, _ body: (SyncEngine) throws -> T
+    ) throws -> T {
         let engine = SyncEngine(store: try options.open())
+        engine.passphrase = passphrase.source()
         let bar = ProgressBar()
         engine.importProgress = bar.update
         defer { bar.finish() }
@@ -57,9 +60,19 @@ extension Notes.Sync {
                 with no duplicates and without overwriting newer changes made elsewhere. A new store (a \
                 folder without a database) starts from the container's newest baseline, when it has one, \
                 and applies only the logs written after it.
+
+                With --encrypt, a container made here is encrypted end to end: nothing in the cloud folder \
+                can be read without the passphrase (asked twice on the terminal, or given with \
+                --passphrase-file or NOTES_PASSPHRASE, never on the command line). An encrypted container \
+                is joined with its passphrase, once: the device then keeps the container key in its store.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
+
+        @OptionGroup var passphraseOptions: PassphraseOptions
+
+        @Flag(help: "Make the container encrypted, when it is made here (an existing one stays as it is).")
+        var encrypt = false
 
         @Option(help: ArgumentHelp("The shared cloud folder (default: the one this store was attached to).", valueName: "DIR"), completion: .directory)
         var cloud: String?
@@ -103,6 +116,7 @@ extension Notes.Sync {
             if !databaseExists, let cloud, try join(cloud: URL(fileURLWithPath: cloud)) { return }
             let store = try storeOptions.open()
             let engine = SyncEngine(store: store)
+            engine.passphrase = passphraseOptions.source()
             let last = try engine.lastAttachment()
             guard let folder = cloud.map({ URL(fileURLWithPath: $0) }) ?? last?.cloud else { throw Self.noCloudFolder }
             let name = container ?? last?.containerName ?? SyncEngine.defaultContainerName
@@ -118,9 +132,10 @@ extension Notes.Sync {
             engine.importProgress = bar.update
             defer { bar.finish() }
             let report = try engine.enable(
-                cloud: folder, containerName: name, deviceName: device, access: groupAccess ? .group : .private)
+                cloud: folder, containerName: name, deviceName: device, access: groupAccess ? .group : .private,
+                encrypt: encrypt)
             bar.finish()
-            print("sync on: device '\(device)' in '\(target.path)'")
+            print("sync on: device '\(device)' in '\(target.path)'\(try engine.encryption().encrypted ? ", encrypted" : "")")
             SyncOutput.show(report)
         }
 
@@ -133,7 +148,7 @@ extension Notes.Sync {
             defer { bar.finish() }
             guard let (_, report) = try SyncEngine.join(
                 folder: storeOptions.folder, cloud: cloud, containerName: name, deviceName: device,
-                access: groupAccess ? .group : .private, progress: bar.update)
+                access: groupAccess ? .group : .private, progress: bar.update, passphrase: passphraseOptions.source())
             else { return false }
             bar.finish()
             print("sync on: device '\(device)' in '\(cloud.appendingPathComponent(name).standardizedFileURL.path)'")
@@ -166,8 +181,10 @@ extension Notes.Sync {
 
         @OptionGroup var storeOptions: StoreOptions
 
+        @OptionGroup var passphraseOptions: PassphraseOptions
+
         func run() throws {
-            SyncOutput.show(try Notes.Sync.withProgress(storeOptions) { try $0.syncNow() })
+            SyncOutput.show(try Notes.Sync.withProgress(storeOptions, passphrase: passphraseOptions) { try $0.syncNow() })
         }
     }
 
@@ -186,12 +203,16 @@ extension Notes.Sync {
             valueName: "DAYS"))
         var retention: Int?
 
+        @OptionGroup var passphraseOptions: PassphraseOptions
+
         func validate() throws {
             if let retention, retention < 1 { throw ValidationError("--retention must be at least 1 day") }
         }
 
         func run() throws {
-            let result = try Notes.Sync.withProgress(storeOptions) { try $0.compact(retentionDays: retention) }
+            let result = try Notes.Sync.withProgress(storeOptions, passphrase: passphraseOptions) {
+                try $0.compact(retentionDays: retention)
+            }
             SyncOutput.show(result.report)
             let baseline = result.baseline
             print("baseline \(baseline.sequence) written: \(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), "
@@ -221,6 +242,52 @@ extension Notes.Sync {
             if json { return try JSONOutput.print(SyncStatusJSON(status, watcher: watcher)) }
             print(SyncOutput.describe(status), terminator: "")
             print("watcher:   " + (watcher.map { "running (process \($0))" } ?? "not running"))
+        }
+    }
+}
+
+extension Notes.Sync {
+    struct Passphrase: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Change the passphrase of the encrypted container this store syncs with.",
+            discussion: """
+                The container key is wrapped anew under the new passphrase; no file is encrypted again, and \\
+                devices that hold the key go on without asking. Devices that join later need the new \\
+                passphrase. The new passphrase is asked twice on the terminal, or read from \\
+                --new-passphrase-file or NOTES_NEW_PASSPHRASE.
+                """)
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        @OptionGroup var passphraseOptions: PassphraseOptions
+
+        @Option(
+            help: ArgumentHelp("Read the new passphrase from this file (its first line).", valueName: "PATH"),
+            completion: .file())
+        var newPassphraseFile: String?
+
+        func run() throws {
+            let engine = SyncEngine(store: try storeOptions.open())
+            engine.passphrase = passphraseOptions.source(newPassphraseFile: newPassphraseFile)
+            try engine.changePassphrase()
+            print("passphrase changed: devices that hold the container key go on; devices that join need the new passphrase")
+        }
+    }
+
+    struct ForgetKey: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "forget-key",
+            abstract: "Remove the encrypted container's key from this store; the next sync asks for the passphrase.")
+
+        @OptionGroup var storeOptions: StoreOptions
+
+        func run() throws {
+            let engine = SyncEngine(store: try storeOptions.open())
+            if try engine.forgetKey() {
+                print("container key removed from this store: the next sync asks for the passphrase")
+            } else {
+                print("this store keeps no container key")
+            }
         }
     }
 }

@@ -53,6 +53,7 @@ enum Failure {
             return (error.description, other)
         case let error as SyncError:
             if case .invalidName = error { return (error.description, usage) }
+            if case .wrongPassphrase = error { return (error.description, badData) }
             return (error.description, other)
         case let error as InterchangeError:
             if case .notAnExport = error { return (error.description, badData) }

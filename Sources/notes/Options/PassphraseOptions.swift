@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import NoteSync
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Where the passphrase of an encrypted container comes from, never from the command line:
+/// `--passphrase-file`, else `NOTES_PASSPHRASE`, else a prompt on the terminal (asked twice for
+/// a new container). With none of them, the command says how to give one.
+struct PassphraseOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Read the passphrase of the encrypted container from this file (its first line); else NOTES_PASSPHRASE, else a prompt on the terminal.",
+            valueName: "PATH"),
+        completion: .file())
+    var passphraseFile: String?
+
+    /// The source the sync engine asks when it needs a passphrase; `newPassphraseFile` gives
+    /// the new one of `notes sync passphrase`.
+    func source(newPassphraseFile: String? = nil) -> PassphraseSource {
+        let file = passphraseFile
+        return { request in
+            switch request {
+            case let .create(container):
+                return try Self.given(file: file, variable: "NOTES_PASSPHRASE")
+                    ?? PassphrasePrompt.ask("new passphrase for '\(container)'", twice: true)
+            case let .unlock(container):
+                return try Self.given(file: file, variable: "NOTES_PASSPHRASE")
+                    ?? PassphrasePrompt.ask("passphrase for '\(container)'", twice: false)
+            case let .change(container):
+                return try Self.given(file: newPassphraseFile, variable: "NOTES_NEW_PASSPHRASE")
+                    ?? PassphrasePrompt.ask("new passphrase for '\(container)'", twice: true)
+            }
+        }
+    }
+
+    /// The passphrase in `file`, else in the environment variable, else nil.
+    private static func given(file: String?, variable: String) throws -> String? {
+        if let file {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                let reason = FileManager.default.fileExists(atPath: file) ? "it cannot be read" : "it does not exist"
+                throw InputError.file(path: file, reason: reason)
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw InputError.file(path: file, reason: "it is not UTF-8 text")
+            }
+            let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let passphrase = line.hasSuffix("\r") ? String(line.dropLast()) : line
+            guard !passphrase.isEmpty else { throw InputError.file(path: file, reason: "its first line is empty: no passphrase") }
+            return passphrase
+        }
+        if let value = ProcessInfo.processInfo.environment[variable] {
+            guard !value.isEmpty else { throw InputError.usage("\(variable) is set but empty") }
+            return value
+        }
+        return nil
+    }
+}
+
+/// A passphrase typed on the controlling terminal, without echo.
+enum PassphrasePrompt {
+    /// The passphrase typed after `prompt`, asked again to confirm with `twice`; nil when the
+    /// process has no terminal.
+    static func ask(_ prompt: String, twice: Bool) throws -> String? {
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard tty >= 0 else { return nil }
+        defer { close(tty) }
+        let first = try read(TerminalText.escaped(prompt, keepingLayout: false) + ": ", tty: tty)
+        guard !first.isEmpty else { throw InputError.usage("no passphrase was typed") }
+        if twice {
+            guard try read("again, to confirm: ", tty: tty) == first else { throw InputError.usage("the two passphrases typed differ") }
+        }
+        return first
+    }
+
+    /// One line typed on `tty` after `prompt`, with echo off while it is typed.
+    private static func read(_ prompt: String, tty: Int32) throws -> String {
+        _ = prompt.withCString { write(tty, $0, strlen($0)) }
+        var saved = termios()
+        let hasSettings = tcgetattr(tty, &saved) == 0
+        if hasSettings {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(tty, TCSAFLUSH, &quiet)
+        }
+        defer {
+            if hasSettings { tcsetattr(tty, TCSAFLUSH, &saved) }
+            _ = write(tty, "\n", 1)
+        }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = Glibc.read(tty, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 || byte == UInt8(ascii: "\n") { break }
+            bytes.append(byte)
+        }
+        if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        guard let text = String(bytes: bytes, encoding: .utf8) else { throw InputError.usage("the passphrase typed is not UTF-8 text") }
+        return text
+    }
+}
