@@ -30,6 +30,7 @@ extension SyncEngine {
             skipped: skipped, lastSync: state.lastSync, catchUp: CatchUp.current(in: store.folder))
         status.newestBaseline = newestBaseline
         status.exportError = state.exportError
+        status.encryption = try encryption()
         return status
     }
 

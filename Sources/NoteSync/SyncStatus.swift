@@ -51,6 +51,8 @@ public struct SyncStatus: Sendable {
     public var newestBaseline: BaselineManifest? = nil
     /// Why the last export failed, and when, until an export succeeds.
     public var exportError: (date: Date, message: String)? = nil
+    /// Whether the container is encrypted, and whether this store keeps its key.
+    public var encryption: (encrypted: Bool, keyHeld: Bool) = (false, false)
 }
 
 /// What one `sync now` did.

@@ -146,7 +146,7 @@ import Testing
         let attachment = try stack.stores[0].attachImages([SampleFiles.image("plain.png")], to: note.id)[0]
         _ = try stack.engines[0].syncNow()
         let container = try CloudContainer.create(in: stack.cloud)
-        try container.removeBlob(attachment.sha256)
+        try container.removeBlob(named: container.blobFileName(attachment.sha256))
         #expect(try stack.engines[1].syncNow().waiting.count == 1)
         try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
         _ = try stack.engines[0].syncNow()

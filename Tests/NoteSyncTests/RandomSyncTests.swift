@@ -21,7 +21,17 @@ import Testing
 
     @Test(arguments: seeds)
     func randomHistoriesConverge(seed: UInt64) throws {
-        let stack = try SyncStack(devices: 3)
+        try Self.converge(seed: seed, passphrase: nil)
+    }
+
+    /// The same on an encrypted container, for a quarter of the seeds.
+    @Test(arguments: seeds.prefix(max(1, seeds.count / 4)))
+    func randomHistoriesConvergeOnAnEncryptedContainer(seed: UInt64) throws {
+        try Self.converge(seed: seed, passphrase: "seed \(seed)")
+    }
+
+    static func converge(seed: UInt64, passphrase: String?) throws {
+        let stack = try SyncStack(devices: 3, passphrase: passphrase)
         let editor = RandomEditor(seed: seed)
         let first = Int.random(in: 0..<3, using: &editor.random)
         try editor.populate(stack.stores[first])
@@ -66,7 +76,17 @@ import Testing
     /// the same and no text is lost.
     @Test(arguments: seeds.prefix(max(1, seeds.count / 4)))
     func randomHistoriesWithBaselinesConverge(seed: UInt64) throws {
-        let stack = try SyncStack(devices: 3)
+        try Self.convergeWithBaselines(seed: seed, passphrase: nil)
+    }
+
+    /// The same on an encrypted container, for a tenth of the seeds.
+    @Test(arguments: seeds.prefix(max(1, seeds.count / 10)))
+    func randomHistoriesWithBaselinesConvergeOnAnEncryptedContainer(seed: UInt64) throws {
+        try Self.convergeWithBaselines(seed: seed, passphrase: "seed \(seed)")
+    }
+
+    static func convergeWithBaselines(seed: UInt64, passphrase: String?) throws {
+        let stack = try SyncStack(devices: 3, passphrase: passphrase)
         let editor = RandomEditor(seed: seed)
         try editor.populate(stack.stores[0])
         try stack.engines[0].syncNow()
@@ -112,7 +132,7 @@ import Testing
     /// Makes the others take `store` for a device that has not synced for 40 days: they stop
     /// waiting for it when they compact, and it catches up through a baseline.
     static func leaveBehind(_ store: Store, in stack: SyncStack) throws {
-        let container = try CloudContainer.create(in: stack.cloud)
+        let container = try stack.container()
         guard case var .present(registration) = container.registration(of: store.deviceID) else { return }
         registration.synced = Date().addingTimeInterval(-40 * 86400)
         try container.register(registration)

@@ -10,18 +10,44 @@ final class SyncStack {
     private(set) var stores: [Store]
     private(set) var engines: [SyncEngine]
 
+    /// The passphrase of the container, which is encrypted when there is one.
+    let passphrase: String?
+
     var cloud: URL { folder.appending("cloud") }
 
-    init(devices: Int, enable: Bool = true) throws {
+    /// `devices` stores, enabled in turn unless `enable` is false; with a `passphrase`, the
+    /// first one makes the container encrypted (with scrypt at its lowest accepted cost, which
+    /// the tests of this process share) and every device gives that passphrase.
+    init(devices: Int, enable: Bool = true, passphrase: String? = nil) throws {
         let folder = self.folder
+        self.passphrase = passphrase
+        if passphrase != nil { setenv("NOTES_SCRYPT_COST", "1024", 1) }
         try FileManager.default.createDirectory(at: folder.appending("cloud"), withIntermediateDirectories: true)
         stores = try (0..<devices).map { try Store(folder: folder.appending("device-\($0)")) }
-        engines = stores.map(SyncEngine.init(store:))
+        engines = []
+        engines = stores.map(engine(of:))
         if enable {
             for (index, engine) in engines.enumerated() {
-                try engine.enable(cloud: cloud, deviceName: "device-\(index)")
+                try engine.enable(cloud: cloud, deviceName: "device-\(index)", encrypt: passphrase != nil)
             }
         }
+    }
+
+    /// An engine on `store` that gives the stack's passphrase when asked.
+    func engine(of store: Store) -> SyncEngine {
+        let engine = SyncEngine(store: store)
+        if let passphrase { engine.passphrase = { _ in passphrase } }
+        return engine
+    }
+
+    /// A handle on the container, sealed with its key when it is encrypted (read from the
+    /// store of the first device).
+    func container() throws -> CloudContainer {
+        var container = try CloudContainer.create(in: cloud)
+        if passphrase != nil, let key = StoredKey.read(in: stores[0].folder, container: container.identity) {
+            container.sealing = FileSealing(key: key, container: container.identity)
+        }
+        return container
     }
 
     /// A new device joins: a store folder without a database, made from the container's
@@ -31,13 +57,16 @@ final class SyncStack {
     func join() throws -> SyncReport {
         let index = stores.count
         let folder = folder.appending("device-\(index)")
-        if let (engine, report) = try SyncEngine.join(folder: folder, cloud: cloud, deviceName: "device-\(index)") {
+        let given = passphrase
+        if let (engine, report) = try SyncEngine.join(
+            folder: folder, cloud: cloud, deviceName: "device-\(index)", passphrase: given.map { text in { _ in text } })
+        {
             stores.append(engine.store)
             engines.append(engine)
             return report
         }
         let store = try Store(folder: folder)
-        let engine = SyncEngine(store: store)
+        let engine = engine(of: store)
         stores.append(store)
         engines.append(engine)
         return try engine.enable(cloud: cloud, deviceName: "device-\(index)")
@@ -47,7 +76,7 @@ final class SyncStack {
     func addStore() throws -> Store {
         let store = try Store(folder: folder.appending("device-\(stores.count)"))
         stores.append(store)
-        engines.append(SyncEngine(store: store))
+        engines.append(engine(of: store))
         return store
     }
 

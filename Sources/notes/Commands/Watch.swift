@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import NoteStore
+import NoteSync
 import NoteWatch
 
 extension Notes {
@@ -20,8 +21,14 @@ extension Notes {
         @Flag(name: [.customShort("v"), .long], help: "Say more on standard error: once for imports and exports, twice for events, three times for every file.")
         var verbose: Int
 
+        @OptionGroup var passphraseOptions: PassphraseOptions
+
         func run() throws {
             let store = try openWaitingForSpace()
+            // The watcher asks nobody: an encrypted container's key is unwrapped before it starts.
+            let engine = SyncEngine(store: store)
+            engine.passphrase = passphraseOptions.source()
+            try engine.unlock()
             let level = verbose
             let service = try WatchService(store: store) { messageLevel, message in
                 guard messageLevel <= level else { return }

@@ -56,6 +56,11 @@ enum SyncOutput {
         if let name = status.containerName, let id = status.container {
             lines.append("container: \(name) (\(id.storeString))")
         }
+        if status.encryption.encrypted {
+            lines.append("encrypted: yes, " + (status.encryption.keyHeld
+                ? "the container key is kept in this store"
+                : "the key is needed: the next 'notes sync now' asks for the passphrase"))
+        }
         lines.append("device:    \(status.deviceName ?? "-") (\(status.device.storeString)), \(Plural.logs(status.exportedSequence)) published")
         lines.append("pending:   \(Plural.changes(status.pendingExports)) to export")
         if let failure = status.exportError {
@@ -182,6 +187,9 @@ struct SyncStatusJSON: Encodable {
     let catchUp: CatchUpJSON?
     let baseline: BaselineJSON?
     let exportError: ExportErrorJSON?
+    let encrypted: Bool
+    /// Whether this store keeps the container key; null for a plain container.
+    let keyHeld: Bool?
 
     /// The last export that failed: when, and why.
     struct ExportErrorJSON: Encodable {
@@ -242,6 +250,8 @@ struct SyncStatusJSON: Encodable {
                 started: Timestamp.iso($0.started))
         }
         exportError = status.exportError.map { ExportErrorJSON(failed: Timestamp.iso($0.date), reason: $0.message) }
+        encrypted = status.encryption.encrypted
+        keyHeld = status.encryption.encrypted ? status.encryption.keyHeld : nil
         baseline = status.newestBaseline.map {
             BaselineJSON(
                 device: $0.device.storeString, sequence: $0.sequence, items: $0.items, logs: $0.logCount, bytes: $0.bytes,
@@ -251,7 +261,7 @@ struct SyncStatusJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case state, reason, since, cloud, containerName, container, device, devices, pendingExports, waiting, skipped, lastSync
-        case watcher, catchUp, baseline, exportError
+        case watcher, catchUp, baseline, exportError, encrypted, keyHeld
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -269,6 +279,8 @@ struct SyncStatusJSON: Encodable {
         try container.encode(skipped, forKey: .skipped)
         try container.encode(lastSync, forKey: .lastSync)
         try container.encode(watcher, forKey: .watcher)
+        try container.encode(encrypted, forKey: .encrypted)
+        try container.encode(keyHeld, forKey: .keyHeld)
         try container.encode(catchUp, forKey: .catchUp)
         try container.encode(baseline, forKey: .baseline)
         try container.encode(exportError, forKey: .exportError)
