@@ -38,6 +38,8 @@ public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What encryption needs is not right (no passphrase, a key file that is not this
     /// container's, a plain container asked to encrypt): the message says what.
     case encryption(String)
+    /// A container asked to be encrypted exists and is plain: nothing was written.
+    case plainContainer(path: String)
 
     public var description: String {
         switch self {
@@ -61,6 +63,9 @@ public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
                 + "run 'notes sync now' on a terminal, or give the passphrase with NOTES_PASSPHRASE or --passphrase-file"
         case let .wrongPassphrase(path): return "wrong passphrase for the encrypted container '\(path)': nothing was written"
         case let .encryption(message): return message
+        case let .plainContainer(path):
+            return "the container '\(path)' exists and is not encrypted: its files stay as they are; "
+                + "give another --container name to make an encrypted one"
         }
     }
 }

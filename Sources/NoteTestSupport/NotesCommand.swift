@@ -75,8 +75,9 @@ public enum NotesCommand {
 
     /// Runs `notes` on a pseudo-terminal made by util-linux's `script`, with only `environment`
     /// (and a PATH and TERM unless given); returns its status and everything it printed.
+    /// `input` is typed on the terminal.
     public static func runOnTerminal(
-        _ arguments: [String], store: URL, environment: [String: String] = [:]
+        _ arguments: [String], store: URL, environment: [String: String] = [:], input: Data? = nil
     ) throws -> (status: Int32, output: String) {
         let command = ([binary.path, "--store", store.path] + arguments)
             .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
@@ -87,9 +88,13 @@ public enum NotesCommand {
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let output = Pipe()
-        process.standardInput = Pipe()
+        let typed = Pipe()
+        process.standardInput = typed
         process.standardOutput = output
         try process.run()
+        if let input {
+            typed.fileHandleForWriting.write(input)
+        }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))

@@ -29,7 +29,7 @@ import Testing
         #expect(sealed.count == Int(FileSealing.sealedSize(ofPlain: Int64(count))))
         #expect(FileSealing.plainSize(ofSealed: Int64(sealed.count)) == Int64(count))
         #expect(try sealing.open(sealed, path: Self.path) == plain)
-        #expect(sealed.range(of: plain.prefix(64)) == nil || count == 0)
+        if count >= 16 { #expect(sealed.range(of: plain.prefix(64)) == nil) }
 
         let folder = TemporaryFolder()
         let source = folder.appending("plain")

@@ -28,7 +28,8 @@ extension SyncEngine {
     /// used: the caller then enables the store as usual.
     public static func join(
         folder: URL, cloud: URL, containerName: String = defaultContainerName, deviceName: String,
-        access: CloudAccess = .private, progress: ((ImportProgress) -> Void)? = nil, passphrase: PassphraseSource? = nil
+        access: CloudAccess = .private, progress: ((ImportProgress) -> Void)? = nil, passphrase: PassphraseSource? = nil,
+        encrypt: Bool = false
     ) throws -> (engine: SyncEngine, report: SyncReport)? {
         guard !Store.hasDatabase(in: folder) else { return nil }
         do {
@@ -42,6 +43,7 @@ extension SyncEngine {
         let probe = try CloudContainer(cloud: cloud, name: containerName, identity: UUID(), access: access)
         guard case let .present(descriptor) = probe.descriptor(), !descriptor.isNewerFormat else { return nil }
         var container = try CloudContainer(cloud: cloud, name: containerName, identity: descriptor.container, access: access)
+        if encrypt && descriptor.encryption == nil { throw SyncError.plainContainer(path: container.url.path) }
         if descriptor.encryption != nil {
             container.sealing = try sealing(for: container, keptIn: folder, passphrase: passphrase)
         }

@@ -52,8 +52,10 @@ public struct ContainerDescriptor: Codable, Equatable, Sendable {
         do {
             container = try keys.decodeCloudUUID(forKey: .container)
             created = try keys.decodeCloudDate(forKey: .created)
-            if formatVersion >= Self.encryptedFormatVersion {
+            if formatVersion == Self.encryptedFormatVersion {
                 encryption = try keys.decode(EncryptionSettings.self, forKey: .encryption)
+            } else if formatVersion > Self.encryptedFormatVersion {
+                encryption = try? keys.decodeIfPresent(EncryptionSettings.self, forKey: .encryption)
             }
         } catch where formatVersion > Self.encryptedFormatVersion {
             throw DecodingError.dataCorruptedError(

@@ -49,11 +49,7 @@ extension CloudContainer {
         let path = name + "/" + CloudName.descriptor
         for _ in 1...3 {
             if let existing = try readExistingDescriptor(at: path, on: fileSystem) {
-                guard existing.encryption != nil else {
-                    throw .encryption(
-                        "the container '\(fileSystem.absolutePath(of: name))' exists and is not encrypted: its files stay as "
-                            + "they are; give another --container name to make an encrypted one")
-                }
+                guard existing.encryption != nil else { throw .plainContainer(path: fileSystem.absolutePath(of: name)) }
                 return try CloudContainer(fileSystem: fileSystem, name: name, identity: existing.container)
             }
             try fileSystem.makeFolder(name)

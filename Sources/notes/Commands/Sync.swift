@@ -148,7 +148,8 @@ extension Notes.Sync {
             defer { bar.finish() }
             guard let (_, report) = try SyncEngine.join(
                 folder: storeOptions.folder, cloud: cloud, containerName: name, deviceName: device,
-                access: groupAccess ? .group : .private, progress: bar.update, passphrase: passphraseOptions.source())
+                access: groupAccess ? .group : .private, progress: bar.update, passphrase: passphraseOptions.source(),
+                encrypt: encrypt)
             else { return false }
             bar.finish()
             print("sync on: device '\(device)' in '\(cloud.appendingPathComponent(name).standardizedFileURL.path)'")

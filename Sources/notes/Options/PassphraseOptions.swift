@@ -83,10 +83,11 @@ enum PassphrasePrompt {
         if hasSettings {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(tty, TCSAFLUSH, &quiet)
+            // TCSANOW: what was typed ahead of the prompt stays to be read.
+            tcsetattr(tty, TCSANOW, &quiet)
         }
         defer {
-            if hasSettings { tcsetattr(tty, TCSAFLUSH, &saved) }
+            if hasSettings { tcsetattr(tty, TCSANOW, &saved) }
             _ = write(tty, "\n", 1)
         }
         var bytes: [UInt8] = []
