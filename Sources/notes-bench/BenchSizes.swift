@@ -40,6 +40,11 @@ struct BenchSizes: Sendable {
     /// the last, for memory), and repetitions of each.
     var interchangeNotes: [Int]
     var interchangeRepetitions: Int
+    /// `encryption`: saves timed on each container, notes imported into each, repetitions of
+    /// each import and of the key's derivation.
+    var encryptionSaves: Int
+    var encryptionNotes: Int
+    var encryptionRepetitions: Int
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
@@ -47,7 +52,8 @@ struct BenchSizes: Sendable {
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
-        historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000], interchangeRepetitions: 3)
+        historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000], interchangeRepetitions: 3,
+        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
@@ -55,5 +61,6 @@ struct BenchSizes: Sendable {
         insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
-        historyEdits: 100, mergeRounds: 3, syncthingRounds: 3, interchangeNotes: [1_000, 4_000], interchangeRepetitions: 1)
+        historyEdits: 100, mergeRounds: 3, syncthingRounds: 3, interchangeNotes: [1_000, 4_000], interchangeRepetitions: 1,
+        encryptionSaves: 30, encryptionNotes: 2_000, encryptionRepetitions: 1)
 }

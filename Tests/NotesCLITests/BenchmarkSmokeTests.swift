@@ -39,6 +39,7 @@ import Testing
         let scenarios = report?["scenarios"] as? [[String: Any]] ?? []
         #expect(scenarios.map { $0["name"] as? String } == [
             "local-save", "listing", "insert", "import", "sync-latency", "sustained", "catch-up", "idle", "history", "syncthing", "interchange",
+            "encryption",
         ])
         for scenario in scenarios {
             let measurements = scenario["measurements"] as? [[String: Any]] ?? []

@@ -19,6 +19,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case history
     case syncthing
     case interchange
+    case encryption
 
     var scenario: any Scenario {
         switch self {
@@ -33,6 +34,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .history: return HistoryScenario()
         case .syncthing: return SyncthingScenario()
         case .interchange: return InterchangeScenario()
+        case .encryption: return EncryptionScenario()
         }
     }
 }

@@ -10,13 +10,18 @@ import NoteStore
 final class SyncRig {
     let bench: Workbench
     let cloud: URL
+    /// The passphrase of the container, which `enable` makes encrypted when there is one.
+    let passphrase: String?
     private let notes: ProcessRunner
     private var watchers: [BackgroundProcess] = []
 
-    init(bench: Workbench, label: String) throws {
+    init(bench: Workbench, label: String, passphrase: String? = nil) throws {
         self.bench = bench
+        self.passphrase = passphrase
         cloud = try bench.makeFolder("\(label)-cloud")
-        notes = try bench.notes()
+        var notes = try bench.notes()
+        if let passphrase { notes.environment["NOTES_PASSPHRASE"] = passphrase }
+        self.notes = notes
     }
 
     deinit {
@@ -35,7 +40,8 @@ final class SyncRig {
     /// keeps the copies in step); else the rig's one folder.
     func enable(_ store: URL, name: String, cloud: URL? = nil) throws -> SyncRun {
         SyncRun(try notes.run(
-            ["--store", store.path, "sync", "enable", "--cloud", (cloud ?? self.cloud).path, "--device-name", name],
+            ["--store", store.path, "sync", "enable", "--cloud", (cloud ?? self.cloud).path, "--device-name", name]
+                + (passphrase == nil ? [] : ["--encrypt"]),
             capturingOutput: true, measuringMemory: true))
     }
 
@@ -75,13 +81,13 @@ final class SyncRig {
         let collection: UUID
     }
 
-    func watchedPair(collection name: String) throws -> WatchedPair {
-        let deviceA = try makeDevice("A")
-        let deviceB = try makeDevice("B")
-        try enable(deviceA, name: "A")
-        try enable(deviceB, name: "B")
-        try startWatcher(deviceA, name: "A")
-        try startWatcher(deviceB, name: "B")
+    func watchedPair(collection name: String, label: String = "") throws -> WatchedPair {
+        let deviceA = try makeDevice("A\(label)")
+        let deviceB = try makeDevice("B\(label)")
+        try enable(deviceA, name: "A\(label)")
+        try enable(deviceB, name: "B\(label)")
+        try startWatcher(deviceA, name: "A\(label)")
+        try startWatcher(deviceB, name: "B\(label)")
         let store = try Store(folder: deviceA)
         let probe = try ArrivalProbe(store: deviceB)
         let collection = try store.addCollection(named: name, in: nil).id
