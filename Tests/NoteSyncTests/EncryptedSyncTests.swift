@@ -218,3 +218,25 @@ import Testing
         #expect(StoredKey.read(in: store.folder, container: try stack.container().identity) == nil)
     }
 }
+
+extension EncryptedSyncTests {
+    @Test func aDamagedEncryptedBaselineIsPassedOverForTheLogs() throws {
+        // Device 1 has applied nothing since it registered: the logs stay beside the baseline.
+        let stack = try SyncStack(devices: 2, passphrase: Self.passphrase)
+        _ = try stack.stores[0].addNote(named: "Soup", body: "leeks", in: nil)
+        try stack.engines[0].syncNow()
+        let manifest = try stack.engines[0].compact().baseline
+        let database = try stack.container().url.appendingPathComponent(
+            CloudContainer.BaselineName(device: manifest.device, sequence: manifest.sequence).databasePath)
+        var bytes = try Data(contentsOf: database)
+        bytes[bytes.count - 5] ^= 0x01
+        try bytes.write(to: database)
+        let report = try stack.join()
+        #expect(report.baseline == nil)
+        #expect(report.skipped.contains { $0.path.hasSuffix(".sqlite") && "\($0.reason)".contains("fails authentication") })
+        try stack.syncUntilQuiet()
+        let dumps = try stack.dumps()
+        #expect(dumps[2] == dumps[0])
+        #expect(dumps[1] == dumps[0])
+    }
+}
