@@ -155,17 +155,8 @@ struct EncryptionScenario: Scenario {
     private func writeNotes(_ count: Int, to folder: URL, collections: Int) throws -> Int {
         let library = NoteLibrary(notes: count, collections: collections, seed: 91)
         let store = try Store(folder: folder)
-        let ids = try library.saveCollections(to: store)
-        let inserting = store.makeContext()
-        let notes = library.notes.map { inserting.insertNote(named: $0.name, body: $0.body, in: $0.collection.map { ids[$0] }) }
-        try inserting.save()
-        var text = TextGenerator(seed: 92)
-        let updating = store.makeContext()
-        for var note in notes {
-            note.body = text.body(words: 20...180, marked: false)
-            try updating.update(note)
-        }
-        try updating.save()
-        return 2 * count + ids.count
+        let notes = try library.saveAll(to: store)
+        try NoteLibrary.rewriteBodies(of: notes, in: store)
+        return 2 * count + library.collections.count
     }
 }

@@ -107,23 +107,14 @@ struct ImportScenario: Scenario {
     private func writeHistory(on folder: URL, notes count: Int, collections: Int) throws -> Rows {
         let library = NoteLibrary(notes: count, collections: collections, seed: 91)
         let store = try Store(folder: folder)
-        let ids = try library.saveCollections(to: store)
-        let inserting = store.makeContext()
-        let notes = library.notes.map { inserting.insertNote(named: $0.name, body: $0.body, in: $0.collection.map { ids[$0] }) }
-        try inserting.save()
+        let notes = try library.saveAll(to: store)
         let file = folder.appendingPathComponent(Store.databaseFileName).path
         var rows = Rows()
         let items = "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = ? ORDER BY rowid"
         (rows.collections, rows.notes) = try DatabaseQueue(path: file).read { db in
             (try RawValue.rows(db, items, ["collection"]), try RawValue.rows(db, items, ["note"]))
         }
-        var text = TextGenerator(seed: 92)
-        let updating = store.makeContext()
-        for var note in notes {
-            note.body = text.body(words: 20...180, marked: false)
-            try updating.update(note)
-        }
-        let second = try updating.save()
+        let second = try NoteLibrary.rewriteBodies(of: notes, in: store)
         var offsets: [String: Int] = [:]
         for (offset, row) in rows.notes.enumerated() { if case let .text(id) = row[0] { offsets[id] = offset } }
         try DatabaseQueue(path: file).read { db in

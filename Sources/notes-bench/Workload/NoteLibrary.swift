@@ -119,4 +119,25 @@ struct NoteLibrary {
         }
         return try context.save()
     }
+
+    /// Saves the collections, then every note in one save; returns the notes as saved.
+    func saveAll(to store: Store) throws -> [Item] {
+        let ids = try saveCollections(to: store)
+        let context = store.makeContext()
+        let saved = notes.map { context.insertNote(named: $0.name, body: $0.body, in: $0.collection.map { ids[$0] }) }
+        try context.save()
+        return saved
+    }
+
+    /// Gives every one of `notes` a new body of 20 to 180 words, in one save.
+    @discardableResult
+    static func rewriteBodies(of notes: [Item], in store: Store, seed: UInt64 = 92) throws -> SaveSummary? {
+        var text = TextGenerator(seed: seed)
+        let context = store.makeContext()
+        for var note in notes {
+            note.body = text.body(words: 20...180, marked: false)
+            try context.update(note)
+        }
+        return try context.save()
+    }
 }
