@@ -136,3 +136,43 @@ import Testing
             ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "tea time"], store: store("b"))
     }
 }
+
+extension EncryptionCommandTests {
+    /// Watchers on an encrypted container: each unwraps the key before it starts when the store
+    /// does not hold it, then syncs live; one without any passphrase says so and does not start.
+    @Test func watchersSyncAnEncryptedContainerLive() throws {
+        let file = try makeEncrypted()
+        try fixture.succeed(
+            ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("b"))
+        try fixture.succeed(["sync", "forget-key"], store: store("b"))
+        let refused = try fixture.run(["watch"], store: store("b"))
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("does not hold its key"))
+        let a = try BackgroundNotes(["watch"], store: store("a"))
+        let b = try BackgroundNotes(["watch", "--passphrase-file", file.path], store: store("b"))
+        for name in ["a", "b"] {
+            #expect(eventually { (try? fixture.run(["sync", "status"], store: store(name)).output.contains("watcher:   running")) == true })
+        }
+        try fixture.succeed(["add", "Live and sealed", "--body", "leeks"], store: store("a"))
+        #expect(eventually(within: 10) { (try? fixture.run(["ls"], store: store("b")).output.contains("Live and sealed")) == true })
+        #expect(a.stop(SIGTERM) == 0)
+        #expect(b.stop(SIGTERM) == 0)
+    }
+
+    /// A device stopped after publishing the sentinel of the encrypted container it made, but
+    /// before its key file: others cannot join and say why; running its `sync enable --encrypt`
+    /// again writes the key file, and they can.
+    @Test func aKeyFileLostByItsMakerIsWrittenAgainByIt() throws {
+        let file = try makeEncrypted()
+        try FileManager.default.removeItem(at: container.appendingPathComponent("key.json"))
+        let waiting = try fixture.run(
+            ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("b"))
+        #expect(waiting.status == 1)
+        #expect(waiting.error.contains("has no key file key.json"))
+        try fixture.succeed(
+            ["sync", "enable", "--cloud", cloud.path, "--encrypt", "--passphrase-file", file.path], store: store("a"))
+        #expect(FileManager.default.fileExists(atPath: container.appendingPathComponent("key.json").path))
+        try fixture.succeed(
+            ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("b"))
+    }
+}
