@@ -36,10 +36,12 @@ public final class SyncEngine {
     /// passphrase whether or not `encrypt` is given.
     public func enable(
         cloud: URL, containerName: String = defaultContainerName, deviceName: String, access: CloudAccess = .private,
-        encrypt: Bool = false
+        encrypt: Bool = false, allowPlain: Bool = false
     ) throws -> SyncReport {
         try locked {
-            try attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, encrypt: encrypt)
+            try attach(
+                cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, encrypt: encrypt,
+                allowPlain: allowPlain)
         }
     }
 
@@ -48,8 +50,10 @@ public final class SyncEngine {
     /// store new to the container starts from the newest baseline there, merged into what it
     /// holds, and pushes what it held before.
     func attach(
-        cloud: URL, containerName: String, deviceName: String, access: CloudAccess, joined: Bool = false, encrypt: Bool = false
+        cloud: URL, containerName: String, deviceName: String, access: CloudAccess, joined: Bool = false, encrypt: Bool = false,
+        allowPlain: Bool = false
     ) throws -> SyncReport {
+        if !encrypt && !allowPlain { try refuseToGoPlain(cloud: cloud, name: containerName, access: access) }
         let container = try containerForAttaching(cloud: cloud, name: containerName, access: access, encrypt: encrypt)
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
@@ -239,13 +243,14 @@ public final class SyncEngine {
             try detach(
                 "the container is another one (identity \(descriptor.container.storeString), "
                     + "this device attached to \(expected.storeString)); nothing was merged or deleted")
-        case let .present(descriptor) where descriptor.encryption?.keyCheck != container.sealing?.keyCheck:
+        case let .present(descriptor) where descriptor.encryption == nil && container.sealing != nil:
+            try detach("the container's sentinel no longer says it is encrypted: nothing was written to it")
+        case let .present(descriptor) where descriptor.encryption != nil && container.sealing == nil:
+            try detach("the container's sentinel now says it is encrypted, which it was not: nothing was written to it")
+        case let .present(descriptor) where descriptor.encryption.map { container.sealing?.isKey(of: $0) == false } == true:
             try detach(
-                descriptor.encryption == nil
-                    ? "the container's sentinel no longer says it is encrypted: nothing was written to it"
-                    : container.sealing == nil
-                        ? "the container's sentinel now says it is encrypted, which it was not: nothing was written to it"
-                        : "the container's sentinel records another key than the one this device holds: nothing was written to it")
+                "the container's sentinel records another key, or other scrypt parameters, than this device's key: "
+                    + "nothing was written to it")
         case .present:
             break
         }
@@ -292,7 +297,7 @@ public final class SyncEngine {
         _ container: CloudContainer, sentinel: Presence<ContainerDescriptor>, state: SyncState
     ) throws -> SyncReport? {
         guard !state.containerShared, case let .present(found) = sentinel, found.container != state.containerID,
-            !found.isNewerFormat,
+            !found.isNewerFormat, (found.encryption != nil) == state.encrypted,
             let created = state.containerCreated, abs(found.created.timeIntervalSince(created)) <= Self.concurrentCreationWindow,
             let cloud = state.cloud, let name = state.containerName,
             try !container.devices().registrations.contains(where: { $0.device != store.deviceID })

@@ -240,3 +240,71 @@ extension EncryptedSyncTests {
         #expect(dumps[1] == dumps[0])
     }
 }
+
+/// What someone who can write into the folder might try, to make a device that holds the key
+/// write in the clear or weaken the key's wrapping.
+@Suite struct EncryptionDowngradeTests {
+    static let passphrase = "correct horse battery staple"
+
+    /// Every file in the container but its sentinel and key file, that is not sealed.
+    static func unsealedFiles(_ stack: SyncStack) throws -> [String] {
+        try EncryptedSyncTests.files(in: stack.cloud).filter { file in
+            !file.path.hasSuffix("/container.json") && !file.path.hasSuffix("/key.json") && file.data.prefix(8) != FileSealing.magic
+        }.map(\.path)
+    }
+
+    @Test func aPlainSentinelPutInPlaceIsNeverJoinedInTheClear() throws {
+        let stack = try SyncStack(devices: 1, passphrase: Self.passphrase)
+        _ = try stack.stores[0].addNote(named: "Secret", body: "never in the clear", in: nil)
+        try stack.engines[0].syncNow()
+        let container = try stack.container()
+        guard case let .present(descriptor) = container.descriptor() else { Issue.record("no sentinel"); return }
+        // Another identity, created at the same time: what a container made at once elsewhere looks like.
+        let plain = ContainerDescriptor(container: UUID(), created: descriptor.created)
+        try CloudJSON.encode(plain).write(to: container.url.appendingPathComponent("container.json"))
+        _ = try stack.stores[0].addNote(named: "Later", body: "not in the clear either", in: nil)
+        #expect(throws: SyncError.self) { try stack.engines[0].syncNow() }
+        #expect(try stack.engines[0].status().state == .off)
+        #expect(try Self.unsealedFiles(stack) == [])
+
+        // Enabling again refuses the plain container unless asked.
+        #expect(throws: SyncError.self) { try stack.engines[0].enable(cloud: stack.cloud, deviceName: "device-0") }
+        #expect(try Self.unsealedFiles(stack) == [])
+        try stack.engines[0].enable(cloud: stack.cloud, deviceName: "device-0", allowPlain: true)
+        #expect(try !Self.unsealedFiles(stack).isEmpty)
+    }
+
+    @Test func weakerScryptParametersInTheSentinelAreRefused() throws {
+        let stack = try SyncStack(devices: 1, passphrase: Self.passphrase)
+        let container = try stack.container()
+        guard case var .present(descriptor) = container.descriptor(), var settings = descriptor.encryption else {
+            Issue.record("no encrypted sentinel")
+            return
+        }
+        settings.r = 1
+        descriptor.encryption = settings
+        try CloudJSON.encode(descriptor).write(to: container.url.appendingPathComponent("container.json"))
+        let keyFile = try container.keyFile()
+        stack.engines[0].passphrase = { _ in "a weak new passphrase" }
+        #expect(throws: SyncError.self) { try stack.engines[0].changePassphrase() }
+        #expect(try container.keyFile() == keyFile)
+        #expect(throws: SyncError.self) { try stack.engines[0].syncNow() }
+        #expect(try stack.engines[0].status().state == .off)
+    }
+
+    @Test func aFailedAttachElsewhereKeepsTheKeyOfTheContainerAttachedTo() throws {
+        let stack = try SyncStack(devices: 2, passphrase: Self.passphrase)
+        // Device 1 makes a second encrypted container, under another passphrase.
+        stack.engines[1].passphrase = { _ in "another passphrase" }
+        try stack.engines[1].disable(forget: false)
+        try stack.engines[1].enable(cloud: stack.cloud, containerName: "Other", deviceName: "device-1", encrypt: true)
+        // Device 0 tries to move there with the wrong one, and stays where it was, key and all.
+        stack.engines[0].passphrase = { _ in Self.passphrase }
+        #expect(throws: SyncError.self) {
+            try stack.engines[0].enable(cloud: stack.cloud, containerName: "Other", deviceName: "device-0", encrypt: true)
+        }
+        stack.engines[0].passphrase = { _ in Issue.record("asked"); return nil }
+        try stack.engines[0].syncNow()
+        #expect(try stack.engines[0].encryption() == (true, true))
+    }
+}

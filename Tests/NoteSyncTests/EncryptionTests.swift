@@ -83,7 +83,9 @@ import Testing
 
     @Test func aWrappedKeyOpensWithItsPassphraseOnly() throws {
         let key = ContainerKey.random()
-        let settings = EncryptionSettings(n: 1024, r: 8, p: 1, keyCheck: key.check(for: Self.container))
+        let settings = EncryptionSettings(n: 1024, r: 8, p: 1, keyCheck: key.check(for: Self.container, n: 1024, r: 8, p: 1))
+        #expect(key.isKey(of: settings, container: Self.container))
+        #expect(!key.isKey(of: EncryptionSettings(n: 2048, r: 8, p: 1, keyCheck: settings.keyCheck), container: Self.container))
         let file = try KeyFile.wrapping(key, container: Self.container, passphrase: "Crème brûlée", settings: settings)
         // The same passphrase typed decomposed opens it too.
         #expect(file.unwrap(passphrase: "Cre\u{300}me bru\u{302}le\u{301}e".precomposedStringWithCanonicalMapping, settings: settings) == key)

@@ -12,7 +12,7 @@ extension CloudContainer {
             guard case .missing = error else { throw error }
             throw .encryption(
                 "the encrypted container '\(url.path)' has no key file key.json: the device that made it has not "
-                    + "finished; run 'notes sync enable' there again")
+                    + "finished; run 'notes sync enable --encrypt' there again")
         }
         switch CloudJSON.decode(KeyFile.self, from: data) {
         case let .failure(problem):

@@ -28,12 +28,18 @@ public struct ContainerKey: Sendable, Equatable {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), info: Data(purpose.utf8), outputByteCount: 32)
     }
 
-    /// What `container.json` records to tell this key from any other, for `container`: the
-    /// first 16 bytes of HMAC-SHA256 of `note-collector key check <container>`, in base64. It
-    /// says nothing of the key.
-    public func check(for container: UUID) -> String {
-        let code = HMAC<SHA256>.authenticationCode(
-            for: Data("note-collector key check \(container.storeString)".utf8), using: derived("note-collector key check"))
+    /// What `container.json` records to tell this key from any other, for `container` and the
+    /// scrypt parameters `n`, `r`, `p` that wrap it: the first 16 bytes of HMAC-SHA256 of
+    /// `note-collector key check <container> scrypt <n> <r> <p>`, in base64. It says nothing of
+    /// the key, and a device that holds the key finds parameters changed in the folder.
+    public func check(for container: UUID, n: Int, r: Int, p: Int) -> String {
+        let text = "note-collector key check \(container.storeString) scrypt \(n) \(r) \(p)"
+        let code = HMAC<SHA256>.authenticationCode(for: Data(text.utf8), using: derived("note-collector key check"))
         return Data(code).prefix(16).base64EncodedString()
+    }
+
+    /// Whether `settings` are those of this key for `container`: their check is this key's.
+    public func isKey(of settings: EncryptionSettings, container: UUID) -> Bool {
+        check(for: container, n: settings.n, r: settings.r, p: settings.p) == settings.keyCheck
     }
 }

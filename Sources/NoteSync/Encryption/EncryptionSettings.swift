@@ -22,7 +22,7 @@ public struct EncryptionSettings: Codable, Equatable, Sendable {
     public static func new(for key: ContainerKey, container: UUID) -> EncryptionSettings {
         let environment = ProcessInfo.processInfo.environment["NOTES_SCRYPT_COST"].flatMap(Int.init)
         let n = environment.flatMap { isAccepted(n: $0, r: 8, p: 1) ? $0 : nil } ?? 1 << 17
-        return EncryptionSettings(n: n, r: 8, p: 1, keyCheck: key.check(for: container))
+        return EncryptionSettings(n: n, r: 8, p: 1, keyCheck: key.check(for: container, n: n, r: 8, p: 1))
     }
 
     /// Whether scrypt parameters are within what a reader accepts: a cost of 2^10 to 2^22,

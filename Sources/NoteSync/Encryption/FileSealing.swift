@@ -32,14 +32,14 @@ public struct FileSealing: Sendable {
 
     /// The container the files belong to: part of every file's key.
     public let container: UUID
-    /// ``ContainerKey/check(for:)`` of the key: what `container.json` must record.
-    public let keyCheck: String
+    /// The container key, to check `container.json` against.
+    let key: ContainerKey
     private let fileKey: Data
     private let blobNameKey: Data
 
     public init(key: ContainerKey, container: UUID) {
         self.container = container
-        keyCheck = key.check(for: container)
+        self.key = key
         fileKey = key.derived("note-collector files").withUnsafeBytes { Data($0) }
         blobNameKey = key.derived("note-collector blob names").withUnsafeBytes { Data($0) }
     }
@@ -60,6 +60,12 @@ public struct FileSealing: Sendable {
             case .unauthentic: return "it fails authentication: changed, cut, moved from another name, or of another key"
             }
         }
+    }
+
+    /// Whether `container.json`'s `encryption` is that of this key: the key and the scrypt
+    /// parameters its check covers.
+    public func isKey(of settings: EncryptionSettings) -> Bool {
+        key.isKey(of: settings, container: container)
     }
 
     // MARK: Names and sizes

@@ -36,11 +36,7 @@ extension SyncEngine {
         if let key = StoredKey.read(in: folder, container: container.identity) {
             return FileSealing(key: key, container: container.identity)
         }
-        guard case let .present(descriptor) = container.descriptor(), let settings = descriptor.encryption,
-            descriptor.container == container.identity
-        else {
-            throw SyncError.encryption("cannot unlock '\(container.url.path)': its container.json is not that of the encrypted container this device attached to")
-        }
+        let settings = try encryption(of: container)
         let file = try container.keyFile()
         guard let text = try passphrase?(.unlock(container: container.url.path)) else {
             throw SyncError.keyNeeded(container: container.url.path)
@@ -48,49 +44,74 @@ extension SyncEngine {
         guard let key = file.unwrap(passphrase: text, settings: settings) else {
             throw SyncError.wrongPassphrase(path: container.url.path)
         }
-        guard key.check(for: container.identity) == settings.keyCheck else {
-            throw SyncError.encryption("'\(container.url.path)/key.json' holds another key than the one container.json records")
+        guard key.isKey(of: settings, container: container.identity) else {
+            throw SyncError.encryption(
+                "'\(container.url.path)/key.json' holds another key than the one container.json records: nothing was written")
         }
         try StoredKey.write(key, container: container.identity, in: folder)
         return FileSealing(key: key, container: container.identity)
     }
 
-    /// The container `name` in `cloud` for `notes sync enable`: made encrypted with `encrypt`
-    /// (the passphrase asked as for a new container), else made plain when absent; an
-    /// encrypted one is unlocked. Throws before anything is written into an existing
-    /// container when the passphrase is wrong or missing.
+    /// The `encryption` of `container`'s `container.json`, read now; throws when it cannot be
+    /// read, is not this container's, or is plain.
+    static func encryption(of container: CloudContainer) throws -> EncryptionSettings {
+        guard case let .present(descriptor) = container.descriptor(), let settings = descriptor.encryption,
+            descriptor.container == container.identity
+        else {
+            throw SyncError.encryption(
+                "cannot unlock '\(container.url.path)': its container.json is not that of the encrypted container this device attached to")
+        }
+        return settings
+    }
+
+    /// The container `name` in `cloud` for `notes sync enable`: made encrypted when absent with
+    /// `encrypt` (the passphrase asked as for a new container), else made plain when absent;
+    /// an existing encrypted one is unlocked (asking nothing when the store keeps its key).
+    /// Throws before anything is written into an existing container when the passphrase is
+    /// wrong or missing, and for a plain one with `encrypt`.
     func containerForAttaching(cloud: URL, name: String, access: CloudAccess, encrypt: Bool) throws -> CloudContainer {
+        let probe = try CloudContainer(cloud: cloud, name: name, identity: UUID(), writer: store.deviceID, access: access)
         var container: CloudContainer
-        if encrypt {
-            guard let text = try passphrase?(.create(container: cloud.appendingPathComponent(name).path)), !text.isEmpty else {
-                throw SyncError.encryption("an encrypted container needs a passphrase: give it on a terminal, with NOTES_PASSPHRASE or --passphrase-file")
+        if encrypt, case .absent = probe.descriptor() {
+            guard let text = try passphrase?(.create(container: probe.url.path)), !text.isEmpty else {
+                throw SyncError.encryption(
+                    "an encrypted container needs a passphrase: give it on a terminal, with NOTES_PASSPHRASE or --passphrase-file")
             }
             container = try CloudContainer.createEncrypted(
                 in: cloud, name: name, passphrase: text, keptIn: store.folder, writer: store.deviceID, access: access)
             if container.sealing != nil { return container }
-            // It existed: the passphrase given is the one to unlock it with.
-            let given = text
-            let sealing = try Self.sealing(for: container, keptIn: store.folder, passphrase: { _ in given })
-            container.sealing = sealing
-            // Made by this device, which stopped before its key file was written: write it now.
-            if (try? container.keyFile()) == nil, let key = StoredKey.read(in: store.folder, container: container.identity),
-                case let .present(descriptor) = container.descriptor(), let settings = descriptor.encryption,
-                settings.keyCheck == sealing.keyCheck
-            {
-                try container.writeKeyFile(KeyFile.wrapping(key, container: container.identity, passphrase: given, settings: settings))
-            }
+            // Another device made it meanwhile: the passphrase given is the one to unlock it with.
+            container.sealing = try Self.sealing(for: container, keptIn: store.folder, passphrase: { _ in text })
             return container
         }
         container = try CloudContainer.create(in: cloud, name: name, writer: store.deviceID, access: access)
-        if case let .present(descriptor) = container.descriptor(), descriptor.encryption != nil {
-            container.sealing = try Self.sealing(for: container, keptIn: store.folder, passphrase: passphrase)
+        guard case let .present(descriptor) = container.descriptor(), let settings = descriptor.encryption else {
+            if encrypt { throw SyncError.plainContainer(path: container.url.path) }
+            return container
         }
+        container.sealing = try Self.sealing(for: container, keptIn: store.folder, passphrase: passphrase)
+        try restoreKeyFile(of: container, settings: settings)
         return container
+    }
+
+    /// Writes `key.json` again when it is certainly absent and this device holds the key: what
+    /// the device that made the container does when it stopped before writing it.
+    private func restoreKeyFile(of container: CloudContainer, settings: EncryptionSettings) throws {
+        guard case .absent = container.filePresence(CloudName.keyFile, limit: KeyFile.sizeLimit),
+            let key = StoredKey.read(in: store.folder, container: container.identity), key.isKey(of: settings, container: container.identity)
+        else { return }
+        guard let text = try passphrase?(.create(container: container.url.path)), !text.isEmpty else {
+            throw SyncError.encryption(
+                "the encrypted container '\(container.url.path)' has no key file key.json: give its passphrase (on a terminal, "
+                    + "with NOTES_PASSPHRASE or --passphrase-file) to write it again")
+        }
+        try container.writeKeyFile(KeyFile.wrapping(key, container: container.identity, passphrase: text, settings: settings))
     }
 
     /// Changes the passphrase of the encrypted container sync is on with: the container key is
     /// wrapped anew under the new passphrase and `key.json` replaced. No file is encrypted
-    /// again, and devices that hold the key go on without asking.
+    /// again, and devices that hold the key go on without asking. Refused when `container.json`
+    /// is not that of the key this device holds (its scrypt parameters changed, say).
     public func changePassphrase() throws {
         try locked {
             let state = try SyncState(store)
@@ -99,11 +120,13 @@ extension SyncEngine {
                 throw SyncError.encryption("the container this store syncs with is not encrypted: it has no passphrase")
             }
             let container = try containerHandle(state)
+            let settings = try Self.encryption(of: container)
             guard let key = StoredKey.read(in: store.folder, container: container.identity),
-                case let .present(descriptor) = container.descriptor(), let settings = descriptor.encryption,
-                descriptor.container == container.identity
+                key.isKey(of: settings, container: container.identity)
             else {
-                throw SyncError.encryption("cannot change the passphrase of '\(container.url.path)': its container.json cannot be read")
+                throw SyncError.encryption(
+                    "the container.json of '\(container.url.path)' is not that of the key this device holds (changed in the "
+                        + "folder?): the passphrase was not changed")
             }
             guard let text = try passphrase?(.change(container: container.url.path)), !text.isEmpty else {
                 throw SyncError.encryption("give the new passphrase on a terminal, with NOTES_NEW_PASSPHRASE or --new-passphrase-file")
@@ -136,5 +159,26 @@ extension SyncEngine {
         let state = try SyncState(store)
         guard state.state == .on, state.encrypted else { return }
         _ = try containerHandle(state)
+    }
+}
+
+extension SyncEngine {
+    /// Throws, having written nothing, when this store synced with an encrypted container at
+    /// `cloud/name` and what is there now is plain or absent: its notes never go into the
+    /// folder in the clear unless asked (`allowPlain`), whoever replaced the container.
+    func refuseToGoPlain(cloud: URL, name: String, access: CloudAccess) throws {
+        let state = try SyncState(store)
+        guard state.encrypted, let previous = state.cloud, state.containerName == name,
+            previous.standardizedFileURL.path == cloud.standardizedFileURL.path
+        else { return }
+        let probe = try CloudContainer(cloud: cloud, name: name, identity: UUID(), access: access)
+        switch probe.descriptor() {
+        case let .present(descriptor) where descriptor.encryption != nil: return
+        case .unreadable: return
+        case .present, .absent:
+            throw SyncError.encryption(
+                "this store synced with an encrypted container at '\(probe.url.path)', and the container there now is "
+                    + "plain or gone: nothing was written; give --encrypt to make an encrypted one, or --allow-plain to sync in the clear")
+        }
     }
 }

@@ -132,8 +132,10 @@ struct EncryptionScenario: Scenario {
                 let device = try rig.makeDevice("import-\(sealed ? "sealed" : "plain")-\(repetition)")
                 if sealed {
                     // The key the source device holds: what a joining device holds after its one derivation.
-                    try FileManager.default.copyItem(
-                        at: sources[1].appendingPathComponent(StoredKey.fileName), to: device.appendingPathComponent(StoredKey.fileName))
+                    for name in try FileManager.default.contentsOfDirectory(atPath: sources[1].path) where name.hasSuffix(".key") {
+                        try FileManager.default.copyItem(
+                            at: sources[1].appendingPathComponent(name), to: device.appendingPathComponent(name))
+                    }
                 }
                 let run = try rig.enable(device, name: "B \(repetition)")
                 let found = try ArrivalProbe(store: device).noteSummary()

@@ -74,6 +74,13 @@ extension Notes.Sync {
         @Flag(help: "Make the container encrypted, when it is made here (an existing one stays as it is).")
         var encrypt = false
 
+        @Flag(help: "Sync with a plain container where this store synced with an encrypted one (its notes then go into the cloud folder in the clear).")
+        var allowPlain = false
+
+        func validateFlags() throws {
+            if encrypt && allowPlain { throw ValidationError("give --encrypt or --allow-plain, not both") }
+        }
+
         @Option(help: ArgumentHelp("The shared cloud folder (default: the one this store was attached to).", valueName: "DIR"), completion: .directory)
         var cloud: String?
 
@@ -92,6 +99,7 @@ extension Notes.Sync {
         var groupAccess = false
 
         func validate() throws {
+            try validateFlags()
             guard let cloud else { return try validateDeviceName() }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: cloud, isDirectory: &isFolder) else {
@@ -133,7 +141,7 @@ extension Notes.Sync {
             defer { bar.finish() }
             let report = try engine.enable(
                 cloud: folder, containerName: name, deviceName: device, access: groupAccess ? .group : .private,
-                encrypt: encrypt)
+                encrypt: encrypt, allowPlain: allowPlain)
             bar.finish()
             print("sync on: device '\(device)' in '\(target.path)'\(try engine.encryption().encrypted ? ", encrypted" : "")")
             SyncOutput.show(report)

@@ -75,14 +75,21 @@ enum PassphrasePrompt {
         return first
     }
 
-    /// One line typed on `tty` after `prompt`, with echo off while it is typed.
+    /// One line typed on `tty` after `prompt`, with echo off while it is typed. Keys make no
+    /// signal meanwhile, so that the terminal is always given back as it was: Ctrl-C and
+    /// Ctrl-D cancel.
     private static func read(_ prompt: String, tty: Int32) throws -> String {
         _ = prompt.withCString { write(tty, $0, strlen($0)) }
         var saved = termios()
         let hasSettings = tcgetattr(tty, &saved) == 0
         if hasSettings {
             var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
+            // Byte at a time, no echo, no signals: this reads the line and its erasures itself.
+            quiet.c_lflag &= ~tcflag_t(ECHO | ISIG | ICANON)
+            withUnsafeMutableBytes(of: &quiet.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
             // TCSANOW: what was typed ahead of the prompt stays to be read.
             tcsetattr(tty, TCSANOW, &quiet)
         }
@@ -95,8 +102,19 @@ enum PassphrasePrompt {
         while true {
             let count = Glibc.read(tty, &byte, 1)
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 || byte == UInt8(ascii: "\n") { break }
-            bytes.append(byte)
+            if count <= 0 || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+            switch byte {
+            case 0x03:  // Ctrl-C
+                throw InputError.usage("cancelled: no passphrase was given")
+            case 0x04:  // Ctrl-D: cancels on an empty line, else is ignored
+                if bytes.isEmpty { throw InputError.usage("cancelled: no passphrase was given") }
+            case 0x7f, 0x08:  // erase one character, with the continuation bytes of its UTF-8
+                while let last = bytes.popLast(), last & 0xc0 == 0x80 {}
+            case 0x15:  // Ctrl-U: erase the line
+                bytes.removeAll()
+            default:
+                bytes.append(byte)
+            }
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         guard let text = String(bytes: bytes, encoding: .utf8) else { throw InputError.usage("the passphrase typed is not UTF-8 text") }
