@@ -205,3 +205,34 @@ import Testing
         #expect(try stack.dumps()[1].contains("three"))
     }
 }
+
+extension CompactionTests {
+    /// A baseline damaged after its writer's logs were compacted away would leave a new device
+    /// with nothing to start from: its writer finds it damaged at its next check and writes
+    /// another, plain or encrypted.
+    @Test(arguments: [nil, "a passphrase"])
+    func aDamagedBaselineOfItsOwnIsReplacedByItsWriter(passphrase: String?) throws {
+        let stack = try SyncStack(devices: 1, passphrase: passphrase)
+        let soup = try stack.stores[0].addNote(named: "Soup", body: "leeks", in: nil)
+        try stack.engines[0].syncNow()
+        let first = try stack.engines[0].compact()
+        #expect(first.removedLogs > 0)
+        let container = try stack.container()
+        let database = container.url.appendingPathComponent(
+            CloudContainer.BaselineName(device: first.baseline.device, sequence: first.baseline.sequence).databasePath)
+        var bytes = try Data(contentsOf: database)
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: database)
+
+        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.engines[0].syncNow()
+        let names = try container.baselineNames().names.filter { $0.device == stack.stores[0].deviceID }
+        #expect(names.map(\.sequence) == [first.baseline.sequence + 1], "the damaged one is replaced and removed")
+        try stack.join()
+        #expect(try stack.stores[1].item(soup.id).name == "Soup")
+        // A sound baseline is left as it is.
+        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.engines[0].syncNow()
+        #expect(try container.baselineNames().names.map(\.sequence) == [first.baseline.sequence + 1])
+    }
+}

@@ -188,8 +188,8 @@ extension SyncEngine {
     static let ownLogsCheckedKey = "own.logs.checked"
 
     /// Reads this device's logs that no baseline of its own holds, at most once an hour, and
-    /// writes a baseline when one of them is damaged (its size or checksum): the baseline holds
-    /// it, so that no device waits behind it for longer. (A device that waits behind a damaged
+    /// writes a baseline when one of them is damaged (its size or checksum), or when its own
+    /// newest baseline is: the baseline holds it, so that no device waits behind it for longer. (A device that waits behind a damaged
     /// log that a baseline holds already takes that baseline.) Then puts right the blobs the
     /// latest logs list that are missing or damaged and that this store holds.
     func checkOwnLogs(_ container: CloudContainer) throws {
@@ -200,9 +200,10 @@ extension SyncEngine {
         {
             return
         }
-        let held = try BaselineCatalog.read(container, containerID: container.identity).entries
+        let catalog = try BaselineCatalog.read(container, containerID: container.identity)
+        let held = catalog.entries
             .filter { $0.manifest.device == store.deviceID }.compactMap { $0.manifest.vector[store.deviceID] }.max() ?? 0
-        var damaged = false
+        var damaged = try isNewestOwnBaselineDamaged(container, catalog: catalog)
         for sequence in try container.logSequences(of: store.deviceID).sequences where sequence > held {
             do {
                 let log = try LogCodec.decode(container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize))
@@ -221,6 +222,28 @@ extension SyncEngine {
         if damaged { _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(container) } }
         try repairBlobs(container)
         try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: key) }
+    }
+
+    /// Whether this device's newest baseline (or a manifest of its own) cannot be used: a
+    /// manifest that does not read, or a database without the size and SHA-256 of its manifest.
+    /// When its logs were compacted, a new device could start from nothing else: a new
+    /// baseline puts it right, as for a damaged log.
+    private func isNewestOwnBaselineDamaged(_ container: CloudContainer, catalog: BaselineCatalog) throws -> Bool {
+        let own = CloudName.baselines + "/" + CloudName.text(of: store.deviceID) + "/"
+        if catalog.skipped.contains(where: { $0.path.hasPrefix(own) && $0.reason != .foreignContainer }) { return true }
+        guard let newest = catalog.entries.first(where: { $0.manifest.device == store.deviceID }) else { return false }
+        let copy = BaselineLoader.temporaryFile(in: store.folder, .taken)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        do {
+            let bytes = try container.copyBaselineDatabase(newest.name, to: copy, limit: Int(newest.manifest.bytes))
+            return try bytes != newest.manifest.bytes || BaselineLoader.sha256(of: copy) != newest.manifest.sha256
+        } catch let error as SyncError {
+            switch error {
+            case .tooLarge, .damaged: return true
+            case .missing: return false
+            default: throw error
+            }
+        }
     }
 
     /// Puts right, from this store's blobs, the blobs that the logs after the newest baseline
