@@ -10,23 +10,29 @@ import Testing
     var cloud: URL { folder.appending("cloud") }
     var writer: URL { folder.appending("writer") }
 
+    /// The passphrase of the encrypted containers of these tests (never asked for a plain one),
+    /// with scrypt at its lowest accepted cost, and the crash point when there is one.
     func notes(_ store: URL, _ arguments: [String], crashAt point: String? = nil) throws -> NotesResult {
-        try NotesCommand.run(arguments, store: store, environment: point.map { ["NOTES_CRASH_AT": $0] } ?? [:])
+        var environment = ["NOTES_PASSPHRASE": "crash test", "NOTES_SCRYPT_COST": "1024"]
+        if let point { environment["NOTES_CRASH_AT"] = point }
+        return try NotesCommand.run(arguments, store: store, environment: environment)
     }
 
     func listing(_ store: URL) throws -> String {
         try notes(store, ["ls", "--recursive", "--json"]).output
     }
 
-    /// A writer with notes, a collection and an image, attached to the container.
-    func prepareWriter() throws {
+    /// A writer with notes, a collection and an image, attached to the container, which it
+    /// makes encrypted with `encrypted`.
+    func prepareWriter(encrypted: Bool = false) throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         #expect(try notes(writer, ["mkcol", "Work"]).status == 0)
         for index in 0..<5 {
             #expect(try notes(writer, ["add", "Note \(index)", "--in", "Work", "--body", "text \(index)"]).status == 0)
         }
         #expect(try notes(writer, ["attach", "Work/Note 1", SampleFiles.image("plain.png").path]).status == 0)
-        #expect(try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"]).status == 0)
+        let encrypt = encrypted ? ["--encrypt"] : []
+        #expect(try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"] + encrypt).status == 0)
     }
 
     func deviceID(_ store: URL) throws -> String {
@@ -69,8 +75,9 @@ import Testing
         #expect(result.error.contains("sync is not enabled"), "\(result)")
     }
 
-    @Test func compactKilledAnywhereLeavesAContainerThatStillWorks() throws {
-        try prepareWriter()
+    @Test(arguments: [false, true])
+    func compactKilledAnywhereLeavesAContainerThatStillWorks(encrypted: Bool) throws {
+        try prepareWriter(encrypted: encrypted)
         for point in ["baseline.copy", "baseline.publish"] {
             let killed = try notes(writer, ["sync", "compact"], crashAt: point)
             #expect(killed.status == SIGKILL, "compact at \(point) should have been killed: \(killed)")
@@ -115,8 +122,9 @@ import Testing
 
     /// Killed once the store is made, before it records where it came from: enabling again
     /// merges the baseline into it (nothing doubled) and goes on.
-    @Test func joiningKilledAfterTheStoreIsMadeCanRunAgain() throws {
-        try prepareWriter()
+    @Test(arguments: [false, true])
+    func joiningKilledAfterTheStoreIsMadeCanRunAgain(encrypted: Bool) throws {
+        try prepareWriter(encrypted: encrypted)
         #expect(try notes(writer, ["sync", "compact"]).status == 0)
         let joiner = folder.appending("joiner")
         let killed = try notes(joiner, ["sync", "enable", "--cloud", cloud.path], crashAt: "join.link")
@@ -130,8 +138,9 @@ import Testing
         #expect(try notes(writer, ["check"]).output == "ok\n")
     }
 
-    @Test func joiningKilledBeforeTheStoreIsMadeLeavesNothingAndCanRunAgain() throws {
-        try prepareWriter()
+    @Test(arguments: [false, true])
+    func joiningKilledBeforeTheStoreIsMadeLeavesNothingAndCanRunAgain(encrypted: Bool) throws {
+        try prepareWriter(encrypted: encrypted)
         #expect(try notes(writer, ["sync", "compact"]).status == 0)
         let joiner = folder.appending("joiner")
         let killed = try notes(joiner, ["sync", "enable", "--cloud", cloud.path], crashAt: "join.verify")

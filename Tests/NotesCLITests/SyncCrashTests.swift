@@ -10,8 +10,12 @@ import Testing
     var writer: URL { folder.appending("writer") }
     var reader: URL { folder.appending("reader") }
 
+    /// The passphrase of the encrypted containers of these tests (never asked for a plain one),
+    /// with scrypt at its lowest accepted cost, and the crash point when there is one.
     func notes(_ store: URL, _ arguments: [String], crashAt point: String? = nil) throws -> NotesResult {
-        try NotesCommand.run(arguments, store: store, environment: point.map { ["NOTES_CRASH_AT": $0] } ?? [:])
+        var environment = ["NOTES_PASSPHRASE": "crash test", "NOTES_SCRYPT_COST": "1024"]
+        if let point { environment["NOTES_CRASH_AT"] = point }
+        return try NotesCommand.run(arguments, store: store, environment: environment)
     }
 
     func listing(_ store: URL) throws -> [String] {
@@ -33,9 +37,12 @@ import Testing
         #expect(try notes(writer, ["attach", "Round \(round)/Note \(round).2", SampleFiles.image("plain.png").path]).status == 0)
     }
 
-    @Test func syncKilledAnywhereLosesNothingAndAppliesNothingTwice() throws {
+    /// On a plain container, and on an encrypted one.
+    @Test(arguments: [false, true])
+    func syncKilledAnywhereLosesNothingAndAppliesNothingTwice(encrypted: Bool) throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        #expect(try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"]).status == 0)
+        let encrypt = encrypted ? ["--encrypt"] : []
+        #expect(try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"] + encrypt).status == 0)
         #expect(try notes(reader, ["sync", "enable", "--cloud", cloud.path, "--device-name", "reader"]).status == 0)
         let points = [
             ("export.blob", writer), ("export.log", writer), ("export.commit", writer),
