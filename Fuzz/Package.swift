@@ -16,6 +16,9 @@ let package = Package(
             name: "fuzz-cloud-json",
             dependencies: ["FuzzDriver", .product(name: "NoteSync", package: "NoteCollector")]),
         .executableTarget(
+            name: "fuzz-sealed",
+            dependencies: ["FuzzDriver", .product(name: "NoteSync", package: "NoteCollector")]),
+        .executableTarget(
             name: "fuzz-images",
             dependencies: ["FuzzDriver", .product(name: "NoteStore", package: "NoteCollector")]),
     ],
