@@ -170,9 +170,8 @@ extension EncryptionCommandTests {
         let waiting = try fixture.run(
             ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("b"))
         #expect(waiting.status == 1)
-        #expect(waiting.error.contains("has no key file key.json"))
-        try fixture.succeed(
-            ["sync", "enable", "--cloud", cloud.path, "--encrypt", "--passphrase-file", file.path], store: store("a"))
+        #expect(waiting.error.contains("has no key file key.json yet"))
+        try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("a"))
         #expect(FileManager.default.fileExists(atPath: container.appendingPathComponent("key.json").path))
         try fixture.succeed(
             ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("b"))

@@ -65,6 +65,45 @@ struct SyncthingTests {
         }
     }
 
+    /// An encrypted container made on host A is joined on host B once the engine has carried
+    /// its sentinel and key file; notes cross both ways, and host B's copy holds none of them
+    /// in the clear.
+    @Test func anEncryptedContainerSyncsThroughTheEngine() throws {
+        let pair = try SyncthingPair(in: folder.appending("engine"))
+        defer { pair.stop() }
+        let environment = ["NOTES_PASSPHRASE": "over the wire", "NOTES_SCRYPT_COST": "1024"]
+        let made = try NotesCommand.run(
+            ["sync", "enable", "--cloud", pair.clouds[0].path, "--device-name", "laptop", "--encrypt"], store: laptop,
+            environment: environment)
+        #expect(made.status == 0, "\(made)")
+        let copy = pair.clouds[1].appendingPathComponent("NoteCollector")
+        #expect(eventually(within: 20) {
+            ["container.json", "key.json"].allSatisfy { FileManager.default.fileExists(atPath: copy.appendingPathComponent($0).path) }
+        })
+        let joined = try NotesCommand.run(
+            ["sync", "enable", "--cloud", pair.clouds[1].path, "--device-name", "desktop"], store: desktop, environment: environment)
+        #expect(joined.status == 0, "\(joined)")
+        let watchers = try [laptop, desktop].map { store in
+            let watcher = try BackgroundNotes(["watch"], store: store)
+            #expect(eventually { (try? notes(store, "sync", "status").output.contains("watcher:   running")) == true })
+            return watcher
+        }
+        #expect(try notes(laptop, "add", "Quetzal from the laptop", "--body", "xylophone").status == 0)
+        #expect(try notes(desktop, "add", "Wombat from the desktop").status == 0)
+        let expected = ["Quetzal from the laptop", "Wombat from the desktop"]
+        for store in [laptop, desktop] {
+            #expect(eventually(within: 30, pollingEvery: 0.1) { names(store) == expected }, "\(store.lastPathComponent): \(names(store))")
+        }
+        for watcher in watchers { #expect(watcher.stop(SIGINT) == 0) }
+        let files = FileManager.default.enumerator(atPath: copy.path)?.compactMap { $0 as? String } ?? []
+        for name in files {
+            let data = (try? Data(contentsOf: copy.appendingPathComponent(name))) ?? Data()
+            for secret in ["Quetzal", "xylophone", "Wombat", "laptop", "desktop"] {
+                #expect(data.range(of: Data(secret.utf8)) == nil, "\(secret) is in \(name)")
+            }
+        }
+    }
+
     @Test func concurrentEditsOfOneNoteMergeAsOnOneDisk() throws {
         let pair = try SyncthingPair(in: folder.appending("engine"))
         defer { pair.stop() }

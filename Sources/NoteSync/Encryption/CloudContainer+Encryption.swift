@@ -11,8 +11,9 @@ extension CloudContainer {
         } catch {
             guard case .missing = error else { throw error }
             throw .encryption(
-                "the encrypted container '\(url.path)' has no key file key.json: the device that made it has not "
-                    + "finished; run 'notes sync enable --encrypt' there again")
+                "the encrypted container '\(url.path)' has no key file key.json yet: a file-sync engine may still be "
+                    + "carrying it; else the device that made the container stopped before writing it, and its next "
+                    + "'notes sync enable' writes it")
         }
         switch CloudJSON.decode(KeyFile.self, from: data) {
         case let .failure(problem):
