@@ -32,6 +32,13 @@ extension SyncEngine {
         encrypt: Bool = false
     ) throws -> (engine: SyncEngine, report: SyncReport)? {
         guard !Store.hasDatabase(in: folder) else { return nil }
+        let probe = try CloudContainer(cloud: cloud, name: containerName, identity: UUID(), access: access)
+        guard case let .present(descriptor) = probe.descriptor(), !descriptor.isNewerFormat else { return nil }
+        var container = try CloudContainer(cloud: cloud, name: containerName, identity: descriptor.container, access: access)
+        if encrypt && descriptor.encryption == nil { throw SyncError.plainContainer(path: container.url.path) }
+        // The passphrase is checked before anything is made: a wrong one leaves no folder behind.
+        let key = descriptor.encryption == nil ? nil : try StoredKey.read(in: folder, container: descriptor.container)
+            ?? unlockedKey(of: container, passphrase: passphrase)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -40,12 +47,9 @@ extension SyncEngine {
         let lock = try SyncLock(storeFolder: folder)
         defer { withExtendedLifetime(lock) {} }
         guard !Store.hasDatabase(in: folder) else { return nil }
-        let probe = try CloudContainer(cloud: cloud, name: containerName, identity: UUID(), access: access)
-        guard case let .present(descriptor) = probe.descriptor(), !descriptor.isNewerFormat else { return nil }
-        var container = try CloudContainer(cloud: cloud, name: containerName, identity: descriptor.container, access: access)
-        if encrypt && descriptor.encryption == nil { throw SyncError.plainContainer(path: container.url.path) }
-        if descriptor.encryption != nil {
-            container.sealing = try sealing(for: container, keptIn: folder, passphrase: passphrase)
+        if let key {
+            try StoredKey.write(key, container: descriptor.container, in: folder)
+            container.sealing = FileSealing(key: key, container: descriptor.container)
         }
         var report = SyncReport()
         let loader = BaselineLoader(container: container, containerID: descriptor.container, folder: folder)

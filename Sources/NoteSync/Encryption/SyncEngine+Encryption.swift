@@ -36,6 +36,14 @@ extension SyncEngine {
         if let key = StoredKey.read(in: folder, container: container.identity) {
             return FileSealing(key: key, container: container.identity)
         }
+        let key = try unlockedKey(of: container, passphrase: passphrase)
+        try StoredKey.write(key, container: container.identity, in: folder)
+        return FileSealing(key: key, container: container.identity)
+    }
+
+    /// The key of the encrypted `container`, unwrapped from `key.json` with a passphrase from
+    /// `passphrase` and checked against `container.json`; nothing is written anywhere.
+    static func unlockedKey(of container: CloudContainer, passphrase: PassphraseSource?) throws -> ContainerKey {
         let settings = try encryption(of: container)
         let file = try container.keyFile()
         guard let text = try passphrase?(.unlock(container: container.url.path)) else {
@@ -48,8 +56,7 @@ extension SyncEngine {
             throw SyncError.encryption(
                 "'\(container.url.path)/key.json' holds another key than the one container.json records: nothing was written")
         }
-        try StoredKey.write(key, container: container.identity, in: folder)
-        return FileSealing(key: key, container: container.identity)
+        return key
     }
 
     /// The `encryption` of `container`'s `container.json`, read now; throws when it cannot be
