@@ -80,10 +80,7 @@ public struct CloudContainer: Sendable {
     /// is not one (it is left as it is: it may be someone's data).
     public static func create(on fileSystem: any CloudFileSystem, name: String = defaultName, now: Date = Date()) throws(SyncError) -> CloudContainer {
         try CloudName.requireContainerName(name)
-        try fileSystem.makeFolder(name)
-        for folder in [CloudName.devices, CloudName.logs, CloudName.blobs] {
-            try fileSystem.makeFolder(name + "/" + folder)
-        }
+        try makeFolders(of: name, on: fileSystem)
         let path = name + "/" + CloudName.descriptor
         // A descriptor can be removed between a failed creation and the read: try again then.
         for _ in 1...3 {
@@ -96,6 +93,15 @@ public struct CloudContainer: Sendable {
             }
         }
         throw .io(path: fileSystem.absolutePath(of: path), reason: "it keeps disappearing while being read")
+    }
+
+    /// Makes the container folder `name` and its `devices/`, `logs/` and `blobs/` where
+    /// missing: what creating a container makes, plain or encrypted.
+    static func makeFolders(of name: String, on fileSystem: any CloudFileSystem) throws(SyncError) {
+        try fileSystem.makeFolder(name)
+        for folder in [CloudName.devices, CloudName.logs, CloudName.blobs] {
+            try fileSystem.makeFolder(name + "/" + folder)
+        }
     }
 
     /// The descriptor at `path`, or nil when it is gone.

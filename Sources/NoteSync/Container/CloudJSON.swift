@@ -4,17 +4,11 @@ import Foundation
 /// dates in ISO 8601 UTC with milliseconds, unknown keys ignored, and errors that say which key
 /// is wrong without repeating the file's contents.
 enum CloudJSON {
-    private static let secondsStyle = Date.ISO8601FormatStyle(timeZone: .gmt)
     private static let readingStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
-    /// `2025-03-04T05:06:07.089Z`: UTC, with milliseconds.
+    /// `2025-03-04T05:06:07.089Z`: UTC, with milliseconds, as the store writes every date.
     static func text(of date: Date) -> String {
-        let milliseconds = self.milliseconds(of: date)
-        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        let (wholeSeconds, wholeFraction) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
-        let text = Date(timeIntervalSince1970: TimeInterval(wholeSeconds)).formatted(secondsStyle)
-        let digits = String(wholeFraction)
-        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+        date.isoText
     }
 
     /// The date written in `text`, in any ISO 8601 form with a time zone, to the millisecond.

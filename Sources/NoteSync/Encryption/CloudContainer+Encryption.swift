@@ -53,10 +53,7 @@ extension CloudContainer {
                 guard existing.encryption != nil else { throw .plainContainer(path: fileSystem.absolutePath(of: name)) }
                 return try CloudContainer(fileSystem: fileSystem, name: name, identity: existing.container)
             }
-            try fileSystem.makeFolder(name)
-            for folder in [CloudName.devices, CloudName.logs, CloudName.blobs] {
-                try fileSystem.makeFolder(name + "/" + folder)
-            }
+            try makeFolders(of: name, on: fileSystem)
             let identity = UUID()
             let key = ContainerKey.random()
             let settings = EncryptionSettings.new(for: key, container: identity)

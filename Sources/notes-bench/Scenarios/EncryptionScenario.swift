@@ -81,8 +81,8 @@ struct EncryptionScenario: Scenario {
         bench.progress("encryption: \(bench.sizes.encryptionSaves) saves on each container")
         for round in 0..<(warmUp + bench.sizes.encryptionSaves) {
             let body = text.body(words: 20...180, marked: false)
-            let first = try saveAndWait(name: "Plain \(round)", body: body, pair: plain)
-            let second = try saveAndWait(name: "Sealed \(round)", body: body, pair: sealed)
+            let first = try plain.saveAndWait(name: "Plain \(round)", body: body).total
+            let second = try sealed.saveAndWait(name: "Sealed \(round)", body: body).total
             if round >= warmUp {
                 samples.plain.append(first)
                 samples.sealed.append(second)
@@ -95,16 +95,6 @@ struct EncryptionScenario: Scenario {
             Measurement("plain container: save on A until readable on B", unit: .milliseconds, samples: samples.plain),
             Measurement("encrypted container: save on A until readable on B", unit: .milliseconds, samples: samples.sealed)
         )
-    }
-
-    private func saveAndWait(name: String, body: String, pair: SyncRig.WatchedPair) throws -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let note = try pair.store.addNote(named: name, body: body, in: pair.collection)
-        guard let arrived = try pair.probe.wait(within: 10, until: { try pair.probe.has(note.id) }) else {
-            throw BenchError.unexpected("note '\(name)' saved on A was not readable on B within 10 s")
-        }
-        return (arrived - start).milliseconds
     }
 
     /// Import rates (changes per second) from each container, repetitions alternating which

@@ -26,7 +26,6 @@ struct SyncLatencyScenario: Scenario {
 
         let rig = try SyncRig(bench: bench, label: "latency")
         let pair = try rig.watchedPair(collection: "Latency")
-        let (store, probe, inbox) = (pair.store, pair.probe, pair.collection)
         let floor = try SyncFloor(bench: bench)
         let peer = try GitPeer(folder: try bench.makeFolder("latency-git"), bench: bench)
         let peerA = try peer.device("A")
@@ -40,7 +39,7 @@ struct SyncLatencyScenario: Scenario {
         for round in 0..<(warmUp + sizes.syncSaves) {
             let body = text.body(words: 20...180, marked: false)
             let name = "Latency \(round)"
-            let (total, afterCommit) = try saveAndWait(name: name, body: body, store: store, inbox: inbox, probe: probe)
+            let (total, afterCommit) = try pair.saveAndWait(name: name, body: body)
             let rename = try floor.renameToEvent()
             let commit = try floor.durableCommit(body: body)
             if round >= warmUp {
@@ -104,20 +103,5 @@ struct SyncLatencyScenario: Scenario {
         var rename: [Double] = []
         var commit: [Double] = []
         var peer: [Double] = []
-    }
-
-    /// Saves one note on A and polls B until it is readable; returns the time from the start of
-    /// the save and from its commit.
-    private func saveAndWait(
-        name: String, body: String, store: Store, inbox: UUID, probe: ArrivalProbe
-    ) throws -> (total: Double, afterCommit: Double) {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let note = try store.addNote(named: name, body: body, in: inbox)
-        let committed = clock.now
-        guard let arrived = try probe.wait(within: 10, until: { try probe.has(note.id) }) else {
-            throw BenchError.unexpected("note '\(name)' saved on A was not readable on B within 10 s")
-        }
-        return ((arrived - start).milliseconds, (arrived - committed).milliseconds)
     }
 }

@@ -79,6 +79,19 @@ final class SyncRig {
         let probe: ArrivalProbe
         /// The collection the notes go into.
         let collection: UUID
+
+        /// Saves one note on A and polls B until it is readable; returns the time from the
+        /// start of the save and from its commit, in milliseconds.
+        func saveAndWait(name: String, body: String) throws -> (total: Double, afterCommit: Double) {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let note = try store.addNote(named: name, body: body, in: collection)
+            let committed = clock.now
+            guard let arrived = try probe.wait(within: 10, until: { try probe.has(note.id) }) else {
+                throw BenchError.unexpected("note '\(name)' saved on A was not readable on B within 10 s")
+            }
+            return ((arrived - start).milliseconds, (arrived - committed).milliseconds)
+        }
     }
 
     func watchedPair(collection name: String, label: String = "") throws -> WatchedPair {
