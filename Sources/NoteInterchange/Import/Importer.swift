@@ -27,7 +27,10 @@ public struct Importer {
     public func run(_ entries: [ImportEntry], into parent: UUID?, dryRun: Bool) throws -> ImportReport {
         var run = Run(store: store, dryRun: dryRun, total: Self.count(entries), progress: progress)
         run.known = try store.knownIDs(among: Self.ids(entries))
-        try run.importEntries(entries, into: parent, parentIsNew: false)
+        // Files are read on another core while this one saves.
+        let reads = PrefetchedReads(entries)
+        defer { reads.cancel() }
+        try run.importEntries(reads.entries, into: parent, parentIsNew: false)
         try run.flush()
         return run.report
     }
@@ -92,6 +95,8 @@ public struct Importer {
 
         mutating func importEntries(_ entries: [ImportEntry], into parent: UUID?, parentIsNew: Bool) throws {
             // Notes not read yet are read a chunk at a time, and their ids looked up together.
+            // A chunk ends before a collection, so that notes are read in the order of the
+            // tree (``PrefetchedReads``).
             var chunkStart = 0
             var readEntries: [Int: ImportEntry] = [:]
             for (index, var entry) in entries.enumerated() {
@@ -99,13 +104,13 @@ public struct Importer {
                     if index >= chunkStart {
                         readEntries.removeAll(keepingCapacity: true)
                         chunkStart = index
-                        for (offset, lazy) in entries[index...].prefix(1_000).enumerated() {
-                            guard let reading = lazy.reading else { continue }
+                        for lazy in entries[index...].prefix(1_000) {
+                            guard let reading = lazy.reading else { break }
                             let (read, problems) = reading()
                             report.problems += problems
-                            if let read { readEntries[index + offset] = read }
+                            if let read { readEntries[chunkStart] = read }
+                            chunkStart += 1
                         }
-                        chunkStart = index + min(1_000, entries.count - index)
                         known.formUnion(try store.knownIDs(among: readEntries.values.compactMap(\.id)))
                     }
                     guard let read = readEntries[index] else { continue }

@@ -8,7 +8,7 @@ import NoteStore
 /// not an object with an `id`, a `kind` and a `name` is reported and skipped, and so is an
 /// attachment without a `file` inside the export's folder; an item whose `parent` is not in
 /// the file goes at the top of the import.
-public struct JSONReader {
+public struct JSONReader: Sendable {
     public init() {}
 
     /// Whether `path` is a JSON export: a `.jsonl` file, or a folder with `notes.jsonl`.
@@ -37,46 +37,72 @@ public struct JSONReader {
         let note = Array(#""kind":"note""#.utf8)
         var notes = 0
         try Self.lines(of: handle, file: file) { line in
-            let found = line.withUnsafeBytes { buffer in
-                note.withUnsafeBytes { needle in Self.contains(buffer, needle) }
-            }
-            if found { notes += 1 }
+            if line.withUnsafeBytes({ ByteSearch.firstOffset(of: note, in: $0) }) != nil { notes += 1 }
         }
         return notes
     }
 
     /// Reads the export at `path` a line at a time, giving each item to `body` with the id of
-    /// its parent in the file (nil at the top); returns the problems met.
+    /// its parent in the file (nil at the top); returns the problems met. Lines are read and
+    /// parsed on a thread of their own (``ReadAhead``) while `body` runs.
     public func stream(_ path: URL, _ body: (ImportEntry, UUID?) throws -> Void) throws -> [String] {
         let file = Self.file(path)
         let base = file.deletingLastPathComponent()
         guard let handle = FileHandle(forReadingAtPath: file.path) else {
             throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
         }
-        defer { try? handle.close() }
-        var problems: [String] = []
-        var number = 0
-        try Self.lines(of: handle, file: file) { line in
-            number += 1
-            let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
-            if number == 1 {
-                guard let object, object["format"] as? String == JSONExporter.format else {
-                    throw InterchangeError.notAnExport(path: file.path, reason: "its first line does not say it is a notes export")
-                }
-                guard (object["formatVersion"] as? NSNumber)?.intValue == 1 else {
-                    throw InterchangeError.notAnExport(path: file.path, reason: "it is of a format version this build does not read")
-                }
-                return
+        let readAhead = ReadAhead<Parsed> { send in
+            defer { try? handle.close() }
+            var number = 0
+            try Self.lines(of: handle, file: file) { line in
+                number += 1
+                guard let parsed = try parse(line, number: number, file: file, base: base) else { return }
+                guard send(parsed) else { throw Stopped() }
             }
-            let source = "\(file.lastPathComponent) line \(number)"
-            guard let object, let entry = entry(object, source: source, base: base, problems: &problems) else {
-                if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { problems.append("\(source): not an item, skipped") }
-                return
-            }
-            try body(entry, (object["parent"] as? String).flatMap(UUID.init(uuidString:)))
+            guard number > 0 else { throw InterchangeError.notAnExport(path: file.path, reason: "it is empty") }
         }
-        guard number > 0 else { throw InterchangeError.notAnExport(path: file.path, reason: "it is empty") }
+        var problems: [String] = []
+        while let parsed = try readAhead.next() {
+            switch parsed {
+            case let .item(entry, parent, found):
+                problems += found
+                try body(entry, parent)
+            case let .problem(problem): problems.append(problem)
+            }
+        }
         return problems
+    }
+
+    /// What a line gives.
+    private enum Parsed: Sendable {
+        /// An item, with what was wrong in it (an image left out).
+        case item(ImportEntry, parent: UUID?, problems: [String])
+        case problem(String)
+    }
+
+    /// Ends the reading of lines once the reader is cancelled.
+    private struct Stopped: Error {}
+
+    /// The item of line `number`, or the problems it has; nil for the header and blank lines.
+    /// Throws when the header is not an export's.
+    private func parse(_ line: Data, number: Int, file: URL, base: URL) throws -> Parsed? {
+        let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
+        if number == 1 {
+            guard let object, object["format"] as? String == JSONExporter.format else {
+                throw InterchangeError.notAnExport(path: file.path, reason: "its first line does not say it is a notes export")
+            }
+            guard (object["formatVersion"] as? NSNumber)?.intValue == 1 else {
+                throw InterchangeError.notAnExport(path: file.path, reason: "it is of a format version this build does not read")
+            }
+            return nil
+        }
+        let source = "\(file.lastPathComponent) line \(number)"
+        var problems: [String] = []
+        guard let object, let entry = entry(object, source: source, base: base, problems: &problems) else {
+            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .problem("\(source): not an item, skipped") }
+            return nil
+        }
+        return .item(entry, parent: (object["parent"] as? String).flatMap(UUID.init(uuidString:)), problems: problems)
     }
 
     /// `notes.jsonl` in a folder, or the file given.
@@ -134,18 +160,6 @@ public struct JSONReader {
             result.append(attach(entry))
         }
         return result
-    }
-
-    /// Whether `needle` (not empty) occurs in `buffer`.
-    static func contains(_ buffer: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
-        guard let base = buffer.baseAddress, let first = needle.first, needle.count <= buffer.count else { return false }
-        var offset = 0
-        while offset + needle.count <= buffer.count, let found = memchr(base + offset, Int32(first), buffer.count - offset - needle.count + 1) {
-            let at = base.distance(to: UnsafeRawPointer(found))
-            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return true }
-            offset = at + 1
-        }
-        return false
     }
 
     /// Calls `body` with each line of the file, without its line break, reading 1 MiB at a time.

@@ -76,25 +76,28 @@ struct FrontMatter: Equatable {
     }
 
     /// Splits `text` into its front matter and the rest; a text that does not start with a
-    /// whole block has none, and is all body.
+    /// whole block has none, and is all body. Lines are found by their bytes: a line break is
+    /// one byte in UTF-8, so its index is a character's.
     static func split(_ text: String) -> (FrontMatter?, body: Substring) {
-        guard text.hasPrefix("---\n") || text.hasPrefix("---\r\n") else { return (nil, Substring(text)) }
+        let utf8 = text.utf8
+        guard utf8.starts(with: "---\n".utf8) || utf8.starts(with: "---\r\n".utf8),
+            var lineStart = utf8.firstIndex(of: 0x0A).map({ utf8.index(after: $0) })
+        else { return (nil, Substring(text)) }
         var matter = FrontMatter()
-        var rest = text[text.index(after: text.firstIndex(of: "\n")!)...]
         var listKey: String?
-        while !rest.isEmpty {
-            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
-            var line = rest[..<end]
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            let next = end == rest.endIndex ? end : rest.index(after: end)
-            if line == "---" || line == "..." { return (matter, rest[next...]) }
+        while lineStart < utf8.endIndex {
+            let end = utf8[lineStart...].firstIndex(of: 0x0A) ?? utf8.endIndex
+            let next = end == utf8.endIndex ? end : utf8.index(after: end)
+            var line = text[lineStart..<end]
+            if line.utf8.last == 0x0D { line = text[lineStart..<utf8.index(before: end)] }
+            if line == "---" || line == "..." { return (matter, text[next...]) }
             let trimmed = Self.trimmed(line)
             if let key = listKey, trimmed.hasPrefix("- ") || trimmed == "-" {
                 let item = unquoted(Self.trimmed(trimmed.dropFirst()))
                 if !item.isEmpty { matter.blockLists[key, default: []].append(item) }
-            } else if let colon = line.firstIndex(of: ":"), !line.hasPrefix(" "), !line.hasPrefix("#") {
+            } else if let colon = line.utf8.firstIndex(of: 0x3A), line.utf8.first != 0x20, line.utf8.first != 0x23 {
                 let key = Self.trimmed(line[..<colon])
-                let raw = Self.trimmed(line[line.index(after: colon)...])
+                let raw = Self.trimmed(line[line.utf8.index(after: colon)...])
                 listKey = raw.isEmpty && !key.isEmpty ? key : nil
                 if !key.isEmpty, !raw.isEmpty {
                     matter.append(key, unquoted(raw))
@@ -103,18 +106,19 @@ struct FrontMatter: Equatable {
             } else {
                 listKey = nil
             }
-            rest = rest[next...]
+            lineStart = next
         }
         return (nil, Substring(text))
     }
 
-    /// Without the spaces and tabs around it (Foundation's trimming bridges every line).
+    /// Without the spaces and tabs around it (Foundation's trimming bridges every line). Both
+    /// are one byte in UTF-8, so the ends are found by bytes.
     static func trimmed(_ text: some StringProtocol) -> String {
-        let scalars = String(text).unicodeScalars
-        guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }),
-            let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })
-        else { return "" }
-        return String(String.UnicodeScalarView(scalars[first...last]))
+        let text = Substring(text)
+        let utf8 = text.utf8
+        func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        guard let first = utf8.firstIndex(where: { !isBlank($0) }), let last = utf8.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(text[first...last])
     }
 
     /// A value as written: plain when YAML reads it back unchanged, else a JSON string.
@@ -136,6 +140,14 @@ struct FrontMatter: Equatable {
     }
 
     static func unquoted(_ raw: String) -> String {
+        let utf8 = raw.utf8
+        if utf8.count >= 2, utf8.first == 0x22, utf8.last == 0x22 {
+            // Without a backslash, and no control character, a JSON string is its text.
+            let inner = utf8.dropFirst().dropLast()
+            if !inner.contains(where: { $0 == 0x5C || $0 == 0x22 || $0 < 0x20 }) {
+                return String(raw[inner.startIndex..<inner.endIndex])
+            }
+        }
         if raw.hasPrefix("\""), raw.hasSuffix("\""), raw.count >= 2,
             let array = try? JSONSerialization.jsonObject(with: Data("[\(raw)]".utf8)) as? [String], let value = array.first
         {

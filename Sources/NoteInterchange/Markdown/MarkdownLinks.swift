@@ -26,7 +26,7 @@ enum MarkdownLinks {
     static func images(in text: Substring) -> [ImageLink] {
         var links: [ImageLink] = []
         var index = text.startIndex
-        while let start = text[index...].firstRange(of: "![") {
+        while let start = ByteSearch.firstRange(of: Array("![".utf8), in: text, from: index) {
             index = start.upperBound
             guard let (label, afterLabel) = linkText(text, from: start.upperBound),
                 afterLabel < text.endIndex, text[afterLabel] == "("

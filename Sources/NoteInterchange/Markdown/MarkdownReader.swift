@@ -26,8 +26,9 @@ public struct MarkdownReader: Sendable {
             guard Self.isMarkdown(root.lastPathComponent) else {
                 throw InterchangeError.notAnExport(path: root.path, reason: "it is not a Markdown (.md) or JSON export file")
             }
-            let base = root.deletingLastPathComponent()
-            return (readNote(root, base: base, within: base, problems: &problems).map { [$0] } ?? [], problems)
+            let folder = root.deletingLastPathComponent()
+            let place = Place(folder: folder, source: "", root: folder)
+            return (readNote(named: root.lastPathComponent, in: place, problems: &problems).map { [$0] } ?? [], problems)
         }
         return (try readFolder(root, base: root, within: root, problems: &problems), problems)
     }
@@ -35,12 +36,14 @@ public struct MarkdownReader: Sendable {
     /// Where the notes of one folder are, shared by their entries until they are read.
     final class Place: Sendable {
         let folder: URL
-        let base: URL
+        /// The folder's path relative to what is imported, with a slash at its end ("" at the
+        /// top): the start of its notes' sources.
+        let source: String
         let root: URL
 
-        init(folder: URL, base: URL, root: URL) {
+        init(folder: URL, source: String, root: URL) {
             self.folder = folder
-            self.base = base
+            self.source = source
             self.root = root
         }
     }
@@ -51,20 +54,14 @@ public struct MarkdownReader: Sendable {
     }
 
     private func readFolder(_ folder: URL, base: URL, within root: URL, problems: inout [String]) throws -> [ImportEntry] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        } catch {
-            throw InterchangeError.io(folder, error)
-        }
+        let listed = try RawFiles.entries(of: folder.path)
         var entries: [ImportEntry] = []
-        var place: Place?
-        for name in names where !name.hasPrefix(".") {
-            let url = folder.appendingPathComponent(name)
-            var info = stat()
-            guard lstat(url.path, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                var collection = ImportEntry(source: relative(url, to: base), kind: .collection, name: name)
+        let place = Place(folder: folder, source: relative(folder, to: base).map { $0 + "/" } ?? "", root: root)
+        for (name, kind) in listed where !name.hasPrefix(".") {
+            switch kind {
+            case .folder:
+                let url = folder.appendingPathComponent(name, isDirectory: true)
+                var collection = ImportEntry(source: place.source + name, kind: .collection, name: name)
                 let marker = url.appendingPathComponent(MarkdownExporter.collectionFile)
                 let marked = FileManager.default.fileExists(atPath: marker.path)
                 if let data = FileManager.default.contents(atPath: marker.path), let text = String(data: data, encoding: .utf8),
@@ -75,57 +72,67 @@ public struct MarkdownReader: Sendable {
                 do {
                     collection.children = try readFolder(url, base: base, within: root, problems: &problems)
                 } catch {
-                    problems.append("\(relative(url, to: base)): \(error), skipped")
+                    problems.append("\(collection.source): \(error), skipped")
                     continue
                 }
                 // A folder with no note at any depth (images, attachments) is no collection,
                 // unless an export made it.
                 if marked || !collection.children.isEmpty { entries.append(collection) }
-            } else if (info.st_mode & S_IFMT) == S_IFREG, Self.isMarkdown(name) {
+            case .file where Self.isMarkdown(name):
                 // Read when the import comes to it: a tree of 100,000 notes is never in memory
                 // whole, and until then a note is its file name and its folder, shared.
-                if place == nil { place = Place(folder: folder, base: base, root: root) }
                 var note = ImportEntry(source: name, kind: .note, name: name)
                 let reader = self
                 note.reading = { [place] in
-                    guard let place else { return (nil, []) }
                     var problems: [String] = []
-                    let entry = reader.readNote(place.folder.appendingPathComponent(name), base: place.base, within: place.root, problems: &problems)
+                    let entry = reader.readNote(named: name, in: place, problems: &problems)
                     return (entry, problems)
                 }
                 entries.append(note)
+            case .file, .other:
+                continue
             }
         }
         return entries
     }
 
-    private func readNote(_ file: URL, base: URL, within root: URL, problems: inout [String]) -> ImportEntry? {
-        let source = relative(file, to: base)
-        guard let data = FileManager.default.contents(atPath: file.path) else {
+    private func readNote(named name: String, in place: Place, problems: inout [String]) -> ImportEntry? {
+        let source = place.source + name
+        let bytes: [UInt8]
+        switch RawFiles.contents(of: place.folder.path + "/" + name) {
+        case let .success(read): bytes = read
+        case .failure:
             problems.append("\(source): cannot be read, skipped")
             return nil
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             problems.append("\(source): not UTF-8, skipped")
             return nil
         }
-        let stem = (file.lastPathComponent as NSString).deletingPathExtension
-        var note = ImportEntry(source: source, kind: .note, name: stem)
+        var note = ImportEntry(source: source, kind: .note, name: Self.stem(name))
         let (matter, rest) = FrontMatter.split(text)
         if let matter { apply(matter, to: &note) }
         var body = rest
         // The block an export writes after the body: its links are the note's images.
-        let marker = "\n\n" + MarkdownExporter.imagesMarker + "\n"
-        if let range = body.ranges(of: marker).last,
+        if let range = ByteSearch.lastRange(of: Self.imagesMarker, in: body),
             body[range.upperBound...].split(separator: "\n").allSatisfy({ $0.hasPrefix("![") })
         {
             let links = MarkdownLinks.images(in: body[range.upperBound...])
             body = body[..<range.lowerBound]
-            attach(links, from: file, base: base, within: root, to: &note, problems: &problems)
+            attach(links, in: place, to: &note, problems: &problems)
         }
-        attach(MarkdownLinks.images(in: body), from: file, base: base, within: root, to: &note, problems: &problems)
+        attach(MarkdownLinks.images(in: body), in: place, to: &note, problems: &problems)
         note.body = String(body)
         return note
+    }
+
+    /// What precedes the links an export writes after a body.
+    private static let imagesMarker = Array(("\n\n" + MarkdownExporter.imagesMarker + "\n").utf8)
+
+    /// A file's name without its extension.
+    static func stem(_ name: String) -> String {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
     }
 
     private func apply(_ matter: FrontMatter, to entry: inout ImportEntry) {
@@ -139,14 +146,14 @@ public struct MarkdownReader: Sendable {
     /// Local image links become attachments; links to the web are left as text. A link to a
     /// file outside what is imported, or to none, is reported.
     private func attach(
-        _ links: [MarkdownLinks.ImageLink], from file: URL, base: URL, within root: URL, to note: inout ImportEntry,
-        problems: inout [String]
+        _ links: [MarkdownLinks.ImageLink], in place: Place, to note: inout ImportEntry, problems: inout [String]
     ) {
+        let root = place.root
         for link in links {
             let destination = link.destination
             if destination.isEmpty || destination.contains("://") || destination.hasPrefix("data:") || destination.hasPrefix("#") { continue }
             let target = (destination.hasPrefix("/") ? URL(fileURLWithPath: destination)
-                : file.deletingLastPathComponent().appendingPathComponent(destination)).standardizedFileURL
+                : place.folder.appendingPathComponent(destination)).standardizedFileURL
             guard target.path.hasPrefix(root.path + "/") || target.path == root.path else {
                 problems.append("\(note.source): image \(destination) is outside what is imported, not attached")
                 continue
@@ -160,9 +167,12 @@ public struct MarkdownReader: Sendable {
         }
     }
 
-    private func relative(_ url: URL, to base: URL) -> String {
+    /// The path of `url` relative to `base`; nil when it is `base`.
+    private func relative(_ url: URL, to base: URL) -> String? {
         let path = url.standardizedFileURL.path
-        let prefix = base.standardizedFileURL.path + "/"
+        let basePath = base.standardizedFileURL.path
+        if path == basePath { return nil }
+        let prefix = basePath.hasSuffix("/") ? basePath : basePath + "/"
         return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
     }
 }
