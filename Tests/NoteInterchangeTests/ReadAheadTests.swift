@@ -88,14 +88,16 @@ import Testing
             func read(_ name: String) { lock.withLock { count[name, default: 0] += 1 } }
         }
         let reads = Reads()
+        let prefetched = PrefetchedReads()
         func note(_ path: String) -> ImportEntry {
             var entry = ImportEntry(source: path, kind: .note, name: path)
-            entry.reading = {
+            let number = prefetched.add {
                 reads.read(path)
                 var read = ImportEntry(source: path, kind: .note, name: (path as NSString).lastPathComponent)
                 read.body = "the text of \(path)"
                 return (read, [])
             }
+            entry.reading = { prefetched.take(number) }
             return entry
         }
         func collection(_ name: String, _ children: [ImportEntry]) -> ImportEntry {
@@ -103,14 +105,14 @@ import Testing
             entry.children = children
             return entry
         }
-        let many = (0..<1_500).map { note("big/n\($0)") }
-        let tree = [
-            note("a"),
-            collection("big", Array(many[..<700]) + [collection("inner", [note("big/inner/x"), note("big/inner/y")])] + Array(many[700...])),
-            note("b"),
-            collection("bad\u{1B}name", [note("bad/1"), note("bad/2")]),
-            note("c"),
-        ]
+        // Registered in the order of the tree, as a reader builds it.
+        let a = note("a")
+        let before = (0..<700).map { note("big/n\($0)") }
+        let inner = collection("inner", [note("big/inner/x"), note("big/inner/y")])
+        let after = (700..<1_500).map { note("big/n\($0)") }
+        let b = note("b")
+        let bad = collection("bad\u{1B}name", [note("bad/1"), note("bad/2")])
+        let tree = [a, collection("big", before + [inner] + after), b, bad, note("c")]
         let folder = TemporaryFolder("notes-read-ahead")
         let store = try Store(folder: folder.appending("store"))
         let report = try Importer(store: store).run(tree, into: nil, dryRun: false)

@@ -27,10 +27,7 @@ public struct Importer {
     public func run(_ entries: [ImportEntry], into parent: UUID?, dryRun: Bool) throws -> ImportReport {
         var run = Run(store: store, dryRun: dryRun, total: Self.count(entries), progress: progress)
         run.known = try store.knownIDs(among: Self.ids(entries))
-        // Files are read on another core while this one saves.
-        let reads = PrefetchedReads(entries)
-        defer { reads.cancel() }
-        try run.importEntries(reads.entries, into: parent, parentIsNew: false)
+        try run.importEntries(entries, into: parent, parentIsNew: false)
         try run.flush()
         return run.report
     }

@@ -1,63 +1,56 @@
 import Foundation
 
 /// The notes of a tree not read yet (``ImportEntry/reading``), read ahead on a thread of
-/// their own in the order an import comes to them: each note before the next, a collection's
-/// notes when the import reaches the collection.
+/// their own in the order of the tree, which is the order an import comes to them: each note
+/// before the next, a collection's notes where the collection is.
 ///
-/// ``entries`` is the tree with each note's reading replaced by one that takes what the
-/// thread read. A note the import passes over (inside a collection it skips) is dropped when
-/// a later one is taken.
+/// A reader registers each note's read as it builds the tree (``add(_:)``), and gives the note
+/// a reading that takes what the thread read (``take(_:)``). The thread starts at the first
+/// take, and stops when the tree is gone. A note an import passes over (inside a collection
+/// it skips) is dropped when a later one is taken.
 final class PrefetchedReads: @unchecked Sendable {
     typealias Read = (entry: ImportEntry?, problems: [String])
 
-    private(set) var entries: [ImportEntry] = []
+    private let lock = NSLock()
+    private var reads: [@Sendable () -> Read] = []
     private var readAhead: ReadAhead<(number: Int, read: Read)>?
-    private var readings: [@Sendable () -> Read] = []
     /// A read taken from the thread ahead of the note asked for, kept for its turn.
     private var waiting: (number: Int, read: Read)?
 
-    init(_ tree: [ImportEntry]) {
-        entries = tree.map(replacingReadings)
-        guard !readings.isEmpty else { return }
-        let readings = self.readings
-        readAhead = ReadAhead { send in
-            for (number, reading) in readings.enumerated() {
-                guard send((number, reading())) else { return }
-            }
+    /// Registers the read of the next note of the tree; returns its number.
+    func add(_ read: @escaping @Sendable () -> Read) -> Int {
+        lock.withLock {
+            reads.append(read)
+            return reads.count - 1
         }
-    }
-
-    /// Stops the thread.
-    func cancel() {
-        readAhead?.cancel()
-    }
-
-    private func replacingReadings(_ entry: ImportEntry) -> ImportEntry {
-        var entry = entry
-        if let reading = entry.reading {
-            let number = readings.count
-            readings.append(reading)
-            entry.reading = { [weak self] in self?.take(number) ?? reading() }
-        }
-        entry.children = entry.children.map(replacingReadings)
-        return entry
     }
 
     /// What the thread read for note `number`. A note asked for out of order (not how an
     /// import asks) is read here.
-    private func take(_ number: Int) -> Read {
+    func take(_ number: Int) -> Read {
+        lock.lock()
+        defer { lock.unlock() }
         if let waiting, waiting.number >= number {
-            guard waiting.number == number else { return readings[number]() }
+            guard waiting.number == number else { return reads[number]() }
             self.waiting = nil
             return waiting.read
+        }
+        if readAhead == nil {
+            let reads = self.reads
+            let start = number
+            readAhead = ReadAhead { send in
+                for number in start..<reads.count {
+                    guard send((number, reads[number]())) else { return }
+                }
+            }
         }
         while let next = try? readAhead?.next() {
             if next.number == number { return next.read }
             if next.number > number {
                 waiting = next
-                return readings[number]()
+                return reads[number]()
             }
         }
-        return readings[number]()
+        return reads[number]()
     }
 }

@@ -8,9 +8,9 @@ import Foundation
 /// stays bounded however much there is to read. ``cancel()`` (also on deinit) stops the
 /// thread at its next element.
 final class ReadAhead<Element: Sendable> {
-    /// Twice what an import saves at once: the thread reads the next save's notes while the
-    /// current one is written.
-    static var defaultCapacity: Int { 2 * Importer.batchItems }
+    /// What an import saves at once: the thread reads the next save's notes while the current
+    /// one is written.
+    static var defaultCapacity: Int { Importer.batchItems }
 
     private let channel: Channel
     /// The batch the caller works through, and how far.

@@ -30,7 +30,9 @@ public struct MarkdownReader: Sendable {
             let place = Place(folder: folder, source: "", root: folder)
             return (readNote(named: root.lastPathComponent, in: place, problems: &problems).map { [$0] } ?? [], problems)
         }
-        return (try readFolder(root, base: root, within: root, problems: &problems), problems)
+        // The notes are read on a thread of their own, ahead of the import, while it saves.
+        let reads = PrefetchedReads()
+        return (try readFolder(root, base: root, within: root, reads: reads, problems: &problems), problems)
     }
 
     /// Where the notes of one folder are, shared by their entries until they are read.
@@ -53,7 +55,9 @@ public struct MarkdownReader: Sendable {
         return lower.hasSuffix(".md") || lower.hasSuffix(".markdown")
     }
 
-    private func readFolder(_ folder: URL, base: URL, within root: URL, problems: inout [String]) throws -> [ImportEntry] {
+    private func readFolder(
+        _ folder: URL, base: URL, within root: URL, reads: PrefetchedReads, problems: inout [String]
+    ) throws -> [ImportEntry] {
         let listed = try RawFiles.entries(of: folder.path)
         var entries: [ImportEntry] = []
         let place = Place(folder: folder, source: relative(folder, to: base).map { $0 + "/" } ?? "", root: root)
@@ -70,7 +74,7 @@ public struct MarkdownReader: Sendable {
                     apply(matter, to: &collection)
                 }
                 do {
-                    collection.children = try readFolder(url, base: base, within: root, problems: &problems)
+                    collection.children = try readFolder(url, base: base, within: root, reads: reads, problems: &problems)
                 } catch {
                     problems.append("\(collection.source): \(error), skipped")
                     continue
@@ -83,11 +87,12 @@ public struct MarkdownReader: Sendable {
                 // whole, and until then a note is its file name and its folder, shared.
                 var note = ImportEntry(source: name, kind: .note, name: name)
                 let reader = self
-                note.reading = { [place] in
+                let number = reads.add { [place] in
                     var problems: [String] = []
                     let entry = reader.readNote(named: name, in: place, problems: &problems)
                     return (entry, problems)
                 }
+                note.reading = { reads.take(number) }
                 entries.append(note)
             case .file, .other:
                 continue
