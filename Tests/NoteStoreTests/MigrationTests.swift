@@ -3,8 +3,9 @@ import NoteStore
 import NoteTestSupport
 import Testing
 
-/// A store written by model version 1 (`Fixtures/store-v1.sqlite`, with the listings that
-/// version printed of it) opens in this build with every note intact.
+/// Stores written by older model versions open in this build with every note intact: model
+/// version 1 (`Fixtures/store-v1.sqlite`, with the listings that version printed of it), and
+/// model version 5 with its history.
 @Suite struct MigrationTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
@@ -72,5 +73,41 @@ import Testing
         _ = folder
         #expect(reopened.modelVersion == Store.currentModelVersion)
         #expect(reopened.deviceID == store.deviceID)
+    }
+
+    /// A store of model version 5 (`Fixtures/store-v5.sqlite`, made by its script with that
+    /// build), whose history was kept in a table without rowids: every version, delta and
+    /// head comes through the rebuild of model 6, and history goes on from them.
+    @Test func version5HistoryComesThroughTheRebuildOfItsTable() throws {
+        let folder = TemporaryFolder()
+        let storeURL = folder.appending("store")
+        try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.fixtures.appendingPathComponent("store-v5.sqlite"), to: storeURL.appendingPathComponent("store.sqlite"))
+        let store = try Store(folder: storeURL)
+        #expect(store.modelVersion == Store.currentModelVersion)
+
+        // The bodies the script wrote, oldest first.
+        var long = (1...60).map { "line \($0) of the long note\n" }.joined()
+        var bodies = [long]
+        for edit in 1...5 {
+            long += "edit \(edit)\n"
+            bodies.append(long)
+        }
+        let note = try store.resolve("Long")
+        let versions = try store.history(of: note.id).filter { $0.property == .body }.sorted { $0.stamp < $1.stamp }
+        #expect(try versions.map { try store.text(of: note.id, .body, at: $0.stamp) } == bodies)
+        #expect(versions.map(\.isHead) == [false, false, false, false, false, true])
+        #expect(try store.tags(of: note.id) == ["history"])
+        let short = try store.resolve("Short")
+        let names = try store.history(of: short.id).filter { $0.property == .name }.sorted { $0.stamp < $1.stamp }
+        #expect(try names.map { try store.text(of: short.id, .name, at: $0.stamp) } == ["Short", "Short renamed", "Short"])
+        #expect(try store.check() == [])
+
+        // History goes on: a new edit is a delta of the migrated head, and reads back.
+        try store.edit(note.id, body: long + "edit 6\n")
+        let newest = try #require(try store.history(of: note.id).filter { $0.property == .body }.max { $0.stamp < $1.stamp })
+        #expect(try store.text(of: note.id, .body, at: newest.stamp) == long + "edit 6\n")
+        #expect(try store.history(of: note.id).filter { $0.property == .body && $0.isHead }.map(\.stamp) == [newest.stamp])
     }
 }

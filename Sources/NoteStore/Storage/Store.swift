@@ -20,6 +20,8 @@ public final class Store: Sendable {
     public static let currentModelVersion = StoreSchema.currentModelVersion
     /// The model version of a log that carries no tag change (docs/sync-format.md, "Versions").
     public static let modelVersionWithoutTags = StoreSchema.modelVersionWithoutTags
+    /// See ``StoreSchema/newestLogModelVersion``.
+    public static let newestLogModelVersion = StoreSchema.newestLogModelVersion
 
     /// The database file's name inside the store folder.
     public static let databaseFileName = "store.sqlite"

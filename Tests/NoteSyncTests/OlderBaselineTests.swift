@@ -4,22 +4,24 @@ import NoteStore
 import NoteTestSupport
 import Testing
 
-/// A compacted container written by the release of model version 4, before tags
-/// (`Fixtures/baseline4`, made by its script with that build): its early logs are gone, so a
-/// new device of this build must start from its model-4 baseline, upgrade it, and apply the logs
+/// Compacted containers written by earlier releases (`Fixtures/baseline4`: model version 4,
+/// before tags; `Fixtures/baseline5`: model version 5, whose store kept history in a table
+/// without rowids), each made by its script with that build: their early logs are gone, so a
+/// new device of this build must start from the old baseline, upgrade it, and apply the logs
 /// after it, among them concurrent edits of a note that merge on a base only the baseline holds.
-@Suite struct BaselineFourTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/baseline4")
+@Suite struct OlderBaselineTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    let folder = TemporaryFolder("notes-baseline4")
+    let folder = TemporaryFolder("notes-older-baseline")
     var cloud: URL { folder.appending("cloud") }
 
-    init() throws {
+    /// The fixture, and the tags its script gave the note Soup.
+    @Test(arguments: [("baseline4", [String]()), ("baseline5", ["hot"])])
+    func aNewDeviceJoinsFromTheOlderBaseline(fixture: String, soupTags: [String]) throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("container"), to: cloud.appendingPathComponent("NoteCollector"))
-    }
-
-    @Test func aNewDeviceJoinsFromTheModelFourBaseline() throws {
+        try FileManager.default.copyItem(
+            at: Self.fixtures.appendingPathComponent(fixture).appendingPathComponent("container"),
+            to: cloud.appendingPathComponent("NoteCollector"))
         let logs = try FileManager.default.subpathsOfDirectory(atPath: cloud.appendingPathComponent("NoteCollector/logs").path)
         #expect(!logs.contains { $0.hasSuffix("000000000001.log") }, "the fixture's early logs are compacted away")
         let joined = try SyncEngine.join(folder: folder.appending("joined"), cloud: cloud, deviceName: "joined")
@@ -37,6 +39,7 @@ import Testing
         #expect(byName["Later"]?.body == "Written after\nthe baseline\n" && byName["Later"]?.parent == byName["Recipes"]?.id)
         #expect(try store.attachments(of: soup.id).count == 1)
         #expect(try store.history(of: soup.id).filter { $0.property == .body }.count >= 4, "the versions the baseline kept, and the later one")
+        #expect(try store.tags(of: soup.id) == soupTags)
         #expect(try store.check() == [])
 
         // It tags, and a second device of this build, joining after, sees the tag.
@@ -44,7 +47,7 @@ import Testing
         _ = try engine.syncNow()
         let second = try #require(try SyncEngine.join(folder: folder.appending("second"), cloud: cloud, deviceName: "second"))
         _ = try second.0.syncNow()
-        #expect(try second.0.store.tags(of: soup.id) == ["winter"])
+        #expect(try second.0.store.tags(of: soup.id) == (soupTags + ["winter"]).sorted())
         #expect(try CanonicalDump.of(second.0.store) == CanonicalDump.of(store))
     }
 }
