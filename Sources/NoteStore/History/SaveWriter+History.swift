@@ -7,13 +7,16 @@ extension SaveWriter {
     func recordFirstVersions(of item: Item) throws -> ChangeHistory {
         let context = VersionContext(name: item.name, parent: item.parent, device: deviceName)
         var history = ChangeHistory(bases: [.name: []], context: context)
-        try VersionStorage.insert(
-            .init(object: item.id, property: .name, stamp: stamp, bases: [], deviceName: context.device, context: context,
-                  text: item.name), db)
+        var name = VersionStorage.NewVersion(
+            object: item.id, property: .name, stamp: stamp, bases: [], deviceName: context.device, context: context, text: item.name)
+        name.contextJSON = ChangeHistory.contextJSON(context)
+        try VersionStorage.insert(name, db)
         if item.isNote {
-            try VersionStorage.insert(
-                .init(object: item.id, property: .body, stamp: stamp, bases: [], deviceName: context.device, context: context,
-                      text: item.body ?? ""), db)
+            var body = VersionStorage.NewVersion(
+                object: item.id, property: .body, stamp: stamp, bases: [], deviceName: context.device, context: context,
+                text: item.body ?? "")
+            body.contextJSON = name.contextJSON
+            try VersionStorage.insert(body, db)
             history.bases[.body] = []
         }
         return history
@@ -29,12 +32,15 @@ extension SaveWriter {
     ) throws -> ChangeHistory {
         var history = ChangeHistory()
         let context = VersionContext(name: current.name, parent: current.parent, device: deviceName)
+        var contextJSON: String?
         for property in HistoryProperty.allCases {
             guard case let .text(text)? = changes[property.rawValue] else { continue }
             let heads = try VersionStorage.heads(current.id, property, db)
             var version = VersionStorage.NewVersion(
                 object: current.id, property: property, stamp: stamp, origin: restored[property] == nil ? .edit : .restore,
                 bases: heads, restored: restored[property], deviceName: context.device, context: context, text: text)
+            contextJSON = contextJSON ?? ChangeHistory.contextJSON(context)
+            version.contextJSON = contextJSON
             history.context = context
             if property == .body, heads.count == 1, let originalBody { version.deltaBase = (heads[0], originalBody) }
             if property == .body, heads.count > 1 {

@@ -43,7 +43,8 @@ enum VersionStorage {
         ).execute(arguments: [
             version.object.storeString, version.property.rawValue, version.stamp.text, version.origin.rawValue,
             version.bases.map(Version.text(of:)), version.restored?.text, version.deviceName,
-            version.context.map(ChangeHistory.contextJSON), version.text.utf8.count, deltaOf, depth, content, version.fromMerge,
+            version.contextJSON ?? version.context.map(ChangeHistory.contextJSON), version.text.utf8.count, deltaOf, depth, content,
+            version.fromMerge,
         ])
         return db.changesCount > 0
     }
@@ -127,6 +128,9 @@ public struct VersionDraft: Sendable {
     public var deltaBaseDepth: Int?
     /// See ``Version/fromMerge``.
     public var fromMerge = false
+    /// `context` as the store writes it, when the caller made it already (a save writes the
+    /// same context with a name and a body).
+    var contextJSON: String?
 
     public init(
         object: UUID, property: HistoryProperty, stamp: ChangeStamp, origin: VersionOrigin = .edit,

@@ -113,14 +113,25 @@ public struct OutboxChanges: Sendable, Equatable {
         let hex = Array("0123456789abcdef".utf8)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + text.utf8.count / 16 + 8)
+        // Byte by byte, without an array per escape.
         for byte in text.utf8 {
             switch byte {
-            case 0x22: bytes += [0x5C, 0x22]
-            case 0x5C: bytes += [0x5C, 0x5C]
-            case 0x0A: bytes += [0x5C, 0x6E]
-            case 0x0D: bytes += [0x5C, 0x72]
-            case 0x09: bytes += [0x5C, 0x74]
-            case _ where byte < 0x20: bytes += [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            case 0x22, 0x5C:
+                bytes.append(0x5C)
+                bytes.append(byte)
+            case 0x0A:
+                bytes.append(0x5C)
+                bytes.append(0x6E)
+            case 0x0D:
+                bytes.append(0x5C)
+                bytes.append(0x72)
+            case 0x09:
+                bytes.append(0x5C)
+                bytes.append(0x74)
+            case _ where byte < 0x20:
+                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0x0F)])
             default: bytes.append(byte)
             }
         }

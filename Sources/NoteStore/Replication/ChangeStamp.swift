@@ -23,15 +23,33 @@ public struct ChangeStamp: Comparable, Hashable, Sendable, CustomStringConvertib
         self.init(clock: clock, device: device)
     }
 
+    /// Written in one buffer, without formatting: every version and change of a save has one.
     public var text: String {
-        let hex = String(clock, radix: 16)
-        return String(repeating: "0", count: max(0, 16 - hex.count)) + hex + "/" + device.storeString
+        let digits: StaticString = "0123456789abcdef"
+        let device = device.storeString
+        return String(unsafeUninitializedCapacity: 17 + device.utf8.count) { buffer in
+            for index in 0..<16 {
+                buffer[index] = digits.utf8Start[Int((clock >> (60 - 4 * UInt64(index))) & 0x0F)]
+            }
+            buffer[16] = UInt8(ascii: "/")
+            var out = 17
+            for byte in device.utf8 {
+                buffer[out] = byte
+                out += 1
+            }
+            return out
+        }
     }
 
     public var description: String { text }
 
+    /// By clock, then by device id as text, which orders as the id's bytes do (lowercase hex
+    /// digits, dashes at the same places): compared without making the text.
     public static func < (lhs: ChangeStamp, rhs: ChangeStamp) -> Bool {
-        lhs.clock != rhs.clock ? lhs.clock < rhs.clock : lhs.device.storeString < rhs.device.storeString
+        if lhs.clock != rhs.clock { return lhs.clock < rhs.clock }
+        return withUnsafeBytes(of: lhs.device.uuid) { left in
+            withUnsafeBytes(of: rhs.device.uuid) { right in memcmp(left.baseAddress!, right.baseAddress!, 16) < 0 }
+        }
     }
 }
 
