@@ -130,14 +130,14 @@ struct SaveWriter {
                 INSERT INTO item (id, kind, name, parent, created, modified, trashed, body, stamps)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
+        let body = item.kind == .note ? (item.body ?? "") : nil
         try statement.execute(
             arguments: [
                 item.id.storeString, item.kind.rawValue, item.name, item.parent?.storeString,
                 item.created.storeMilliseconds, item.modified.storeMilliseconds,
-                item.trashed?.storeMilliseconds, item.kind == .note ? (item.body ?? "") : nil,
-                insertionStamps,
+                item.trashed?.storeMilliseconds, body, insertionStamps,
             ])
-        searchIndex.inserted(rowid: db.lastInsertedRowID)
+        searchIndex.inserted(rowid: db.lastInsertedRowID, text: (item.name, body))
         let history = try recordFirstVersions(of: item)
         outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history)
         inserted.append(item.id)

@@ -103,8 +103,12 @@ public struct OutboxChanges: Sendable, Equatable {
     /// tab as `\n`, `\r` and `\t`, other control characters as `\u00xx`, the rest as itself.
     public static func appendJSONString(_ text: String, to out: inout String) {
         out += "\""
-        // Most text needs no escape: append it in one piece.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+        // Most text needs no escape: append it in one piece. Bytes are looked at in the
+        // string's own buffer, where there is one: the generic iterator costs more.
+        func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
+        let escaped = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: needsEscape) }
+            ?? text.utf8.contains(where: needsEscape)
+        if !escaped {
             out += text
             out += "\""
             return

@@ -26,20 +26,26 @@ enum SearchIndex {
         /// Per rowid: the entry the index holds for it now (nil: none), to remove.
         private var indexed: [Int64: Entry?] = [:]
         private var heldBytes = 0
+        /// The text of rows inserted by the transaction, when the inserter gave it: written
+        /// without reading the row again, unless the row changes or goes meanwhile.
+        private var insertedText: [Int64: (name: String, body: String?)] = [:]
         /// Past this much old text held, the batch writes what it has (and starts again).
         private static let heldBytesLimit = 32 << 20
 
         /// Call before the name or body of the item `id` changes, or before its row goes.
         func willChange(_ id: String, _ db: Database) throws {
-            guard let entry = try SearchIndex.entry(of: id, db), indexed[entry.rowid] == nil else { return }
+            guard let entry = try SearchIndex.entry(of: id, db) else { return }
+            insertedText[entry.rowid] = nil
+            guard indexed[entry.rowid] == nil else { return }
             indexed[entry.rowid] = entry
             heldBytes += entry.name.utf8.count + (entry.body?.utf8.count ?? 0)
             if heldBytes > Self.heldBytesLimit { try write(db) }
         }
 
-        /// Call after inserting an item row.
-        func inserted(rowid: Int64) {
+        /// Call after inserting an item row; with its name and body when they are at hand.
+        func inserted(rowid: Int64, text: (name: String, body: String?)? = nil) {
             if indexed[rowid] == nil { indexed[rowid] = .some(nil) }
+            insertedText[rowid] = text
         }
 
         /// Writes the gathered entries: each old one removed, each row's current text added.
@@ -51,11 +57,14 @@ enum SearchIndex {
             let read = try db.cachedStatement(sql: "SELECT name, body FROM item WHERE rowid = ?")
             for rowid in indexed.keys.sorted() {
                 if case let old?? = indexed[rowid] { try remove.execute(arguments: [rowid, old.name, old.body]) }
-                if let row = try Row.fetchOne(read, arguments: [rowid]) {
+                if let text = insertedText[rowid] {
+                    try add.execute(arguments: [rowid, text.name, text.body])
+                } else if let row = try Row.fetchOne(read, arguments: [rowid]) {
                     try add.execute(arguments: [rowid, row[0] as String, row[1] as String?])
                 }
             }
             indexed = [:]
+            insertedText = [:]
             heldBytes = 0
         }
     }
