@@ -18,6 +18,9 @@ public struct Importer {
     /// (each ends with a commit and a checkpoint, and writes the pages of the indexes it
     /// touched), and more memory: 20,000 notes of JSON take about 140 MiB.
     static let batchItems = 20_000
+    /// The writer's page cache during an import (``Store/withWriterCache(mebibytes:_:)``):
+    /// about 5% faster than the store's 32 MiB for 100,000 notes here.
+    static let cacheMiB = 64
     static let batchBytes = 64 * 1024 * 1024
 
     public init(store: Store) {
@@ -27,11 +30,13 @@ public struct Importer {
     /// Imports `entries` into `parent` (nil: the top level); with `dryRun`, saves nothing and
     /// says what it would do in ``ImportReport/plan``.
     public func run(_ entries: [ImportEntry], into parent: UUID?, dryRun: Bool) throws -> ImportReport {
-        var run = Run(store: store, dryRun: dryRun, total: Self.count(entries), progress: progress)
-        run.known = try store.knownIDs(among: Self.ids(entries))
-        try run.importEntries(entries, into: parent, parentIsNew: false)
-        try run.flush()
-        return run.report
+        try store.withWriterCache(mebibytes: Self.cacheMiB) {
+            var run = Run(store: store, dryRun: dryRun, total: Self.count(entries), progress: progress)
+            run.known = try store.knownIDs(among: Self.ids(entries))
+            try run.importEntries(entries, into: parent, parentIsNew: false)
+            try run.flush()
+            return run.report
+        }
     }
 
     /// Imports entries given one at a time, each with the id its file gave its parent (nil at
@@ -39,6 +44,14 @@ public struct Importer {
     /// calls `add` for each. An entry whose parent was not imported before it goes into
     /// `parent`. Few entries are held at a time, so memory stays flat however many there are.
     public func run(
+        total: Int, into parent: UUID?, dryRun: Bool, _ produce: (_ add: (ImportEntry, UUID?) throws -> Void) throws -> Void
+    ) throws -> ImportReport {
+        try store.withWriterCache(mebibytes: Self.cacheMiB) {
+            try runStream(total: total, into: parent, dryRun: dryRun, produce)
+        }
+    }
+
+    private func runStream(
         total: Int, into parent: UUID?, dryRun: Bool, _ produce: (_ add: (ImportEntry, UUID?) throws -> Void) throws -> Void
     ) throws -> ImportReport {
         var run = Run(store: store, dryRun: dryRun, total: total, progress: progress)

@@ -111,7 +111,7 @@ public final class Store: Sendable {
             SnippetFunction.register(db)
             // The writer keeps more pages in memory (up to 32 MiB, allocated as used): a large
             // save or import reads back the pages of the index it writes, from the WAL, else.
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -32768") }
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Store.writerCacheKiB)") }
         }
         return configuration
     }
@@ -168,6 +168,18 @@ public final class Store: Sendable {
     /// not (`synchronous = NORMAL` for its commit) is atomic all the same and seen at once by
     /// every connection; a power cut (not a crash of the process) can undo it, together with
     /// any other such transaction after the last durable one, never half of it.
+    /// The page cache of the writer, in KiB.
+    static let writerCacheKiB = 32 * 1024
+
+    /// Runs `body` with the writer's page cache raised to `mebibytes` (allocated as used), for
+    /// a bulk import of many saves: fewer pages of the indexes it writes are read back and
+    /// written again. The cache is as before afterwards.
+    public func withWriterCache<T>(mebibytes: Int, _ body: () throws -> T) throws -> T {
+        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(mebibytes * 1024)") }
+        defer { try? pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") } }
+        return try body()
+    }
+
     func write<T>(durable: Bool = true, _ body: (Database) throws -> T) throws -> T {
         do {
             guard !durable else { return try pool.write(body) }
