@@ -4,11 +4,11 @@ import NoteStore
 import NoteTestSupport
 import Testing
 
-/// Compacted containers written by earlier releases (`Fixtures/baseline4`: model version 4,
-/// before tags; `Fixtures/baseline5`: model version 5, whose store kept history in a table
-/// without rowids), each made by its script with that build: their early logs are gone, so a
-/// new device of this build must start from the old baseline, upgrade it, and apply the logs
-/// after it, among them concurrent edits of a note that merge on a base only the baseline holds.
+/// Compacted containers written by releases (`Fixtures/baseline4`: model version 4, before
+/// tags; `Fixtures/baseline5`: model version 5, with a tag), each made by its script with that
+/// build: their early logs are gone, so a new device of this build must start from the
+/// baseline, upgrade it when it is older, and apply the logs after it, among them concurrent
+/// edits of a note that merge on a base only the baseline holds.
 @Suite struct OlderBaselineTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 

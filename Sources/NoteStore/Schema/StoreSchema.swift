@@ -7,11 +7,7 @@ import GRDB
 /// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
 enum StoreSchema {
     /// The model version this build writes.
-    static let currentModelVersion = 6
-    /// The newest model version a log carries: model 6 changed how the store keeps history,
-    /// not what a log holds, so a log's model version is at most 5 (docs/sync-format.md,
-    /// "Versions").
-    static let newestLogModelVersion = 5
+    static let currentModelVersion = 5
     /// The model version of a log without tags: what builds of model 4 still read
     /// (docs/sync-format.md, "Versions").
     static let modelVersionWithoutTags = 4
@@ -32,9 +28,6 @@ enum StoreSchema {
         }
         migrator.registerMigration("v5") { db in
             try addTags(db)
-        }
-        migrator.registerMigration("v6") { db in
-            try keepVersionsInRowOrder(db)
         }
         return migrator
     }
@@ -246,41 +239,6 @@ enum StoreSchema {
             ) WITHOUT ROWID;
             ALTER TABLE version ADD COLUMN from_merge INTEGER NOT NULL DEFAULT 0;
             UPDATE metadata SET value = '5' WHERE key = 'model_version';
-            """)
-    }
-
-    /// Version 6: `version` becomes a table with rowids, its key (object, property, stamp) a
-    /// unique index: rows are appended as they are saved, where a table without rowids kept
-    /// them in key order (random for new objects), so that a save of many new notes wrote
-    /// pages all over the table, and spilled bodies over about 1,000 bytes onto overflow
-    /// pages of their own. Columns, constraints and every version stay as they were.
-    private static func keepVersionsInRowOrder(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE version_rows (
-                object TEXT NOT NULL,
-                property TEXT NOT NULL CHECK (property IN ('name', 'body')),
-                stamp TEXT NOT NULL,
-                origin TEXT NOT NULL CHECK (origin IN ('edit', 'restore', 'conflict')),
-                bases TEXT,
-                restored TEXT,
-                device_name TEXT,
-                context TEXT,
-                head INTEGER NOT NULL,
-                size INTEGER NOT NULL,
-                delta_of TEXT,
-                depth INTEGER NOT NULL,
-                content BLOB NOT NULL,
-                from_merge INTEGER NOT NULL DEFAULT 0,
-                UNIQUE (object, property, stamp)
-            );
-            INSERT INTO version_rows
-                SELECT object, property, stamp, origin, bases, restored, device_name, context, head, size, delta_of, depth,
-                    content, from_merge
-                FROM version ORDER BY object, property, stamp;
-            DROP TABLE version;
-            ALTER TABLE version_rows RENAME TO version;
-            CREATE INDEX version_head ON version(object, property) WHERE head;
-            UPDATE metadata SET value = '6' WHERE key = 'model_version';
             """)
     }
 

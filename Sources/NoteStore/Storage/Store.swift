@@ -20,8 +20,6 @@ public final class Store: Sendable {
     public static let currentModelVersion = StoreSchema.currentModelVersion
     /// The model version of a log that carries no tag change (docs/sync-format.md, "Versions").
     public static let modelVersionWithoutTags = StoreSchema.modelVersionWithoutTags
-    /// See ``StoreSchema/newestLogModelVersion``.
-    public static let newestLogModelVersion = StoreSchema.newestLogModelVersion
 
     /// The database file's name inside the store folder.
     public static let databaseFileName = "store.sqlite"
@@ -162,12 +160,6 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs one write transaction, turning database errors into ``StoreError``.
-    ///
-    /// A durable transaction (the default) is synced to disk before this returns. One that is
-    /// not (`synchronous = NORMAL` for its commit) is atomic all the same and seen at once by
-    /// every connection; a power cut (not a crash of the process) can undo it, together with
-    /// any other such transaction after the last durable one, never half of it.
     /// The page cache of the writer, in KiB.
     static let writerCacheKiB = 32 * 1024
 
@@ -180,6 +172,12 @@ public final class Store: Sendable {
         return try body()
     }
 
+    /// Runs one write transaction, turning database errors into ``StoreError``.
+    ///
+    /// A durable transaction (the default) is synced to disk before this returns. One that is
+    /// not (`synchronous = NORMAL` for its commit) is atomic all the same and seen at once by
+    /// every connection; a power cut (not a crash of the process) can undo it, together with
+    /// any other such transaction after the last durable one, never half of it.
     func write<T>(durable: Bool = true, _ body: (Database) throws -> T) throws -> T {
         do {
             guard !durable else { return try pool.write(body) }

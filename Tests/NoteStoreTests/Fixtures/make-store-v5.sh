@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Writes store-v5.sqlite with a build of notes of model version 5 (history kept in a table
-# without rowids): a long note (over 1,000 bytes, which that table kept on overflow pages)
+# without rowids): a long note (over 1,000 bytes, which that table keeps on overflow pages)
 # edited five times, a line added each time, so that its versions are deltas; a short note
-# renamed, then its first name restored; a tag. Later builds must open it with every version
-# of history intact.
+# renamed, then its first name restored; a tag. This build and later ones must open it with
+# every version of history intact.
 #
 # Usage: make-store-v5.sh NOTES_BINARY
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Writes the compacted container of this folder with a build of notes of model version 5 (the
-# last whose store kept history in a table without rowids): two devices, notes, a collection,
+# Writes the compacted container of this folder with a build of notes of model version 5 (tags,
+# and history kept in a table without rowids): two devices, notes, a collection,
 # an image, a tag, concurrent edits of one body that merge, a trash and a purge, then
 # 'sync compact' on both devices, so that the container holds a baseline of model version 5 and
 # the early logs it covers are removed; then more edits (among them concurrent ones of one body,
