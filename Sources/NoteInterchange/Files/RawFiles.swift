@@ -19,7 +19,13 @@ enum RawFiles {
         }
         defer { closedir(folder) }
         var result: [(name: String, kind: Kind)] = []
-        while let entry = readdir(folder) {
+        while true {
+            // readdir(3) says an error only through errno: a folder read in part is an error.
+            errno = 0
+            guard let entry = readdir(folder) else {
+                if errno != 0 { throw InterchangeError.io(path: path, reason: String(cString: strerror(errno))) }
+                break
+            }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             }

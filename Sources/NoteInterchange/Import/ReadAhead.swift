@@ -18,6 +18,7 @@ final class ReadAhead<Element: Sendable> {
     private var currentIndex = 0
 
     init(capacity: Int = ReadAhead.defaultCapacity, batchSize: Int = 64, produce: @escaping @Sendable (_ send: (Element) -> Bool) throws -> Void) {
+        precondition(capacity > 0 && batchSize > 0, "a read-ahead holds at least one element")
         let channel = Channel(capacity: capacity)
         self.channel = channel
         // The thread holds the channel, not this reader: dropping the reader cancels it.

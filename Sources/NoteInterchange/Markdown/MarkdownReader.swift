@@ -120,6 +120,7 @@ public struct MarkdownReader: Sendable {
         var body = rest
         // The block an export writes after the body: its links are the note's images.
         if let range = ByteSearch.lastRange(of: Self.imagesMarker, in: body),
+            range.lowerBound == body.startIndex || body.utf8[body.utf8.index(before: range.lowerBound)] != 0x0D,
             body[range.upperBound...].split(separator: "\n").allSatisfy({ $0.hasPrefix("![") })
         {
             let links = MarkdownLinks.images(in: body[range.upperBound...])
@@ -131,7 +132,8 @@ public struct MarkdownReader: Sendable {
         return note
     }
 
-    /// What precedes the links an export writes after a body.
+    /// What precedes the links an export writes after a body (after a line feed that ends no
+    /// carriage return: a `\r\n` is one line break, not the first of two).
     private static let imagesMarker = Array(("\n\n" + MarkdownExporter.imagesMarker + "\n").utf8)
 
     /// A file's name without its extension.
