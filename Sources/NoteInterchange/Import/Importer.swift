@@ -16,7 +16,7 @@ public struct Importer {
     public var progress: ((Int, Int) -> Void)?
     /// The most items, and bytes of images, a save holds. Larger saves cost less per note
     /// (each ends with a commit and a checkpoint, and writes the pages of the indexes it
-    /// touched), and more memory: 20,000 notes of JSON take about 140 MiB.
+    /// touched), and more memory: an import of JSON peaks at about 180 MiB with them.
     static let batchItems = 20_000
     /// The writer's page cache during an import (``Store/withWriterCache(mebibytes:_:)``):
     /// about 5% faster than the store's 32 MiB for 100,000 notes here.

@@ -58,11 +58,17 @@ public struct MarkdownReader: Sendable {
     private func readFolder(
         _ folder: URL, base: URL, within root: URL, reads: PrefetchedReads, problems: inout [String]
     ) throws -> [ImportEntry] {
-        let listed = try RawFiles.entries(of: folder.path)
+        let listed: [FolderListing.Entry]
+        do {
+            listed = try FolderListing.entries(of: folder.path).sorted { $0.name < $1.name }
+        } catch {
+            throw InterchangeError.io(path: error.path, reason: error.reason)
+        }
         var entries: [ImportEntry] = []
         let place = Place(folder: folder, source: relative(folder, to: base).map { $0 + "/" } ?? "", root: root)
-        for (name, kind) in listed where !name.hasPrefix(".") {
-            switch kind {
+        for entry in listed where !entry.name.hasPrefix(".") {
+            let name = entry.name
+            switch entry.kind {
             case .folder:
                 let url = folder.appendingPathComponent(name, isDirectory: true)
                 var collection = ImportEntry(source: place.source + name, kind: .collection, name: name)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import NoteStore
 
 /// Turns inotify events into ``WatchEvent``s, and keeps the watches in step with the folders:
 /// it watches a folder that appears in the tree (inotify does not), and reports the files that
@@ -171,9 +172,10 @@ final class EventTranslator {
         } catch {
             return error
         }
-        for entry in FolderListing.entries(of: path) where !entry.name.hasPrefix(".") {
+        // A folder gone meanwhile has nothing to arm.
+        for entry in (try? FolderListing.entries(of: path)) ?? [] where !entry.name.hasPrefix(".") {
             let child = relative.isEmpty ? entry.name : relative + "/" + entry.name
-            if !entry.isDirectory {
+            if entry.kind != .folder {
                 if reportingFiles { batch.append(.fileReady(child)) }
             } else if let failure = arm(child, reportingFiles: reportingFiles, into: &batch), !Self.isGone(failure) {
                 report(.cannotWatch(path: folders.absolute(child), reason: WatchError.reason(forErrno: failure.code)))
