@@ -34,6 +34,7 @@ extension ObjectContext {
                 for id in insertionOrder {
                     if let item = registry[id]?.current { try writer.insert(item, keepingDates: keepingDates.contains(id)) }
                 }
+                try writer.writeFirstVersions()
                 for (attachment, data) in staged {
                     // Written inside the transaction, as Store.attachImages does.
                     try store.writeBlob(data, sha256: attachment.sha256)
@@ -89,6 +90,8 @@ struct SaveWriter {
     var restoring: [UUID: [HistoryProperty: ChangeStamp]] = [:]
     /// What this device calls itself in sync: saved with each version.
     var deviceName: String?
+    /// The first versions of the items the save inserts, written together in key order.
+    var firstVersions: [VersionStorage.NewVersion] = []
 
     init(db: Database, now: Date, device: UUID) {
         self.db = db
@@ -138,7 +141,7 @@ struct SaveWriter {
                 item.trashed?.storeMilliseconds, body, insertionStamps,
             ])
         searchIndex.inserted(rowid: db.lastInsertedRowID, text: (item.name, body))
-        let history = try recordFirstVersions(of: item)
+        let history = recordFirstVersions(of: item)
         outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history)
         inserted.append(item.id)
         placed.append(item)

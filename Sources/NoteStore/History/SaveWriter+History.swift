@@ -2,24 +2,37 @@ import Foundation
 import GRDB
 
 extension SaveWriter {
-    /// Records the first versions of a new item's name (and a note's body); returns what its
-    /// change carries for history.
-    func recordFirstVersions(of item: Item) throws -> ChangeHistory {
+    /// Records the first versions of a new item's name (and a note's body), to be written by
+    /// ``writeFirstVersions()``; returns what its change carries for history.
+    mutating func recordFirstVersions(of item: Item) -> ChangeHistory {
         let context = VersionContext(name: item.name, parent: item.parent, device: deviceName)
         var history = ChangeHistory(bases: [.name: []], context: context)
         var name = VersionStorage.NewVersion(
             object: item.id, property: .name, stamp: stamp, bases: [], deviceName: context.device, context: context, text: item.name)
         name.contextJSON = ChangeHistory.contextJSON(context)
-        try VersionStorage.insert(name, db)
+        firstVersions.append(name)
         if item.isNote {
             var body = VersionStorage.NewVersion(
                 object: item.id, property: .body, stamp: stamp, bases: [], deviceName: context.device, context: context,
                 text: item.body ?? "")
             body.contextJSON = name.contextJSON
-            try VersionStorage.insert(body, db)
+            firstVersions.append(body)
             history.bases[.body] = []
         }
         return history
+    }
+
+    /// Writes the first versions of the items inserted so far, in the order of the history's key.
+    ///
+    /// The ids of new items are random, so their versions land all over the `version` table
+    /// (it has no rowids: rows sit in key order). Written in key order, a save of many items
+    /// visits each page of the table once instead of taking pages in and out of the cache.
+    mutating func writeFirstVersions() throws {
+        guard !firstVersions.isEmpty else { return }
+        // An id orders as its bytes, and so as the store's text of it; "body" comes before "name".
+        firstVersions.sort { $0.object != $1.object ? $0.object < $1.object : $0.property.rawValue < $1.property.rawValue }
+        for version in firstVersions { try VersionStorage.insert(version, db) }
+        firstVersions.removeAll()
     }
 
     /// Records the new versions of the name and body that an update sets, each edited from the
