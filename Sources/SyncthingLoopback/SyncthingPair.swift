@@ -21,7 +21,11 @@ public final class SyncthingPair: @unchecked Sendable {
 
     /// Makes both homes in `folder`, starts both instances, and waits (up to `timeout`
     /// seconds) until a file written on one side is on the other.
-    public init(in folder: URL, timeout: TimeInterval = 30) throws {
+    ///
+    /// The wait is long because the first connection can fail: when both instances dial each
+    /// other at once on a busy machine, their TLS hello can time out (after 20 s) on both
+    /// connections, and the engine dials again.
+    public init(in folder: URL, timeout: TimeInterval = 90) throws {
         let sides = ["host-a", "host-b"]
         clouds = sides.map { folder.appendingPathComponent("\($0)-cloud") }
         let homes = sides.map { folder.appendingPathComponent("\($0)-syncthing") }
