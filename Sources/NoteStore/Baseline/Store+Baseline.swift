@@ -62,10 +62,19 @@ extension Store {
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if try !BaselineDatabase.indexMatchesItems(db) {
                     try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
+                } else {
+                    // The index keeps what edits replaced until its segments merge: a library
+                    // whose notes were each edited ten times had four times the index it needs.
+                    try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('optimize')")
                 }
                 try BaselineDatabase.createHeader(try header(made), db)
                 return made
             }
+            // Pages the copy no longer uses (the index's old segments) go, when they are many.
+            let (pages, free) = try copy.read { db in
+                (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0, try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0)
+            }
+            if free > pages / 20 { try copy.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
             try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }
             try copy.close()
             try Self.syncFile(file)

@@ -3,8 +3,8 @@ import Foundation
 import NoteStore
 
 /// Takes a baseline from the container into a store: copied into the store folder, checked
-/// (size and SHA-256 against its manifest, then the database itself, see
-/// ``BaselineDatabase/verify(_:)``), and then either made the store of a new device or merged
+/// (size and SHA-256 against its manifest, the database itself checked while the SHA-256 is
+/// computed, see ``BaselineDatabase/verify(_:)``), and then either made the store of a new device or merged
 /// into a store that has notes of its own.
 ///
 /// A baseline that fails any check is reported and passed over for the next one in the
@@ -83,10 +83,26 @@ struct BaselineLoader {
         guard bytes == manifest.bytes else {
             throw BaselineProblem(text: "it has \(bytes) bytes, not the \(manifest.bytes) of its manifest")
         }
-        guard try Self.sha256(of: file) == manifest.sha256 else {
-            throw BaselineProblem(text: "its bytes do not have the SHA-256 of its manifest (damaged)")
+        // The SHA-256 is computed while the database is checked; a copy without the SHA-256
+        // of its manifest is refused as damaged, whatever the checks of the database found.
+        let digest = BackgroundDigest(of: file)
+        let damaged = BaselineProblem(text: "its bytes do not have the SHA-256 of its manifest (damaged)")
+        let database: BaselineDatabase
+        do {
+            database = try BaselineDatabase.verify(file)
+        } catch {
+            guard try digest.wait() == manifest.sha256 else { throw damaged }
+            throw error
         }
-        let database = try BaselineDatabase.verify(file)
+        let matches: Bool
+        do { matches = try digest.wait() == manifest.sha256 } catch {
+            database.close()
+            throw error
+        }
+        guard matches else {
+            database.close()
+            throw damaged
+        }
         guard database.header == manifest.databaseHeader else {
             database.close()
             throw BaselineProblem(text: "its header does not match its manifest")
