@@ -128,6 +128,14 @@ public struct ValidationFailure: Sendable, CustomStringConvertible, Equatable {
 }
 
 extension UUID {
+    /// Whether this id's bytes come before `other`'s: the order of the store's text of ids
+    /// (lowercase hex digits, dashes at the same places), without making the text.
+    public func precedesInStoreOrder(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { left in
+            withUnsafeBytes(of: other.uuid) { right in memcmp(left.baseAddress!, right.baseAddress!, 16) < 0 }
+        }
+    }
+
     /// The lowercase form in which the store writes ids (`uuidString`, lowercased), made
     /// without formatting: ids are written and compared on every change an import applies.
     public var storeString: String {

@@ -41,6 +41,8 @@ extension Store {
             try source.close()
             var configuration = Configuration()
             configuration.journalMode = .default
+            // As for the copy above: the VACUUM below keeps the rowids the index refers to.
+            configuration.foreignKeysEnabled = false
             let copy = try DatabaseQueue(path: file.path, configuration: configuration)
             let made = try copy.write { db -> BaselineCopy in
                 let values = Dictionary(
@@ -62,11 +64,10 @@ extension Store {
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if try !BaselineDatabase.indexMatchesItems(db) {
                     try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
-                } else {
-                    // The index keeps what edits replaced until its segments merge: a library
-                    // whose notes were each edited ten times had four times the index it needs.
-                    try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('optimize')")
                 }
+                // The index keeps what edits replaced until its segments merge: a library whose
+                // notes were each edited ten times had four times the index it needs.
+                try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('optimize')")
                 try BaselineDatabase.createHeader(try header(made), db)
                 return made
             }

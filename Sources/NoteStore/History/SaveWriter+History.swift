@@ -29,8 +29,7 @@ extension SaveWriter {
     /// visits each page of the table once instead of taking pages in and out of the cache.
     mutating func writeFirstVersions() throws {
         guard !firstVersions.isEmpty else { return }
-        // An id orders as its bytes, and so as the store's text of it; "body" comes before "name".
-        firstVersions.sort { $0.object != $1.object ? $0.object < $1.object : $0.property.rawValue < $1.property.rawValue }
+        firstVersions.sort { $0.object != $1.object ? $0.object.precedesInStoreOrder($1.object) : $0.property < $1.property }
         for version in firstVersions { try VersionStorage.insert(version, db) }
         firstVersions.removeAll()
     }

@@ -47,9 +47,7 @@ public struct ChangeStamp: Comparable, Hashable, Sendable, CustomStringConvertib
     /// digits, dashes at the same places): compared without making the text.
     public static func < (lhs: ChangeStamp, rhs: ChangeStamp) -> Bool {
         if lhs.clock != rhs.clock { return lhs.clock < rhs.clock }
-        return withUnsafeBytes(of: lhs.device.uuid) { left in
-            withUnsafeBytes(of: rhs.device.uuid) { right in memcmp(left.baseAddress!, right.baseAddress!, 16) < 0 }
-        }
+        return lhs.device.precedesInStoreOrder(rhs.device)
     }
 }
 
