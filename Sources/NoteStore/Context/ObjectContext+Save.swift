@@ -91,7 +91,7 @@ struct SaveWriter {
     /// What this device calls itself in sync: saved with each version.
     var deviceName: String?
     /// The first versions of the items the save inserts, written together in key order.
-    var firstVersions: [VersionStorage.NewVersion] = []
+    var firstVersions: [FirstVersions] = []
 
     init(db: Database, now: Date, device: UUID) {
         self.db = db

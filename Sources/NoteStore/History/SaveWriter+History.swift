@@ -2,35 +2,48 @@ import Foundation
 import GRDB
 
 extension SaveWriter {
+    /// The first versions of an item a save inserts, kept until ``writeFirstVersions()``: its
+    /// name's, and a note's body's.
+    struct FirstVersions {
+        let object: UUID
+        let name: String
+        let body: String?
+        let context: VersionContext
+        let contextJSON: String
+    }
+
     /// Records the first versions of a new item's name (and a note's body), to be written by
     /// ``writeFirstVersions()``; returns what its change carries for history.
     mutating func recordFirstVersions(of item: Item) -> ChangeHistory {
         let context = VersionContext(name: item.name, parent: item.parent, device: deviceName)
         var history = ChangeHistory(bases: [.name: []], context: context)
-        var name = VersionStorage.NewVersion(
-            object: item.id, property: .name, stamp: stamp, bases: [], deviceName: context.device, context: context, text: item.name)
-        name.contextJSON = ChangeHistory.contextJSON(context)
-        firstVersions.append(name)
-        if item.isNote {
-            var body = VersionStorage.NewVersion(
-                object: item.id, property: .body, stamp: stamp, bases: [], deviceName: context.device, context: context,
-                text: item.body ?? "")
-            body.contextJSON = name.contextJSON
-            firstVersions.append(body)
-            history.bases[.body] = []
-        }
+        if item.isNote { history.bases[.body] = [] }
+        firstVersions.append(
+            FirstVersions(
+                object: item.id, name: item.name, body: item.isNote ? item.body ?? "" : nil, context: context,
+                contextJSON: ChangeHistory.contextJSON(context)))
         return history
     }
 
-    /// Writes the first versions of the items inserted so far, in the order of the history's key.
+    /// Writes the first versions of the items inserted so far, in the order of the history's key
+    /// (object, then property: "body" before "name").
     ///
     /// The ids of new items are random, so their versions land all over the `version` table
     /// (it has no rowids: rows sit in key order). Written in key order, a save of many items
     /// visits each page of the table once instead of taking pages in and out of the cache.
     mutating func writeFirstVersions() throws {
         guard !firstVersions.isEmpty else { return }
-        firstVersions.sort { $0.object != $1.object ? $0.object.precedesInStoreOrder($1.object) : $0.property < $1.property }
-        for version in firstVersions { try VersionStorage.insert(version, db) }
+        firstVersions.sort { $0.object.precedesInStoreOrder($1.object) }
+        for first in firstVersions {
+            for (property, text) in [(HistoryProperty.body, first.body), (.name, first.name)] {
+                guard let text else { continue }
+                var version = VersionStorage.NewVersion(
+                    object: first.object, property: property, stamp: stamp, bases: [], deviceName: first.context.device,
+                    context: first.context, text: text)
+                version.contextJSON = first.contextJSON
+                try VersionStorage.insert(version, db)
+            }
+        }
         firstVersions.removeAll()
     }
 
