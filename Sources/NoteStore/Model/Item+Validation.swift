@@ -27,15 +27,20 @@ extension Item {
         func fail(_ rule: ValidationFailure.Rule, _ message: String) {
             failures.append(ValidationFailure(item: name, id: id, rule: rule, message: message))
         }
+        // Printable ASCII has no line break, control or formatting character, and one
+        // character per byte: most names, checked without walking their characters.
+        let printableASCII = name.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         if name.isEmpty {
             fail(.nameEmpty, "the name is empty")
-        } else if name.count > Item.maximumNameLength {
+        } else if (printableASCII ? name.utf8.count : name.count) > Item.maximumNameLength {
             fail(.nameTooLong, "the name has \(name.count) characters, more than \(Item.maximumNameLength)")
         }
-        if name.contains(where: \.isNewline) {
-            fail(.nameHasLineBreak, "the name contains a line break")
-        } else if let control = ControlCharacters.first(in: name) {
-            fail(.nameHasControlCharacter, "the name contains \(ControlCharacters.describe(control))")
+        if !printableASCII {
+            if name.contains(where: \.isNewline) {
+                fail(.nameHasLineBreak, "the name contains a line break")
+            } else if let control = ControlCharacters.first(in: name) {
+                fail(.nameHasControlCharacter, "the name contains \(ControlCharacters.describe(control))")
+            }
         }
         if let body, body.utf8.count > Item.maximumBodyBytes {
             fail(.bodyTooLarge, "the body has \(body.utf8.count) bytes, more than the limit of 10 MB (\(Item.maximumBodyBytes) bytes)")
