@@ -150,6 +150,34 @@ import Testing
         #expect(try store.check().isEmpty)
     }
 
+    /// A line longer than any note's is reported and passed over without being held, the
+    /// lines around it read as usual (a line break right after the longest line a chunk of
+    /// 1 MiB ends in, too); a first line that long is no export, found before the rest is read.
+    @Test func aLineLongerThanAnyNoteIsPassedOver() throws {
+        let out = folder.appending("long")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let file = out.appendingPathComponent("notes.jsonl")
+        let long = Data(repeating: 0x61, count: JSONReader.maximumLineBytes + 3 * (1 << 20) + 17)
+        try (long + Data("\n{}\n".utf8)).write(to: file)
+        #expect(throws: InterchangeError.notAnExport(
+            path: file.path, reason: "its first line is longer than \(JSONReader.maximumLineBytes) bytes, which an export's never is")) {
+            try JSONReader().read(out)
+        }
+        let header = "{\"exported\":\"2026-11-23T10:00:00Z\",\"format\":\"note-collector-export\",\"formatVersion\":1}\n"
+        func note(_ digit: Int) -> Data {
+            Data("{\"id\":\"6e0c4d2a-\(digit)\(digit)\(digit)\(digit)-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Note \(digit)\",\"parent\":null,\"body\":\"b\"}\n".utf8)
+        }
+        try (Data(header.utf8) + note(1) + long + Data("\n".utf8) + note(2) + Data(repeating: 0x62, count: (1 << 20) - 1) + Data("\n".utf8) + note(3))
+            .write(to: file)
+        let (entries, problems) = try JSONReader().read(file)
+        #expect(problems == [
+            "notes.jsonl line 3: longer than \(JSONReader.maximumLineBytes) bytes, more than a note holds, skipped",
+            "notes.jsonl line 5: not an item, skipped",
+        ])
+        #expect(entries.map(\.name) == ["Note 1", "Note 2", "Note 3"])
+        #expect(try JSONReader().count(file) == 3)
+    }
+
     @Test func reimportMakesTheTagsThoseOfTheFile() throws {
         let (out, target) = try exportedAndImported()
         let path = try exportedFile(in: out) { path, _ in path.hasSuffix("/Empty.md") }

@@ -101,6 +101,19 @@ import Testing
         #expect(try store.fetch(ItemRequest()).map(\.name).sorted() == ["bad image", "broken link", "escape", "good"])
     }
 
+    /// A file larger than any note's is reported and skipped without being read; one at the
+    /// size a body of the store's limit needs is imported.
+    @Test func aFileLargerThanAnyNoteIsSkippedUnread() throws {
+        try write("fine\n", "good.md")
+        try Data(repeating: 0x61, count: MarkdownReader.maximumFileBytes + 1).write(to: vault.appendingPathComponent("huge.md"))
+        try Data(repeating: 0x62, count: Item.maximumBodyBytes).write(to: vault.appendingPathComponent("largest.md"))
+        let store = try Store(folder: folder.appending("store"))
+        let report = try importVault(into: store)
+        #expect(report.problems == ["huge.md: \(MarkdownReader.maximumFileBytes + 1) bytes, more than a note's file holds (\(MarkdownReader.maximumFileBytes)), skipped"])
+        #expect(try store.fetch(ItemRequest()).map(\.name).sorted() == ["good", "largest"])
+        #expect(try store.item(store.resolve("largest").id).body?.utf8.count == Item.maximumBodyBytes)
+    }
+
     /// A file the store's rules refuse (here a name with an escape character from its front
     /// matter) is reported alone; the other notes of its batch are saved.
     @Test func aNoteTheStoreRefusesDoesNotFailItsBatch() throws {

@@ -37,7 +37,7 @@ public struct JSONReader: Sendable {
         let note = Array(#""kind":"note""#.utf8)
         var notes = 0
         try Self.lines(of: handle, file: file) { line in
-            if line.withUnsafeBytes({ ByteSearch.firstOffset(of: note, in: $0) }) != nil { notes += 1 }
+            if let line, line.withUnsafeBytes({ ByteSearch.firstOffset(of: note, in: $0) }) != nil { notes += 1 }
         }
         return notes
     }
@@ -56,6 +56,16 @@ public struct JSONReader: Sendable {
             var number = 0
             try Self.lines(of: handle, file: file) { line in
                 number += 1
+                guard let line else {
+                    guard number > 1 else {
+                        throw InterchangeError.notAnExport(
+                            path: file.path, reason: "its first line is longer than \(Self.maximumLineBytes) bytes, which an export's never is")
+                    }
+                    guard send(.problem("\(file.lastPathComponent) line \(number): longer than \(Self.maximumLineBytes) bytes, more than a note holds, skipped")) else {
+                        throw Stopped()
+                    }
+                    return
+                }
                 guard let parsed = try parse(line, number: number, file: file, base: base) else { return }
                 guard send(parsed) else { throw Stopped() }
             }
@@ -162,9 +172,20 @@ public struct JSONReader: Sendable {
         return result
     }
 
-    /// Calls `body` with each line of the file, without its line break, reading 1 MiB at a time.
-    static func lines(of handle: FileHandle, file: URL, _ body: (Data) throws -> Void) throws {
+    /// The longest line read: a note's body at the store's limit (10 MiB), every byte written
+    /// as a six-character escape, with room for the rest of the item. A longer line is not
+    /// held: it is given as nil and its bytes passed over up to its line break.
+    public static let maximumLineBytes = 64 << 20
+
+    /// Calls `body` with each line of the file, without its line break, reading 1 MiB at a
+    /// time; with nil for a line longer than ``maximumLineBytes``. Each byte is searched for a
+    /// line break once, however long its line.
+    static func lines(of handle: FileHandle, file: URL, _ body: (Data?) throws -> Void) throws {
         var pending = Data()
+        /// How much of `pending` holds no line break.
+        var searched = 0
+        /// Within a line too long, until its line break.
+        var passingOver = false
         while true {
             let chunk: Data
             do {
@@ -178,7 +199,7 @@ public struct JSONReader: Sendable {
             let ends: [Int] = pending.withUnsafeBytes { buffer in
                 guard let base = buffer.baseAddress else { return [] }
                 var ends: [Int] = []
-                var offset = 0
+                var offset = searched
                 while offset < buffer.count, let found = memchr(base + offset, 0x0A, buffer.count - offset) {
                     let end = base.distance(to: UnsafeRawPointer(found))
                     ends.append(end)
@@ -188,11 +209,22 @@ public struct JSONReader: Sendable {
             }
             var start = 0
             for end in ends {
-                try body(pending.subdata(in: start..<end))
+                if passingOver {
+                    passingOver = false
+                } else {
+                    try body(pending.subdata(in: start..<end))
+                }
                 start = end + 1
             }
             pending = start == 0 ? pending : pending.subdata(in: start..<pending.count)
+            searched = pending.count
+            if pending.count > maximumLineBytes {
+                if !passingOver { try body(nil) }
+                passingOver = true
+                pending = Data()
+                searched = 0
+            }
         }
-        if !pending.isEmpty { try body(pending) }
+        if !pending.isEmpty && !passingOver { try body(pending) }
     }
 }

@@ -110,9 +110,12 @@ public struct MarkdownReader: Sendable {
     private func readNote(named name: String, in place: Place, problems: inout [String]) -> ImportEntry? {
         let source = place.source + name
         let bytes: [UInt8]
-        switch RawFiles.contents(of: place.folder.path + "/" + name) {
-        case let .success(read): bytes = read
-        case .failure:
+        switch RawFiles.contents(of: place.folder.path + "/" + name, limit: Self.maximumFileBytes) {
+        case let .bytes(read): bytes = read
+        case let .tooLarge(size):
+            problems.append("\(source): \(size) bytes, more than a note's file holds (\(Self.maximumFileBytes)), skipped")
+            return nil
+        case .failed:
             problems.append("\(source): cannot be read, skipped")
             return nil
         }
@@ -137,6 +140,10 @@ public struct MarkdownReader: Sendable {
         note.body = String(body)
         return note
     }
+
+    /// The largest note file read: a body at the store's limit (10 MiB) with 1 MiB for its
+    /// front matter and links. A larger file is reported and skipped without being read.
+    public static let maximumFileBytes = Item.maximumBodyBytes + (1 << 20)
 
     /// What precedes the links an export writes after a body (after a line feed that ends no
     /// carriage return: a `\r\n` is one line break, not the first of two).
