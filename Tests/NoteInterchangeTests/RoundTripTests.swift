@@ -151,14 +151,16 @@ import Testing
     }
 
     /// A line longer than any note's is reported and passed over without being held, the
-    /// lines around it read as usual (a line break right after the longest line a chunk of
-    /// 1 MiB ends in, too); a first line that long is no export, found before the rest is read.
+    /// lines around it read as usual (a line of the longest length too, and one whose line
+    /// break ends a chunk of 1 MiB); a first line that long is no export, found before the rest
+    /// is read.
     @Test func aLineLongerThanAnyNoteIsPassedOver() throws {
         let out = folder.appending("long")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let file = out.appendingPathComponent("notes.jsonl")
         let long = Data(repeating: 0x61, count: JSONReader.maximumLineBytes + 3 * (1 << 20) + 17)
-        try (long + Data("\n{}\n".utf8)).write(to: file)
+        // Just over the limit, its line break in the chunk that takes it over.
+        try (Data(repeating: 0x61, count: JSONReader.maximumLineBytes + 10) + Data("\n{}\n".utf8)).write(to: file)
         #expect(throws: InterchangeError.notAnExport(
             path: file.path, reason: "its first line is longer than \(JSONReader.maximumLineBytes) bytes, which an export's never is")) {
             try JSONReader().read(out)
@@ -167,15 +169,18 @@ import Testing
         func note(_ digit: Int) -> Data {
             Data("{\"id\":\"6e0c4d2a-\(digit)\(digit)\(digit)\(digit)-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Note \(digit)\",\"parent\":null,\"body\":\"b\"}\n".utf8)
         }
-        try (Data(header.utf8) + note(1) + long + Data("\n".utf8) + note(2) + Data(repeating: 0x62, count: (1 << 20) - 1) + Data("\n".utf8) + note(3))
+        let longest = Data(repeating: 0x63, count: JSONReader.maximumLineBytes)
+        try (Data(header.utf8) + note(1) + long + Data("\n".utf8) + note(2) + Data(repeating: 0x62, count: (1 << 20) - 1) + Data("\n".utf8)
+            + note(3) + longest + Data("\n".utf8) + note(4))
             .write(to: file)
         let (entries, problems) = try JSONReader().read(file)
         #expect(problems == [
             "notes.jsonl line 3: longer than \(JSONReader.maximumLineBytes) bytes, more than a note holds, skipped",
             "notes.jsonl line 5: not an item, skipped",
+            "notes.jsonl line 7: not an item, skipped",
         ])
-        #expect(entries.map(\.name) == ["Note 1", "Note 2", "Note 3"])
-        #expect(try JSONReader().count(file) == 3)
+        #expect(entries.map(\.name) == ["Note 1", "Note 2", "Note 3", "Note 4"])
+        #expect(try JSONReader().count(file) == 4)
     }
 
     @Test func reimportMakesTheTagsThoseOfTheFile() throws {

@@ -109,7 +109,7 @@ import Testing
         try Data(repeating: 0x62, count: Item.maximumBodyBytes).write(to: vault.appendingPathComponent("largest.md"))
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
-        #expect(report.problems == ["huge.md: \(MarkdownReader.maximumFileBytes + 1) bytes, more than a note's file holds (\(MarkdownReader.maximumFileBytes)), skipped"])
+        #expect(report.problems == ["huge.md: larger than \(MarkdownReader.maximumFileBytes) bytes, more than a note's file holds, skipped"])
         #expect(try store.fetch(ItemRequest()).map(\.name).sorted() == ["good", "largest"])
         #expect(try store.item(store.resolve("largest").id).body?.utf8.count == Item.maximumBodyBytes)
     }

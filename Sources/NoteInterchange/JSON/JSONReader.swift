@@ -211,6 +211,8 @@ public struct JSONReader: Sendable {
             for end in ends {
                 if passingOver {
                     passingOver = false
+                } else if end - start > maximumLineBytes {
+                    try body(nil)
                 } else {
                     try body(pending.subdata(in: start..<end))
                 }
@@ -218,7 +220,7 @@ public struct JSONReader: Sendable {
             }
             pending = start == 0 ? pending : pending.subdata(in: start..<pending.count)
             searched = pending.count
-            if pending.count > maximumLineBytes {
+            if passingOver || pending.count > maximumLineBytes {
                 if !passingOver { try body(nil) }
                 passingOver = true
                 pending = Data()

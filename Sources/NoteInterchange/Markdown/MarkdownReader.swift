@@ -74,8 +74,9 @@ public struct MarkdownReader: Sendable {
                 var collection = ImportEntry(source: place.source + name, kind: .collection, name: name)
                 let marker = url.appendingPathComponent(MarkdownExporter.collectionFile)
                 let marked = FileManager.default.fileExists(atPath: marker.path)
-                if let data = FileManager.default.contents(atPath: marker.path), let text = String(data: data, encoding: .utf8),
-                    case let (matter?, _) = FrontMatter.split(text)
+                // The collection's front matter: what an export writes is a few lines.
+                if marked, case let .bytes(data) = RawFiles.contents(of: marker.path, limit: 1 << 20),
+                    let text = String(validating: data, as: UTF8.self), case let (matter?, _) = FrontMatter.split(text)
                 {
                     apply(matter, to: &collection)
                 }
@@ -112,8 +113,8 @@ public struct MarkdownReader: Sendable {
         let bytes: [UInt8]
         switch RawFiles.contents(of: place.folder.path + "/" + name, limit: Self.maximumFileBytes) {
         case let .bytes(read): bytes = read
-        case let .tooLarge(size):
-            problems.append("\(source): \(size) bytes, more than a note's file holds (\(Self.maximumFileBytes)), skipped")
+        case .tooLarge:
+            problems.append("\(source): larger than \(Self.maximumFileBytes) bytes, more than a note's file holds, skipped")
             return nil
         case .failed:
             problems.append("\(source): cannot be read, skipped")
