@@ -75,6 +75,12 @@ import Testing
             ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", fixture.file("nowhere").path], store: store("c"))
         #expect(missing.status == 65)
         #expect(missing.error.contains("does not exist"))
+        // A file with no line break in its first 64 KiB is refused without being read whole.
+        let huge = fixture.file("huge")
+        try Data(repeating: 0x61, count: (64 << 10) + 1).write(to: huge)
+        let long = try fixture.run(["sync", "enable", "--cloud", cloud.path, "--passphrase-file", huge.path], store: store("c"))
+        #expect(long.status == 65)
+        #expect(long.error.contains("its first line is longer than 64 KiB") && long.error.split(separator: "\n").count == 1, "\(long.error)")
         #expect(try snapshot() == before)
         #expect(!FileManager.default.fileExists(atPath: store("c").path), "a new store folder is not even made")
     }

@@ -39,14 +39,22 @@ struct PassphraseOptions: ParsableArguments {
     /// The passphrase in `file`, else in the environment variable, else nil.
     private static func given(file: String?, variable: String) throws -> String? {
         if let file {
-            guard let data = FileManager.default.contents(atPath: file) else {
+            // The first line is read, never more than 64 KiB of the file (a named pipe or a
+            // device given by mistake ends the command instead of filling memory).
+            let limit = 64 << 10
+            let handle = FileHandle(forReadingAtPath: file)
+            guard let handle, let data = try? handle.read(upToCount: limit + 1) ?? Data() else {
                 let reason = FileManager.default.fileExists(atPath: file) ? "it cannot be read" : "it does not exist"
                 throw InputError.file(path: file, reason: reason)
             }
-            guard let text = String(data: data, encoding: .utf8) else {
+            try? handle.close()
+            let firstLine = data.firstIndex(of: 0x0A).map { data[..<$0] } ?? data
+            guard firstLine.count <= limit else {
+                throw InputError.file(path: file, reason: "its first line is longer than 64 KiB: no passphrase file's is")
+            }
+            guard let line = String(data: firstLine, encoding: .utf8) else {
                 throw InputError.file(path: file, reason: "it is not UTF-8 text")
             }
-            let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let passphrase = line.hasSuffix("\r") ? String(line.dropLast()) : line
             guard !passphrase.isEmpty else { throw InputError.file(path: file, reason: "its first line is empty: no passphrase") }
             return passphrase
