@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "NoteStore", targets: ["NoteStore"]),
         .library(name: "NoteSync", targets: ["NoteSync"]),
         .library(name: "NoteWatch", targets: ["NoteWatch"]),
+        .library(name: "NoteInterchange", targets: ["NoteInterchange"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),

@@ -19,6 +19,9 @@ let package = Package(
             name: "fuzz-sealed",
             dependencies: ["FuzzDriver", .product(name: "NoteSync", package: "NoteCollector")]),
         .executableTarget(
+            name: "fuzz-interchange",
+            dependencies: ["FuzzDriver", .product(name: "NoteInterchange", package: "NoteCollector")]),
+        .executableTarget(
             name: "fuzz-images",
             dependencies: ["FuzzDriver", .product(name: "NoteStore", package: "NoteCollector")]),
     ],
