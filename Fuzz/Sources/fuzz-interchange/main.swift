@@ -9,6 +9,7 @@ let folder = FileManager.default.temporaryDirectory.appendingPathComponent("note
 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 let note = folder.appendingPathComponent("note.md")
 let export = folder.appendingPathComponent("notes.jsonl")
+atexit { try? FileManager.default.removeItem(at: folder) }
 
 /// Reads every note of `entries`, as an import takes them.
 func take(_ entries: [ImportEntry]) {
