@@ -30,6 +30,20 @@ import Testing
         return stack
     }
 
+    /// The database of a baseline `manifest` describes, as published, opened read-only.
+    static func publishedDatabase(_ manifest: BaselineManifest, in stack: SyncStack) throws -> DatabaseQueue {
+        let name = CloudContainer.BaselineName(device: manifest.device, sequence: manifest.sequence)
+        let file = stack.cloud.appendingPathComponent("\(SyncEngine.defaultContainerName)/\(name.databasePath)")
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: file.path, configuration: configuration)
+    }
+
+    /// How many segments of the full-text index there are besides the first.
+    static func furtherIndexSegments(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_fts_idx WHERE segid != (SELECT MIN(segid) FROM item_fts_idx)") ?? -1
+    }
+
     @Test func aNewDeviceStartsFromTheBaselineAndAppliesTheLogsAfterIt() throws {
         let stack = try Self.populatedStack()
         let manifest = try stack.engines[0].compact().baseline
@@ -262,21 +276,15 @@ import Testing
             for (index, note) in notes.enumerated() { _ = try store.edit(note.id, body: body(index, round)) }
         }
         try stack.syncUntilQuiet()
-        let storeFile = store.folder.appendingPathComponent(Store.databaseFileName)
-        let storeFree = try DatabaseQueue(path: storeFile.path).read { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_fts_idx WHERE segid != (SELECT MIN(segid) FROM item_fts_idx)") ?? 0
-        }
-        #expect(storeFree > 0, "the store's own index has several segments")
+        let storeQueue = try DatabaseQueue(path: store.folder.appendingPathComponent(Store.databaseFileName).path)
+        let storeSegments = try storeQueue.read(Self.furtherIndexSegments)
+        try storeQueue.close()
+        #expect(storeSegments > 0, "the store's own index has several segments")
         let manifest = try stack.engines[0].compact().baseline
-        let file = stack.cloud.appendingPathComponent(
-            "\(SyncEngine.defaultContainerName)/baselines/\(manifest.device.storeString)/000000000001.sqlite")
-        let queue = try DatabaseQueue(path: file.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let queue = try Self.publishedDatabase(manifest, in: stack)
         let (free, segments) = try queue.read { db in
-            (
-                try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? -1,
-                // One merged segment holds every entry.
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_fts_idx WHERE segid != (SELECT MIN(segid) FROM item_fts_idx)") ?? -1
-            )
+            // One merged segment holds every entry.
+            (try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? -1, try Self.furtherIndexSegments(db))
         }
         try queue.close()
         #expect(free == 0, "the copy was vacuumed")
@@ -304,9 +312,7 @@ import Testing
         let stack = try Self.populatedStack()
         _ = try stack.stores[0].addNote(named: "Not yet exported", body: "", in: nil)
         let manifest = try stack.engines[0].compact().baseline
-        let file = stack.cloud.appendingPathComponent(
-            "\(SyncEngine.defaultContainerName)/baselines/\(manifest.device.storeString)/000000000001.sqlite")
-        let queue = try DatabaseQueue(path: file.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        let queue = try Self.publishedDatabase(manifest, in: stack)
         let found = try queue.read { db throws -> [String?] in
             [
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox").map(String.init),

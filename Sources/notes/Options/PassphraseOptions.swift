@@ -39,8 +39,8 @@ struct PassphraseOptions: ParsableArguments {
     /// The passphrase in `file`, else in the environment variable, else nil.
     private static func given(file: String?, variable: String) throws -> String? {
         if let file {
-            // The first line is read, never more than 64 KiB of the file (a named pipe or a
-            // device given by mistake ends the command instead of filling memory).
+            // The first line is read, never more than 64 KiB of the file: a device given by
+            // mistake (/dev/zero) ends the command instead of filling memory.
             let limit = 64 << 10
             let handle = FileHandle(forReadingAtPath: file)
             guard let handle, let data = try? handle.read(upToCount: limit + 1) ?? Data() else {
