@@ -65,6 +65,9 @@ public final class SyncEngine {
             // Logs of this device may not all be visible here yet: never reuse a sequence.
             published = max(published, previous.exportedSequence)
         }
+        // Saves record their changes from here on (a new store recorded none): each save
+        // after the snapshot is in the outbox past `outboxThrough`, and is exported.
+        try store.startRecordingChanges()
         let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
         try store.recordSync { ledger in
             if previous.containerID != container.identity {

@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func outboxRecordsTheAttachmentWithItsBlobHash() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         let note = try fixture.store.addNote(named: "n", body: "", in: nil)
         let attachment = try #require(fixture.store.attachImages([SampleFiles.image("plain.png")], to: note.id).first)
         let entry = try #require(fixture.store.outboxEntries().last)
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func trashKeepsAttachmentsAndPurgeRemovesThemWithTheirBlobs() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         let tree = try fixture.makeTree()
         let attachment = try fixture.store.attachImages([SampleFiles.image("plain.png")], to: tree.soup)[0]
         let shared = try fixture.store.attachImages([SampleFiles.image("plain.png")], to: tree.launch)[0]
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func refusedFileLeavesNothingBehind() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         let note = try fixture.store.addNote(named: "Groceries", body: "", in: nil)
         let text = fixture.folder.appending("photo.png")
         try Data("not an image at all".utf8).write(to: text)

@@ -104,8 +104,12 @@ import Testing
         #expect(try names.map { try store.text(of: short.id, .name, at: $0.stamp) } == ["Short", "Short renamed", "Short"])
         #expect(try store.check() == [])
 
-        // History goes on: a new edit is a delta of the migrated head, and reads back.
+        // History goes on: a new edit is a delta of the migrated head, and reads back. A store
+        // of an earlier build records its saves for sync, as it did.
+        #expect(try store.recordsChanges())
+        let recorded = try store.outboxEntries().count
         try store.edit(note.id, body: long + "edit 6\n")
+        #expect(try store.outboxEntries().count == recorded + 1)
         let newest = try #require(try store.history(of: note.id).filter { $0.property == .body }.max { $0.stamp < $1.stamp })
         #expect(try store.text(of: note.id, .body, at: newest.stamp) == long + "edit 6\n")
         #expect(try store.history(of: note.id).filter { $0.property == .body && $0.isHead }.map(\.stamp) == [newest.stamp])

@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct OutboxTests {
     @Test func insertRecordsEveryProperty() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         let collection = try fixture.store.addCollection(named: "Work", in: nil)
         let note = try fixture.store.addNote(named: "Plan", body: "text", in: collection.id)
         let entries = try fixture.store.outboxEntries()
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func updateRecordsOnlyChangedProperties() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         let tree = try fixture.makeTree()
         try fixture.store.edit(tree.soup, name: "Leek soup")
         let last = try #require(fixture.store.outboxEntries().last)
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func trashRecordsATrashedChangeForEachItem() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         let tree = try fixture.makeTree()
         try fixture.store.trash(tree.home)
         let entries = try fixture.store.outboxEntries().filter { $0.save == 2 }
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func purgeRecordsADeletionForEachItem() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         let tree = try fixture.makeTree()
         try fixture.store.trash(tree.home)
         try fixture.store.emptyTrash()
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func oneSaveSharesOneSaveNumber() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         _ = try fixture.makeTree()
         let entries = try fixture.store.outboxEntries()
         #expect(entries.count == 7)
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func failedSaveLeavesNoOutboxRows() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         _ = try fixture.makeTree()
         let before = try fixture.store.outboxEntries()
         let context = fixture.store.makeContext()
@@ -72,9 +72,49 @@ import Testing
     }
 
     @Test func textWithEveryKindOfCharacterRoundTrips() throws {
-        let fixture = try StoreFixture()
+        let fixture = try StoreFixture(recordingChanges: true)
         let body = "quote \" backslash \\ tab \t nl \n cr \r bell \u{7} emoji 🎉 nul-free"
         _ = try fixture.store.addNote(named: "weird", body: body, in: nil)
         #expect(try fixture.store.outboxEntries().last?.changes["body"] == .text(body))
+    }
+
+    @Test func aNewStoreRecordsNothingUntilSyncStartsRecording() throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.makeTree()
+        #expect(try fixture.store.recordsChanges() == false)
+        #expect(try fixture.store.outboxEntries().isEmpty)
+
+        try fixture.store.startRecordingChanges()
+        let note = try fixture.store.addNote(named: "after", body: "recorded", in: nil)
+        #expect(try fixture.store.outboxEntries().map(\.object) == [note.id])
+        // It stays on in the store, for every process that opens it.
+        let reopened = try Store(folder: fixture.store.folder)
+        #expect(try reopened.recordsChanges())
+        try reopened.edit(note.id, body: "again")
+        #expect(try reopened.outboxEntries().map(\.operation) == [.insert, .update])
+    }
+
+    /// What `notes sync enable` relies on: a snapshot taken after recording starts holds every
+    /// save before it, and every save after it is in the outbox past the snapshot's last row.
+    @Test func aSnapshotAfterRecordingStartsLeavesNoSaveOut() throws {
+        let fixture = try StoreFixture()
+        let before = try fixture.store.addNote(named: "before", body: "in the snapshot", in: nil)
+        try fixture.store.startRecordingChanges()
+        let (records, through) = try fixture.store.snapshot()
+        #expect(records.map(\.object).contains(before.id))
+        let after = try fixture.store.addNote(named: "after", body: "in the outbox", in: nil)
+        let entries = try fixture.store.outboxEntries()
+        #expect(entries.map(\.object) == [after.id])
+        #expect(entries.allSatisfy { $0.sequence > through })
+    }
+
+    /// Sync values written by anything else (a build that knew nothing of recording enabled
+    /// the store) mean the store syncs: its saves are recorded.
+    @Test func anyOtherSyncValueTurnsRecordingOn() throws {
+        let fixture = try StoreFixture()
+        try fixture.store.recordSync { ledger in try ledger.setValue("on", for: "state") }
+        #expect(try fixture.store.recordsChanges())
+        let note = try fixture.store.addNote(named: "n", body: "", in: nil)
+        #expect(try fixture.store.outboxEntries().map(\.object) == [note.id])
     }
 }

@@ -7,8 +7,11 @@ final class StoreFixture {
     let folder = TemporaryFolder("notes-store")
     let store: Store
 
-    init() throws {
+    /// With `recordingChanges`, saves record their changes in the outbox from the start, as
+    /// in a store that sync has enabled.
+    init(recordingChanges: Bool = false) throws {
         store = try Store(folder: folder.appending("store"))
+        if recordingChanges { try store.startRecordingChanges() }
     }
 
     /// Saves a small tree: Work/Ideas/Launch plan, Work/Meeting, Home/Recipes/Soup.

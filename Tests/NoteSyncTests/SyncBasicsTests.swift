@@ -29,6 +29,28 @@ import Testing
         #expect(try stack.stores[0].item(note.id).body == "edited on 1")
     }
 
+    /// A store that never synced records nothing in its outbox; enabling pushes all it holds
+    /// as a snapshot, and records every save after it.
+    @Test func notesSavedBeforeSyncWasEnabledArriveAndSoDoLaterOnes() throws {
+        let stack = try SyncStack(devices: 2, enable: false)
+        let home = try stack.stores[0].addCollection(named: "Home", in: nil)
+        let note = try stack.stores[0].addNote(named: "Before", body: "saved before enable", in: home.id)
+        try stack.stores[0].edit(note.id, body: "edited before enable")
+        #expect(try stack.stores[0].outboxEntries().isEmpty)
+        for (index, engine) in stack.engines.enumerated() {
+            try engine.enable(cloud: stack.cloud, deviceName: "device-\(index)")
+        }
+        #expect(try stack.stores[0].recordsChanges())
+        _ = try stack.stores[0].addNote(named: "After", body: "saved after enable", in: home.id)
+        #expect(try stack.stores[0].outboxEntries().count == 1)
+        try stack.syncUntilQuiet()
+        #expect(try stack.stores[1].item(note.id).body == "edited before enable")
+        #expect(try stack.stores[1].history(of: note.id).filter { $0.property == .body }.count == 2)
+        #expect(try stack.stores[1].resolve("Home/After").body == "saved after enable")
+        let dumps = try stack.dumps()
+        #expect(dumps[0] == dumps[1])
+    }
+
     @Test func importedChangesAreNeverExportedAgain() throws {
         let stack = try SyncStack(devices: 2)
         _ = try stack.stores[0].addNote(named: "n", body: "", in: nil)

@@ -117,6 +117,7 @@ struct SaveWriter {
         let last = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'").flatMap { UInt64($0) } ?? 0
         stamp = ChangeStamp(clock: HybridClock.tick(after: last, now: now), device: device)
         deviceName = try Self.deviceName(db)
+        outbox.isRecording = try ChangeRecording.isOn(db)
     }
 
     mutating func insert(_ item: Item, keepingDates: Bool = false) throws {
@@ -142,7 +143,7 @@ struct SaveWriter {
             ])
         searchIndex.inserted(rowid: db.lastInsertedRowID, text: (item.name, body))
         let history = recordFirstVersions(of: item)
-        outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history)
+        if outbox.isRecording { outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history) }
         inserted.append(item.id)
         placed.append(item)
     }

@@ -36,18 +36,24 @@ struct OutboxWriter {
     }
 
     private var rows: [Row] = []
+    /// Whether the save records its changes (``ChangeRecording``); when not, every `record`
+    /// is passed over and nothing is written.
+    var isRecording = true
 
     mutating func record(_ operation: OutboxEntry.Operation, item: Item, changes: OutboxChanges, history: ChangeHistory? = nil) {
+        guard isRecording else { return }
         rows.append(Row(entity: Entity(item.kind), object: item.id, operation: operation, changes: changes, history: history))
     }
 
     mutating func record(
         _ operation: OutboxEntry.Operation, entity: Entity, object: UUID, changes: OutboxChanges, history: ChangeHistory? = nil
     ) {
+        guard isRecording else { return }
         rows.append(Row(entity: entity, object: object, operation: operation, changes: changes, history: history))
     }
 
     mutating func recordDeletion(of id: UUID, kind: ItemKind, seen: [UUID: UInt64]? = nil) {
+        guard isRecording else { return }
         rows.append(Row(
             entity: Entity(kind), object: id, operation: .delete, changes: OutboxChanges(),
             history: seen.map { ChangeHistory(seen: $0) }))

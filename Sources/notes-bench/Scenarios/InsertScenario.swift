@@ -118,6 +118,8 @@ struct InsertScenario: Scenario {
         let folder = try bench.makeFolder("insert-store")
         let (run, save): (StoreRun, Int64) = try {
             let store = try Store(folder: folder)
+            // As in a store that syncs: the save records its outbox rows.
+            try store.startRecordingChanges()
             let ids = try library.saveCollections(to: store)
             let context = store.makeContext()
             let insert = Stopwatch.milliseconds {

@@ -38,6 +38,8 @@ struct LocalSaveScenario: Scenario {
     /// without a sync at every commit.
     private func measureSaves(bodies: [String], storeFolder: URL, bench: Workbench) throws -> [Measurement] {
         let store = try Store(folder: storeFolder)
+        // As in a store that syncs: each save records its outbox rows.
+        try store.startRecordingChanges()
         let inbox = try store.addCollection(named: "Inbox", in: nil).id
         let durableFolder = try bench.makeFolder("local-save-raw-full")
         let normalFolder = try bench.makeFolder("local-save-raw-normal")

@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+
+/// Whether saves record their changes in the outbox.
+///
+/// A store that sync has never touched records nothing: the first `notes sync enable` pushes a
+/// snapshot of everything the store holds, which such an outbox would only repeat (and then
+/// remove). A new store starts with one sync value, `outbox` = `off`; sync turns recording on
+/// (``Store/startRecordingChanges()``) before it takes that snapshot, so that every save after
+/// the snapshot is in the outbox. Any other sync value turns it on too, whoever wrote it: a
+/// store that an earlier build enabled, which knew nothing of this value, records as before.
+enum ChangeRecording {
+    static let key = "outbox"
+    static let off = "off"
+
+    /// Whether a save in this transaction records its changes.
+    static func isOn(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT NOT EXISTS (SELECT 1 FROM sync_state WHERE key = ? AND value = ?)
+                        OR EXISTS (SELECT 1 FROM sync_state WHERE key <> ?)
+                    """),
+            arguments: [key, off, key]) ?? true
+    }
+
+    /// Marks a store made just now, by this build, as one that records nothing yet.
+    static func markNewStore(_ db: Database) throws {
+        try db.execute(sql: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (?, ?)", arguments: [key, off])
+    }
+}
+
+extension Store {
+    /// Makes every later save record its changes in the outbox, for sync to export. Sync calls
+    /// it before it takes the snapshot that `notes sync enable` pushes; it stays on after.
+    public func startRecordingChanges() throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [ChangeRecording.key])
+        }
+    }
+
+    /// Whether saves record their changes in the outbox (see ``startRecordingChanges()``).
+    public func recordsChanges() throws -> Bool {
+        try read { db in try ChangeRecording.isOn(db) }
+    }
+}
