@@ -4,9 +4,11 @@ import NoteStore
 /// `interchange`: `notes export` and `notes import` of a store of 100,000 notes (every tenth
 /// with tags), as Markdown and as JSON, through the binary, each import into a fresh store,
 /// against the raw insert floor of the same run: the C API writing the very item rows (with
-/// their full-text entries) and outbox rows that the import wrote, in one transaction. Each
-/// run's peak memory is taken, at a quarter of the size and at the full size, to see that it
-/// stays flat as the store grows.
+/// their full-text entries) and outbox rows that the import wrote, in one transaction. A new
+/// store records no outbox rows (it has never synced), so the JSON export is also imported
+/// into a store that records them, as one that syncs does, against the floor of its own rows.
+/// Each run's peak memory is taken, at a quarter of the size and at the full size, to see that
+/// it stays flat as the store grows.
 struct InterchangeScenario: Scenario {
     /// The targets of the issue.
     static let importRatio = 0.5
@@ -35,6 +37,9 @@ struct InterchangeScenario: Scenario {
         ]
         var samples: [Int: [Format: Sample]] = [:]
         var floorRates: [Double] = []
+        /// The JSON import into a store that records its outbox, and the floor of its rows.
+        var recordingRates: [Double] = []
+        var recordingFloorRates: [Double] = []
         var written: [URL] = []
         let notes = try bench.notes()
         for count in sizes {
@@ -64,6 +69,9 @@ struct InterchangeScenario: Scenario {
                         let rows = try InsertScenario.readRows(from: target, save: nil)
                         let floor = try InsertScenario().rawRun(rows, .itemsAndOutbox, bench: bench)
                         floorRates.append(Double(count) / (floor.milliseconds / 1000))
+                        let (rate, floorRate) = try importRecording(out, notes: count, bench: bench, written: &written)
+                        recordingRates.append(rate)
+                        recordingFloorRates.append(floorRate)
                     }
                     // Removed at the end: ext4 without a journal looks long for a free inode
                     // among those deleted in the last seconds, and 100,000 files just removed
@@ -74,12 +82,42 @@ struct InterchangeScenario: Scenario {
         }
         for folder in written { bench.removeFolder(folder) }
         summarize(samples, floorRates: floorRates, sizes: sizes, quick: (sizes.last ?? 0) < 100_000, into: &report)
+        if let largest = sizes.last {
+            let imported = Measurement(
+                "JSON: notes import into a store that records its outbox, \(ReportPrinter.grouped(largest)) notes",
+                unit: .rowsPerSecond, samples: recordingRates)
+            let floor = Measurement(
+                "raw SQLite: that import's item (with full-text entries) + outbox rows", unit: .rowsPerSecond, samples: recordingFloorRates)
+            report.measurements += [floor, imported]
+            report.ratios.append(Ratio("JSON: import into a store that records its outbox / the floor of its rows", imported, over: floor))
+        }
         return report
+    }
+
+    /// Imports the JSON export in `out` into a store that records its outbox, as a store that
+    /// syncs does; returns the import's rate and that of the raw floor of the rows it wrote.
+    private func importRecording(_ out: URL, notes count: Int, bench: Workbench, written: inout [URL]) throws -> (Double, Double) {
+        let notes = try bench.notes()
+        let target = try bench.makeFolder("interchange-recording")
+        written.append(target)
+        try Store(folder: target).startRecordingChanges()
+        let imported = try notes.run(["--store", target.path, "import", out.path], capturingOutput: true)
+        guard imported.output.hasPrefix("created \(count + bench.sizes.collections),") else {
+            throw BenchError.unexpected("the import into a recording store said '\(imported.output.trimmingCharacters(in: .newlines))'")
+        }
+        let rows = try InsertScenario.readRows(from: target, save: nil)
+        guard rows.outbox.count >= count else {
+            throw BenchError.unexpected("the import into a recording store wrote \(rows.outbox.count) outbox rows, not one per note")
+        }
+        let floor = try InsertScenario().rawRun(rows, .itemsAndOutbox, bench: bench)
+        return (Double(count) / (imported.milliseconds / 1000), Double(count) / (floor.milliseconds / 1000))
     }
 
     private func summarize(_ samples: [Int: [Format: Sample]], floorRates: [Double], sizes: [Int], quick: Bool, into report: inout ScenarioReport) {
         guard let largest = sizes.last, let smallest = sizes.first else { return }
-        let floor = Measurement("raw SQLite: item (with full-text entries) + outbox rows", unit: .rowsPerSecond, samples: floorRates)
+        let floor = Measurement(
+            "raw SQLite: the import's item (with full-text entries) + outbox rows (none: a new store)", unit: .rowsPerSecond,
+            samples: floorRates)
         report.measurements.append(floor)
         let note = quick ? " (quick sizes, not the target's 100,000 notes)" : ""
         for format in Format.allCases {
