@@ -17,6 +17,9 @@ public final class SyncEngine {
     /// Where a passphrase comes from when an encrypted container's key is not kept in the
     /// store yet (`notes` asks on the terminal, or reads a file or the environment); nil: none.
     public var passphrase: PassphraseSource?
+    /// For tests: runs when `notes sync enable` has taken its snapshot, before it records
+    /// anything, as another process's save could.
+    var snapshotTaken: (() throws -> Void)?
 
     public init(store: Store) {
         self.store = store
@@ -69,6 +72,7 @@ public final class SyncEngine {
         // after the snapshot is in the outbox past `outboxThrough`, and is exported.
         try store.startRecordingChanges()
         let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
+        try snapshotTaken?()
         try store.recordSync { ledger in
             if previous.containerID != container.identity {
                 for key in try ledger.values(withPrefix: SyncState.appliedPrefix).keys {

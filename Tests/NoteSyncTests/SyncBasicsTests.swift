@@ -51,6 +51,27 @@ import Testing
         #expect(dumps[0] == dumps[1])
     }
 
+    /// A save that comes while `sync enable` pushes its snapshot (from another process, say)
+    /// is not in the snapshot: it is in the outbox, and arrives.
+    @Test func aSaveWhileSyncIsBeingEnabledArrives() throws {
+        let stack = try SyncStack(devices: 2, enable: false)
+        let store = stack.stores[0]
+        let before = try store.addNote(named: "Before", body: "in the snapshot", in: nil)
+        nonisolated(unsafe) var during: UUID?
+        stack.engines[0].snapshotTaken = {
+            during = try store.addNote(named: "During", body: "saved after the snapshot", in: nil).id
+        }
+        for (index, engine) in stack.engines.enumerated() {
+            try engine.enable(cloud: stack.cloud, deviceName: "device-\(index)")
+        }
+        try stack.syncUntilQuiet()
+        let saved = try #require(during)
+        #expect(try stack.stores[1].item(before.id).body == "in the snapshot")
+        #expect(try stack.stores[1].item(saved).body == "saved after the snapshot")
+        let dumps = try stack.dumps()
+        #expect(dumps[0] == dumps[1])
+    }
+
     @Test func importedChangesAreNeverExportedAgain() throws {
         let stack = try SyncStack(devices: 2)
         _ = try stack.stores[0].addNote(named: "n", body: "", in: nil)

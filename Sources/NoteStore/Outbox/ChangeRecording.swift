@@ -5,10 +5,12 @@ import GRDB
 ///
 /// A store that sync has never touched records nothing: the first `notes sync enable` pushes a
 /// snapshot of everything the store holds, which such an outbox would only repeat (and then
-/// remove). A new store starts with one sync value, `outbox` = `off`; sync turns recording on
-/// (``Store/startRecordingChanges()``) before it takes that snapshot, so that every save after
-/// the snapshot is in the outbox. Any other sync value turns it on too, whoever wrote it: a
-/// store that an earlier build enabled, which knew nothing of this value, records as before.
+/// remove). A new store starts with one sync value, `outbox` = `off`, written by the migration
+/// that makes the `sync_state` table (model version 3, when sync came), so that no process sees
+/// the table without it; sync turns recording on (``Store/startRecordingChanges()``) before it
+/// takes that snapshot, so that every save after the snapshot is in the outbox. Any other sync
+/// value turns it on too, whoever wrote it: a store that an earlier build enabled, which knew
+/// nothing of this value, records as before.
 enum ChangeRecording {
     static let key = "outbox"
     static let off = "off"
@@ -24,7 +26,7 @@ enum ChangeRecording {
             arguments: [key, off, key]) ?? true
     }
 
-    /// Marks a store made just now, by this build, as one that records nothing yet.
+    /// Marks a store whose `sync_state` table is made just now as one that records nothing yet.
     static func markNewStore(_ db: Database) throws {
         try db.execute(sql: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (?, ?)", arguments: [key, off])
     }

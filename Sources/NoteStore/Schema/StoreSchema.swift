@@ -126,7 +126,10 @@ enum StoreSchema {
     /// reading of the store's hybrid logical clock (`outbox.clock`, `metadata.clock`); and
     /// `sync_state` keeps what sync records of its own; `displaced` keeps the merged parent of
     /// an item that is shown elsewhere because that parent is gone or would make a cycle.
-    /// Objects made before get the stamp of their creation time on this device.
+    /// Objects made before get the stamp of their creation time on this device. The store has
+    /// never synced (there was no sync before this version): it records no outbox rows until
+    /// sync turns recording on (``ChangeRecording``), in the transaction that makes the table,
+    /// so that no other process can see the table without the mark.
     private static func addChangeStamps(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE item ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
@@ -154,6 +157,7 @@ enum StoreSchema {
                 VALUES ('clock', (SELECT COALESCE(MAX(modified), 0) << 16 FROM item));
             UPDATE metadata SET value = '3' WHERE key = 'model_version';
             """)
+        try ChangeRecording.markNewStore(db)
     }
 
     /// Version 4: history. Every version of a name and of a note's body stays in `version`,

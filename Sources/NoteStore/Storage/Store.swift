@@ -125,10 +125,8 @@ public final class Store: Sendable {
             if let found, found > currentModelVersion {
                 throw StoreError.newerModel(path: path, found: found, supported: currentModelVersion)
             }
-            let isNew = try pool.read { db in try !db.tableExists("metadata") }
             try StoreSchema.migrator.migrate(pool)
             return try pool.write { db in
-                if isNew { try ChangeRecording.markNewStore(db) }
                 let version = try String.fetchOne(
                     db, sql: "SELECT value FROM metadata WHERE key = 'model_version'"
                 ).flatMap(Int.init) ?? currentModelVersion
