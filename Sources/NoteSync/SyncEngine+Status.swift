@@ -31,6 +31,7 @@ extension SyncEngine {
         status.newestBaseline = newestBaseline
         status.exportError = state.exportError
         status.encryption = try encryption()
+        status.recordsChanges = try store.recordsChanges()
         return status
     }
 

@@ -201,6 +201,25 @@ import Testing
         #expect(try notes(laptop, "sync", "enable").output.hasPrefix("sync on: device '\(host):laptop'"))
     }
 
+    /// A store that has never synced records no changes to export: status says what enabling
+    /// sends instead of a count, and counts again once sync is on.
+    @Test func statusOfAStoreThatNeverSyncedSaysEnablingSendsEverything() throws {
+        #expect(try notes(laptop, "add", "Before", "--body", "saved before sync").status == 0)
+        let before = try notes(laptop, "sync", "status")
+        #expect(before.output.contains("pending:   never synced: 'notes sync enable' sends everything this store holds"), "\(before)")
+        let json = try notes(laptop, "sync", "status", "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(object["recordsChanges"] as? Bool == false && object["pendingExports"] as? Int == 0)
+        try enable(laptop, "laptop")
+        #expect(try notes(laptop, "add", "After", "--body", "saved with sync on").status == 0)
+        #expect(try notes(laptop, "sync", "status").output.contains("pending:   1 change to export"))
+        let on = try notes(laptop, "sync", "status", "--json")
+        #expect((try JSONSerialization.jsonObject(with: Data(on.output.utf8)) as? [String: Any])?["recordsChanges"] as? Bool == true)
+        #expect(try notes(laptop, "sync", "now").status == 0)
+        try enable(desktop, "desktop")
+        #expect(try names(desktop) == ["After", "Before"])
+    }
+
     @Test func statusAndDevicesDescribeTheContainer() throws {
         try enable(laptop, "laptop")
         try enable(desktop, "desktop")

@@ -62,7 +62,9 @@ enum SyncOutput {
                 : "the key is needed: the next 'notes sync now' asks for the passphrase"))
         }
         lines.append("device:    \(status.deviceName ?? "-") (\(status.device.storeString)), \(Plural.logs(status.exportedSequence)) published")
-        lines.append("pending:   \(Plural.changes(status.pendingExports)) to export")
+        lines.append(status.recordsChanges
+            ? "pending:   \(Plural.changes(status.pendingExports)) to export"
+            : "pending:   never synced: 'notes sync enable' sends everything this store holds")
         if let failure = status.exportError {
             lines.append("export:    failed at \(Timestamp.iso(failure.date)): \(TerminalText.escaped(failure.message, keepingLayout: false))")
         }
@@ -180,6 +182,7 @@ struct SyncStatusJSON: Encodable {
     let device: DeviceJSON
     let devices: [DeviceJSON]
     let pendingExports: Int
+    let recordsChanges: Bool
     let waiting: [FileJSON]
     let skipped: [FileJSON]
     let lastSync: String?
@@ -241,6 +244,7 @@ struct SyncStatusJSON: Encodable {
             id: status.device.storeString, name: status.deviceName, this: true, applied: nil, available: status.exportedSequence)
         devices = status.devices.map(DeviceJSON.init)
         pendingExports = status.pendingExports
+        recordsChanges = status.recordsChanges
         waiting = status.waiting.map { FileJSON(path: $0.path, reason: $0.reason) }
         skipped = status.skipped.map { FileJSON(path: $0.path, reason: $0.reason.description) }
         lastSync = status.lastSync.map(Timestamp.iso)
@@ -260,7 +264,8 @@ struct SyncStatusJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, reason, since, cloud, containerName, container, device, devices, pendingExports, waiting, skipped, lastSync
+        case state, reason, since, cloud, containerName, container, device, devices, pendingExports, recordsChanges, waiting, skipped
+        case lastSync
         case watcher, catchUp, baseline, exportError, encrypted, keyHeld
     }
 
@@ -275,6 +280,7 @@ struct SyncStatusJSON: Encodable {
         try container.encode(device, forKey: .device)
         try container.encode(devices, forKey: .devices)
         try container.encode(pendingExports, forKey: .pendingExports)
+        try container.encode(recordsChanges, forKey: .recordsChanges)
         try container.encode(waiting, forKey: .waiting)
         try container.encode(skipped, forKey: .skipped)
         try container.encode(lastSync, forKey: .lastSync)
