@@ -17,8 +17,9 @@ public final class SyncEngine {
     /// Where a passphrase comes from when an encrypted container's key is not kept in the
     /// store yet (`notes` asks on the terminal, or reads a file or the environment); nil: none.
     public var passphrase: PassphraseSource?
-    /// For tests: runs when `notes sync enable` has taken its snapshot, before it records
-    /// anything, as another process's save could.
+    /// For tests: runs when `notes sync enable` has turned recording on and taken its snapshot
+    /// (or would have, for a store made from a baseline), before it writes its sync values, as
+    /// another process's save could.
     var snapshotTaken: (() throws -> Void)?
 
     public init(store: Store) {

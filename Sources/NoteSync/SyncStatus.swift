@@ -53,8 +53,8 @@ public struct SyncStatus: Sendable {
     public var exportError: (date: Date, message: String)? = nil
     /// Whether the container is encrypted, and whether this store keeps its key.
     public var encryption: (encrypted: Bool, keyHeld: Bool) = (false, false)
-    /// Whether saves are recorded for export; not in a store that has never synced, whose first
-    /// `sync enable` sends all it holds.
+    /// Whether saves are recorded for export: false in a store marked as never synced
+    /// (docs/sync-format.md, section 11), whose first `sync enable` sends all it holds.
     public var recordsChanges = true
 }
 

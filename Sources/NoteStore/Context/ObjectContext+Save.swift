@@ -143,7 +143,7 @@ struct SaveWriter {
             ])
         searchIndex.inserted(rowid: db.lastInsertedRowID, text: (item.name, body))
         let history = recordFirstVersions(of: item)
-        // Checked here too, so that an import into a store that records nothing does not make the changes.
+        // Checked here too: a store that records nothing does not build the outbox change.
         if outbox.isRecording { outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history) }
         inserted.append(item.id)
         placed.append(item)

@@ -127,9 +127,9 @@ enum StoreSchema {
     /// `sync_state` keeps what sync records of its own; `displaced` keeps the merged parent of
     /// an item that is shown elsewhere because that parent is gone or would make a cycle.
     /// Objects made before get the stamp of their creation time on this device. The store has
-    /// never synced (there was no sync before this version): it records no outbox rows until
-    /// sync turns recording on (``ChangeRecording``), in the transaction that makes the table,
-    /// so that no other process can see the table without the mark.
+    /// never synced (there was no sync before this version): the mark that it records no outbox
+    /// rows until sync turns recording on (``ChangeRecording``) is written in the transaction that
+    /// makes the table, so that no other process can see the table without it.
     private static func addChangeStamps(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE item ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
