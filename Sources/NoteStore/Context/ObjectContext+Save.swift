@@ -143,8 +143,7 @@ struct SaveWriter {
             ])
         searchIndex.inserted(rowid: db.lastInsertedRowID, text: (item.name, body))
         let history = recordFirstVersions(of: item)
-        // Checked here too: a store that records nothing does not build the outbox change.
-        if outbox.isRecording { outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history) }
+        outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history)
         inserted.append(item.id)
         placed.append(item)
     }

@@ -37,19 +37,21 @@ struct OutboxWriter {
 
     private var rows: [Row] = []
     /// Whether the save records its changes (``ChangeRecording``); when not, every `record`
-    /// is passed over and nothing is written.
+    /// is passed over, its changes not even made, and nothing is written.
     var isRecording = true
 
-    mutating func record(_ operation: OutboxEntry.Operation, item: Item, changes: OutboxChanges, history: ChangeHistory? = nil) {
-        guard isRecording else { return }
-        rows.append(Row(entity: Entity(item.kind), object: item.id, operation: operation, changes: changes, history: history))
+    mutating func record(
+        _ operation: OutboxEntry.Operation, item: Item, changes: @autoclosure () -> OutboxChanges, history: ChangeHistory? = nil
+    ) {
+        record(operation, entity: Entity(item.kind), object: item.id, changes: changes(), history: history)
     }
 
     mutating func record(
-        _ operation: OutboxEntry.Operation, entity: Entity, object: UUID, changes: OutboxChanges, history: ChangeHistory? = nil
+        _ operation: OutboxEntry.Operation, entity: Entity, object: UUID, changes: @autoclosure () -> OutboxChanges,
+        history: ChangeHistory? = nil
     ) {
         guard isRecording else { return }
-        rows.append(Row(entity: entity, object: object, operation: operation, changes: changes, history: history))
+        rows.append(Row(entity: entity, object: object, operation: operation, changes: changes(), history: history))
     }
 
     mutating func recordDeletion(of id: UUID, kind: ItemKind, seen: [UUID: UInt64]? = nil) {

@@ -69,7 +69,7 @@ struct InterchangeScenario: Scenario {
                         let rows = try InsertScenario.readRows(from: target, save: nil)
                         let floor = try InsertScenario().rawRun(rows, .itemsAndOutbox, bench: bench)
                         floorRates.append(Double(count) / (floor.milliseconds / 1000))
-                        let (rate, floorRate) = try importRecording(out, notes: count, bench: bench, written: &written)
+                        let (rate, floorRate) = try importRecording(out, notes: count, with: notes, bench: bench, written: &written)
                         recordingRates.append(rate)
                         recordingFloorRates.append(floorRate)
                     }
@@ -96,8 +96,9 @@ struct InterchangeScenario: Scenario {
 
     /// Imports the JSON export in `out` into a store that records its outbox, as a store that
     /// syncs does; returns the import's rate and that of the raw floor of the rows it wrote.
-    private func importRecording(_ out: URL, notes count: Int, bench: Workbench, written: inout [URL]) throws -> (Double, Double) {
-        let notes = try bench.notes()
+    private func importRecording(
+        _ out: URL, notes count: Int, with notes: ProcessRunner, bench: Workbench, written: inout [URL]
+    ) throws -> (Double, Double) {
         let target = try bench.makeFolder("interchange-recording")
         written.append(target)
         try Store(folder: target).startRecordingChanges()
