@@ -121,7 +121,7 @@ import Testing
             try LogCodec.decode(Data(contentsOf: folder.appendingPathComponent(name))).header.modelVersion
         }
         #expect(versions.first == Store.modelVersionWithoutTags)
-        #expect(versions.last == Store.currentModelVersion)
+        #expect(versions.last == Store.modelVersionWithTags)
         try stack.syncUntilQuiet()
         #expect(try stack.stores[1].tags(of: note.id) == ["urgent"])
     }

@@ -62,6 +62,8 @@ extension Store {
                     DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
                     """)
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
+                // Texts that arrived by sync are kept in history and in the item: once is enough.
+                try VersionStorage.keepTextsOnce(db)
                 if try !BaselineDatabase.indexMatchesItems(db) {
                     try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
                 }

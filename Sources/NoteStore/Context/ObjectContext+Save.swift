@@ -175,7 +175,11 @@ struct SaveWriter {
         arguments += StatementArguments(changes.properties.map { _ in stamp.text })
         arguments += [current.id.storeString]
         let textChanged = changes["name"] != nil || changes["body"] != nil
-        if textChanged { try searchIndex.willChange(current.id.storeString, db) }
+        if textChanged {
+            try searchIndex.willChange(current.id.storeString, db)
+            if changes["name"] != nil { try VersionStorage.keepCurrentText(of: current.id, .name, db) }
+            if changes["body"] != nil { try VersionStorage.keepCurrentText(of: current.id, .body, db) }
+        }
         try db.execute(sql: "UPDATE item SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
         guard db.changesCount == 1 else {
             throw StoreError.invalidOperation(item: current.label, reason: "it was purged by another process meanwhile")

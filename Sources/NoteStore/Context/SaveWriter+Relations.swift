@@ -35,7 +35,10 @@ extension SaveWriter {
         try deleteAttachments(ofNotes: all.filter { ids[$0] == .note })
         var states: [String: String] = [:]
         for id in all { states[id] = try TombstoneRecord.capturedState(of: id, db) }
-        for id in all { try searchIndex.willChange(id, db) }
+        for id in all {
+            try searchIndex.willChange(id, db)
+            if let uuid = UUID(uuidString: id) { try VersionStorage.keepCurrentText(of: uuid, nil, db) }
+        }
         try IDList.forEachChunk(of: all) { marks, arguments in
             try db.execute(sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: arguments)
         }

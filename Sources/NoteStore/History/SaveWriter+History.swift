@@ -38,9 +38,10 @@ extension SaveWriter {
             for (property, text) in [(HistoryProperty.body, first.body), (.name, first.name)] {
                 guard let text else { continue }
                 var version = VersionStorage.NewVersion(
-                    object: first.object, property: property, stamp: stamp, bases: [], deviceName: first.context.device,
+                    object: first.object, property: property, stamp: stamp, bases: [],
                     context: first.context, text: text)
                 version.contextJSON = first.contextJSON
+                version.isCurrentText = true
                 try VersionStorage.insert(version, db)
             }
         }
@@ -50,8 +51,9 @@ extension SaveWriter {
     /// Records the new versions of the name and body that an update sets, each edited from the
     /// heads of its property (the text the person saw); returns what the change carries.
     ///
-    /// `originalBody` is the body as the store has it now: when there is one head, it is the
-    /// head's text, and the new version is stored as a delta against it.
+    /// `originalBody` is the body as the store had it before the update: when there is one
+    /// head, it is the head's text, and the new version is stored as a delta against it. The
+    /// update has set the item's text to the new versions' (``VersionStorage``).
     func recordVersions(
         of current: Item, changes: OutboxChanges, originalBody: String?, restored: [HistoryProperty: ChangeStamp]
     ) throws -> ChangeHistory {
@@ -63,9 +65,10 @@ extension SaveWriter {
             let heads = try VersionStorage.heads(current.id, property, db)
             var version = VersionStorage.NewVersion(
                 object: current.id, property: property, stamp: stamp, origin: restored[property] == nil ? .edit : .restore,
-                bases: heads, restored: restored[property], deviceName: context.device, context: context, text: text)
+                bases: heads, restored: restored[property], context: context, text: text)
             contextJSON = contextJSON ?? ChangeHistory.contextJSON(context)
             version.contextJSON = contextJSON
+            version.isCurrentText = true
             history.context = context
             if property == .body, heads.count == 1, let originalBody { version.deltaBase = (heads[0], originalBody) }
             if property == .body, heads.count > 1 {

@@ -16,10 +16,7 @@ extension Store {
     /// Every version of an item's name and of a note's body, newest first.
     public func history(of object: UUID) throws -> [Version] {
         try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT \(Version.columns) FROM version WHERE object = ? ORDER BY stamp DESC, property",
-                arguments: [object.storeString]
-            ).compactMap(Version.init(row:))
+            try VersionStorage.versions(object, db).sorted { ($0.stamp, $0.property) > ($1.stamp, $1.property) }
         }
     }
 
@@ -28,15 +25,15 @@ extension Store {
         try read { db in try VersionStorage.text(object, property, stamp, db) }
     }
 
-    /// Bytes of history kept for an object (or for every object), as stored.
+    /// Bytes of history kept for an object (or for every object): as stored, and a text kept
+    /// once in its item (``VersionStorage``) at its size.
     public func historyBytes(of object: UUID? = nil) throws -> Int {
         try read { db in
+            let sum = "SELECT COALESCE(SUM(COALESCE(length(content), size)), 0) FROM history"
             if let object {
-                return try Int.fetchOne(
-                    db, sql: "SELECT COALESCE(SUM(length(content)), 0) FROM version WHERE object = ?",
-                    arguments: [object.storeString]) ?? 0
+                return try Int.fetchOne(db, sql: sum + " WHERE object = ?", arguments: [HistoryEncoding.bytes(of: object)]) ?? 0
             }
-            return try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(length(content)), 0) FROM version") ?? 0
+            return try Int.fetchOne(db, sql: sum) ?? 0
         }
     }
 

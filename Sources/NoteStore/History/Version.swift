@@ -14,7 +14,7 @@ public struct Version: Sendable, Equatable {
     public let bases: [ChangeStamp]?
     /// The version a restore brought back.
     public let restored: ChangeStamp?
-    /// What the writing device called itself, when its log said.
+    /// What the writing device called itself, when its log said (the device of its context).
     public let deviceName: String?
     public let context: VersionContext?
     /// Whether no other version descends from it: the current text is the merge of the heads.
@@ -28,31 +28,21 @@ public struct Version: Sendable, Equatable {
     /// When it was saved, by the writer's clock.
     public var time: Date { HybridClock.date(of: stamp.clock) }
 
-    static let columns = "object, property, stamp, origin, bases, restored, device_name, context, head, size, from_merge"
-
-    init?(row: Row) {
-        guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
-            let stamp = ChangeStamp(text: row["stamp"]), let origin = VersionOrigin(rawValue: row["origin"])
-        else { return nil }
+    init(
+        object: UUID, property: HistoryProperty, stamp: ChangeStamp, origin: VersionOrigin, bases: [ChangeStamp]?,
+        restored: ChangeStamp?, context: VersionContext?, isHead: Bool, size: Int, fromMerge: Bool
+    ) {
         self.object = object
         self.property = property
         self.stamp = stamp
         self.origin = origin
-        bases = (row["bases"] as String?).map(Self.stamps(in:))
-        restored = (row["restored"] as String?).flatMap(ChangeStamp.init(text:))
-        deviceName = row["device_name"]
-        context = (row["context"] as String?).flatMap(ChangeHistory.context(json:))
-        isHead = row["head"]
-        size = row["size"]
-        fromMerge = row["from_merge"]
-    }
-
-    static func stamps(in text: String) -> [ChangeStamp] {
-        text.split(separator: " ").compactMap { ChangeStamp(text: String($0)) }
-    }
-
-    static func text(of stamps: [ChangeStamp]) -> String {
-        stamps.sorted().map(\.text).joined(separator: " ")
+        self.bases = bases
+        self.restored = restored
+        deviceName = context?.device
+        self.context = context
+        self.isHead = isHead
+        self.size = size
+        self.fromMerge = fromMerge
     }
 }
 

@@ -20,12 +20,12 @@ extension Replica {
         let column = property == .name ? "name" : "body"
         let rows = try Row.fetchAll(
             db.cachedStatement(sql: """
-                SELECT version.stamp, version.depth, item.\(column) AS text FROM version LEFT JOIN item ON item.id = version.object
-                WHERE version.object = ? AND version.property = ? AND version.head
+                SELECT history.stamp, history.depth, item.\(column) AS text FROM history LEFT JOIN item ON item.id = ?
+                WHERE history.object = ? AND history.property = ? AND history.head
                 """),
-            arguments: [object.storeString, property.rawValue])
+            arguments: [object.storeString, HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
         guard let first = rows.first else { return ([], try currentText(of: object, property)) }
-        let heads = rows.compactMap { row in ChangeStamp(text: row[0]).map { (stamp: $0, depth: row[1] as Int) } }
+        let heads = rows.compactMap { row in (row[0] as Data?).flatMap { HistoryEncoding.stamp($0) }.map { (stamp: $0, depth: row[1] as Int) } }
         return (heads.sorted { $0.stamp < $1.stamp }, first["text"])
     }
 
@@ -37,8 +37,8 @@ extension Replica {
     /// Whether the version is in history.
     public func hasVersion(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> Bool {
         try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM version WHERE object = ? AND property = ? AND stamp = ?)"),
-            arguments: [object.storeString, property.rawValue, stamp.text]) ?? false
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM history WHERE object = ? AND property = ? AND stamp = ?)"),
+            arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp)]) ?? false
     }
 
     /// Writes a version unless one with its stamp is there; returns whether it wrote it.

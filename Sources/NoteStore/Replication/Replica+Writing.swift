@@ -79,7 +79,12 @@ extension Replica {
         arguments += [object.storeString]
         let table = isItem ? "item" : "attachment"
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
-        if textChanged { try searchIndex.willChange(object.storeString, db) }
+        if textChanged {
+            try searchIndex.willChange(object.storeString, db)
+            for property in HistoryProperty.allCases where properties.contains(where: { $0.name == property.rawValue }) {
+                try VersionStorage.keepCurrentText(of: object, property, db)
+            }
+        }
         try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?").execute(arguments: arguments)
         if properties.contains(where: { $0.name == "parent" }) {
             try db.cachedStatement(sql: "DELETE FROM displaced WHERE item = ?").execute(arguments: [object.storeString])
@@ -160,6 +165,7 @@ extension Replica {
                 arguments: [stamp.text, id])
             try db.execute(sql: "DELETE FROM attachment WHERE note = ?", arguments: [id])
             try searchIndex.willChange(id, db)
+            try VersionStorage.keepCurrentText(of: object, nil, db)
             try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
         }
         try recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)

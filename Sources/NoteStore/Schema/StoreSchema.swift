@@ -7,10 +7,13 @@ import GRDB
 /// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
 enum StoreSchema {
     /// The model version this build writes.
-    static let currentModelVersion = 5
+    static let currentModelVersion = 6
     /// The model version of a log without tags: what builds of model 4 still read
     /// (docs/sync-format.md, "Versions").
     static let modelVersionWithoutTags = 4
+    /// The model version of a log with tags or versions edited from a merge. Model 6 changed
+    /// only how the store keeps history, not what logs carry: no log needs more than 5.
+    static let modelVersionWithTags = 5
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -28,6 +31,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v5") { db in
             try addTags(db)
+        }
+        migrator.registerMigration("v6") { db in
+            try compactHistory(db)
         }
         return migrator
     }

@@ -20,6 +20,9 @@ public final class Store: Sendable {
     public static let currentModelVersion = StoreSchema.currentModelVersion
     /// The model version of a log that carries no tag change (docs/sync-format.md, "Versions").
     public static let modelVersionWithoutTags = StoreSchema.modelVersionWithoutTags
+    /// The model version of a log that carries a tag change or a version edited from a merge:
+    /// logs have not changed since (docs/sync-format.md, "Versions").
+    public static let modelVersionWithTags = StoreSchema.modelVersionWithTags
 
     /// The database file's name inside the store folder.
     public static let databaseFileName = "store.sqlite"

@@ -17,7 +17,7 @@ struct LogBatcher {
         /// (docs/sync-format.md, "Versions").
         var modelVersion: Int {
             let needsFive = changes.contains { $0.entity == .tag || !($0.history?.fromMerge.isEmpty ?? true) }
-            return needsFive ? Store.currentModelVersion : Store.modelVersionWithoutTags
+            return needsFive ? Store.modelVersionWithTags : Store.modelVersionWithoutTags
         }
     }
 

@@ -45,8 +45,9 @@ struct HistoryMerger {
         if isFirst {
             var draft = VersionDraft(
                 object: incoming.object, property: incoming.property, stamp: incoming.stamp, bases: incoming.bases,
-                restored: incoming.restored, deviceName: incoming.context?.device, context: incoming.context, text: incoming.text)
+                restored: incoming.restored, context: incoming.context, text: incoming.text)
             draft.fromMerge = incoming.fromMerge
+            draft.isCurrentText = true
             try replica.addVersion(draft)
             return nil
         }
@@ -55,7 +56,7 @@ struct HistoryMerger {
         var draft = VersionDraft(
             object: incoming.object, property: incoming.property, stamp: incoming.stamp,
             origin: incoming.restored == nil ? .edit : .restore, bases: incoming.bases, restored: incoming.restored,
-            deviceName: incoming.context?.device, context: incoming.context, text: incoming.text)
+            context: incoming.context, text: incoming.text)
         draft.fromMerge = incoming.fromMerge
         if heads.count == 1, let current, incoming.bases?.contains(before[0]) ?? false {
             draft.deltaBase = (before[0], current)
@@ -200,7 +201,7 @@ struct HistoryMerger {
         for (property, value) in [(HistoryProperty.name, name), (.body, text)] {
             try replica.addVersion(VersionDraft(
                 object: copy, property: property, stamp: loser.stamp, origin: .conflict, bases: [],
-                deviceName: loser.context?.device, context: context, text: value))
+                context: context, text: value))
         }
     }
 }

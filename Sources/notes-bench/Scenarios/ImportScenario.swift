@@ -126,11 +126,11 @@ struct ImportScenario: Scenario {
             for row in current { if case let .text(id) = row[3] { byID[id] = row } }
             rows.updates = updated.compactMap { byID[$0] }
             rows.updated = updated.compactMap { offsets[$0] }
-            let versions = try RawValue.rows(db, "SELECT \(Self.versionColumns) FROM version ORDER BY stamp, property", [])
+            let versions = try RawValue.rows(db, "SELECT \(Self.versionColumns) FROM history ORDER BY stamp, property", [])
             let firstStamp = versions.first?[2]
             for row in versions {
-                guard case let .text(object) = row[0] else { continue }
-                if case let .text(stamp) = row[2], case let .text(first)? = firstStamp, stamp == first {
+                guard case let .bytes(bytes) = row[0], let object = Self.id(bytes) else { continue }
+                if case let .bytes(stamp) = row[2], case let .bytes(first)? = firstStamp, stamp == first {
                     rows.insertedVersions[object, default: []].append(row)
                 } else {
                     rows.updatedVersions[object, default: []].append(row)
@@ -144,7 +144,16 @@ struct ImportScenario: Scenario {
     /// Writes the rows into a fresh store file with the C API in one transaction; returns the
     /// time it took in milliseconds.
     static let versionColumns =
-        "object, property, stamp, origin, bases, restored, device_name, context, head, size, delta_of, depth, content"
+        "object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge"
+
+    /// The text of an id that history keeps as 16 bytes.
+    private static func id(_ bytes: Data) -> String? {
+        guard bytes.count == 16 else { return nil }
+        return UUID(uuid: (bytes[bytes.startIndex], bytes[bytes.startIndex + 1], bytes[bytes.startIndex + 2], bytes[bytes.startIndex + 3],
+            bytes[bytes.startIndex + 4], bytes[bytes.startIndex + 5], bytes[bytes.startIndex + 6], bytes[bytes.startIndex + 7],
+            bytes[bytes.startIndex + 8], bytes[bytes.startIndex + 9], bytes[bytes.startIndex + 10], bytes[bytes.startIndex + 11],
+            bytes[bytes.startIndex + 12], bytes[bytes.startIndex + 13], bytes[bytes.startIndex + 14], bytes[bytes.startIndex + 15])).storeString
+    }
 
     private func floor(_ rows: Rows, history: Bool, bench: Workbench) throws -> Double {
         let folder = try bench.makeFolder("import-raw")
@@ -157,7 +166,7 @@ struct ImportScenario: Scenario {
         let update = try connection.prepare("UPDATE item SET name = ?, body = ?, modified = ? WHERE id = ?")
         let reindex = try connection.prepare("INSERT INTO item_fts (rowid, name, body) VALUES (?, ?, ?)")
         let version = try connection.prepare(
-            "INSERT INTO version (\(Self.versionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO history (\(Self.versionColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         func writeVersions(_ rows: [[RawValue]]?) throws {
             for row in history ? rows ?? [] : [] {
                 version.bind(row)

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+
+extension StoreSchema {
+    /// Version 6: history kept compact (docs/sync-format.md, "History in the store"). The
+    /// `version` table becomes `history`: ids and stamps as bytes, property and origin as
+    /// numbers (``HistoryEncoding``), no device name beside the context's, a context only where
+    /// it is not its first base's, a delta against a version's only base marked by an empty
+    /// `delta_of`, and the text of a head stored whole that is its item's current text kept
+    /// once, in the item (``VersionStorage``). No `CHECK (x IN (...))`: SQLite builds a table for
+    /// the list at every row it checks.
+    static func compactHistory(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE history (
+                object BLOB NOT NULL,
+                property INTEGER NOT NULL CHECK (property BETWEEN 0 AND 1),
+                stamp BLOB NOT NULL,
+                origin INTEGER NOT NULL CHECK (origin BETWEEN 0 AND 2),
+                bases BLOB,
+                restored BLOB,
+                context TEXT,
+                head INTEGER NOT NULL,
+                size INTEGER NOT NULL,
+                delta_of BLOB,
+                depth INTEGER NOT NULL,
+                content BLOB,
+                from_merge INTEGER NOT NULL,
+                PRIMARY KEY (object, property, stamp)
+            ) WITHOUT ROWID;
+            CREATE INDEX history_head ON history(object, property) WHERE head;
+            """)
+        try copyVersions(db)
+        try VersionStorage.keepTextsOnce(db)
+        try db.execute(sql: """
+            DROP TABLE version;
+            UPDATE metadata SET value = '6' WHERE key = 'model_version';
+            """)
+    }
+
+    /// Copies the rows of `version` into `history`, object by object and property by property,
+    /// oldest stamp first, so that a version's first base is met before it. A row that is not
+    /// one of the store's (an id or a stamp it cannot read) was never shown, and is left out.
+    private static func copyVersions(_ db: Database) throws {
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT object, property, stamp, origin, bases, restored, device_name, context, head, size, delta_of, depth, content,
+                from_merge
+            FROM version ORDER BY object, property, stamp
+            """)
+        let insert = try db.makeStatement(sql: """
+            INSERT OR IGNORE INTO history
+                (object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var group: (object: String, property: String)?
+        // The context of each version of the group, and how many lookups it takes from there.
+        var contexts: [ChangeStamp: (context: VersionContext?, chain: Int)] = [:]
+        while let row = try rows.next() {
+            guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
+                let stamp = ChangeStamp(text: row["stamp"]), let origin = VersionOrigin(rawValue: row["origin"])
+            else { continue }
+            if group?.object != row["object"] || group?.property != row["property"] {
+                group = (row["object"], row["property"])
+                contexts.removeAll(keepingCapacity: true)
+            }
+            let bases = (row["bases"] as String?).map { $0.split(separator: " ").compactMap { ChangeStamp(text: String($0)) }.sorted() }
+            var context = (row["context"] as String?).flatMap(ChangeHistory.context(json:))
+            if let device = row["device_name"] as String?, context != nil, context?.device == nil { context?.device = device }
+            var stored = context.map(ChangeHistory.contextJSON)
+            var chain = 0
+            if let first = bases?.first {
+                if context == nil {
+                    stored = ""
+                } else if let base = contexts[first], base.chain + 1 < VersionStorage.maximumContextChain, base.context == context {
+                    stored = nil
+                    chain = base.chain + 1
+                }
+            }
+            contexts[stamp] = (context, chain)
+            let deltaOf = (row["delta_of"] as String?).flatMap(ChangeStamp.init(text:))
+            if row["delta_of"] as String? != nil, deltaOf == nil { continue }
+            try insert.execute(arguments: [
+                HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp),
+                HistoryEncoding.code(of: origin), bases.map(HistoryEncoding.bytes(of:)),
+                (row["restored"] as String?).flatMap(ChangeStamp.init(text:)).map(HistoryEncoding.bytes(of:)), stored,
+                row["head"] as Bool, row["size"] as Int, deltaOf.map { bases == [$0] ? Data() : HistoryEncoding.bytes(of: $0) },
+                row["depth"] as Int, row["content"] as Data, row["from_merge"] as Bool,
+            ])
+        }
+    }
+}

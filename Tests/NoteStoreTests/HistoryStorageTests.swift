@@ -1,0 +1,160 @@
+import Foundation
+import GRDB
+@testable import NoteStore
+import NoteTestSupport
+import Testing
+
+/// How history is kept (model version 6, docs/sync-format.md "History in the store"): a text
+/// kept once in its item until the item's text changes or the item goes, contexts kept only
+/// where they change, and every version reading back as it was saved through all of it.
+@Suite struct HistoryStorageTests {
+    let fixture: StoreFixture
+    var store: Store { fixture.store }
+
+    init() throws {
+        fixture = try StoreFixture()
+    }
+
+    /// The stored content of each version of a property, oldest first: nil when kept in the item.
+    private func contents(_ id: UUID, _ property: HistoryProperty) throws -> [Data?] {
+        try store.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT content FROM history WHERE object = ? AND property = ? ORDER BY stamp",
+                arguments: [HistoryEncoding.bytes(of: id), HistoryEncoding.code(of: property)]
+            ).map { $0[0] as Data? }
+        }
+    }
+
+    /// Every version's text, oldest first.
+    private func texts(_ id: UUID, _ property: HistoryProperty) throws -> [String] {
+        try store.history(of: id).filter { $0.property == property }.sorted { $0.stamp < $1.stamp }.map {
+            try #require(try store.text(of: id, property, at: $0.stamp))
+        }
+    }
+
+    private static let longBody = (1...40).map { "line \($0) of a note long enough for deltas\n" }.joined()
+
+    @Test func aNewNoteKeepsItsTextsOnceInTheItem() throws {
+        let note = try store.addNote(named: "Plan", body: Self.longBody, in: nil)
+        #expect(try contents(note.id, .body) == [nil])
+        #expect(try contents(note.id, .name) == [nil])
+        #expect(try texts(note.id, .body) == [Self.longBody])
+        #expect(try texts(note.id, .name) == ["Plan"])
+        #expect(try store.historyBytes(of: note.id) == Self.longBody.utf8.count + 4, "a text kept in the item counts at its size")
+    }
+
+    @Test func anEditWritesTheOldTextIntoItsVersionFirst() throws {
+        let note = try store.addNote(named: "Plan", body: Self.longBody, in: nil)
+        let second = Self.longBody + "one more line\n"
+        #expect(try store.edit(note.id, body: second))
+        let stored = try contents(note.id, .body)
+        #expect(stored.count == 2 && stored[0] == Data(Self.longBody.utf8), "the first version now holds its text")
+        #expect(stored[1] != nil && stored[1]!.count < 40, "the edit is a delta against it: \(String(describing: stored[1]))")
+        #expect(try contents(note.id, .name) == [nil], "a body edit leaves the name in the item")
+        #expect(try texts(note.id, .body) == [Self.longBody, second])
+
+        #expect(try store.edit(note.id, name: "Plan B", body: "short"))
+        #expect(try texts(note.id, .body) == [Self.longBody, second, "short"])
+        #expect(try texts(note.id, .name) == ["Plan", "Plan B"])
+        #expect(try contents(note.id, .name) == [Data("Plan".utf8), nil])
+        #expect(try contents(note.id, .body).last == .some(nil), "a short text is stored whole, so kept in the item")
+        #expect(try store.check() == [])
+    }
+
+    @Test func aPurgedNoteKeepsEveryVersion() throws {
+        let note = try store.addNote(named: "Gone", body: Self.longBody, in: nil)
+        _ = try store.trash(note.id)
+        try store.change { context in try context.purge(note.id) }
+        #expect(throws: (any Error).self) { try store.item(note.id) }
+        #expect(try texts(note.id, .body) == [Self.longBody])
+        #expect(try texts(note.id, .name) == ["Gone"])
+        #expect(try contents(note.id, .body) == [Data(Self.longBody.utf8)])
+    }
+
+    @Test func aRestoreOfTheFirstTextReadsBackEveryVersion() throws {
+        let note = try store.addNote(named: "Short", body: "one", in: nil)
+        #expect(try store.edit(note.id, name: "Renamed"))
+        let first = try #require(try store.history(of: note.id).filter { $0.property == .name }.min { $0.stamp < $1.stamp })
+        try store.change { context in try context.restore(first) }
+        #expect(try store.item(note.id).name == "Short")
+        #expect(try texts(note.id, .name) == ["Short", "Renamed", "Short"])
+        #expect(try contents(note.id, .name) == [Data("Short".utf8), Data("Renamed".utf8), nil])
+    }
+
+    /// Sync's writes: an inserted item's first versions are kept in it; an update of its name
+    /// writes the name's text into history first, and leaves the body in the item.
+    @Test func changesFromAnotherDeviceKeepTextsRight() throws {
+        let other = UUID()
+        let id = UUID()
+        let first = ChangeStamp(clock: 1 << 16, device: other)
+        var values = OutboxChanges()
+        values.set("name", .text("From afar"))
+        values.set("body", .text(Self.longBody))
+        values.set("created", .integer(1))
+        values.set("modified", .integer(1))
+        try store.replicate { replica in
+            try replica.insert(entity: .note, object: id, values: values, stamps: ["*": first])
+            for (property, text) in [(HistoryProperty.name, "From afar"), (.body, Self.longBody)] {
+                var draft = VersionDraft(object: id, property: property, stamp: first, bases: [], text: text)
+                draft.isCurrentText = true
+                try replica.addVersion(draft)
+            }
+        }
+        #expect(try contents(id, .body) == [nil] && contents(id, .name) == [nil])
+        let second = ChangeStamp(clock: 2 << 16, device: other)
+        var rename = OutboxChanges()
+        rename.set("name", .text("Renamed afar"))
+        try store.replicate { replica in
+            try replica.addVersion(VersionDraft(object: id, property: .name, stamp: second, bases: [first], text: "Renamed afar"))
+            try replica.setHeads([second], of: id, .name)
+            try replica.update(entity: .note, object: id, values: rename, stamps: ["name": second])
+        }
+        #expect(try texts(id, .name) == ["From afar", "Renamed afar"])
+        #expect(try contents(id, .name) == [Data("From afar".utf8), Data("Renamed afar".utf8)])
+        #expect(try contents(id, .body) == [nil])
+        try store.replicate { replica in try replica.remove(entity: .note, object: id, stamp: ChangeStamp(clock: 3 << 16, device: other)) }
+        #expect(try texts(id, .body) == [Self.longBody])
+    }
+
+    /// Twenty edits in one place keep the context once every few versions, not twenty times,
+    /// and each version still has the name and device it was saved with.
+    @Test func contextsAreKeptWhereTheyChange() throws {
+        let note = try store.addNote(named: "Diary", body: Self.longBody, in: nil)
+        var body = Self.longBody
+        for edit in 1...20 {
+            body += "entry \(edit)\n"
+            #expect(try store.edit(note.id, name: edit == 10 ? "Diary 2" : nil, body: body))
+        }
+        let versions = try store.history(of: note.id).filter { $0.property == .body }.sorted { $0.stamp < $1.stamp }
+        #expect(versions.count == 21)
+        #expect(versions.map { $0.context?.name } == Array(repeating: "Diary", count: 10) + Array(repeating: "Diary 2", count: 11))
+        let stored = try store.read { db in
+            try String?.fetchAll(
+                db, sql: "SELECT context FROM history WHERE object = ? AND property = 0 ORDER BY stamp",
+                arguments: [HistoryEncoding.bytes(of: note.id)])
+        }
+        let kept = stored.compactMap { $0 }.count
+        #expect(kept >= 4 && kept <= 6, "the first, the rename, and one every \(VersionStorage.maximumContextChain) versions: \(stored)")
+        #expect(stored[10] != nil, "the rename's context differs from its base's")
+    }
+
+    /// A copy made for a baseline keeps once the texts that arrived by sync whole.
+    @Test func aCopyForABaselineKeepsCurrentTextsOnce() throws {
+        let id = UUID()
+        let stamp = ChangeStamp(clock: 1 << 16, device: UUID())
+        var values = OutboxChanges()
+        values.set("name", .text("Arrived"))
+        values.set("body", .text(Self.longBody))
+        try store.replicate { replica in
+            try replica.insert(entity: .note, object: id, values: values, stamps: ["*": stamp])
+            try replica.addVersion(VersionDraft(object: id, property: .body, stamp: stamp, bases: [], text: Self.longBody))
+        }
+        #expect(try contents(id, .body) == [Data(Self.longBody.utf8)])
+        let copy = fixture.folder.appending("copy.sqlite")
+        _ = try store.copyForBaseline(to: copy) { _ in [:] }
+        let stored = try DatabaseQueue(path: copy.path).read { db in
+            try Row.fetchAll(db, sql: "SELECT content FROM history").map { $0[0] as Data? }
+        }
+        #expect(stored == [nil])
+    }
+}
