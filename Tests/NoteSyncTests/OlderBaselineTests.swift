@@ -50,4 +50,30 @@ import Testing
         #expect(try second.0.store.tags(of: soup.id) == (soupTags + ["winter"]).sorted())
         #expect(try CanonicalDump.of(second.0.store) == CanonicalDump.of(store))
     }
+    /// A device with notes of its own that attaches to the container merges the older baseline
+    /// into its store (upgraded first, in its copy), keeps its notes, and pushes them.
+    @Test(arguments: ["baseline4", "baseline5"])
+    func aStoreWithNotesMergesTheOlderBaseline(fixture: String) throws {
+        try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.fixtures.appendingPathComponent(fixture).appendingPathComponent("container"),
+            to: cloud.appendingPathComponent("NoteCollector"))
+        let store = try Store(folder: folder.appending("own"))
+        let own = try store.addNote(named: "Mine", body: "written here first\n", in: nil)
+        let engine = SyncEngine(store: store)
+        let report = try engine.enable(cloud: cloud, deviceName: "own")
+        #expect(report.baseline?.path.hasPrefix("baselines/") == true && report.skipped.isEmpty, "\(report)")
+        let items = try store.fetch(ItemRequest(trash: .included))
+        let byName = Dictionary(items.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let soup = try #require(byName["Soup"])
+        #expect(soup.body == "Two leeks\nPotatoes\nSalt\nWhite pepper\nStock\n")
+        #expect(byName["Plan"]?.body == "ONE\ntwo\nthree\nfour\n")
+        #expect(try store.history(of: soup.id).filter { $0.property == .body }.count >= 4)
+        #expect(try store.item(own.id).body == "written here first\n")
+        #expect(try store.check() == [])
+        let second = try #require(try SyncEngine.join(folder: folder.appending("second"), cloud: cloud, deviceName: "second"))
+        _ = try second.0.syncNow()
+        #expect(try second.0.store.item(own.id).name == "Mine")
+        #expect(try CanonicalDump.of(second.0.store) == CanonicalDump.of(store))
+    }
 }

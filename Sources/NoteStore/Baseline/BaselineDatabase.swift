@@ -23,11 +23,34 @@ public final class BaselineDatabase {
 
     /// The header's keys and values.
     public let header: [String: String]
-    let queue: DatabaseQueue
+    /// The model version of its schema: one of ``readableModelVersions``.
+    public private(set) var modelVersion: Int
+    private(set) var queue: DatabaseQueue
 
-    private init(header: [String: String], queue: DatabaseQueue) {
+    private init(header: [String: String], queue: DatabaseQueue, modelVersion: Int) {
         self.header = header
         self.queue = queue
+        self.modelVersion = modelVersion
+    }
+
+    /// Upgrades the verified database, in `file` (the copy it was opened from, in the store
+    /// folder), to this build's model, as a store of its version is upgraded, and reads it from
+    /// there: before the records of a baseline of an older model are merged into a store, which
+    /// reads them as a store of this build. Nothing when it is of this build's model.
+    public func upgradeToCurrentModel(file: URL) throws {
+        guard modelVersion < StoreSchema.currentModelVersion else { return }
+        try queue.close()
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        configuration.prepareDatabase { db in
+            let code = notes_sqlite_harden(db.sqliteConnection)
+            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot set SQLite's defensive options") }
+        }
+        let writable = try DatabaseQueue(path: file.path, configuration: configuration)
+        try StoreSchema.migrator.migrate(writable)
+        try writable.close()
+        queue = try DatabaseQueue(path: file.path, configuration: Self.defensiveConfiguration())
+        modelVersion = StoreSchema.currentModelVersion
     }
 
     /// Opens and checks the database in `file`; throws ``BaselineProblem`` with the reason
@@ -41,15 +64,16 @@ public final class BaselineDatabase {
             throw BaselineProblem("it cannot be opened as a database: \(StoreError.describe(error))")
         }
         do {
-            let header = try queue.read { db throws -> [String: String] in
+            let (header, modelVersion) = try queue.read { db throws -> ([String: String], Int) in
                 let modelVersion = try checkSchema(db)
                 try checkIntegrity(db, modelVersion: modelVersion)
                 try checkContents(db, modelVersion: modelVersion)
-                return Dictionary(
+                let header = Dictionary(
                     try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0[0] as String, $0[1] as String) },
                     uniquingKeysWith: { first, _ in first })
+                return (header, modelVersion)
             }
-            return BaselineDatabase(header: header, queue: queue)
+            return BaselineDatabase(header: header, queue: queue, modelVersion: modelVersion)
         } catch let problem as BaselineProblem {
             try? queue.close()
             throw problem

@@ -112,8 +112,10 @@ struct BaselineLoader {
     }
 
     /// Merges a verified baseline into `store`, in one transaction with the record of the logs
-    /// it holds; its blobs are copied in first. Returns how many changes it applied.
-    func merge(_ database: BaselineDatabase, _ entry: BaselineCatalog.Entry, into store: Store) throws -> Int {
+    /// it holds; its blobs are copied in first, and a baseline of an older model is upgraded
+    /// first, in `file`, its copy in the store folder. Returns how many changes it applied.
+    func merge(_ database: BaselineDatabase, _ entry: BaselineCatalog.Entry, file: URL, into store: Store) throws -> Int {
+        try database.upgradeToCurrentModel(file: file)
         for sha256 in try database.blobs() where !store.hasBlob(sha256) {
             try store.storeBlob(container.readBlob(sha256), sha256: sha256)
         }

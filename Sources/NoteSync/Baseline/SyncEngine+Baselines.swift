@@ -16,7 +16,7 @@ extension SyncEngine {
             database.close()
             try? FileManager.default.removeItem(at: file)
         }
-        report.importedChanges += try loader.merge(database, entry, into: store)
+        report.importedChanges += try loader.merge(database, entry, file: file, into: store)
         report.baseline = (entry.name.databasePath, try database.itemCount())
     }
 
@@ -184,7 +184,7 @@ extension SyncEngine {
             database.close()
             try? FileManager.default.removeItem(at: file)
         }
-        report.importedChanges += try loader.merge(database, entry, into: store)
+        report.importedChanges += try loader.merge(database, entry, file: file, into: store)
         report.baseline = (entry.name.databasePath, try database.itemCount())
         return true
     }

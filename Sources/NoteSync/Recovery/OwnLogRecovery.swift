@@ -57,7 +57,7 @@ struct OwnLogRecovery {
                     database.close()
                     try? FileManager.default.removeItem(at: file)
                 }
-                _ = try loader.merge(database, entry, into: store)
+                _ = try loader.merge(database, entry, file: file, into: store)
                 position = max(position, entry.manifest.vector[device] ?? 0)
                 try record(position)
                 recovered += 1
