@@ -16,7 +16,7 @@ extension Store {
     /// Every version of an item's name and of a note's body, newest first.
     public func history(of object: UUID) throws -> [Version] {
         try read { db in
-            try VersionStorage.versions(object, db).sorted { ($0.stamp, $0.property) > ($1.stamp, $1.property) }
+            try VersionStorage.versions(object, db).sorted { $0.stamp != $1.stamp ? $0.stamp > $1.stamp : $0.property < $1.property }
         }
     }
 

@@ -76,13 +76,15 @@ enum VersionStorage {
     ) throws -> String? {
         let json = version.contextJSON ?? version.context.map(ChangeHistory.contextJSON)
         guard let first = bases?.first else { return json }
-        guard let context = version.context else { return "" }
+        guard version.context != nil else { return "" }
         let lookup = try db.cachedStatement(sql: "SELECT context, bases FROM history WHERE object = ? AND property = ? AND stamp = ?")
         var next = first
         for _ in 1..<maximumContextChain {
             guard let row = try Row.fetchOne(lookup, arguments: [object, property, HistoryEncoding.bytes(of: next)]) else { break }
             if let stored = row[0] as String? {
-                return stored.isEmpty || ChangeHistory.context(json: stored) != context ? json : nil
+                // Bytes, not `String` equality: names that differ only in Unicode normalization
+                // are different names.
+                return json.map { stored.utf8.elementsEqual($0.utf8) } == true ? nil : json
             }
             guard let bases = row[1] as Data?, let base = HistoryEncoding.stamp(bases) else { break }
             next = base

@@ -52,8 +52,9 @@ extension StoreSchema {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         var group: (object: String, property: String)?
-        // The context of each version of the group, and how many lookups it takes from there.
-        var contexts: [ChangeStamp: (context: VersionContext?, chain: Int)] = [:]
+        // The context of each version of the group as written, and how many lookups it takes
+        // from there.
+        var contexts: [ChangeStamp: (json: String?, chain: Int)] = [:]
         while let row = try rows.next() {
             guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
                 let stamp = ChangeStamp(text: row["stamp"]), let origin = VersionOrigin(rawValue: row["origin"])
@@ -70,14 +71,16 @@ extension StoreSchema {
             if let first = bases?.first {
                 if context == nil {
                     stored = ""
-                } else if let base = contexts[first], base.chain + 1 < VersionStorage.maximumContextChain, base.context == context {
+                } else if let base = contexts[first], base.chain + 1 < VersionStorage.maximumContextChain,
+                    let json = stored, base.json.map({ $0.utf8.elementsEqual(json.utf8) }) == true
+                {
                     stored = nil
                     chain = base.chain + 1
                 }
             }
-            contexts[stamp] = (context, chain)
             let deltaOf = (row["delta_of"] as String?).flatMap(ChangeStamp.init(text:))
             if row["delta_of"] as String? != nil, deltaOf == nil { continue }
+            contexts[stamp] = (context.map(ChangeHistory.contextJSON), chain)
             try insert.execute(arguments: [
                 HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp),
                 HistoryEncoding.code(of: origin), bases.map(HistoryEncoding.bytes(of:)),
