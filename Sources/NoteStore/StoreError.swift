@@ -128,6 +128,13 @@ public struct ValidationFailure: Sendable, CustomStringConvertible, Equatable {
 }
 
 extension UUID {
+    /// The id of its 16 bytes (as `uuid` holds them, in the order of its text); nil when there
+    /// are not 16.
+    public init?(storeBytes bytes: Data) {
+        guard bytes.count == 16 else { return nil }
+        self.init(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
+    }
+
     /// Whether this id's bytes come before `other`'s: the order of the store's text of ids
     /// (lowercase hex digits, dashes at the same places), without making the text.
     public func precedesInStoreOrder(_ other: UUID) -> Bool {

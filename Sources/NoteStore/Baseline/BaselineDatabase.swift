@@ -40,16 +40,10 @@ public final class BaselineDatabase {
     public func upgradeToCurrentModel(file: URL) throws {
         guard modelVersion < StoreSchema.currentModelVersion else { return }
         try queue.close()
-        var configuration = Configuration()
-        configuration.foreignKeysEnabled = false
-        configuration.prepareDatabase { db in
-            let code = notes_sqlite_harden(db.sqliteConnection)
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot set SQLite's defensive options") }
-        }
-        let writable = try DatabaseQueue(path: file.path, configuration: configuration)
+        let writable = try DatabaseQueue(path: file.path, configuration: Self.hardenedConfiguration(readonly: false))
         try StoreSchema.migrator.migrate(writable)
         try writable.close()
-        queue = try DatabaseQueue(path: file.path, configuration: Self.defensiveConfiguration())
+        queue = try DatabaseQueue(path: file.path, configuration: Self.hardenedConfiguration(readonly: true))
         modelVersion = StoreSchema.currentModelVersion
     }
 
@@ -59,7 +53,7 @@ public final class BaselineDatabase {
         try checkFileHeader(file)
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: file.path, configuration: defensiveConfiguration())
+            queue = try DatabaseQueue(path: file.path, configuration: hardenedConfiguration(readonly: true))
         } catch {
             throw BaselineProblem("it cannot be opened as a database: \(StoreError.describe(error))")
         }
@@ -158,14 +152,16 @@ public final class BaselineDatabase {
         }
     }
 
-    private static func defensiveConfiguration() -> Configuration {
+    /// SQLite's defensive settings; read-only, also cell size checks, no memory map and queries
+    /// only.
+    private static func hardenedConfiguration(readonly: Bool) -> Configuration {
         var configuration = Configuration()
-        configuration.readonly = true
+        configuration.readonly = readonly
         configuration.foreignKeysEnabled = false
         configuration.prepareDatabase { db in
             let code = notes_sqlite_harden(db.sqliteConnection)
             guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot set SQLite's defensive options") }
-            try db.execute(sql: "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0; PRAGMA query_only = ON")
+            if readonly { try db.execute(sql: "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0; PRAGMA query_only = ON") }
         }
         return configuration
     }

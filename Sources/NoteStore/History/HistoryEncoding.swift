@@ -13,10 +13,7 @@ enum HistoryEncoding {
 
     /// The id of 16 bytes; nil when they are not 16.
     static func id(_ bytes: Data) -> UUID? {
-        guard bytes.count == 16 else { return nil }
-        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &value) { target in bytes.withUnsafeBytes { target.copyMemory(from: $0) } }
-        return UUID(uuid: value)
+        UUID(storeBytes: bytes)
     }
 
     /// A stamp as 24 bytes, which compare as the stamps do: by clock, then by device id.

@@ -14,9 +14,9 @@ public struct Version: Sendable, Equatable {
     public let bases: [ChangeStamp]?
     /// The version a restore brought back.
     public let restored: ChangeStamp?
-    /// What the writing device called itself, when its log said (the device of its context).
-    public let deviceName: String?
     public let context: VersionContext?
+    /// What the writing device called itself, when its log said: the device of its context.
+    public var deviceName: String? { context?.device }
     /// Whether no other version descends from it: the current text is the merge of the heads.
     public let isHead: Bool
     /// Bytes of UTF-8.
@@ -38,7 +38,6 @@ public struct Version: Sendable, Equatable {
         self.origin = origin
         self.bases = bases
         self.restored = restored
-        deviceName = context?.device
         self.context = context
         self.isHead = isHead
         self.size = size

@@ -63,20 +63,19 @@ enum VersionStorage {
         ).execute(arguments: [
             object, property, HistoryEncoding.bytes(of: version.stamp), HistoryEncoding.code(of: version.origin),
             bases.map(HistoryEncoding.bytes(of:)), version.restored.map(HistoryEncoding.bytes(of:)),
-            try storedContext(version, object: object, property: property, bases: bases, db),
+            try storedContext(
+                version.contextJSON ?? version.context.map(ChangeHistory.contextJSON), object: object, property: property, bases: bases, db),
             version.text.utf8.count, deltaOf, depth, content, version.fromMerge,
         ])
         return db.changesCount > 0
     }
 
-    /// The `context` column of a new version: NULL when it is that of the version's first base,
-    /// an empty text when it has none but has bases (whose context it would otherwise take).
-    private static func storedContext(
-        _ version: NewVersion, object: Data, property: Int, bases: [ChangeStamp]?, _ db: Database
-    ) throws -> String? {
-        let json = version.contextJSON ?? version.context.map(ChangeHistory.contextJSON)
+    /// The `context` column of a new version whose context is `json` (as the store writes it):
+    /// NULL when it is that of the version's first base, an empty text when it has none but has
+    /// bases (whose context it would otherwise take).
+    static func storedContext(_ json: String?, object: Data, property: Int, bases: [ChangeStamp]?, _ db: Database) throws -> String? {
         guard let first = bases?.first else { return json }
-        guard version.context != nil else { return "" }
+        guard let json else { return "" }
         let lookup = try db.cachedStatement(sql: "SELECT context, bases FROM history WHERE object = ? AND property = ? AND stamp = ?")
         var next = first
         for _ in 1..<maximumContextChain {
@@ -84,7 +83,7 @@ enum VersionStorage {
             if let stored = row[0] as String? {
                 // Bytes, not `String` equality: names that differ only in Unicode normalization
                 // are different names.
-                return json.map { stored.utf8.elementsEqual($0.utf8) } == true ? nil : json
+                return stored.utf8.elementsEqual(json.utf8) ? nil : json
             }
             guard let bases = row[1] as Data?, let base = HistoryEncoding.stamp(bases) else { break }
             next = base

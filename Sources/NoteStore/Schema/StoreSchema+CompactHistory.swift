@@ -38,8 +38,10 @@ extension StoreSchema {
     }
 
     /// Copies the rows of `version` into `history`, object by object and property by property,
-    /// oldest stamp first, so that a version's first base is met before it. A row that is not
-    /// one of the store's (an id or a stamp it cannot read) was never shown, and is left out.
+    /// oldest stamp first, so that a version's first base is there before it, and its context is
+    /// kept as a new version's is (``VersionStorage/storedContext(_:object:property:bases:_:)``).
+    /// A row that is not one of the store's (an id or a stamp it cannot read) was never shown,
+    /// and is left out.
     private static func copyVersions(_ db: Database) throws {
         let rows = try Row.fetchCursor(db, sql: """
             SELECT object, property, stamp, origin, bases, restored, device_name, context, head, size, delta_of, depth, content,
@@ -51,36 +53,19 @@ extension StoreSchema {
                 (object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        var group: (object: String, property: String)?
-        // The context of each version of the group as written, and how many lookups it takes
-        // from there.
-        var contexts: [ChangeStamp: (json: String?, chain: Int)] = [:]
         while let row = try rows.next() {
             guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
                 let stamp = ChangeStamp(text: row["stamp"]), let origin = VersionOrigin(rawValue: row["origin"])
             else { continue }
-            if group?.object != row["object"] || group?.property != row["property"] {
-                group = (row["object"], row["property"])
-                contexts.removeAll(keepingCapacity: true)
-            }
+            let deltaOf = (row["delta_of"] as String?).flatMap(ChangeStamp.init(text:))
+            if row["delta_of"] as String? != nil, deltaOf == nil { continue }
             let bases = (row["bases"] as String?).map { $0.split(separator: " ").compactMap { ChangeStamp(text: String($0)) }.sorted() }
             var context = (row["context"] as String?).flatMap(ChangeHistory.context(json:))
             if let device = row["device_name"] as String?, context != nil, context?.device == nil { context?.device = device }
-            var stored = context.map(ChangeHistory.contextJSON)
-            var chain = 0
-            if let first = bases?.first {
-                if context == nil {
-                    stored = ""
-                } else if let base = contexts[first], base.chain + 1 < VersionStorage.maximumContextChain,
-                    let json = stored, base.json.map({ $0.utf8.elementsEqual(json.utf8) }) == true
-                {
-                    stored = nil
-                    chain = base.chain + 1
-                }
-            }
-            let deltaOf = (row["delta_of"] as String?).flatMap(ChangeStamp.init(text:))
-            if row["delta_of"] as String? != nil, deltaOf == nil { continue }
-            contexts[stamp] = (context.map(ChangeHistory.contextJSON), chain)
+            // Its bases, with smaller stamps, are in `history` already: the rule of a new version.
+            let stored = try VersionStorage.storedContext(
+                context.map(ChangeHistory.contextJSON), object: HistoryEncoding.bytes(of: object),
+                property: HistoryEncoding.code(of: property), bases: bases, db)
             try insert.execute(arguments: [
                 HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp),
                 HistoryEncoding.code(of: origin), bases.map(HistoryEncoding.bytes(of:)),

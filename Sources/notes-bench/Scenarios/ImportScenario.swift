@@ -129,7 +129,7 @@ struct ImportScenario: Scenario {
             let versions = try RawValue.rows(db, "SELECT \(Self.versionColumns) FROM history ORDER BY stamp, property", [])
             let firstStamp = versions.first?[2]
             for row in versions {
-                guard case let .bytes(bytes) = row[0], let object = Self.id(bytes) else { continue }
+                guard case let .bytes(bytes) = row[0], let object = UUID(storeBytes: bytes)?.storeString else { continue }
                 if case let .bytes(stamp) = row[2], case let .bytes(first)? = firstStamp, stamp == first {
                     rows.insertedVersions[object, default: []].append(row)
                 } else {
@@ -146,14 +146,6 @@ struct ImportScenario: Scenario {
     static let versionColumns =
         "object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge"
 
-    /// The text of an id that history keeps as 16 bytes.
-    private static func id(_ bytes: Data) -> String? {
-        guard bytes.count == 16 else { return nil }
-        return UUID(uuid: (bytes[bytes.startIndex], bytes[bytes.startIndex + 1], bytes[bytes.startIndex + 2], bytes[bytes.startIndex + 3],
-            bytes[bytes.startIndex + 4], bytes[bytes.startIndex + 5], bytes[bytes.startIndex + 6], bytes[bytes.startIndex + 7],
-            bytes[bytes.startIndex + 8], bytes[bytes.startIndex + 9], bytes[bytes.startIndex + 10], bytes[bytes.startIndex + 11],
-            bytes[bytes.startIndex + 12], bytes[bytes.startIndex + 13], bytes[bytes.startIndex + 14], bytes[bytes.startIndex + 15])).storeString
-    }
 
     private func floor(_ rows: Rows, history: Bool, bench: Workbench) throws -> Double {
         let folder = try bench.makeFolder("import-raw")
