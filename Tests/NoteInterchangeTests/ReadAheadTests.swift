@@ -6,8 +6,8 @@ import Testing
 @testable import NoteInterchange
 
 /// Reading ahead on a thread of its own: everything arrives, in order, with bounded memory;
-/// an error arrives after what was read before it; a reader dropped stops its thread; and an
-/// import that skips a collection still gives every other note its own file.
+/// an error arrives after what was read before it; a reader dropped stops its thread; and a
+/// tree walked as it is imported gives every note its own file.
 @Suite struct ReadAheadTests {
     /// What the producing thread saw, shared with the test.
     final class Counters: @unchecked Sendable {
@@ -78,52 +78,54 @@ import Testing
         #expect(counters.isStopped)
     }
 
-    /// Notes in folders between notes, more than a chunk of them in one folder, and a folder
-    /// the import skips (its name breaks the store's rules): each note gets its own file's
-    /// text, and each file is read once.
-    @Test func prefetchedNotesMatchTheirFilesWhenTheImportSkipsACollection() throws {
-        final class Reads: @unchecked Sendable {
-            let lock = NSLock()
-            var count: [String: Int] = [:]
-            func read(_ name: String) { lock.withLock { count[name, default: 0] += 1 } }
-        }
-        let reads = Reads()
-        let prefetched = PrefetchedReads()
-        func note(_ path: String) -> ImportEntry {
-            var entry = ImportEntry(source: path, kind: .note, name: path)
-            let number = prefetched.add {
-                reads.read(path)
-                var read = ImportEntry(source: path, kind: .note, name: (path as NSString).lastPathComponent)
-                read.body = "the text of \(path)"
-                return (read, [])
-            }
-            entry.reading = { prefetched.take(number) }
-            return entry
-        }
-        func collection(_ name: String, _ children: [ImportEntry]) -> ImportEntry {
-            var entry = ImportEntry(source: name, kind: .collection, name: name)
-            entry.children = children
-            return entry
-        }
-        // Registered in the order of the tree, as a reader builds it.
-        let a = note("a")
-        let before = (0..<700).map { note("big/n\($0)") }
-        let inner = collection("inner", [note("big/inner/x"), note("big/inner/y")])
-        let after = (700..<1_500).map { note("big/n\($0)") }
-        let b = note("b")
-        let bad = collection("bad\u{1B}name", [note("bad/1"), note("bad/2")])
-        let tree = [a, collection("big", before + [inner] + after), b, bad, note("c")]
+    /// A tree walked as it is imported: notes in folders between notes, more than a batch of
+    /// the read-ahead in one folder, a folder the import skips (its name breaks the store's
+    /// rules) with what it holds, a folder of images alone (no collection) and an empty one
+    /// an export made (a collection): each note gets its own file's text, in its own place.
+    @Test func aWalkedTreeGivesEachNoteItsOwnFileInItsPlace() throws {
         let folder = TemporaryFolder("notes-read-ahead")
+        let tree = folder.appending("tree")
+        func write(_ path: String, _ text: String? = nil) throws {
+            let url = tree.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((text ?? "the text of \(path)").utf8).write(to: url)
+        }
+        try write("a.md")
+        for number in 0..<1_500 { try write("big/n\(number).md") }
+        try write("big/inner/x.md")
+        try write("big/inner/y.md")
+        try write("big/inner/deeper/only images/picture.png", "not read")
+        try write("b.md")
+        try write("bad\u{1B}name/1.md")
+        try write("bad\u{1B}name/sub/2.md")
+        try write("c.md")
+        try write("empty/.collection.md", "---\nid: 0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6\n---\n")
+        try write("images/picture.png", "not read")
+        let reader = MarkdownReader()
+        #expect(reader.count(tree) == 3 + 1_500 + 2 + 2)
+
         let store = try Store(folder: folder.appending("store"))
-        let report = try Importer(store: store).run(tree, into: nil, dryRun: false)
-        #expect(report.created == 3 + 1 + 1_500 + 1 + 2, "\(report)")
+        let report = try Importer(store: store).run(path: tree, into: nil, dryRun: false)
+        #expect(report.created == 3 + 1 + 1_500 + 1 + 2 + 1, "\(report)")
         #expect(report.problems.count == 1 && report.problems[0].hasPrefix("bad\u{1B}name: "), "\(report.problems)")
         let index = try store.collectionIndex()
-        for item in try store.fetch(ItemRequest(kind: .note)) {
+        let notes = try store.fetch(ItemRequest(kind: .note))
+        #expect(notes.count == 1_505)
+        for item in notes {
             let path = index.path(of: item)
-            #expect(item.body == "the text of \(path)")
+            #expect(item.body == "the text of \(path).md")
         }
-        #expect(reads.count.values.allSatisfy { $0 == 1 } && reads.count.count == 1_500 + 2 + 3 + 2, "\(reads.count.filter { $0.value != 1 })")
+        let collections = try store.fetch(ItemRequest(kind: .collection)).map { index.path(of: $0) }.sorted()
+        #expect(collections == ["big", "big/inner", "empty"])
+        #expect(try store.item(UUID(uuidString: "0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6")!).name == "empty")
+
+        // Read whole, as a tree: the same places, in the order of names.
+        let (entries, problems) = try reader.read(tree)
+        #expect(problems.isEmpty)
+        #expect(entries.map(\.name) == ["a", "b", "bad\u{1B}name", "big", "c", "empty"])
+        #expect(entries[2].children.map(\.name) == ["1", "sub"] && entries[2].children[1].children.map(\.name) == ["2"])
+        #expect(entries[3].children.count == 1_501 && entries[3].children.first?.name == "inner")
+        #expect(entries[3].children[0].children.map(\.name) == ["x", "y"])
     }
 
     @Test func byteSearchGivesIndexesOfTheText() {

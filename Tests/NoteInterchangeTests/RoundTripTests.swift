@@ -49,7 +49,7 @@ import Testing
         let out = folder.appending("out")
         _ = try MarkdownExporter(store: source).export(to: out)
         let target = try Store(folder: folder.appending("target"))
-        _ = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        _ = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         return (out, target)
     }
 
@@ -67,12 +67,17 @@ import Testing
         let target = try Store(folder: folder.appending("target"))
         let (entries, problems) = try MarkdownReader().read(out)
         #expect(problems.isEmpty, "\(problems)")
-        let report = try Importer(store: target).run(entries, into: nil, dryRun: false)
+        #expect(try entries.map(\.name).sorted() == source.fetch(ItemRequest(scope: .topLevel)).map(\.name).sorted())
+        let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.created == 15 && report.images == 2 && report.problems.isEmpty, "\(report)")
         let live = try dump(source).filter { !$0.contains(" Trashed ") }
         #expect(try dump(target) == live)
+        // Read whole, as a tree, the export gives the same store.
+        let whole = try Store(folder: folder.appending("whole"))
+        _ = try Importer(store: whole).run(entries, into: nil, dryRun: false)
+        #expect(try dump(whole) == live)
 
-        let again = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        let again = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0)
         #expect(try dump(target) == live)
     }
@@ -105,11 +110,8 @@ import Testing
         let box = try target.addCollection(named: "Box", in: nil)
         let reader = JSONReader()
         #expect(try reader.count(out) == 13)
-        var problems: [String] = []
-        let report = try Importer(store: target).run(total: 13, into: box.id, dryRun: false) { add in
-            problems = try reader.stream(out, add)
-        }
-        #expect(problems.isEmpty && report.created == 15 && report.images == 2, "\(report)")
+        let report = try Importer(store: target).run(path: out, into: box.id, dryRun: false)
+        #expect(report.problems.isEmpty && report.created == 15 && report.images == 2, "\(report)")
         let live = try dump(source).filter { !$0.contains(" Trashed ") }
         let moved = try dump(target).filter { !$0.contains(" Box ") }.map {
             $0.replacingOccurrences(of: " \(box.id.uuidString) ", with: " top ")
@@ -189,7 +191,7 @@ import Testing
         let text = try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
         try text.replacingOccurrences(of: "---\n", with: "---\ntags:\n  - later\n  - \"#home\"\n", range: text.range(of: "---\n"))
             .write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
-        let report = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.updated == 1 && report.created == 0, "\(report)")
         let empty = try target.resolve("Work/Deep: nested \\/ folder/Empty")
         #expect(try target.tags(of: empty.id) == ["home", "later"])
@@ -197,7 +199,7 @@ import Testing
         let picturedText = try String(contentsOf: out.appendingPathComponent(pictured), encoding: .utf8)
         #expect(picturedText.contains("\ntags: [\"[x]\", \"a:b\", c++, photo, \"quote\\\"d\", ünï]\n"), "\(picturedText)")
         try picturedText.replacingOccurrences(of: "\ntags: [", with: "\ntags: [new, ").write(to: out.appendingPathComponent(pictured), atomically: true, encoding: .utf8)
-        _ = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        _ = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         let id = try #require(UUID(uuidString: String(picturedText.split(separator: "\n")[1].dropFirst(4))))
         #expect(try target.tags(of: id) == ["[x]", "a:b", "c++", "new", "photo", "quote\"d", "ünï"])
     }
@@ -226,10 +228,10 @@ import Testing
         let path = try exportedFile(in: out) { path, _ in path.hasSuffix("/Empty.md") }
         let text = try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
         try (text + "written in the editor\n").write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
-        let dry = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: true)
+        let dry = try Importer(store: target).run(path: out, into: nil, dryRun: true)
         #expect(dry.updated == 1 && dry.plan == ["update note \(path)"], "\(dry.plan)")
         #expect(try target.resolve("Work/Deep: nested \\/ folder/Empty").body == "")
-        let report = try Importer(store: target).run(try MarkdownReader().read(out).entries, into: nil, dryRun: false)
+        let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.updated == 1 && report.created == 0)
         #expect(try target.resolve("Work/Deep: nested \\/ folder/Empty").body == "written in the editor\n")
     }

@@ -16,11 +16,9 @@ import Testing
         try Data(text.utf8).write(to: url)
     }
 
+    /// Imports the vault as the command does: walked and read a file at a time.
     func importVault(into store: Store) throws -> ImportReport {
-        let (entries, problems) = try MarkdownReader().read(vault)
-        var report = try Importer(store: store).run(entries, into: nil, dryRun: false)
-        report.problems = problems + report.problems
-        return report
+        try Importer(store: store).run(path: vault, into: nil, dryRun: false)
     }
 
     @Test func anObsidianVaultComesInWithItsFoldersImagesAndText() throws {
@@ -129,8 +127,7 @@ import Testing
     @Test func aDryRunChangesNothing() throws {
         try write("one\n", "Folder/one.md")
         let store = try Store(folder: folder.appending("store"))
-        let (entries, _) = try MarkdownReader().read(vault)
-        let report = try Importer(store: store).run(entries, into: nil, dryRun: true)
+        let report = try Importer(store: store).run(path: vault, into: nil, dryRun: true)
         #expect(report.plan == ["create collection Folder", "create note Folder/one.md"])
         #expect(try store.fetch(ItemRequest()).isEmpty)
     }

@@ -18,9 +18,6 @@ public struct ImportEntry: Sendable {
     /// Image files to attach, with captions.
     public var images: [(file: URL, caption: String?)] = []
     public var children: [ImportEntry] = []
-    /// For a note not read yet: reads it whole when the import comes to it (nil when it is
-    /// skipped), with the problems met, so that an import of many files holds few at a time.
-    public var reading: (@Sendable () -> (entry: ImportEntry?, problems: [String]))?
 }
 
 /// What an import did (or, in a dry run, would do).

@@ -39,38 +39,71 @@ public struct Importer {
         }
     }
 
-    /// Imports entries given one at a time, each with the id its file gave its parent (nil at
-    /// the top), collections before what they hold, as a JSON export lists them: `produce`
-    /// calls `add` for each. An entry whose parent was not imported before it goes into
-    /// `parent`. Few entries are held at a time, so memory stays flat however many there are.
-    public func run(
-        total: Int, into parent: UUID?, dryRun: Bool, _ produce: (_ add: (ImportEntry, UUID?) throws -> Void) throws -> Void
-    ) throws -> ImportReport {
-        try store.withWriterCache(mebibytes: Self.cacheMiB) {
-            try runStream(total: total, into: parent, dryRun: dryRun, produce)
+    /// Imports what `path` holds: a JSON export (``JSONReader/isExport(_:)``), else a
+    /// Markdown file or folder tree (``MarkdownReader``), a line or a file at a time, so that
+    /// what is imported is never in memory whole. The report's problems are the reader's, then
+    /// the import's.
+    public func run(path: URL, into parent: UUID?, dryRun: Bool) throws -> ImportReport {
+        var problems: [String] = []
+        var report: ImportReport
+        if JSONReader.isExport(path) {
+            let reader = JSONReader()
+            report = try run(total: try reader.count(path), into: parent, dryRun: dryRun) { add in
+                problems = try reader.stream(path) { entry, parent in
+                    try add(entry, entry.kind == .collection ? entry.id : nil, parent)
+                }
+            }
+        } else {
+            let reader = MarkdownReader()
+            report = try run(total: reader.count(path), into: parent, dryRun: dryRun, skippingInSkipped: true) { add in
+                problems = try reader.stream(path, add)
+            }
         }
+        report.problems = problems + report.problems
+        return report
     }
 
-    private func runStream(
-        total: Int, into parent: UUID?, dryRun: Bool, _ produce: (_ add: (ImportEntry, UUID?) throws -> Void) throws -> Void
+    /// Imports entries given one at a time, collections before what they hold, as a JSON
+    /// export lists them or a Markdown tree is walked: `produce` calls `add` for each, with the
+    /// key the file gives it (a collection's, that what it holds names as its parent) and its
+    /// parent's key (nil at the top). An entry whose parent was not imported before it goes
+    /// into `parent`, or, with `skippingInSkipped`, is passed over when its parent was skipped
+    /// (and reported). Few entries are held at a time, so memory stays flat however many there
+    /// are.
+    public func run<Key: Hashable>(
+        total: Int, into parent: UUID?, dryRun: Bool, skippingInSkipped: Bool = false,
+        _ produce: (_ add: (ImportEntry, _ key: Key?, _ parent: Key?) throws -> Void) throws -> Void
     ) throws -> ImportReport {
-        var run = Run(store: store, dryRun: dryRun, total: total, progress: progress)
-        var waiting: [(entry: ImportEntry, parent: UUID?)] = []
-        func drain() throws {
-            run.known.formUnion(try store.knownIDs(among: waiting.compactMap(\.entry.id)))
-            for (entry, fileParent) in waiting {
-                let (target, isNew) = fileParent.flatMap { run.placedCollections[$0] } ?? (parent, false)
-                try run.importEntries([entry], into: target, parentIsNew: isNew)
+        try store.withWriterCache(mebibytes: Self.cacheMiB) {
+            var run = Run(store: store, dryRun: dryRun, total: total, progress: progress)
+            var waiting: [(entry: ImportEntry, key: Key?, parent: Key?)] = []
+            /// The collections placed, by their keys: where and whether new.
+            var placed: [Key: (id: UUID, isNew: Bool)] = [:]
+            var skipped: Set<Key> = []
+            func drain() throws {
+                run.known.formUnion(try store.knownIDs(among: waiting.compactMap(\.entry.id)))
+                for (entry, key, fileParent) in waiting {
+                    if skippingInSkipped, let fileParent, skipped.contains(fileParent) {
+                        if let key { skipped.insert(key) }
+                        continue
+                    }
+                    let (target, isNew) = fileParent.flatMap { placed[$0] } ?? (parent, false)
+                    if let (item, isNew) = try run.importEntry(entry, into: target, parentIsNew: isNew), let key {
+                        placed[key] = (item.id, isNew)
+                    } else if let key {
+                        skipped.insert(key)
+                    }
+                }
+                waiting.removeAll(keepingCapacity: true)
             }
-            waiting.removeAll(keepingCapacity: true)
+            try produce { entry, key, fileParent in
+                waiting.append((entry, key, fileParent))
+                if waiting.count >= Self.batchItems { try drain() }
+            }
+            try drain()
+            try run.flush()
+            return run.report
         }
-        try produce { entry, fileParent in
-            waiting.append((entry, fileParent))
-            if waiting.count >= Self.batchItems { try drain() }
-        }
-        try drain()
-        try run.flush()
-        return run.report
     }
 
     static func ids(_ entries: [ImportEntry]) -> [UUID] {
@@ -94,8 +127,6 @@ public struct Importer {
         var byName: [UUID?: [String: [Item]]] = [:]
         /// The ids the store has or had (read once, for every entry), and those this import made.
         var known: Set<UUID> = []
-        /// The collections placed, by the id their file gave them: where and whether new.
-        var placedCollections: [UUID: (id: UUID, isNew: Bool)] = [:]
 
         init(store: Store, dryRun: Bool, total: Int, progress: ((Int, Int) -> Void)?) {
             self.store = store
@@ -106,42 +137,26 @@ public struct Importer {
         }
 
         mutating func importEntries(_ entries: [ImportEntry], into parent: UUID?, parentIsNew: Bool) throws {
-            // Notes not read yet are read a chunk at a time, and their ids looked up together.
-            // A chunk ends before a collection, so that notes are read in the order of the
-            // tree (``PrefetchedReads``).
-            var chunkStart = 0
-            var readEntries: [Int: ImportEntry] = [:]
-            for (index, var entry) in entries.enumerated() {
-                if entry.reading != nil {
-                    if index >= chunkStart {
-                        readEntries.removeAll(keepingCapacity: true)
-                        chunkStart = index
-                        for lazy in entries[index...].prefix(1_000) {
-                            guard let reading = lazy.reading else { break }
-                            let (read, problems) = reading()
-                            report.problems += problems
-                            if let read { readEntries[chunkStart] = read }
-                            chunkStart += 1
-                        }
-                        known.formUnion(try store.knownIDs(among: readEntries.values.compactMap(\.id)))
-                    }
-                    guard let read = readEntries[index] else { continue }
-                    entry = read
+            for entry in entries {
+                if let (item, isNew) = try importEntry(entry, into: parent, parentIsNew: parentIsNew), entry.kind == .collection {
+                    try importEntries(entry.children, into: item.id, parentIsNew: isNew)
                 }
-                guard let problem = Self.problem(of: entry) else {
-                    let (item, isNew) = try place(entry, in: parent, parentIsNew: parentIsNew)
-                    if let item, entry.kind == .collection {
-                        if let fileID = entry.id { placedCollections[fileID] = (item.id, isNew) }
-                        try importEntries(entry.children, into: item.id, parentIsNew: isNew)
-                    }
-                    if entry.kind == .note {
-                        done += 1
-                        if done % 200 == 0 { progress?(done, total) }
-                    }
-                    continue
-                }
-                report.problems.append("\(entry.source): \(problem), skipped")
             }
+        }
+
+        /// Creates or updates the item of `entry` (not what it holds); returns it and whether
+        /// it is new, or nil when it is skipped (and reported).
+        mutating func importEntry(_ entry: ImportEntry, into parent: UUID?, parentIsNew: Bool) throws -> (Item, Bool)? {
+            if let problem = Self.problem(of: entry) {
+                report.problems.append("\(entry.source): \(problem), skipped")
+                return nil
+            }
+            let (item, isNew) = try place(entry, in: parent, parentIsNew: parentIsNew)
+            if entry.kind == .note {
+                done += 1
+                if done % 200 == 0 { progress?(done, total) }
+            }
+            return item.map { ($0, isNew) }
         }
 
         /// The id the checks of an entry name, which only their messages use.

@@ -14,28 +14,99 @@ import NoteStore
 public struct MarkdownReader: Sendable {
     public init() {}
 
-    /// The entries of `path` (a file or a folder) and the problems met.
+    /// The entries of `path` (a file or a folder) and the problems met, as a tree.
     public func read(_ path: URL) throws -> (entries: [ImportEntry], problems: [String]) {
-        var problems: [String] = []
+        var items: [(entry: ImportEntry, key: Int?, parent: Int?)] = []
+        let problems = try stream(path) { items.append(($0, $1, $2)) }
+        var children: [Int: [Int]] = [:]
+        var top: [Int] = []
+        for (index, item) in items.enumerated() {
+            if let parent = item.parent { children[parent, default: []].append(index) } else { top.append(index) }
+        }
+        func build(_ index: Int) -> ImportEntry {
+            var entry = items[index].entry
+            if let key = items[index].key { entry.children = (children[key] ?? []).map(build) }
+            return entry
+        }
+        return (top.map(build), problems)
+    }
+
+    /// Whether `path` is a folder (true) or a Markdown file (false); throws when it is neither.
+    @discardableResult
+    public func check(_ path: URL) throws -> Bool {
         let root = path.standardizedFileURL
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) else {
             throw InterchangeError.io(path: root.path, reason: "no such file or directory")
         }
-        if !isFolder.boolValue {
-            guard Self.isMarkdown(root.lastPathComponent) else {
-                throw InterchangeError.notAnExport(path: root.path, reason: "it is not a Markdown (.md) or JSON export file")
-            }
-            let folder = root.deletingLastPathComponent()
-            let place = Place(folder: folder, source: "", root: folder)
-            return (readNote(named: root.lastPathComponent, in: place, problems: &problems).map { [$0] } ?? [], problems)
+        guard isFolder.boolValue || Self.isMarkdown(root.lastPathComponent) else {
+            throw InterchangeError.notAnExport(path: root.path, reason: "it is not a Markdown (.md) or JSON export file")
         }
-        // The notes are read on a thread of their own, ahead of the import, while it saves.
-        let reads = PrefetchedReads()
-        return (try readFolder(root, base: root, within: root, reads: reads, problems: &problems), problems)
+        return isFolder.boolValue
     }
 
-    /// Where the notes of one folder are, shared by their entries until they are read.
+    /// How many notes `path` holds (its Markdown files, those in hidden folders aside),
+    /// counted without reading them: for a progress line.
+    public func count(_ path: URL) -> Int {
+        let root = path.standardizedFileURL
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder) else { return 0 }
+        guard isFolder.boolValue else { return Self.isMarkdown(root.lastPathComponent) ? 1 : 0 }
+        var notes = 0
+        var folders = [root.path]
+        while let folder = folders.popLast() {
+            for entry in (try? FolderListing.entries(of: folder)) ?? [] where !entry.name.hasPrefix(".") {
+                switch entry.kind {
+                case .folder: folders.append(folder + "/" + entry.name)
+                case .file where Self.isMarkdown(entry.name): notes += 1
+                case .file, .other: continue
+                }
+            }
+        }
+        return notes
+    }
+
+    /// Reads `path` (a file or a folder) in the order of its tree, giving each note and
+    /// collection to `body` as it comes, with a key for a collection (nil for a note) and the
+    /// key of the collection it is in (nil at the top); returns the problems met. A collection
+    /// comes before what it holds, and only once a note was found in it (at any depth) or its
+    /// folder has `.collection.md`. Files are listed and read on a thread of their own
+    /// (``ReadAhead``) while `body` runs, and few are held at a time: a tree of 100,000 notes
+    /// is never in memory whole.
+    public func stream(_ path: URL, _ body: (ImportEntry, _ key: Int?, _ parent: Int?) throws -> Void) throws -> [String] {
+        let root = path.standardizedFileURL
+        var problems: [String] = []
+        if try !check(root) {
+            let folder = root.deletingLastPathComponent()
+            let place = Place(folder: folder, source: "", root: folder)
+            if let note = readNote(named: root.lastPathComponent, in: place, problems: &problems) { try body(note, nil, nil) }
+            return problems
+        }
+        let listed: [FolderListing.Entry]
+        do {
+            listed = try FolderListing.entries(of: root.path)
+        } catch {
+            throw InterchangeError.io(path: error.path, reason: error.reason)
+        }
+        let reader = self
+        let readAhead = ReadAhead<Walked> { send in
+            try withoutActuallyEscaping(send) { send in
+                var walk = Walk(reader: reader, root: root, send: send)
+                try walk.contents(listed, of: root, key: nil)
+            }
+        }
+        while let walked = try readAhead.next() {
+            switch walked {
+            case let .entry(entry, key, parent, found):
+                problems += found
+                if let entry { try body(entry, key, parent) }
+            case let .problem(problem): problems.append(problem)
+            }
+        }
+        return problems
+    }
+
+    /// Where the notes of one folder are, shared by their entries.
     final class Place: Sendable {
         let folder: URL
         /// The folder's path relative to what is imported, with a slash at its end ("" at the
@@ -55,60 +126,93 @@ public struct MarkdownReader: Sendable {
         return lower.hasSuffix(".md") || lower.hasSuffix(".markdown")
     }
 
-    private func readFolder(
-        _ folder: URL, base: URL, within root: URL, reads: PrefetchedReads, problems: inout [String]
-    ) throws -> [ImportEntry] {
-        let listed: [FolderListing.Entry]
-        do {
-            listed = try FolderListing.entries(of: folder.path).sorted { $0.name < $1.name }
-        } catch {
-            throw InterchangeError.io(path: error.path, reason: error.reason)
-        }
-        var entries: [ImportEntry] = []
-        let place = Place(folder: folder, source: relative(folder, to: base).map { $0 + "/" } ?? "", root: root)
-        for entry in listed where !entry.name.hasPrefix(".") {
-            let name = entry.name
-            switch entry.kind {
-            case .folder:
-                let url = folder.appendingPathComponent(name, isDirectory: true)
-                var collection = ImportEntry(source: place.source + name, kind: .collection, name: name)
-                let marker = url.appendingPathComponent(MarkdownExporter.collectionFile)
-                let marked = FileManager.default.fileExists(atPath: marker.path)
-                // The collection's front matter: what an export writes is a few lines.
-                if marked, case let .bytes(data) = RawFiles.contents(of: marker.path, limit: 1 << 20),
-                    let text = String(validating: data, as: UTF8.self), case let (matter?, _) = FrontMatter.split(text)
-                {
-                    apply(matter, to: &collection)
-                }
-                do {
-                    collection.children = try readFolder(url, base: base, within: root, reads: reads, problems: &problems)
-                } catch {
-                    problems.append("\(collection.source): \(error), skipped")
-                    continue
-                }
-                // A folder with no note at any depth (images, attachments) is no collection,
-                // unless an export made it.
-                if marked || !collection.children.isEmpty { entries.append(collection) }
-            case .file where Self.isMarkdown(name):
-                // Read when the import comes to it: a tree of 100,000 notes is never in memory
-                // whole, and until then a note is its file name and its folder, shared.
-                var note = ImportEntry(source: name, kind: .note, name: name)
-                let reader = self
-                let number = reads.add { [place] in
-                    var problems: [String] = []
-                    let entry = reader.readNote(named: name, in: place, problems: &problems)
-                    return (entry, problems)
-                }
-                note.reading = { reads.take(number) }
-                entries.append(note)
-            case .file, .other:
-                continue
-            }
-        }
-        return entries
+    /// What the walk of a tree gives, in its order.
+    private enum Walked: Sendable {
+        /// A note or collection (nil: a note skipped), with the problems its file had.
+        case entry(ImportEntry?, key: Int?, parent: Int?, problems: [String])
+        case problem(String)
     }
 
-    private func readNote(named name: String, in place: Place, problems: inout [String]) -> ImportEntry? {
+    /// Ends the walk once the reader is cancelled.
+    private struct Stopped: Error {}
+
+    /// The walk of a folder tree, depth first in the order of names.
+    private struct Walk {
+        let reader: MarkdownReader
+        let root: URL
+        let send: (Walked) -> Bool
+        var nextKey = 0
+        /// Collections entered that no note was found in yet, outermost first: they are given
+        /// when their first note is.
+        var pending: [Walked] = []
+
+        init(reader: MarkdownReader, root: URL, send: @escaping (Walked) -> Bool) {
+            self.reader = reader
+            self.root = root
+            self.send = send
+        }
+
+        mutating func give(_ walked: Walked) throws {
+            guard send(walked) else { throw Stopped() }
+        }
+
+        /// Gives the collections waiting for their first note.
+        mutating func givePending() throws {
+            for walked in pending { try give(walked) }
+            pending.removeAll()
+        }
+
+        mutating func contents(_ listed: [FolderListing.Entry], of folder: URL, key: Int?) throws {
+            let source = reader.relative(folder, to: root).map { $0 + "/" } ?? ""
+            let place = Place(folder: folder, source: source, root: root)
+            for entry in listed.sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {
+                let name = entry.name
+                switch entry.kind {
+                case .folder:
+                    let url = folder.appendingPathComponent(name, isDirectory: true)
+                    var collection = ImportEntry(source: source + name, kind: .collection, name: name)
+                    let inner: [FolderListing.Entry]
+                    do {
+                        inner = try FolderListing.entries(of: url.path)
+                    } catch {
+                        try give(.problem("\(collection.source): \(InterchangeError.io(path: error.path, reason: error.reason)), skipped"))
+                        continue
+                    }
+                    let marker = url.appendingPathComponent(MarkdownExporter.collectionFile)
+                    let marked = inner.contains { $0.name == MarkdownExporter.collectionFile }
+                    // The collection's front matter: what an export writes is a few lines.
+                    if marked, case let .bytes(data) = RawFiles.contents(of: marker.path, limit: 1 << 20),
+                        let text = String(validating: data, as: UTF8.self), case let (matter?, _) = FrontMatter.split(text)
+                    {
+                        reader.apply(matter, to: &collection)
+                    }
+                    let inside = nextKey
+                    nextKey += 1
+                    let walked = Walked.entry(collection, key: inside, parent: key, problems: [])
+                    // A folder with no note at any depth (images, attachments) is no
+                    // collection, unless an export made it.
+                    if marked {
+                        try givePending()
+                        try give(walked)
+                    } else {
+                        pending.append(walked)
+                    }
+                    let depth = pending.count
+                    try contents(inner, of: url, key: inside)
+                    if !marked && pending.count == depth { pending.removeLast() }
+                case .file where MarkdownReader.isMarkdown(name):
+                    try givePending()
+                    var problems: [String] = []
+                    let note = reader.readNote(named: name, in: place, problems: &problems)
+                    try give(.entry(note, key: nil, parent: key, problems: problems))
+                case .file, .other:
+                    continue
+                }
+            }
+        }
+    }
+
+    fileprivate func readNote(named name: String, in place: Place, problems: inout [String]) -> ImportEntry? {
         let source = place.source + name
         let bytes: [UInt8]
         switch RawFiles.contents(of: place.folder.path + "/" + name, limit: Self.maximumFileBytes) {
@@ -156,7 +260,7 @@ public struct MarkdownReader: Sendable {
         return String(name[..<dot])
     }
 
-    private func apply(_ matter: FrontMatter, to entry: inout ImportEntry) {
+    fileprivate func apply(_ matter: FrontMatter, to entry: inout ImportEntry) {
         if let id = matter["id"].flatMap(UUID.init(uuidString:)) { entry.id = id }
         if let created = matter["created"].flatMap(ExportDate.date) { entry.created = created }
         if let modified = matter["modified"].flatMap(ExportDate.date) { entry.modified = modified }
@@ -189,7 +293,7 @@ public struct MarkdownReader: Sendable {
     }
 
     /// The path of `url` relative to `base`; nil when it is `base`.
-    private func relative(_ url: URL, to base: URL) -> String? {
+    fileprivate func relative(_ url: URL, to base: URL) -> String? {
         let path = url.standardizedFileURL.path
         let basePath = base.standardizedFileURL.path
         if path == basePath { return nil }

@@ -79,10 +79,7 @@ extension Notes {
 
         func run() throws {
             let source = URL(fileURLWithPath: path)
-            let isJSON = JSONReader.isExport(source)
-            var entries: [ImportEntry] = []
-            var problems: [String] = []
-            if !isJSON { (entries, problems) = try MarkdownReader().read(source) }
+            if !JSONReader.isExport(source) { try MarkdownReader().check(source) }
             let store = try storeOptions.open()
             let parent = try collection.map { reference -> UUID in
                 let item = try store.resolve(reference)
@@ -92,20 +89,8 @@ extension Notes {
             var importer = Importer(store: store)
             let bar = ProgressBar(verb: "importing", unit: "notes")
             importer.progress = { bar.update($0, of: $1) }
-            var report: ImportReport
-            if isJSON {
-                // A line at a time: the export is never in memory whole.
-                let reader = JSONReader()
-                var read: [String] = []
-                report = try importer.run(total: try reader.count(source), into: parent, dryRun: dryRun) { add in
-                    read = try reader.stream(source, add)
-                }
-                problems = read
-            } else {
-                report = try importer.run(entries, into: parent, dryRun: dryRun)
-            }
+            let report = try importer.run(path: source, into: parent, dryRun: dryRun)
             bar.finish()
-            report.problems = problems + report.problems
             for problem in report.problems { TerminalText.warn(problem) }
             if dryRun {
                 for line in report.plan { print(TerminalText.escaped(line, keepingLayout: false)) }
