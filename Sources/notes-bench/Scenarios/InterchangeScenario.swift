@@ -37,6 +37,8 @@ struct InterchangeScenario: Scenario {
         ]
         var samples: [Int: [Format: Sample]] = [:]
         var floorRates: [Double] = []
+        /// The Markdown export's files written again by the C API alone: the file system's floor.
+        var fileFloorRates: [Double] = []
         /// The JSON import into a store that records its outbox, and the floor of its rows.
         var recordingRates: [Double] = []
         var recordingFloorRates: [Double] = []
@@ -65,6 +67,12 @@ struct InterchangeScenario: Scenario {
                     sample.importSeconds.append(imported.milliseconds / 1000)
                     sample.importMemory.append(Double(imported.peakMemoryBytes ?? 0) / 1_048_576)
                     samples[count, default: [:]][format] = sample
+                    if count == sizes.last, format == .md {
+                        let again = try bench.makeFolder("interchange-files")
+                        bench.removeFolder(again)
+                        written.append(again)
+                        fileFloorRates.append(Double(count) / (try Self.writeFilesAgain(of: out, into: again)))
+                    }
                     if count == sizes.last, format == .json {
                         let rows = try InsertScenario.readRows(from: target, save: nil)
                         let floor = try InsertScenario().rawRun(rows, .itemsAndOutbox, bench: bench)
@@ -81,7 +89,7 @@ struct InterchangeScenario: Scenario {
             }
         }
         for folder in written { bench.removeFolder(folder) }
-        summarize(samples, floorRates: floorRates, sizes: sizes, quick: (sizes.last ?? 0) < 100_000, into: &report)
+        summarize(samples, floorRates: floorRates, fileFloorRates: fileFloorRates, sizes: sizes, quick: (sizes.last ?? 0) < 100_000, into: &report)
         if let largest = sizes.last {
             let imported = Measurement(
                 "JSON: notes import into a store that records its outbox, \(ReportPrinter.grouped(largest)) notes",
@@ -114,12 +122,17 @@ struct InterchangeScenario: Scenario {
         return (Double(count) / (imported.milliseconds / 1000), Double(count) / (floor.milliseconds / 1000))
     }
 
-    private func summarize(_ samples: [Int: [Format: Sample]], floorRates: [Double], sizes: [Int], quick: Bool, into report: inout ScenarioReport) {
+    private func summarize(
+        _ samples: [Int: [Format: Sample]], floorRates: [Double], fileFloorRates: [Double], sizes: [Int], quick: Bool, into report: inout ScenarioReport
+    ) {
         guard let largest = sizes.last, let smallest = sizes.first else { return }
         let floor = Measurement(
             "raw SQLite: the import's item (with full-text entries) + outbox rows (none: a new store)", unit: .rowsPerSecond,
             samples: floorRates)
-        report.measurements.append(floor)
+        let fileFloor = Measurement(
+            "raw files: the Markdown export's folders and files written again (mkdir, open, write, close), per note", unit: .perSecond,
+            samples: fileFloorRates)
+        report.measurements += [floor, fileFloor]
         let note = quick ? " (quick sizes, not the target's 100,000 notes)" : ""
         for format in Format.allCases {
             guard let big = samples[largest]?[format], let small = samples[smallest]?[format] else { continue }
@@ -136,12 +149,14 @@ struct InterchangeScenario: Scenario {
             ]
             let ratio = Ratio("\(format.label): import / raw SQLite floor", imported, over: floor)
             report.ratios.append(ratio)
+            if format == .md { report.ratios.append(Ratio("Markdown: export / raw file floor", exported, over: fileFloor)) }
             report.targets.append(TargetCheck(
                 name: "\(format.label): import at least \(Self.importRatio)× the raw insert floor", met: ratio.value >= Self.importRatio,
                 detail: String(format: "%.2f×", ratio.value) + note))
             report.targets.append(TargetCheck(
                 name: "\(format.label): export at least 20,000 notes/s", met: exported.median >= Self.exportRate,
-                detail: ReportPrinter.format(exported.median, .perSecond, unit: false) + " notes/s at the median" + note))
+                detail: ReportPrinter.format(exported.median, .perSecond, unit: false) + " notes/s at the median" + note
+                    + (format == .md ? "; this machine's file floor: " + ReportPrinter.format(fileFloor.median, .perSecond, unit: false) + " notes' files/s" : "")))
             for (what, smallRun, bigRun) in [("export", small.exportMemory, big.exportMemory), ("import", small.importMemory, big.importMemory)] {
                 let low = Measurement("", unit: .mebibytes, samples: smallRun).median
                 let high = Measurement("", unit: .mebibytes, samples: bigRun).median
@@ -151,6 +166,39 @@ struct InterchangeScenario: Scenario {
                     detail: ReportPrinter.format(low, .mebibytes) + " and " + ReportPrinter.format(high, .mebibytes) + String(format: " (%.2f×)", high / low)))
             }
         }
+    }
+
+    /// Writes the folders and files of `export` again under `folder`, with the same names and
+    /// sizes, by the C API alone (`mkdir`, `open`, `write`, `close`): what the file system
+    /// costs an export of the same files on this machine. Returns the seconds it took.
+    static func writeFilesAgain(of export: URL, into folder: URL) throws -> Double {
+        var files: [(path: String, size: Int)] = []
+        var folders: [String] = [""]
+        var index = 0
+        while index < folders.count {
+            let relative = folders[index]
+            index += 1
+            for entry in try FolderListing.entries(of: export.path + relative) {
+                let path = relative + "/" + entry.name
+                if entry.kind == .folder { folders.append(path); continue }
+                var info = stat()
+                guard stat(export.path + path, &info) == 0 else { throw BenchError.unexpected("cannot read \(export.path + path)") }
+                files.append((path, Int(info.st_size)))
+            }
+        }
+        let bytes = [UInt8](repeating: 0x61, count: files.map(\.size).max() ?? 0)
+        let start = DispatchTime.now()
+        for relative in folders where mkdir(folder.path + relative, 0o755) != 0 {
+            throw BenchError.unexpected("cannot make \(folder.path + relative): \(String(cString: strerror(errno)))")
+        }
+        for (relative, size) in files {
+            let descriptor = open(folder.path + relative, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0, bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, size) }) == size else {
+                throw BenchError.unexpected("cannot write \(folder.path + relative): \(String(cString: strerror(errno)))")
+            }
+            close(descriptor)
+        }
+        return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
     /// A store of `notes` notes in `collections` collections, every tenth note with two tags.
