@@ -135,6 +135,50 @@ extension UUID {
         self.init(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
     }
 
+    /// The id a text gives, as `UUID(uuidString:)` reads it, without its `sscanf(3)` for the
+    /// usual form (32 hex digits in either case, dashes after the 8th, 12th, 16th and 20th):
+    /// ids are read from text on every row the store fetches.
+    public init?(storeText text: String) {
+        var parsed: uuid_t?
+        if text.utf8.count == 36 {
+            parsed = text.utf8.withContiguousStorageIfAvailable(Self.parseUsualForm) ?? nil
+        }
+        guard let parsed else {
+            guard let read = UUID(uuidString: text) else { return nil }
+            self = read
+            return
+        }
+        self.init(uuid: parsed)
+    }
+
+    /// The 16 bytes of 36 characters in the usual form; nil for anything else.
+    private static func parseUsualForm(_ text: UnsafeBufferPointer<UInt8>) -> uuid_t? {
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &value) { bytes -> Bool in
+            var index = 0
+            for byte in 0..<16 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard text[index] == UInt8(ascii: "-") else { return false }
+                    index += 1
+                }
+                guard let high = hexValue(text[index]), let low = hexValue(text[index + 1]) else { return false }
+                bytes[byte] = high << 4 | low
+                index += 2
+            }
+            return true
+        }
+        return parsed ? value : nil
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
     /// Whether this id's bytes come before `other`'s: the order of the store's text of ids
     /// (lowercase hex digits, dashes at the same places), without making the text.
     public func precedesInStoreOrder(_ other: UUID) -> Bool {

@@ -1,6 +1,7 @@
 import Foundation
-import NoteStore
 import Testing
+
+@testable import NoteStore
 
 @Suite struct IdentifierTests {
     @Test func theStoreFormOfAnIdIsItsLowercaseString() {
@@ -30,6 +31,46 @@ import Testing
         }
         for (left, right) in zip(stamps, stamps.shuffled()) {
             #expect((left < right) == (left.text < right.text), "\(left) \(right)")
+        }
+    }
+
+    /// Ids read from text are those `UUID(uuidString:)` reads, for the usual form in either
+    /// case and for every other text (which it is left to).
+    @Test func anIdReadFromTextIsFoundationsReading() {
+        var generator = SystemRandomNumberGenerator()
+        var texts: [String] = []
+        for _ in 0..<2_000 {
+            let id = UUID()
+            texts += [id.uuidString, id.storeString, String(id.storeString.prefix(35)), id.storeString + "0"]
+            var characters = Array(id.uuidString)
+            characters[Int.random(in: 0..<36, using: &generator)] = ["g", "-", " ", "x", "G", "é", "0"].randomElement(using: &generator)!
+            texts.append(String(characters))
+        }
+        texts += ["", "not an id", " 0000000-0000-0000-0000-000000000000", "0x000000-0000-0000-0000-000000000000", "00000000000000000000000000000000",
+                  "{00000000-0000-0000-0000-000000000000}", "+0000000-0000-0000-0000-000000000000"]
+        for text in texts {
+            #expect(UUID(storeText: text) == UUID(uuidString: text), "\(text)")
+        }
+    }
+
+    /// Names of ASCII characters sort as Foundation's comparison sorts them, without it;
+    /// others go to it.
+    @Test func namesSortAsFoundationSortsThem() {
+        var generator = SystemRandomNumberGenerator()
+        let digitsAndLetters = Array("aAbBzZ0019 -_.~[`{".utf8)
+        let ascii = (UInt8(1)...UInt8(127)).map { $0 }
+        func name(_ alphabet: [UInt8]) -> String {
+            String(decoding: (0..<Int.random(in: 0...10, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
+        }
+        var pairs: [(String, String)] = [
+            ("a01", "a1"), ("a001", "a01"), ("a1b", "a01c"), ("x99999999999999999999999", "x100000000000000000000000"),
+            ("Note 9", "note 10"), ("0", "00"), ("_", "A"), ("Z", "_"), ("", "a"), ("é", "e"), ("<\u{338}", "="), ("Ab", "a\u{301}c"),
+        ]
+        for _ in 0..<100_000 { pairs.append((name(digitsAndLetters), name(digitsAndLetters))) }
+        for _ in 0..<100_000 { pairs.append((name(ascii), name(ascii))) }
+        for (left, right) in pairs {
+            #expect(ItemSort.compareNames(left, right) == left.compare(right, options: [.caseInsensitive, .diacriticInsensitive, .numeric]),
+                    "'\(left)' '\(right)'")
         }
     }
 }

@@ -117,4 +117,20 @@ import Testing
         let note = try fixture.store.addNote(named: "n", body: "", in: nil)
         #expect(try fixture.store.outboxEntries().map(\.object) == [note.id])
     }
+
+    /// A text written as a JSON string reads back as itself, with the escapes the format names.
+    @Test func aJSONStringReadsBackAsItsText() throws {
+        var written = ""
+        OutboxChanges.appendJSONString("a\"b\\c\nd\re\tf\u{1}g\u{1F}h é 🙂", to: &written)
+        #expect(written == #""a\"b\\c\nd\re\tf\u0001g\u001fh é 🙂""#)
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "line\n", "\"", "\\", "\t", "\u{0}", "\u{7F}", "é", "🙂", " ", "\r\n"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            var json = ""
+            OutboxChanges.appendJSONString(text, to: &json)
+            let read = try JSONSerialization.jsonObject(with: Data("[\(json)]".utf8)) as? [String]
+            #expect(read == [text], "\(json)")
+        }
+    }
 }

@@ -112,7 +112,7 @@ public struct JSONReader: Sendable {
             if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .problem("\(source): not an item, skipped") }
             return nil
         }
-        return .item(entry, parent: (object["parent"] as? String).flatMap(UUID.init(uuidString:)), problems: problems)
+        return .item(entry, parent: (object["parent"] as? String).flatMap(UUID.init(storeText:)), problems: problems)
     }
 
     /// `notes.jsonl` in a folder, or the file given.
@@ -126,7 +126,7 @@ public struct JSONReader: Sendable {
     }
 
     private func entry(_ object: [String: Any], source: String, base: URL, problems: inout [String]) -> ImportEntry? {
-        guard let id = (object["id"] as? String).flatMap(UUID.init(uuidString:)), let kind = (object["kind"] as? String).flatMap(ItemKind.init(rawValue:)),
+        guard let id = (object["id"] as? String).flatMap(UUID.init(storeText:)), let kind = (object["kind"] as? String).flatMap(ItemKind.init(rawValue:)),
             let name = object["name"] as? String
         else { return nil }
         var entry = ImportEntry(source: source, kind: kind, id: id, name: name)

@@ -261,7 +261,7 @@ public struct MarkdownReader: Sendable {
     }
 
     fileprivate func apply(_ matter: FrontMatter, to entry: inout ImportEntry) {
-        if let id = matter["id"].flatMap(UUID.init(uuidString:)) { entry.id = id }
+        if let id = matter["id"].flatMap(UUID.init(storeText:)) { entry.id = id }
         if let created = matter["created"].flatMap(ExportDate.date) { entry.created = created }
         if let modified = matter["modified"].flatMap(ExportDate.date) { entry.modified = modified }
         if let name = matter["name"], !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { entry.name = name }

@@ -43,7 +43,7 @@ extension Attachment {
     static let columns = "id, kind, note, sha256, format, width, height, bytes, caption, created"
 
     init?(row: Row) {
-        guard let id = UUID(uuidString: row[0]), let note = UUID(uuidString: row[2]),
+        guard let id = UUID(storeText: row[0]), let note = UUID(storeText: row[2]),
             let kind = Kind(rawValue: row[1]), let format = ImageFormat(rawValue: row[4])
         else { return nil }
         self.init(

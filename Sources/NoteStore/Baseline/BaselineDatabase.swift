@@ -92,7 +92,7 @@ public final class BaselineDatabase {
         try queue.read { db in
             var result: [UUID: UInt64] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT device, clock FROM knowledge") {
-                if let device = UUID(uuidString: row[0]) { result[device] = UInt64(bitPattern: row[1]) }
+                if let device = UUID(storeText: row[0]) { result[device] = UInt64(bitPattern: row[1]) }
             }
             return result
         }

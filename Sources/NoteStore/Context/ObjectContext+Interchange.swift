@@ -56,9 +56,11 @@ extension Store {
     public func attachments(ofNotes ids: [UUID]) throws -> [UUID: [Attachment]] {
         try read { db in
             var result: [UUID: [Attachment]] = [:]
-            for id in ids {
-                let found = try Attachment.fetchAll(db, note: id)
-                if !found.isEmpty { result[id] = found }
+            try IDList.forEachChunk(of: ids.map(\.storeString)) { marks, arguments in
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note IN (\(marks)) ORDER BY note, created, rowid",
+                    arguments: arguments)
+                for attachment in rows.compactMap(Attachment.init(row:)) { result[attachment.note, default: []].append(attachment) }
             }
             return result
         }
@@ -72,7 +74,7 @@ extension Store {
             try IDList.forEachChunk(of: ids.map(\.storeString)) { marks, arguments in
                 let sql = "SELECT id FROM item WHERE id IN (\(marks)) UNION SELECT object FROM tombstone WHERE object IN (\(marks))"
                 for text in try String.fetchAll(db, sql: sql, arguments: arguments + arguments) {
-                    if let id = UUID(uuidString: text) { known.insert(id) }
+                    if let id = UUID(storeText: text) { known.insert(id) }
                 }
             }
             return known
@@ -87,8 +89,8 @@ extension Store {
             var result: [(id: UUID, parent: UUID?)] = []
             let rows = try Row.fetchCursor(db, sql: "SELECT id, parent FROM (\(sql))", arguments: arguments)
             while let row = try rows.next() {
-                guard let id = UUID(uuidString: row[0]) else { continue }
-                result.append((id, (row[1] as String?).flatMap(UUID.init(uuidString:))))
+                guard let id = UUID(storeText: row[0]) else { continue }
+                result.append((id, (row[1] as String?).flatMap(UUID.init(storeText:))))
             }
             return result
         }

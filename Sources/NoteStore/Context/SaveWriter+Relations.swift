@@ -37,7 +37,7 @@ extension SaveWriter {
         for id in all { states[id] = try TombstoneRecord.capturedState(of: id, db) }
         for id in all {
             try searchIndex.willChange(id, db)
-            if let uuid = UUID(uuidString: id) { try VersionStorage.keepCurrentText(of: uuid, nil, db) }
+            if let uuid = UUID(storeText: id) { try VersionStorage.keepCurrentText(of: uuid, nil, db) }
         }
         try IDList.forEachChunk(of: all) { marks, arguments in
             try db.execute(sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: arguments)
@@ -47,7 +47,7 @@ extension SaveWriter {
         var seen = try Knowledge.clocks(db)
         seen[device] = stamp.clock
         for id in all {
-            guard let uuid = UUID(uuidString: id) else { continue }
+            guard let uuid = UUID(storeText: id) else { continue }
             try recordTombstone(uuid, entity: Entity(ids[id] ?? .note), seen: seen, state: states[id])
             outbox.recordDeletion(of: uuid, kind: ids[id] ?? .note, seen: seen)
             purged.append(uuid)

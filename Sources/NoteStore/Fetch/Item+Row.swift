@@ -6,12 +6,12 @@ extension Item {
     init(row: Row) {
         let kind = ItemKind(rawValue: row[1]) ?? .note
         self.init(
-            id: UUID(uuidString: row[0]) ?? UUID(),
+            id: UUID(storeText: row[0]) ?? UUID(),
             kind: kind,
             name: row[2],
             created: Date(storeMilliseconds: row[4]),
             modified: Date(storeMilliseconds: row[5]),
-            parent: (row[3] as String?).flatMap(UUID.init(uuidString:)),
+            parent: (row[3] as String?).flatMap(UUID.init(storeText:)),
             trashed: (row[6] as Int64?).map(Date.init(storeMilliseconds:)),
             body: row[7])
     }

@@ -108,7 +108,65 @@ extension ItemSort {
     }
 
     static func compareNames(_ lhs: String, _ rhs: String) -> ComparisonResult {
-        lhs.compare(rhs, options: [.caseInsensitive, .diacriticInsensitive, .numeric])
+        if let result = lhs.utf8.withContiguousStorageIfAvailable({ left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in compareASCIINames(left, right) } ?? nil
+        }) ?? nil {
+            return result
+        }
+        return lhs.compare(rhs, options: [.caseInsensitive, .diacriticInsensitive, .numeric])
+    }
+
+    /// The order of Foundation's comparison above for two names of ASCII characters only, made
+    /// without bridging them (most of the time of sorting many names): letters compared without
+    /// case, runs of digits by their value (leading zeros aside), other characters by their
+    /// code (after case folding), a name before the longer names it starts. Nil when either
+    /// name has other characters (which may combine with the characters before them).
+    static func compareASCIINames(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {
+        guard left.allSatisfy({ $0 < 0x80 }) && right.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        /// The end of the run of digits from `index`.
+        func runEnd(_ text: UnsafeBufferPointer<UInt8>, from index: Int) -> Int {
+            var end = index
+            while end < text.count && isDigit(text[end]) { end += 1 }
+            return end
+        }
+        /// The first index from `index` (in a run of digits, up to `end`) that is not a zero.
+        func skipZeros(_ text: UnsafeBufferPointer<UInt8>, from index: Int, to end: Int) -> Int {
+            var start = index
+            while start < end && text[start] == 0x30 { start += 1 }
+            return start
+        }
+        var i = 0
+        var j = 0
+        while i < left.count && j < right.count {
+            let l = left[i]
+            let r = right[j]
+            if isDigit(l) && isDigit(r) {
+                let leftEnd = runEnd(left, from: i)
+                let rightEnd = runEnd(right, from: j)
+                let leftStart = skipZeros(left, from: i, to: leftEnd)
+                let rightStart = skipZeros(right, from: j, to: rightEnd)
+                // More significant digits is a greater value; else the first digit that differs.
+                if leftEnd - leftStart != rightEnd - rightStart {
+                    return leftEnd - leftStart < rightEnd - rightStart ? .orderedAscending : .orderedDescending
+                }
+                for offset in 0..<(leftEnd - leftStart) where left[leftStart + offset] != right[rightStart + offset] {
+                    return left[leftStart + offset] < right[rightStart + offset] ? .orderedAscending : .orderedDescending
+                }
+                i = leftEnd
+                j = rightEnd
+                continue
+            }
+            let x = lowered(l)
+            let y = lowered(r)
+            if x != y { return x < y ? .orderedAscending : .orderedDescending }
+            i += 1
+            j += 1
+        }
+        if i < left.count { return .orderedDescending }
+        if j < right.count { return .orderedAscending }
+        return .orderedSame
     }
 
     /// Whether `lhs` comes before `rhs` in this order; the same order as the SQL.

@@ -47,8 +47,8 @@ public struct CollectionIndex: Sendable {
         var entries: [UUID: Entry] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, name, parent FROM item WHERE kind = 'collection'")
         while let row = try rows.next() {
-            guard let id = UUID(uuidString: row[0]) else { continue }
-            entries[id] = Entry(name: row[1], parent: (row[2] as String?).flatMap(UUID.init(uuidString:)))
+            guard let id = UUID(storeText: row[0]) else { continue }
+            entries[id] = Entry(name: row[1], parent: (row[2] as String?).flatMap(UUID.init(storeText:)))
         }
         self.entries = entries
     }

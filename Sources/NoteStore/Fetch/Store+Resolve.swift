@@ -23,7 +23,7 @@ extension Store {
     public func resolve(_ reference: String, scope: ReferenceScope = .live) throws -> Item {
         let text = reference.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { throw StoreError.unknownReference(reference, scope: scope) }
-        if let id = UUID(uuidString: text) {
+        if let id = UUID(storeText: text) {
             guard let item = try read({ try Item.fetchOne($0, id: id) }) else {
                 throw StoreError.unknownReference(reference, scope: scope)
             }

@@ -103,7 +103,7 @@ public struct ChangeHistory: Sendable, Equatable {
                 for (field, item) in entries {
                     switch (field, item) {
                     case let ("name", .text(text)): name = text
-                    case let ("parent", .text(text)): parent = UUID(uuidString: text)
+                    case let ("parent", .text(text)): parent = UUID(storeText: text)
                     case let ("device", .text(text)): device = text
                     default: break
                     }
@@ -113,7 +113,7 @@ public struct ChangeHistory: Sendable, Equatable {
             case let ("seen", .object(entries)):
                 var clocks: [UUID: UInt64] = [:]
                 for (device, item) in entries {
-                    guard let id = UUID(uuidString: device), case let .integer(clock) = item, clock >= 0 else { return nil }
+                    guard let id = UUID(storeText: device), case let .integer(clock) = item, clock >= 0 else { return nil }
                     clocks[id] = UInt64(clock)
                 }
                 seen = clocks

@@ -49,12 +49,12 @@ extension Store {
                     """,
                 arguments: [bound]
             ).compactMap { row in
-                guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
+                guard let object = UUID(storeText: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
                     let loser = ChangeStamp(text: row["loser"]), let winner = ChangeStamp(text: row["winner"])
                 else { return nil }
                 return ConflictRecord(
                     object: object, property: property, loser: loser, winner: winner,
-                    copy: (row["copy"] as String?).flatMap(UUID.init(uuidString:)))
+                    copy: (row["copy"] as String?).flatMap(UUID.init(storeText:)))
             }
         }
     }
@@ -64,7 +64,7 @@ extension Store {
         try read { db in
             Set(try String.fetchAll(
                 db, sql: "SELECT copy FROM conflict WHERE copy IS NOT NULL AND copy IN (SELECT id FROM item)"
-            ).compactMap(UUID.init(uuidString:)))
+            ).compactMap(UUID.init(storeText:)))
         }
     }
 }

@@ -104,6 +104,24 @@ public struct OutboxChanges: Sendable, Equatable {
         }
     }
 
+    /// The JSON escape of a byte that needs one (a quote, a backslash or a control character).
+    private static func appendEscape(of byte: UInt8, to bytes: inout [UInt8]) {
+        let hex: StaticString = "0123456789abcdef"
+        bytes.append(0x5C)
+        switch byte {
+        case 0x22, 0x5C: bytes.append(byte)
+        case 0x0A: bytes.append(0x6E)
+        case 0x0D: bytes.append(0x72)
+        case 0x09: bytes.append(0x74)
+        default:
+            bytes.append(0x75)
+            bytes.append(0x30)
+            bytes.append(0x30)
+            bytes.append(hex.utf8Start[Int(byte >> 4)])
+            bytes.append(hex.utf8Start[Int(byte & 0x0F)])
+        }
+    }
+
     /// Appends `text` as a JSON string: `"` and `\` escaped, line feed, carriage return and
     /// tab as `\n`, `\r` and `\t`, other control characters as `\u00xx`, the rest as itself.
     public static func appendJSONString(_ text: String, to out: inout String) {
@@ -118,31 +136,22 @@ public struct OutboxChanges: Sendable, Equatable {
             out += "\""
             return
         }
-        // Else escape byte by byte (every byte that needs it is ASCII) into one buffer.
-        let hex = Array("0123456789abcdef".utf8)
+        // Else escape into one buffer (every byte that needs it is ASCII), the runs between
+        // escapes appended whole.
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count + text.utf8.count / 16 + 8)
-        // Byte by byte, without an array per escape.
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22, 0x5C:
-                bytes.append(0x5C)
-                bytes.append(byte)
-            case 0x0A:
-                bytes.append(0x5C)
-                bytes.append(0x6E)
-            case 0x0D:
-                bytes.append(0x5C)
-                bytes.append(0x72)
-            case 0x09:
-                bytes.append(0x5C)
-                bytes.append(0x74)
-            case _ where byte < 0x20:
-                bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30])
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        func escape(_ text: UnsafeBufferPointer<UInt8>) {
+            var runStart = 0
+            for (index, byte) in text.enumerated() where needsEscape(byte) {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
+                appendEscape(of: byte, to: &bytes)
+                runStart = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
+        }
+        if text.utf8.withContiguousStorageIfAvailable(escape) == nil {
+            var copy = text
+            copy.withUTF8(escape)
         }
         out += String(decoding: bytes, as: UTF8.self)
         out += "\""

@@ -74,7 +74,7 @@ struct OutboxWriter {
         var ordered: [Row] = []
         func place(_ row: Row) {
             guard !placed.contains(row.object), visiting.insert(row.object).inserted else { return }
-            if case let .text(parent)? = row.changes["parent"], let id = UUID(uuidString: parent), let above = byID[id] {
+            if case let .text(parent)? = row.changes["parent"], let id = UUID(storeText: parent), let above = byID[id] {
                 place(above)
             }
             if placed.insert(row.object).inserted { ordered.append(row) }
@@ -114,7 +114,7 @@ extension Store {
             ).map { row in
                 OutboxEntry(
                     sequence: row[0], save: row[1], modelVersion: row[2], entity: Entity(rawValue: row[3]) ?? .note,
-                    object: UUID(uuidString: row[4]) ?? UUID(),
+                    object: UUID(storeText: row[4]) ?? UUID(),
                     operation: OutboxEntry.Operation(rawValue: row[5]) ?? .update,
                     changes: OutboxChanges(json: row[6]) ?? OutboxChanges(),
                     recorded: Date(storeMilliseconds: row[7]),

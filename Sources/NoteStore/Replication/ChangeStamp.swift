@@ -18,7 +18,7 @@ public struct ChangeStamp: Comparable, Hashable, Sendable, CustomStringConvertib
     public init?(text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 16, let clock = UInt64(parts[0], radix: 16),
-            let device = UUID(uuidString: String(parts[1]))
+            let device = UUID(storeText: String(parts[1]))
         else { return nil }
         self.init(clock: clock, device: device)
     }

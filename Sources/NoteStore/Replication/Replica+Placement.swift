@@ -35,12 +35,12 @@ extension Replica {
             WHERE parent IS NOT NULL AND NOT EXISTS (
                 SELECT 1 FROM item AS container WHERE container.id = item.parent AND container.kind = 'collection')
             """
-        ).compactMap(UUID.init(uuidString:))
+        ).compactMap(UUID.init(storeText:))
     }
 
     /// The items shown apart from their merged parent.
     public func displacedItems() throws -> Set<UUID> {
-        Set(try String.fetchAll(db, sql: "SELECT item FROM displaced").compactMap(UUID.init(uuidString:)))
+        Set(try String.fetchAll(db, sql: "SELECT item FROM displaced").compactMap(UUID.init(storeText:)))
     }
 
     public func placement(of item: UUID) throws -> Placement? {
@@ -53,11 +53,11 @@ extension Replica {
                 """),
             arguments: [item.storeString])
         else { return nil }
-        let shown = (row[0] as String?).flatMap(UUID.init(uuidString:))
+        let shown = (row[0] as String?).flatMap(UUID.init(storeText:))
         let isDisplaced: Bool = row[1]
         let kind: String = row[3]
         return Placement(
-            shown: shown, merged: isDisplaced ? (row[2] as String?).flatMap(UUID.init(uuidString:)) : shown,
+            shown: shown, merged: isDisplaced ? (row[2] as String?).flatMap(UUID.init(storeText:)) : shown,
             isDisplaced: isDisplaced, isNote: kind == ItemKind.note.rawValue, mergedIsCollection: row[4])
     }
 

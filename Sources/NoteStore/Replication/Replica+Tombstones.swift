@@ -53,7 +53,7 @@ extension TombstoneRecord {
             arguments: [id])
         else { return nil }
         var item = Item(row: row)
-        if row["isDisplaced"] as Bool { item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(uuidString:)) }
+        if row["isDisplaced"] as Bool { item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(storeText:)) }
         var values = OutboxChanges(inserting: item)
         values.remove("kind")
         return "{\"stamps\":" + (row["stamps"] as String? ?? "{}") + ",\"values\":" + values.json + "}"
@@ -134,13 +134,13 @@ extension Replica {
     public func attachmentNote(of attachment: UUID) throws -> UUID? {
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT note FROM attachment WHERE id = ?"), arguments: [attachment.storeString]
-        ).flatMap(UUID.init(uuidString:))
+        ).flatMap(UUID.init(storeText:))
     }
 
     /// The items that are there although purged: kept for changes their purges had not seen.
     public func keptPurgedItems() throws -> [UUID] {
         try String.fetchAll(db, sql: "SELECT item.id FROM item JOIN tombstone ON tombstone.object = item.id")
-            .compactMap(UUID.init(uuidString:))
+            .compactMap(UUID.init(storeText:))
     }
 }
 
@@ -149,7 +149,7 @@ enum Knowledge {
     static func clocks(_ db: Database) throws -> [UUID: UInt64] {
         var result: [UUID: UInt64] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT device, clock FROM knowledge") {
-            if let device = UUID(uuidString: row["device"]) { result[device] = UInt64(bitPattern: row["clock"]) }
+            if let device = UUID(storeText: row["device"]) { result[device] = UInt64(bitPattern: row["clock"]) }
         }
         return result
     }

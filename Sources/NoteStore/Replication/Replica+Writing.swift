@@ -20,7 +20,7 @@ extension Replica {
     }
 
     private func insertItem(kind: ItemKind, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
-        if let parent = values["parent"], parent != .null, values.text("parent").flatMap(UUID.init(uuidString:)) == nil {
+        if let parent = values["parent"], parent != .null, values.text("parent").flatMap(UUID.init(storeText:)) == nil {
             throw StoreError.invalidOperation(item: object.storeString, reason: "its parent is not an id")
         }
         let item = Item(id: object, kind: kind, values: values)
@@ -42,7 +42,7 @@ extension Replica {
     }
 
     private func insertAttachment(object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
-        guard let note = values.text("note").flatMap(UUID.init(uuidString:)),
+        guard let note = values.text("note").flatMap(UUID.init(storeText:)),
             let sha256 = values.text("sha256"), sha256.count == 64,
             let format = values.text("format").flatMap(ImageFormat.init(rawValue:)),
             let width = values.integer("width"), width > 0, let height = values.integer("height"), height > 0,
@@ -123,7 +123,7 @@ extension Replica {
             switch value {
             case .null: return .null
             case let .text(text):
-                guard let id = UUID(uuidString: text) else { throw refuse("its parent is not an id") }
+                guard let id = UUID(storeText: text) else { throw refuse("its parent is not an id") }
                 return id.storeString.databaseValue
             case .integer: throw refuse("its parent is not an id")
             }
@@ -202,7 +202,7 @@ extension Item {
             id: id, kind: kind, name: Item.normalizedName(values.text("name") ?? ""),
             created: Date(storeMilliseconds: values.integer("created") ?? 0),
             modified: Date(storeMilliseconds: values.integer("modified") ?? 0),
-            parent: values.text("parent").flatMap(UUID.init(uuidString:)),
+            parent: values.text("parent").flatMap(UUID.init(storeText:)),
             trashed: values.integer("trashed").map(Date.init(storeMilliseconds:)),
             body: kind == .note ? (values.text("body") ?? "") : nil)
     }

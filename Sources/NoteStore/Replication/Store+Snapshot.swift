@@ -40,7 +40,7 @@ extension Store {
         for row in items {
             var item = Item(row: row)
             // The merged parent, not the one shown: other devices repair for themselves.
-            if row[9] as Bool { item.parent = (row[10] as String?).flatMap(UUID.init(uuidString:)) }
+            if row[9] as Bool { item.parent = (row[10] as String?).flatMap(UUID.init(storeText:)) }
             if item.isCollection {
                 collections.append((item, Replica.stamps(row[8])))
             } else {
@@ -56,7 +56,7 @@ extension Store {
                 values: attachment.insertionChanges, stamps: Replica.stamps(row[10])))
         }
         for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object") {
-            guard let object = UUID(uuidString: row[0]), let entity = Entity(rawValue: row[1]), let stamp = ChangeStamp(text: row[2])
+            guard let object = UUID(storeText: row[0]), let entity = Entity(rawValue: row[1]), let stamp = ChangeStamp(text: row[2])
             else { continue }
             // A purged note or collection goes with its merged state and history, so that
             // a change its purge had not seen brings it back the same on every device.
@@ -81,14 +81,14 @@ extension Store {
     private static func tagRecords(_ db: Database) throws -> [SnapshotRecord] {
         var records: [SnapshotRecord] = []
         for row in try Row.fetchAll(db, sql: "SELECT item, name, stamp FROM tag ORDER BY item, name, stamp") {
-            guard let item = UUID(uuidString: row[0]), let dot = ChangeStamp(text: row[2]) else { continue }
+            guard let item = UUID(storeText: row[0]), let dot = ChangeStamp(text: row[2]) else { continue }
             records.append(SnapshotRecord(
                 entity: .tag, object: item, operation: .insert, values: SaveWriter.tagChanges(row[1]), stamps: ["*": dot]))
         }
         var removals: [String: (item: UUID, name: String, seen: [UUID: UInt64])] = [:]
         var order: [String] = []
         for row in try Row.fetchAll(db, sql: "SELECT item, name, device, clock FROM tag_removal ORDER BY item, name, device") {
-            guard let item = UUID(uuidString: row[0]), let device = UUID(uuidString: row[2]) else { continue }
+            guard let item = UUID(storeText: row[0]), let device = UUID(storeText: row[2]) else { continue }
             let key = (row[0] as String) + "/" + (row[1] as String)
             if removals[key] == nil { order.append(key) }
             removals[key, default: (item, row[1], [:])].seen[device] = UInt64(bitPattern: row[3])

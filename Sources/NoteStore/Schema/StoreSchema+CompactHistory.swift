@@ -54,7 +54,7 @@ extension StoreSchema {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         while let row = try rows.next() {
-            guard let object = UUID(uuidString: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
+            guard let object = UUID(storeText: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
                 let stamp = ChangeStamp(text: row["stamp"]), let origin = VersionOrigin(rawValue: row["origin"])
             else { continue }
             let deltaOf = (row["delta_of"] as String?).flatMap(ChangeStamp.init(text:))

@@ -26,7 +26,7 @@ extension Store {
         get throws {
             try read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = ?", arguments: [Self.replacedDeviceKey])
-                    .flatMap(UUID.init(uuidString:))
+                    .flatMap(UUID.init(storeText:))
             }
         }
     }
@@ -65,7 +65,7 @@ extension Store {
             return try pool.write { db in
                 // Another process may have settled it meanwhile.
                 let current = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'device_id'")
-                    .flatMap(UUID.init(uuidString:)) ?? device
+                    .flatMap(UUID.init(storeText:)) ?? device
                 let recorded = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = ?", arguments: [storeFileKey])
                 if recorded == file { return current }
                 try db.execute(

@@ -81,7 +81,7 @@ public final class Store: Sendable {
             return (byKey["model_version"], byKey["device_id"])
         }
         guard let (versionText, deviceText) = found, let versionText, let version = Int(versionText),
-            let deviceText, let device = UUID(uuidString: deviceText)
+            let deviceText, let device = UUID(storeText: deviceText)
         else { return nil }
         if version > currentModelVersion {
             throw StoreError.newerModel(path: storePath, found: version, supported: currentModelVersion)
@@ -135,7 +135,7 @@ public final class Store: Sendable {
                 ).flatMap(Int.init) ?? currentModelVersion
                 if let text = try String.fetchOne(
                     db, sql: "SELECT value FROM metadata WHERE key = 'device_id'"),
-                    let id = UUID(uuidString: text)
+                    let id = UUID(storeText: text)
                 {
                     return (id, version)
                 }

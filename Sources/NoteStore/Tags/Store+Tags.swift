@@ -33,7 +33,7 @@ extension Store {
                 let rows = try Row.fetchAll(
                     db, sql: "SELECT DISTINCT item, name FROM tag WHERE item IN (\(marks)) ORDER BY item, name", arguments: arguments)
                 for row in rows {
-                    guard let id = UUID(uuidString: row[0]) else { continue }
+                    guard let id = UUID(storeText: row[0]) else { continue }
                     result[id, default: []].append(row[1])
                 }
             }

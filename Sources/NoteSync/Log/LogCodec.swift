@@ -130,7 +130,7 @@ public enum LogCodec {
     static func decodeHeader(_ line: Data.SubSequence) throws(LogProblem) -> LogHeader {
         let object = try object(line, what: "the header")
         func uuid(_ key: String) throws(LogProblem) -> UUID {
-            guard let text = object[key] as? String, let id = UUID(uuidString: text) else {
+            guard let text = object[key] as? String, let id = UUID(storeText: text) else {
                 throw .corrupt("the header's \(key) is not an id")
             }
             return id
@@ -144,7 +144,7 @@ public enum LogCodec {
         guard let format = object["formatVersion"] as? NSNumber else { throw .corrupt("the header has no formatVersion") }
         var dependencies: [UUID: Int64] = [:]
         for (key, value) in object["dependencies"] as? [String: Any] ?? [:] {
-            guard let id = UUID(uuidString: key), let number = value as? NSNumber else {
+            guard let id = UUID(storeText: key), let number = value as? NSNumber else {
                 throw .corrupt("the header's dependencies are not ids and numbers")
             }
             dependencies[id] = number.int64Value
@@ -199,7 +199,7 @@ public enum LogCodec {
         for (key, value) in members {
             switch (key, value) {
             case let ("entity", .text(text)): entity = text
-            case let ("object", .text(text)): id = UUID(uuidString: text)
+            case let ("object", .text(text)): id = UUID(storeText: text)
             case let ("operation", .text(text)): operation = LogChange.Operation(rawValue: text)
             case let ("clock", .integer(value)): clock = value
             case let ("values", .object(object)): values = object

@@ -68,7 +68,7 @@ struct Merger {
             return
         }
         if state == nil, entity == .imageAttachment, change.operation == .insert,
-            case let .text(note)? = change.values["note"], let noteID = UUID(uuidString: note)
+            case let .text(note)? = change.values["note"], let noteID = UUID(storeText: note)
         {
             try causal.applyAttachment(to: noteID, stamp: stamp)
         }
