@@ -22,21 +22,12 @@ public struct Importer {
     /// about 5% faster than the store's 32 MiB for 100,000 notes here.
     static let cacheMiB = 64
     static let batchBytes = 64 * 1024 * 1024
+    /// The most entries given to ``run(total:into:dryRun:skippingInSkipped:_:)`` that wait for
+    /// their ids to be looked up together.
+    static let lookupItems = 1_000
 
     public init(store: Store) {
         self.store = store
-    }
-
-    /// Imports `entries` into `parent` (nil: the top level); with `dryRun`, saves nothing and
-    /// says what it would do in ``ImportReport/plan``.
-    public func run(_ entries: [ImportEntry], into parent: UUID?, dryRun: Bool) throws -> ImportReport {
-        try store.withWriterCache(mebibytes: Self.cacheMiB) {
-            var run = Run(store: store, dryRun: dryRun, total: Self.count(entries), progress: progress)
-            run.known = try store.knownIDs(among: Self.ids(entries))
-            try run.importEntries(entries, into: parent, parentIsNew: false)
-            try run.flush()
-            return run.report
-        }
     }
 
     /// Imports what `path` holds: a JSON export (``JSONReader/isExport(_:)``), else a
@@ -90,7 +81,7 @@ public struct Importer {
                     let (target, isNew) = fileParent.flatMap { placed[$0] } ?? (parent, false)
                     if let (item, isNew) = try run.importEntry(entry, into: target, parentIsNew: isNew), let key {
                         placed[key] = (item.id, isNew)
-                    } else if let key {
+                    } else if skippingInSkipped, let key {
                         skipped.insert(key)
                     }
                 }
@@ -98,20 +89,12 @@ public struct Importer {
             }
             try produce { entry, key, fileParent in
                 waiting.append((entry, key, fileParent))
-                if waiting.count >= Self.batchItems { try drain() }
+                if waiting.count >= Self.lookupItems { try drain() }
             }
             try drain()
             try run.flush()
             return run.report
         }
-    }
-
-    static func ids(_ entries: [ImportEntry]) -> [UUID] {
-        entries.flatMap { entry in (entry.id.map { [$0] } ?? []) + ids(entry.children) }
-    }
-
-    static func count(_ entries: [ImportEntry]) -> Int {
-        entries.reduce(0) { $0 + ($1.kind == .note ? 1 : count($1.children)) }
     }
 
     struct Run {
@@ -134,14 +117,6 @@ public struct Importer {
             self.total = total
             self.progress = progress
             context = store.makeContext()
-        }
-
-        mutating func importEntries(_ entries: [ImportEntry], into parent: UUID?, parentIsNew: Bool) throws {
-            for entry in entries {
-                if let (item, isNew) = try importEntry(entry, into: parent, parentIsNew: parentIsNew), entry.kind == .collection {
-                    try importEntries(entry.children, into: item.id, parentIsNew: isNew)
-                }
-            }
         }
 
         /// Creates or updates the item of `entry` (not what it holds); returns it and whether

@@ -17,7 +17,11 @@ final class ReadAhead<Element: Sendable> {
     private var current: [Element] = []
     private var currentIndex = 0
 
-    init(capacity: Int = ReadAhead.defaultCapacity, batchSize: Int = 64, produce: @escaping @Sendable (_ send: (Element) -> Bool) throws -> Void) {
+    /// `stackSize`: the thread's stack, in bytes (a walk of a deep folder tree recurses).
+    init(
+        capacity: Int = ReadAhead.defaultCapacity, batchSize: Int = 64, stackSize: Int = 1 << 20,
+        produce: @escaping @Sendable (_ send: (Element) -> Bool) throws -> Void
+    ) {
         precondition(capacity > 0 && batchSize > 0, "a read-ahead holds at least one element")
         let channel = Channel(capacity: capacity)
         self.channel = channel
@@ -41,7 +45,7 @@ final class ReadAhead<Element: Sendable> {
                 channel.end(error)
             }
         }
-        thread.stackSize = 1 << 20
+        thread.stackSize = stackSize
         thread.start()
     }
 

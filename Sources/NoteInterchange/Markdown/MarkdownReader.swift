@@ -42,6 +42,9 @@ public struct MarkdownReader: Sendable {
         guard isFolder.boolValue || Self.isMarkdown(root.lastPathComponent) else {
             throw InterchangeError.notAnExport(path: root.path, reason: "it is not a Markdown (.md) or JSON export file")
         }
+        guard access(root.path, isFolder.boolValue ? R_OK | X_OK : R_OK) == 0 else {
+            throw InterchangeError.io(path: root.path, reason: String(cString: strerror(errno)))
+        }
         return isFolder.boolValue
     }
 
@@ -71,8 +74,9 @@ public struct MarkdownReader: Sendable {
     /// key of the collection it is in (nil at the top); returns the problems met. A collection
     /// comes before what it holds, and only once a note was found in it (at any depth) or its
     /// folder has `.collection.md`. Files are listed and read on a thread of their own
-    /// (``ReadAhead``) while `body` runs, and few are held at a time: a tree of 100,000 notes
-    /// is never in memory whole.
+    /// (``ReadAhead``) while `body` runs, at most one save's notes ahead of it: a tree of
+    /// 100,000 notes is never in memory whole. A folder whose name the store refuses is
+    /// reported once and passed over with everything in it, unread.
     public func stream(_ path: URL, _ body: (ImportEntry, _ key: Int?, _ parent: Int?) throws -> Void) throws -> [String] {
         let root = path.standardizedFileURL
         var problems: [String] = []
@@ -89,7 +93,8 @@ public struct MarkdownReader: Sendable {
             throw InterchangeError.io(path: error.path, reason: error.reason)
         }
         let reader = self
-        let readAhead = ReadAhead<Walked> { send in
+        // A stack as large as the main thread's: the walk recurses once per folder level.
+        let readAhead = ReadAhead<Walked>(stackSize: 8 << 20) { send in
             try withoutActuallyEscaping(send) { send in
                 var walk = Walk(reader: reader, root: root, send: send)
                 try walk.contents(listed, of: root, key: nil)
@@ -106,19 +111,14 @@ public struct MarkdownReader: Sendable {
         return problems
     }
 
-    /// Where the notes of one folder are, shared by their entries.
-    final class Place: Sendable {
+    /// Where the notes of one folder are: what reading a note and its image links needs.
+    struct Place {
         let folder: URL
         /// The folder's path relative to what is imported, with a slash at its end ("" at the
         /// top): the start of its notes' sources.
         let source: String
         let root: URL
 
-        init(folder: URL, source: String, root: URL) {
-            self.folder = folder
-            self.source = source
-            self.root = root
-        }
     }
 
     static func isMarkdown(_ name: String) -> Bool {
@@ -185,6 +185,13 @@ public struct MarkdownReader: Sendable {
                         let text = String(validating: data, as: UTF8.self), case let (matter?, _) = FrontMatter.split(text)
                     {
                         reader.apply(matter, to: &collection)
+                    }
+                    // The import would skip it (and what it holds): its files are not read. Like
+                    // any folder, it is a collection, to be reported, only with notes in it or
+                    // when an export made it.
+                    if let problem = Importer.Run.problem(of: collection) {
+                        if marked || reader.count(url) > 0 { try give(.problem("\(collection.source): \(problem), skipped")) }
+                        continue
                     }
                     let inside = nextKey
                     nextKey += 1

@@ -116,13 +116,21 @@ extension ItemSort {
         return lhs.compare(rhs, options: [.caseInsensitive, .diacriticInsensitive, .numeric])
     }
 
+    /// The most digits (after leading zeros) of a number compared here: every such number fits
+    /// in an `Int`.
+    static let longestDigitRun = 18
+
     /// The order of Foundation's comparison above for two names of ASCII characters only, made
     /// without bridging them (most of the time of sorting many names): letters compared without
     /// case, runs of digits by their value (leading zeros aside), other characters by their
-    /// code (after case folding), a name before the longer names it starts. Nil when either
-    /// name has other characters (which may combine with the characters before them).
+    /// code (after case folding), a name before the longer names it starts. Nil, for
+    /// Foundation to answer, when either name has other characters (which may combine with
+    /// the characters before them), control characters (`\r\n` is one character to it) or a
+    /// run of more than ``longestDigitRun`` digits after its zeros (it reads a number only
+    /// while it fits in an `Int`).
     static func compareASCIINames(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {
-        guard left.allSatisfy({ $0 < 0x80 }) && right.allSatisfy({ $0 < 0x80 }) else { return nil }
+        func isPlain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
+        guard left.allSatisfy(isPlain) && right.allSatisfy(isPlain) else { return nil }
         func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
         /// The end of the run of digits from `index`.
@@ -147,6 +155,7 @@ extension ItemSort {
                 let rightEnd = runEnd(right, from: j)
                 let leftStart = skipZeros(left, from: i, to: leftEnd)
                 let rightStart = skipZeros(right, from: j, to: rightEnd)
+                guard leftEnd - leftStart <= longestDigitRun && rightEnd - rightStart <= longestDigitRun else { return nil }
                 // More significant digits is a greater value; else the first digit that differs.
                 if leftEnd - leftStart != rightEnd - rightStart {
                     return leftEnd - leftStart < rightEnd - rightStart ? .orderedAscending : .orderedDescending

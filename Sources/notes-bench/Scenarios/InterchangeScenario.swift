@@ -193,10 +193,12 @@ struct InterchangeScenario: Scenario {
         }
         for (relative, size) in files {
             let descriptor = open(folder.path + relative, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0, bytes.withUnsafeBytes({ write(descriptor, $0.baseAddress, size) }) == size else {
-                throw BenchError.unexpected("cannot write \(folder.path + relative): \(String(cString: strerror(errno)))")
+            let written = descriptor < 0 ? -1 : bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, size) }
+            let failure = errno
+            if descriptor >= 0 { close(descriptor) }
+            guard written == size else {
+                throw BenchError.unexpected("cannot write \(folder.path + relative): \(String(cString: strerror(failure)))")
             }
-            close(descriptor)
         }
         return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
