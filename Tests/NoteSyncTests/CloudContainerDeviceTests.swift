@@ -44,6 +44,7 @@ import Testing
             modelVersion: 4)
         registration.applied = [UUID(): 12, UUID(): 3]
         registration.synced = Date(timeIntervalSince1970: 1_760_000_000.5)
+        registration.clean = [registration.device: 4, UUID(): 12]
         try container.register(registration)
         #expect(container.registration(of: registration.device) == .present(registration))
         let path = container.url.appendingPathComponent(CloudContainer.registrationPath(of: registration.device))
@@ -53,6 +54,7 @@ import Testing
         try odd.write(to: path, atomically: true, encoding: .utf8)
         let read = container.registration(of: registration.device).value
         #expect(read?.applied == nil && read?.synced == registration.synced && read?.name == "laptop")
+        #expect(read?.clean == registration.clean)
     }
 
     @Test func registerRefusesARegistrationOfAnotherContainer() throws {

@@ -60,6 +60,39 @@ import Testing
         #expect(Set(try stack.dumps()).count == 1)
     }
 
+    /// A registration says what its device had applied, its own published logs included, at a
+    /// moment its outbox was empty; while something it saved waits to be published, what it
+    /// said at the last such moment stays.
+    @Test func aRegistrationSaysWhatWasAppliedWithNothingWaiting() throws {
+        let stack = try SyncStack(devices: 2)
+        _ = try stack.stores[0].addNote(named: "first", body: "", in: nil)
+        _ = try stack.stores[1].addNote(named: "second", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        let container = try CloudContainer.create(in: stack.cloud)
+        let (a, b) = (stack.stores[0].deviceID, stack.stores[1].deviceID)
+        func registration() -> DeviceRegistration? { container.registration(of: a).value }
+        let compaction = Compaction(store: stack.stores[0], container: container, containerID: container.identity)
+        try compaction.acknowledge(force: true)
+        let published = try logs(of: stack.stores[0], in: stack).last
+        let applied = try #require(registration()?.applied)
+        let publishedByB = try logs(of: stack.stores[1], in: stack).last
+        #expect(published != nil && applied[b] == publishedByB)
+        #expect(registration()?.clean == applied.merging([a: published!]) { $1 })
+
+        // Something saved and not yet published: `applied` moves on, `clean` does not.
+        _ = try stack.stores[1].addNote(named: "third", body: "", in: nil)
+        _ = try stack.engines[1].syncNow()
+        _ = try stack.engines[0].syncNow()
+        _ = try stack.stores[0].addNote(named: "waiting", body: "", in: nil)
+        try compaction.acknowledge(force: true)
+        #expect(registration()?.applied?[b] == applied[b]! + 1)
+        #expect(registration()?.clean == applied.merging([a: published!]) { $1 })
+        // Once it is published, `clean` holds it and what was applied.
+        _ = try stack.engines[0].syncNow()
+        try compaction.acknowledge(force: true)
+        #expect(registration()?.clean == [a: published! + 1, b: applied[b]! + 1])
+    }
+
     /// A device of a build before baselines says nothing of what it applied: it is waited for,
     /// however long ago it registered, since it cannot come back through a baseline.
     @Test func aDeviceOfAnEarlierBuildIsWaitedFor() throws {

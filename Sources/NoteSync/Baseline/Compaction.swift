@@ -40,8 +40,17 @@ struct Compaction {
             return
         }
         guard case var .present(registration) = container.registration(of: store.deviceID) else { return }
-        registration.applied = SyncState(values: values).applied.filter { $0.key != store.deviceID && $0.value > 0 }
+        let applied = SyncState(values: values).applied.filter { $0.key != store.deviceID && $0.value > 0 }
+        registration.applied = applied
         registration.synced = CloudJSON.normalized(now)
+        // Read in this order: what was applied, then whether anything saved waits to be
+        // published, then the last log published, so that everything saved before the outbox
+        // was found empty lies in this device's logs up to that one. When something waits, what
+        // the registration said at an earlier such moment still holds.
+        if try !store.hasOutboxEntries() {
+            let published = SyncState(values: try store.syncValues(withPrefix: SyncState.exportedKey)).exportedSequence
+            registration.clean = applied.merging([store.deviceID: published]) { _, own in own }
+        }
         try container.register(registration)
         try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: Self.acknowledgedKey) }
     }

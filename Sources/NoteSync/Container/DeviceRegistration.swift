@@ -29,6 +29,11 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     public var applied: [UUID: Int64]?
     /// When this device last synced, as it last said; nil from builds before baselines.
     public var synced: Date?
+    /// What this device had applied, its own last published log included, at a moment its
+    /// outbox was empty (all it had saved was published), as it last said: what the retention
+    /// of history needs to know no version can still arrive from before it
+    /// (docs/sync-format.md, section 4); nil when it never said so.
+    public var clean: [UUID: Int64]?
 
     /// A registration of the current format; `registered` is kept to the millisecond, as written.
     public init(container: UUID, device: UUID, name: String, registered: Date = Date(), modelVersion: Int) {
@@ -41,7 +46,7 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced
+        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced, clean
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,6 +61,7 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         // Read when understood; a registration does not fail for what sync only uses to compact.
         applied = keys.contains(.applied) ? try? keys.decodeSequences(forKey: .applied) : nil
         synced = (try? keys.decodeIfPresent(String.self, forKey: .synced)).flatMap { $0.flatMap(CloudJSON.date(from:)) }
+        clean = keys.contains(.clean) ? try? keys.decodeSequences(forKey: .clean) : nil
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -69,5 +75,6 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         try keys.encode(modelVersion, forKey: .modelVersion)
         if let applied { try keys.encodeSequences(applied, forKey: .applied) }
         if let synced { try keys.encode(CloudJSON.text(of: synced), forKey: .synced) }
+        if let clean { try keys.encodeSequences(clean, forKey: .clean) }
     }
 }
