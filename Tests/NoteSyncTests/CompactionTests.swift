@@ -65,13 +65,20 @@ import Testing
     /// said at the last such moment stays.
     @Test func aRegistrationSaysWhatWasAppliedWithNothingWaiting() throws {
         let stack = try SyncStack(devices: 2)
-        _ = try stack.stores[0].addNote(named: "first", body: "", in: nil)
-        _ = try stack.stores[1].addNote(named: "second", body: "", in: nil)
-        try stack.syncUntilQuiet()
         let container = try CloudContainer.create(in: stack.cloud)
         let (a, b) = (stack.stores[0].deviceID, stack.stores[1].deviceID)
         func registration() -> DeviceRegistration? { container.registration(of: a).value }
         let compaction = Compaction(store: stack.stores[0], container: container, containerID: container.identity)
+        // A registration as `sync enable` writes it, then never said with nothing waiting: no
+        // `clean`.
+        var enabled = try #require(registration())
+        enabled.clean = nil
+        try container.register(enabled)
+        _ = try stack.stores[0].addNote(named: "first", body: "", in: nil)
+        try compaction.acknowledge(force: true)
+        #expect(registration()?.applied != nil && registration()?.clean == nil)
+        _ = try stack.stores[1].addNote(named: "second", body: "", in: nil)
+        try stack.syncUntilQuiet()
         try compaction.acknowledge(force: true)
         let published = try logs(of: stack.stores[0], in: stack).last
         let applied = try #require(registration()?.applied)

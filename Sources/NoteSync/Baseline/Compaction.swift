@@ -45,8 +45,9 @@ struct Compaction {
         registration.synced = CloudJSON.normalized(now)
         // Read in this order: what was applied, then whether anything saved waits to be
         // published, then the last log published, so that everything saved before the outbox
-        // was found empty lies in this device's logs up to that one. When something waits, what
-        // the registration said at an earlier such moment still holds.
+        // was found empty lies in this device's logs up to that one, even when a sync exports
+        // or imports meanwhile (a baseline of `notes watch` says so outside the sync's lock).
+        // When something waits, what the registration said at an earlier such moment holds.
         if try !store.hasOutboxEntries() {
             let published = SyncState(values: try store.syncValues(withPrefix: SyncState.exportedKey)).exportedSequence
             registration.clean = applied.merging([store.deviceID: published]) { _, own in own }
