@@ -11,17 +11,9 @@ let note = folder.appendingPathComponent("note.md")
 let export = folder.appendingPathComponent("notes.jsonl")
 atexit { try? FileManager.default.removeItem(at: folder) }
 
-/// Reads every note of `entries`, as an import takes them.
-func take(_ entries: [ImportEntry]) {
-    for entry in entries {
-        if let (read, _) = entry.reading?(), let read { take(read.children) }
-        take(entry.children)
-    }
-}
-
 fuzz { data in
     try? data.write(to: note)
-    if let (entries, _) = try? MarkdownReader().read(note) { take(entries) }
+    _ = try? MarkdownReader().stream(note) { _, _, _ in }
     try? data.write(to: export)
     _ = try? JSONReader().read(export)
     _ = try? JSONReader().count(export)
