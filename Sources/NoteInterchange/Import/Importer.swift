@@ -30,6 +30,13 @@ public struct Importer {
         self.store = store
     }
 
+    /// Throws what ``run(path:into:dryRun:)`` would throw first for `path` (not there, not a
+    /// Markdown file, a JSON export or a folder, unreadable), without reading it: to say so
+    /// before the store is opened.
+    public static func check(path: URL) throws {
+        if !JSONReader.isExport(path) { try MarkdownReader().check(path) }
+    }
+
     /// Imports what `path` holds: a JSON export (``JSONReader/isExport(_:)``), else a
     /// Markdown file or folder tree (``MarkdownReader``), a line or a file at a time, so that
     /// what is imported is never in memory whole. The report's problems are the reader's, then

@@ -58,11 +58,11 @@ public struct MarkdownReader: Sendable {
         var notes = 0
         var folders = [root.path]
         while let folder = folders.popLast() {
-            for entry in (try? FolderListing.entries(of: folder)) ?? [] where !entry.name.hasPrefix(".") {
-                switch entry.kind {
-                case .folder: folders.append(folder + "/" + entry.name)
-                case .file where Self.isMarkdown(entry.name): notes += 1
-                case .file, .other: continue
+            for entry in (try? FolderListing.entries(of: folder)) ?? [] {
+                switch Self.role(of: entry) {
+                case .folder?: folders.append(folder + "/" + entry.name)
+                case .note?: notes += 1
+                case nil: continue
                 }
             }
         }
@@ -121,6 +121,21 @@ public struct MarkdownReader: Sendable {
 
     }
 
+    /// What an entry of a folder is to an import: a folder to walk or a note's file; nil for
+    /// what is passed over (hidden, or a file of another kind).
+    enum Role {
+        case folder, note
+    }
+
+    static func role(of entry: FolderListing.Entry) -> Role? {
+        guard !entry.name.hasPrefix(".") else { return nil }
+        switch entry.kind {
+        case .folder: return .folder
+        case .file where isMarkdown(entry.name): return .note
+        case .file, .other: return nil
+        }
+    }
+
     static func isMarkdown(_ name: String) -> Bool {
         let lower = name.lowercased()
         return lower.hasSuffix(".md") || lower.hasSuffix(".markdown")
@@ -165,10 +180,10 @@ public struct MarkdownReader: Sendable {
         mutating func contents(_ listed: [FolderListing.Entry], of folder: URL, key: Int?) throws {
             let source = reader.relative(folder, to: root).map { $0 + "/" } ?? ""
             let place = Place(folder: folder, source: source, root: root)
-            for entry in listed.sorted(by: { $0.name < $1.name }) where !entry.name.hasPrefix(".") {
+            for entry in listed.sorted(by: { $0.name < $1.name }) {
                 let name = entry.name
-                switch entry.kind {
-                case .folder:
+                switch MarkdownReader.role(of: entry) {
+                case .folder?:
                     let url = folder.appendingPathComponent(name, isDirectory: true)
                     var collection = ImportEntry(source: source + name, kind: .collection, name: name)
                     let inner: [FolderListing.Entry]
@@ -207,12 +222,12 @@ public struct MarkdownReader: Sendable {
                     let depth = pending.count
                     try contents(inner, of: url, key: inside)
                     if !marked && pending.count == depth { pending.removeLast() }
-                case .file where MarkdownReader.isMarkdown(name):
+                case .note?:
                     try givePending()
                     var problems: [String] = []
                     let note = reader.readNote(named: name, in: place, problems: &problems)
                     try give(.entry(note, key: nil, parent: key, problems: problems))
-                case .file, .other:
+                case nil:
                     continue
                 }
             }

@@ -125,22 +125,16 @@ public struct OutboxChanges: Sendable, Equatable {
     /// Appends `text` as a JSON string: `"` and `\` escaped, line feed, carriage return and
     /// tab as `\n`, `\r` and `\t`, other control characters as `\u00xx`, the rest as itself.
     public static func appendJSONString(_ text: String, to out: inout String) {
-        out += "\""
-        // Most text needs no escape: append it in one piece. Bytes are looked at in the
-        // string's own buffer, where there is one: the generic iterator costs more.
         func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x22 || byte == 0x5C }
-        let escaped = text.utf8.withContiguousStorageIfAvailable { bytes in bytes.contains(where: needsEscape) }
-            ?? text.utf8.contains(where: needsEscape)
-        if !escaped {
-            out += text
-            out += "\""
-            return
-        }
-        // Else escape into one buffer (every byte that needs it is ASCII), the runs between
-        // escapes appended whole.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count + text.utf8.count / 16 + 8)
-        func escape(_ text: UnsafeBufferPointer<UInt8>) {
+        // Bytes are looked at in the string's own buffer (made contiguous when it is not): the
+        // generic iterator costs more. Most text needs no escape and is appended in one piece;
+        // else it is escaped into one buffer (every byte that needs it is ASCII), the runs
+        // between escapes appended whole.
+        var text = text
+        let escaped: String? = text.withUTF8 { text in
+            guard text.contains(where: needsEscape) else { return nil }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.count + text.count / 16 + 8)
             var runStart = 0
             for (index, byte) in text.enumerated() where needsEscape(byte) {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart..<index]))
@@ -148,12 +142,10 @@ public struct OutboxChanges: Sendable, Equatable {
                 runStart = index + 1
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[runStart...]))
+            return String(decoding: bytes, as: UTF8.self)
         }
-        if text.utf8.withContiguousStorageIfAvailable(escape) == nil {
-            var copy = text
-            copy.withUTF8(escape)
-        }
-        out += String(decoding: bytes, as: UTF8.self)
+        out += "\""
+        out += escaped ?? text
         out += "\""
     }
 }

@@ -79,7 +79,7 @@ extension Notes {
 
         func run() throws {
             let source = URL(fileURLWithPath: path)
-            if !JSONReader.isExport(source) { try MarkdownReader().check(source) }
+            try Importer.check(path: source)
             let store = try storeOptions.open()
             let parent = try collection.map { reference -> UUID in
                 let item = try store.resolve(reference)
