@@ -6,7 +6,8 @@ import NoteStore
 /// name and body (stamp, bases, whether a head, and a hash of its text), its tags, and no local
 /// detail.
 public enum CanonicalDump {
-    public static func of(_ store: Store) throws -> String {
+    /// `including` picks the versions to list (all by default).
+    public static func of(_ store: Store, including: (UUID, Version) -> Bool = { _, _ in true }) throws -> String {
         let items = try store.fetch(ItemRequest(trash: .included)).sorted { $0.id.uuidString < $1.id.uuidString }
         var lines: [String] = []
         for item in items {
@@ -16,7 +17,7 @@ public enum CanonicalDump {
                 "\(item.id.uuidString.lowercased()) \(item.kind.rawValue) \(item.name) parent=\(parent) trashed=\(trashed) "
                     + "created=\(Int64(item.created.timeIntervalSince1970 * 1000)) modified=\(Int64(item.modified.timeIntervalSince1970 * 1000)) "
                     + "body=\(item.body.map { $0.debugDescription } ?? "nil")")
-            for version in try store.history(of: item.id).sorted(by: { ($0.property.rawValue, $0.stamp) < ($1.property.rawValue, $1.stamp) }) {
+            for version in try store.history(of: item.id).filter({ including(item.id, $0) }).sorted(by: { ($0.property.rawValue, $0.stamp) < ($1.property.rawValue, $1.stamp) }) {
                 let text = try store.text(of: item.id, version.property, at: version.stamp) ?? ""
                 let bases = version.bases.map { $0.map(\.text).sorted().joined(separator: ",") } ?? "legacy"
                 lines.append(

@@ -121,7 +121,7 @@ import Testing
     /// A baseline that is damaged, cut short, of another container, or crafted.
     enum BadBaseline: String, CaseIterable, CustomTestStringConvertible {
         case flippedByte, truncated, foreignContainer, notADatabase, trigger, view, extraTable, pageSize, storeFile
-        case corruptPage, badName, headerMismatch, badTag, badTagRemoval
+        case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut
 
         var testDescription: String { rawValue }
     }
@@ -186,6 +186,19 @@ import Testing
             try edit("INSERT INTO tag(item, name, stamp) VALUES ((SELECT id FROM item LIMIT 1), 'two words', '0000000000000001/' || (SELECT id FROM item LIMIT 1))")
         case .badTagRemoval:
             try edit("INSERT INTO tag_removal(item, name, device, clock) VALUES ((SELECT id FROM item LIMIT 1), 'fine', 'not a device', 1)")
+        case .badHistoryCut:
+            // A baseline of model 7 whose cut is of no version it holds.
+            let store = try DatabaseQueue(path: stack.stores[0].folder.appendingPathComponent(Store.databaseFileName).path)
+            let table = try #require(try store.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_schema WHERE name = 'history_cut'") })
+            try store.close()
+            try edit("""
+                \(table);
+                INSERT INTO grdb_migrations(identifier) VALUES ('v7');
+                UPDATE metadata SET value = '7' WHERE key = 'model_version';
+                UPDATE baseline SET value = '7' WHERE key = 'modelVersion';
+                INSERT INTO history_cut(object, property, stamp) SELECT object, property, zeroblob(24) FROM history LIMIT 1
+                """)
+            manifest.modelVersion = 7
         }
         // More logs than the good one, so that it is chosen first.
         manifest.vector[writer] = (manifest.vector[writer] ?? 0) + 1_000

@@ -93,6 +93,6 @@ final class SyncStack {
     }
 
     func dumps() throws -> [String] {
-        try stores.map(CanonicalDump.of)
+        try stores.map { try CanonicalDump.of($0) }
     }
 }

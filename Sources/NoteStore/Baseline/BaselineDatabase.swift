@@ -82,6 +82,12 @@ public final class BaselineDatabase {
         try queue.read { db in try Store.snapshotRecords(db) }
     }
 
+    /// The cuts of history it records (model 7): its history holds no version below them.
+    public func historyCuts() throws -> [HistoryCut] {
+        guard modelVersion >= 7 else { return [] }
+        return try queue.read { db in try VersionStorage.cuts(db) }
+    }
+
     /// The blobs its attachments use.
     public func blobs() throws -> [String] {
         try queue.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
@@ -266,6 +272,14 @@ public final class BaselineDatabase {
             guard isStoreUUID(row[0] as DatabaseValue), let name: String = row[1], Tag.problem(name) == nil,
                 isStoreUUID(row[2] as DatabaseValue), (row[3] as String) == "integer"
             else { throw BaselineProblem("a tag removal breaks the store's rules") }
+        }
+        guard modelVersion >= 7 else { return }
+        let cuts = try Row.fetchCursor(
+            db, sql: "SELECT typeof(object), length(object), typeof(stamp), length(stamp), EXISTS (SELECT 1 FROM history WHERE history.object = history_cut.object AND history.property = history_cut.property AND history.stamp = history_cut.stamp) FROM history_cut")
+        while let row = try cuts.next() {
+            guard (row[0] as String) == "blob", (row[1] as Int) == 16, (row[2] as String) == "blob", (row[3] as Int) == HistoryEncoding.stampSize,
+                row[4] as Bool
+            else { throw BaselineProblem("a cut of history breaks the store's rules") }
         }
     }
 

@@ -17,6 +17,10 @@ public struct BaselineCopy: Sendable {
     public let attachments: Int
     /// Outbox rows in the copy: local saves not yet exported, whose changes it holds too.
     public let unexported: Int
+    /// The model version of the copy: the store's, or 6 when it records no history cut.
+    public var modelVersion = StoreSchema.currentModelVersion
+    /// The cuts of history this copy made (``HistoryPruning``).
+    public var cuts: [HistoryCut] = []
 }
 
 extension Store {
@@ -27,9 +31,13 @@ extension Store {
     /// recorded (a store that starts from the copy has seen them), in rollback-journal mode and
     /// synced to disk.
     ///
-    /// `header` is given what the copy held, and returns the header's keys and values.
-    /// `file` must not exist.
-    public func copyForBaseline(to file: URL, header: (BaselineCopy) throws -> [String: String]) throws -> BaselineCopy {
+    /// `retention` is given what the copy held and says what it drops of history, if anything
+    /// (``HistoryPruning``); a copy that then records no cut (none made, none recorded in the
+    /// store) is made a copy of a store of model 6. `header` is given what the copy held, and
+    /// returns the header's keys and values. `file` must not exist.
+    public func copyForBaseline(
+        to file: URL, retention: (BaselineCopy) throws -> HistoryPruning? = { _ in nil }, header: (BaselineCopy) throws -> [String: String]
+    ) throws -> BaselineCopy {
         do {
             // Without foreign keys, VACUUM INTO copies each table's rows with their rowids
             // (SQLite's transfer optimization), which the full-text index refers to.
@@ -49,7 +57,7 @@ extension Store {
                     try Row.fetchAll(db, sql: "SELECT key, value FROM sync_state").map { ($0[0] as String, $0[1] as String) },
                     uniquingKeysWith: { first, _ in first })
                 let clock = UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
-                let made = BaselineCopy(
+                var made = BaselineCopy(
                     syncValues: values, clock: clock,
                     items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0,
                     attachments: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attachment") ?? 0,
@@ -62,6 +70,11 @@ extension Store {
                     DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
                     """)
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
+                if let pruning = try retention(made) { made.cuts = try VersionStorage.prune(pruning, db) }
+                if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")! {
+                    try StoreSchema.removeHistoryCuts(db)
+                    made.modelVersion = StoreSchema.modelVersionWithoutHistoryCuts
+                }
                 // Texts that arrived by sync are kept in history and in the item: once is enough.
                 try VersionStorage.keepTextsOnce(db)
                 if try !BaselineDatabase.indexMatchesItems(db) {

@@ -25,6 +25,22 @@ extension Store {
         try read { db in try VersionStorage.text(object, property, stamp, db) }
     }
 
+    /// The cuts of history the store records: for each property of an object whose older
+    /// versions a baseline dropped, the version every version it holds descends from or is
+    /// (their `dropped` left empty).
+    public func historyCuts() throws -> [HistoryCut] {
+        try read { db in try VersionStorage.cuts(db) }
+    }
+
+    /// Records cuts of history (a baseline written from this store dropped the versions below
+    /// them), replacing earlier ones of the same properties; the versions stay.
+    public func recordHistoryCuts(_ cuts: [HistoryCut]) throws {
+        guard !cuts.isEmpty else { return }
+        try write { db in
+            for cut in cuts { try VersionStorage.recordCut(cut, db) }
+        }
+    }
+
     /// Bytes of history kept for an object (or for every object): as stored, and a text kept
     /// once in its item (``VersionStorage``) at its size.
     public func historyBytes(of object: UUID? = nil) throws -> Int {

@@ -41,6 +41,19 @@ extension Replica {
             arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp)]) ?? false
     }
 
+    /// Whether an arriving version is one that a baseline dropped below the cut of its
+    /// property, arriving again: it descends from none of the versions history holds
+    /// (docs/sync-format.md, "Retention of history"). False when the property has no cut.
+    public func isBelowHistoryCut(of object: UUID, _ property: HistoryProperty, stamp: ChangeStamp, bases: [ChangeStamp]?) throws -> Bool {
+        try VersionStorage.isBelowCut(object, property, stamp: stamp, bases: bases, db)
+    }
+
+    /// Records the cuts of a baseline merged into the store, replacing earlier ones of the same
+    /// properties.
+    public func recordHistoryCuts(_ cuts: [HistoryCut]) throws {
+        for cut in cuts { try VersionStorage.recordCut(cut, db) }
+    }
+
     /// Writes a version unless one with its stamp is there; returns whether it wrote it.
     @discardableResult
     public func addVersion(_ version: VersionDraft) throws -> Bool {

@@ -7,7 +7,11 @@ import GRDB
 /// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
 enum StoreSchema {
     /// The model version this build writes.
-    static let currentModelVersion = 6
+    static let currentModelVersion = 7
+    /// The model version of a store without history cuts: a baseline that drops no history is
+    /// written at this version, which builds of model 6 read (docs/sync-format.md, "Retention of
+    /// history").
+    static let modelVersionWithoutHistoryCuts = 6
     /// The model version of a log without tags: what builds of model 4 still read
     /// (docs/sync-format.md, "Versions").
     static let modelVersionWithoutTags = 4
@@ -34,6 +38,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v6") { db in
             try compactHistory(db)
+        }
+        migrator.registerMigration("v7") { db in
+            try addHistoryCuts(db)
         }
         return migrator
     }

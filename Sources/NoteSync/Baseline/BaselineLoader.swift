@@ -120,12 +120,15 @@ struct BaselineLoader {
             try store.storeBlob(container.readBlob(sha256), sha256: sha256)
         }
         let records = try database.records()
+        let cuts = try database.historyCuts()
         let knowledge = try database.knowledge()
         let clock = ClockSkew.adoptable(try database.clock(), now: Date())
         let merger = Merger()
         let writer = entry.manifest.device
         return try store.merge(durable: false) { replica -> Int in
             var applied = 0
+            // The cuts first: versions the baseline dropped, arriving again later, stay out.
+            try replica.recordHistoryCuts(cuts)
             for record in records where try merger.apply(record.logChange, from: writer, to: replica) { applied += 1 }
             let current = SyncState(values: try replica.ledger.values(withPrefix: SyncState.appliedPrefix)).applied
             for (device, sequence) in entry.manifest.vector where device != store.deviceID && sequence > (current[device] ?? 0) {

@@ -16,9 +16,14 @@ struct BaselineWriter {
 
     static let sequenceKey = "baseline.sequence"
 
-    /// Writes a baseline now; returns its manifest. The caller holds the store's baseline
-    /// lock (``SyncEngine``).
-    func write() throws -> BaselineManifest {
+    /// A baseline written, and what it dropped of history.
+    struct Written {
+        var manifest: BaselineManifest
+        var history: HistoryDropped
+    }
+
+    /// Writes a baseline now. The caller holds the store's baseline lock (``SyncEngine``).
+    func write() throws -> Written {
         let recorded = Int64(try store.syncValues(withPrefix: Self.sequenceKey)[Self.sequenceKey] ?? "") ?? 0
         let own = try container.baselineNames().names.filter { $0.device == store.deviceID }.map(\.sequence).max() ?? 0
         let databasesOnly = try ownDatabaseSequences()
@@ -28,12 +33,17 @@ struct BaselineWriter {
         defer { try? FileManager.default.removeItem(at: file) }
         var manifest: BaselineManifest?
         let written = Date()
-        _ = try store.copyForBaseline(to: file) { copy in
-            let state = SyncState(values: copy.syncValues)
-            var vector = state.applied.filter { $0.value > 0 }
-            if state.exportedSequence > 0 { vector[store.deviceID] = state.exportedSequence }
+        let retention = try HistoryRetention.of(store)
+        var heldBack: String?
+        let copied = try store.copyForBaseline(to: file, retention: { copy in
+            heldBack = try HistoryRetention.heldBack(
+                vector: Self.vector(of: copy, device: store.deviceID), unexported: copy.unexported, device: store.deviceID,
+                container: container)
+            return heldBack == nil ? retention.pruning(now: written) : nil
+        }) { copy in
+            let vector = Self.vector(of: copy, device: store.deviceID)
             let made = BaselineManifest(
-                container: containerID, device: store.deviceID, sequence: sequence, modelVersion: Store.currentModelVersion,
+                container: containerID, device: store.deviceID, sequence: sequence, modelVersion: copy.modelVersion,
                 vector: vector, bytes: 0, sha256: String(repeating: "0", count: 64), items: copy.items, written: written)
             manifest = made
             return made.databaseHeader
@@ -46,7 +56,27 @@ struct BaselineWriter {
             CloudContainer.BaselineName(device: store.deviceID, sequence: sequence), database: file, manifest: CloudJSON.encode(manifest))
         CrashPoint.baselinePublished.reach()
         try store.recordSync { ledger in try ledger.setValue(String(sequence), for: Self.sequenceKey) }
-        return manifest
+        // Carried into this store's later baselines, and what a device that comes back with
+        // edits of its own is checked against.
+        try store.recordHistoryCuts(copied.cuts)
+        let pruning = retention.pruning(now: written)
+        if heldBack != nil,
+            try !HistoryPruning.hasCandidates(minimumVersions: pruning.minimumVersions, olderThan: pruning.olderThan, in: store)
+        {
+            heldBack = nil
+        }
+        return Written(
+            manifest: manifest,
+            history: HistoryDropped(
+                versions: copied.cuts.reduce(0) { $0 + $1.dropped.count }, properties: copied.cuts.count, heldBack: heldBack))
+    }
+
+    /// The vector of a copy: what it had applied, and this device's last published log.
+    static func vector(of copy: BaselineCopy, device: UUID) -> [UUID: Int64] {
+        let state = SyncState(values: copy.syncValues)
+        var vector = state.applied.filter { $0.value > 0 }
+        if state.exportedSequence > 0 { vector[device] = state.exportedSequence }
+        return vector
     }
 
     /// The sequences of this device's baseline databases, with or without a manifest.
@@ -54,4 +84,15 @@ struct BaselineWriter {
         let folder = CloudName.baselines + "/" + store.deviceID.storeString
         return try container.visibleEntries(of: folder).compactMap { CloudName.sequence(of: $0.name, suffix: "sqlite") }.max() ?? 0
     }
+}
+
+/// What a baseline dropped of history: how many versions, of how many names and bodies; or
+/// why it kept all of it when no version may go yet (docs/sync-format.md, "Retention of
+/// history").
+public struct HistoryDropped: Sendable, Equatable {
+    public var versions: Int
+    public var properties: Int
+    /// Why nothing could go of history the settings do not keep: a device that is not quiet,
+    /// named; nil when the copy was quiet or there was nothing to drop.
+    public var heldBack: String?
 }

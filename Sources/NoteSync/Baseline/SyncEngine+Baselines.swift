@@ -90,20 +90,26 @@ extension SyncEngine {
     /// longer needs, and, as the writer of the newest baseline, blobs nothing uses any more
     /// (docs/sync-format.md, "Compaction"). `retentionDays`, when given, becomes
     /// this store's retention period: how long a device may go without syncing before the
-    /// others stop waiting for it.
-    public func compact(retentionDays: Int? = nil) throws -> (
-        report: SyncReport, baseline: BaselineManifest, removedLogs: Int, removedBaselines: Int, removedBlobs: Int
+    /// others stop waiting for it. `keepVersions` and `keepDays`, when given, become what this
+    /// store's baselines keep of history: at least the last `keepVersions` versions of each
+    /// name and body and those of the last `keepDays` days (by default 100 and 90); older ones
+    /// go when every device is quiet (docs/sync-format.md, "Retention of history").
+    public func compact(retentionDays: Int? = nil, keepVersions: Int? = nil, keepDays: Int? = nil) throws -> (
+        report: SyncReport, baseline: BaselineManifest, removedLogs: Int, removedBaselines: Int, removedBlobs: Int,
+        history: HistoryDropped
     ) {
         try locked {
-            if let retentionDays {
-                try store.recordSync { ledger in try ledger.setValue(String(retentionDays), for: Compaction.retentionKey) }
+            try store.recordSync { ledger in
+                if let retentionDays { try ledger.setValue(String(retentionDays), for: Compaction.retentionKey) }
+                if let keepVersions { try ledger.setValue(String(keepVersions), for: HistoryRetention.versionsKey) }
+                if let keepDays { try ledger.setValue(String(keepDays), for: HistoryRetention.daysKey) }
             }
             let report = try sync()
             let container = try containerHandle(try SyncState(store))
             guard let (baseline, removed) = try baselineLocked(wait: true, { try writeBaselineAndCompact(container) }) else {
                 throw SyncError.io(path: store.folder.appendingPathComponent("baseline.lock").path, reason: "it could not be locked")
             }
-            return (report, baseline, removed.logs, removed.baselines, removed.blobs)
+            return (report, baseline.manifest, removed.logs, removed.baselines, removed.blobs, baseline.history)
         }
     }
 
@@ -131,7 +137,7 @@ extension SyncEngine {
                 }
             }
             guard logs >= Self.baselineDue.logs || bytes >= Self.baselineDue.bytes else { return nil }
-            return try writeBaselineAndCompact(container).0
+            return try writeBaselineAndCompact(container).0.manifest
         }
         return written ?? nil
     }
@@ -145,7 +151,7 @@ extension SyncEngine {
     }
 
     /// Writes a baseline of the store, says what it has applied, then compacts.
-    private func writeBaselineAndCompact(_ container: CloudContainer) throws -> (BaselineManifest, Compaction.Outcome) {
+    private func writeBaselineAndCompact(_ container: CloudContainer) throws -> (BaselineWriter.Written, Compaction.Outcome) {
         let baseline = try BaselineWriter(store: store, container: container, containerID: container.identity).write()
         let compaction = Compaction(store: store, container: container, containerID: container.identity)
         try compaction.acknowledge(force: true)

@@ -62,9 +62,16 @@ struct HistoryMerger {
             draft.deltaBase = (before[0], current)
             draft.deltaBaseDepth = heads[0].depth
         }
+        let fromEveryHead = incoming.bases.map { Set($0).isSuperset(of: before) } ?? false
+        // A version that descends from no head may be one a baseline dropped, arriving again.
+        if !fromEveryHead || before.isEmpty,
+            try replica.isBelowHistoryCut(of: incoming.object, incoming.property, stamp: incoming.stamp, bases: incoming.bases)
+        {
+            return nil
+        }
         guard try replica.addVersion(draft) else { return nil }
         // The usual case: edited from every head there is (or a first version).
-        if let bases = incoming.bases, Set(bases).isSuperset(of: before) {
+        if fromEveryHead, incoming.bases != nil {
             if !before.isEmpty {
                 try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property, current: before + [incoming.stamp])
             }

@@ -212,15 +212,27 @@ extension Notes.Sync {
             valueName: "DAYS"))
         var retention: Int?
 
+        @Option(help: ArgumentHelp(
+            "Baselines keep at least this many versions of each name and body (default: 100, or what was set last); kept for later compactions.",
+            valueName: "N"))
+        var keepVersions: Int?
+
+        @Option(help: ArgumentHelp(
+            "Baselines keep every version of the last DAYS days (default: 90, or what was set last; 0: by count only); kept for later compactions.",
+            valueName: "DAYS"))
+        var keepDays: Int?
+
         @OptionGroup var passphraseOptions: PassphraseOptions
 
         func validate() throws {
             if let retention, retention < 1 { throw ValidationError("--retention must be at least 1 day") }
+            if let keepVersions, keepVersions < 1 { throw ValidationError("--keep-versions must be at least 1") }
+            if let keepDays, keepDays < 0 { throw ValidationError("--keep-days must be 0 or more") }
         }
 
         func run() throws {
             let result = try Notes.Sync.withProgress(storeOptions, passphrase: passphraseOptions) {
-                try $0.compact(retentionDays: retention)
+                try $0.compact(retentionDays: retention, keepVersions: keepVersions, keepDays: keepDays)
             }
             SyncOutput.show(result.report)
             let baseline = result.baseline
@@ -228,6 +240,11 @@ extension Notes.Sync {
                 + SyncOutput.size(baseline.bytes))
             if result.removedLogs + result.removedBaselines > 0 {
                 print("removed \(Plural.logs(Int64(result.removedLogs))) and \(result.removedBaselines) older baseline\(result.removedBaselines == 1 ? "" : "s") of this device that every device has")
+            }
+            if result.history.versions > 0 {
+                print("dropped \(result.history.versions) old version\(result.history.versions == 1 ? "" : "s") of history from the baseline (of \(result.history.properties) name\(result.history.properties == 1 ? "" : "s") or bod\(result.history.properties == 1 ? "y" : "ies"))")
+            } else if let reason = result.history.heldBack {
+                print("kept all old history in the baseline: \(TerminalText.escaped(reason, keepingLayout: false))")
             }
             if result.removedBlobs > 0 {
                 print("removed \(result.removedBlobs) blob\(result.removedBlobs == 1 ? "" : "s") that no note uses any more")

@@ -1,0 +1,245 @@
+import Foundation
+import NoteStore
+@testable import NoteSync
+import NoteTestSupport
+import Testing
+
+/// The retention of history (docs/sync-format.md, "Retention of history"): a baseline drops the
+/// versions below a cut that every version kept descends from, only when every device is
+/// quiet; devices that start from it and devices that hold everything go on the same.
+@Suite struct HistoryRetentionTests {
+    typealias Step = MergeTests.Step
+    static let note = HistoryMergeTests.note
+    static let a = MergeTests.a
+    static let b = MergeTests.b
+
+    static func stamp(_ clock: UInt64, _ device: UUID) -> ChangeStamp { ChangeStamp(clock: clock, device: device) }
+
+    /// The body versions of the note after `steps` (after its creation at clock 1 on A).
+    func bodyVersions(_ steps: [Step]) throws -> [Version] {
+        let folder = TemporaryFolder()
+        let store = try Store(folder: folder.appending("s"))
+        let merger = Merger()
+        for step in [HistoryMergeTests.creation] + steps {
+            try store.merge { replica in try merger.apply(step.change, from: step.device, to: replica) }
+        }
+        return try store.history(of: Self.note).filter { $0.property == .body }
+    }
+
+    /// A chain of edits on A at clocks 2...n, each from the one before.
+    static func chain(to last: UInt64) -> [Step] {
+        (2...last).map { HistoryMergeTests.edit("text \($0)\n", clock: $0, on: a, from: [stamp($0 - 1, a)]) }
+    }
+
+    @Test func aChainKeepsItsLastVersionsAndDropsWhatTheyDescendFrom() throws {
+        let versions = try bodyVersions(Self.chain(to: 10))
+        let (cut, dropped) = try #require(HistoryRetention.cut(of: versions, keepVersions: 3, since: .max))
+        #expect(cut == Self.stamp(8, Self.a))
+        #expect(dropped == Set((1...7).map { Self.stamp($0, Self.a) }))
+        // Nothing to drop when the settings keep them all, or all are recent.
+        #expect(HistoryRetention.cut(of: versions, keepVersions: 10, since: .max) == nil)
+        #expect(HistoryRetention.cut(of: versions, keepVersions: 3, since: 0) == nil)
+        // Versions of the last days are kept too: from clock 6 on.
+        #expect(HistoryRetention.cut(of: versions, keepVersions: 1, since: 6)?.cut == Self.stamp(6, Self.a))
+    }
+
+    @Test func theCutIsAVersionEveryVersionDescendsFromOrPrecedes() throws {
+        // 1 → 2 (A) and 1 → 3 (B) concurrently, 4 merges them, then 5 and 6.
+        let versions = try bodyVersions([
+            HistoryMergeTests.edit("a\n", clock: 2, on: Self.a, from: [Self.stamp(1, Self.a)]),
+            HistoryMergeTests.edit("b\n", clock: 3, on: Self.b, from: [Self.stamp(1, Self.a)]),
+            HistoryMergeTests.edit("ab\n", clock: 4, on: Self.a, from: [Self.stamp(2, Self.a), Self.stamp(3, Self.b)]),
+            HistoryMergeTests.edit("abc\n", clock: 5, on: Self.a, from: [Self.stamp(4, Self.a)]),
+            HistoryMergeTests.edit("abcd\n", clock: 6, on: Self.a, from: [Self.stamp(5, Self.a)]),
+        ])
+        // Keeping 4 keeps 3, 4, 5 and 6: the cut must be an ancestor of 3 and comparable with
+        // every version; only 1 is, and nothing is below it.
+        #expect(HistoryRetention.cut(of: versions, keepVersions: 4, since: .max) == nil)
+        // Keeping 2 keeps 5 and 6: the newest version comparable with all is 5; 4 would do
+        // too, but 5 drops more.
+        let (cut, dropped) = try #require(HistoryRetention.cut(of: versions, keepVersions: 2, since: .max))
+        #expect(cut == Self.stamp(5, Self.a))
+        #expect(dropped == [Self.stamp(1, Self.a), Self.stamp(2, Self.a), Self.stamp(3, Self.b), Self.stamp(4, Self.a)])
+        // Keeping 3 keeps 4, 5, 6: the cut is 4, and the two concurrent versions go with 1.
+        #expect(HistoryRetention.cut(of: versions, keepVersions: 3, since: .max)?.dropped.count == 3)
+    }
+
+    @Test func anOldHeadHoldsBackEverythingItIsConcurrentWith() throws {
+        // B edited version 1 long ago, concurrently with A's chain, and nobody merged it: it is
+        // a head, kept whatever its age, and no version of A's chain is an ancestor of it.
+        let versions = try bodyVersions(
+            Self.chain(to: 8) + [HistoryMergeTests.edit("old branch\n", clock: 2, on: Self.b, from: [Self.stamp(1, Self.a)])])
+        #expect(HistoryRetention.cut(of: versions, keepVersions: 2, since: .max) == nil)
+    }
+
+    @Test func anAncestorWithAGreaterStampIsNotKeptWithoutWhatItDescendsFrom() throws {
+        // A clock ahead: version 2 has clock 50, the later edits 3...6 have smaller clocks.
+        // Keeping the greatest stamps alone would keep 2 and drop the versions after it.
+        var steps = [HistoryMergeTests.edit("ahead\n", clock: 50, on: Self.a, from: [Self.stamp(1, Self.a)])]
+        steps.append(HistoryMergeTests.edit("3\n", clock: 3, on: Self.b, from: [Self.stamp(50, Self.a)]))
+        for clock in UInt64(4)...6 { steps.append(HistoryMergeTests.edit("\(clock)\n", clock: clock, on: Self.b, from: [Self.stamp(clock - 1, Self.b)])) }
+        let versions = try bodyVersions(steps)
+        // The two greatest stamps are 50 (an ancestor) and 6 (the head): the cut is 50.
+        let (cut, dropped) = try #require(HistoryRetention.cut(of: versions, keepVersions: 2, since: .max))
+        #expect(cut == Self.stamp(50, Self.a))
+        #expect(dropped == [Self.stamp(1, Self.a)])
+    }
+
+    @Test func versionsWithoutBasesAreKeptWhole() throws {
+        var steps: [Step] = []
+        for clock in UInt64(2)...6 {
+            var change = MergeTests.update(.note, Self.note, "body", .text("\(clock)\n"), clock: clock)
+            change.history = nil
+            steps.append(Step(change: change, device: Self.a))
+        }
+        let versions = try bodyVersions(steps)
+        #expect(versions.contains { $0.bases == nil })
+        #expect(HistoryRetention.cut(of: versions, keepVersions: 1, since: .max) == nil)
+    }
+
+    // MARK: Baselines that drop history
+
+    /// Every device syncs until nothing moves, then says, each in turn, what it has applied
+    /// with nothing waiting (a registration is otherwise rewritten at most every ten minutes).
+    static func quiet(_ stack: SyncStack) throws {
+        try stack.syncUntilQuiet()
+        for (store, engine) in zip(stack.stores, stack.engines) {
+            try store.recordSync { ledger in try ledger.setValue(nil, for: Compaction.acknowledgedKey) }
+            try engine.syncNow()
+        }
+    }
+
+    /// Three devices; a note edited 12 times, on each device in turn, and twice concurrently.
+    static func editedStack() throws -> (stack: SyncStack, note: UUID) {
+        let stack = try SyncStack(devices: 3)
+        let note = try stack.stores[0].addNote(named: "Soup", body: "one\ntwo\nthree\n", in: nil).id
+        try stack.syncUntilQuiet()
+        for round in 1...12 {
+            let store = stack.stores[round % 3]
+            let body = try #require(try store.item(note).body)
+            _ = try store.edit(note, body: body.replacingOccurrences(of: "two", with: "two \(round)"))
+            try stack.syncUntilQuiet()
+        }
+        // Two devices edit different lines before hearing of each other: a merge.
+        _ = try stack.stores[1].edit(note, body: try #require(try stack.stores[1].item(note).body).replacingOccurrences(of: "one", with: "ONE"))
+        _ = try stack.stores[2].edit(note, body: try #require(try stack.stores[2].item(note).body) + "four\n")
+        try stack.syncUntilQuiet()
+        _ = try stack.stores[0].edit(note, body: try #require(try stack.stores[0].item(note).body) + "five\n")
+        try stack.syncUntilQuiet()
+        return (stack, note)
+    }
+
+    /// The dumps of the stores with only the versions every one of them holds: devices that
+    /// started from a baseline that dropped history hold fewer.
+    static func commonDumps(_ stores: [Store]) throws -> [String] {
+        var common: Set<String>?
+        for store in stores {
+            var keys: Set<String> = []
+            for item in try store.fetch(ItemRequest(trash: .included)) {
+                for version in try store.history(of: item.id) { keys.insert("\(item.id) \(version.property) \(version.stamp.text)") }
+            }
+            common = common.map { $0.intersection(keys) } ?? keys
+        }
+        let kept = common ?? []
+        return try stores.map { store in
+            try CanonicalDump.of(store) { item, version in kept.contains("\(item) \(version.property) \(version.stamp.text)") }
+        }
+    }
+
+    /// Checks that every version a store holds of a property with a cut descends from the cut
+    /// or is it, and that each version another store holds beyond it is an ancestor of the cut
+    /// there.
+    static func checkCuts(of pruned: Store, against full: Store) throws {
+        for cut in try pruned.historyCuts() {
+            let held = try pruned.history(of: cut.object).filter { $0.property == cut.property }
+            var graph = VersionGraph(held)
+            for version in held {
+                #expect(version.stamp == cut.stamp || graph.ancestors(of: version.stamp).contains(cut.stamp), "\(version.stamp.text)")
+                #expect(try pruned.text(of: cut.object, cut.property, at: version.stamp) != nil)
+            }
+            let all = try full.history(of: cut.object).filter { $0.property == cut.property }
+            var fullGraph = VersionGraph(all)
+            let below = fullGraph.ancestors(of: cut.stamp)
+            for version in all where !held.contains(where: { $0.stamp == version.stamp }) {
+                #expect(below.contains(version.stamp), "\(version.stamp.text) was dropped but is no ancestor of the cut")
+            }
+        }
+    }
+
+    @Test func aBaselineDropsOldHistoryWhenEveryDeviceIsQuietAndEveryDeviceGoesOnTheSame() throws {
+        let (stack, note) = try Self.editedStack()
+        try Self.quiet(stack)
+        let before = try stack.stores[0].history(of: note).filter { $0.property == .body }
+        let result = try stack.engines[0].compact(keepVersions: 3, keepDays: 0)
+        #expect(result.history.heldBack == nil)
+        #expect(result.history.versions > 0 && result.history.properties >= 1, "\(result.history)")
+        #expect(result.baseline.modelVersion == 7)
+        // The writer keeps its whole history, and records the cut for its later baselines.
+        #expect(try stack.stores[0].history(of: note).filter { $0.property == .body }.count == before.count)
+        #expect(try stack.stores[0].historyCuts().contains { $0.object == note && $0.property == .body })
+
+        // A new device starts from it: the last versions, their texts, and the cut.
+        try stack.join()
+        let joined = stack.stores[3]
+        let kept = try joined.history(of: note).filter { $0.property == .body }
+        #expect(kept.count >= 3 && kept.count < before.count, "\(kept.count) of \(before.count)")
+        #expect(try joined.item(note).body == (try stack.stores[0].item(note).body))
+        #expect(try joined.check() == [])
+        try Self.checkCuts(of: joined, against: stack.stores[0])
+
+        // Edits go on, concurrent ones too, on devices with and without the old versions:
+        // one line changed differently on 1 and 3 (a conflict), another on 2.
+        let body = try #require(try joined.item(note).body)
+        _ = try stack.stores[1].edit(note, body: body.replacingOccurrences(of: "three", with: "three on 1"))
+        _ = try joined.edit(note, body: body.replacingOccurrences(of: "three", with: "three on 3"))
+        _ = try stack.stores[2].edit(note, body: body + "six\n")
+        try stack.syncUntilQuiet()
+        var dumps = try Self.commonDumps(stack.stores)
+        for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
+        #expect(try Set(stack.stores.map { try $0.conflictCopies().count }).count == 1)
+        #expect(try joined.conflictCopies().count == 1)
+
+        // A device pushes its whole history again (enabling again): the versions dropped stay
+        // out of the devices that started from the baseline, and change nothing.
+        let held = try joined.history(of: note).count
+        try stack.engines[2].enable(cloud: stack.cloud, deviceName: "device-2")
+        try stack.syncUntilQuiet()
+        #expect(try joined.history(of: note).count == held)
+        dumps = try Self.commonDumps(stack.stores)
+        for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
+        for store in stack.stores { #expect(try store.check() == []) }
+        try Self.checkCuts(of: joined, against: stack.stores[2])
+    }
+
+    @Test func aDeviceThatIsNotQuietHoldsBackTheRetentionOfHistory() throws {
+        let (stack, note) = try Self.editedStack()
+        try Self.quiet(stack)
+        // Device 1 publishes an edit that device 0 applies and device 2 does not: device 2
+        // could still publish an edit concurrent with it.
+        _ = try stack.stores[1].edit(note, body: "one\n")
+        try stack.engines[1].syncNow()
+        try stack.engines[0].syncNow()
+        let result = try stack.engines[0].compact(keepVersions: 3, keepDays: 0)
+        #expect(result.history.versions == 0)
+        #expect(result.history.heldBack?.contains("device 'device-2'") == true, "\(String(describing: result.history.heldBack))")
+        #expect(result.baseline.modelVersion == 6, "a baseline without cuts is one builds of model 6 read")
+        try stack.join()
+        #expect(try stack.stores[3].history(of: note).count == (try stack.stores[0].history(of: note).count))
+
+        // A registration that never said what it had applied with nothing waiting (an
+        // earlier build) holds it back too.
+        try Self.quiet(stack)
+        let container = try stack.container()
+        guard case var .present(registration) = container.registration(of: stack.stores[2].deviceID) else {
+            Issue.record("device 2 is not registered")
+            return
+        }
+        registration.clean = nil
+        try container.register(registration)
+        let again = try stack.engines[0].compact()
+        #expect(again.history.heldBack?.contains("has not said") == true, "\(String(describing: again.history.heldBack))")
+        // Once quiet, it goes.
+        try Self.quiet(stack)
+        #expect(try stack.engines[0].compact().history.versions > 0)
+    }
+}
