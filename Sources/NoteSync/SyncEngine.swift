@@ -59,6 +59,7 @@ public final class SyncEngine {
     ) throws -> SyncReport {
         if !encrypt && !allowPlain { try refuseToGoPlain(cloud: cloud, name: containerName, access: access) }
         let container = try containerForAttaching(cloud: cloud, name: containerName, access: access, encrypt: encrypt)
+        let wasRegistered = if case .absent = container.registration(of: store.deviceID) { false } else { true }
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
             modelVersion: Store.currentModelVersion))
@@ -72,6 +73,10 @@ public final class SyncEngine {
         // Saves record their changes from here on (a new store recorded none): each save
         // after the snapshot is in the outbox past `outboxThrough`, and is exported.
         try store.startRecordingChanges()
+        var keptEdits = 0
+        if !joined, !wasRegistered, previous.containerID == container.identity {
+            keptEdits = try keepEditsBelowDroppedHistory(container, deviceName: deviceName)
+        }
         let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
         try snapshotTaken?()
         try store.recordSync { ledger in
@@ -110,7 +115,19 @@ public final class SyncEngine {
         synced.importedChanges += report.importedChanges
         synced.skipped = report.skipped + synced.skipped
         synced.baseline = report.baseline
+        synced.keptEdits = keptEdits
         return synced
+    }
+
+    /// For a device that comes back without a registration: when the container has dropped
+    /// history, keeps its unpublished edits of names and bodies as notes of their own
+    /// (``UnpublishedEdits``); returns how many notes it made.
+    func keepEditsBelowDroppedHistory(_ container: CloudContainer, deviceName: String?) throws -> Int {
+        let dropped = try HistoryRetention.wasDropped(in: store)
+            || HistoryRetention.wasDropped(in: BaselineCatalog.read(container, containerID: container.identity))
+        guard dropped else { return 0 }
+        try HistoryRetention.noteDropped(in: store)
+        return try UnpublishedEdits(store: store).keepAsNotes(deviceName: deviceName)
     }
 
     /// Stops syncing and keeps every note; with `forget`, also removes this device's

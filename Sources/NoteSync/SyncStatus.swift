@@ -79,6 +79,10 @@ public struct SyncReport: Sendable {
     /// This device's own logs (or a baseline holding them) applied again: the store was behind
     /// what the container holds of its device (restored from a backup, or a copy).
     public var recoveredLogs = 0
+    /// Unpublished edits kept as notes of their own: this device came back without a
+    /// registration into a container that had dropped history (docs/sync-format.md,
+    /// "Retention of history").
+    public var keptEdits = 0
     /// The container this device moved to, having found that another device created the
     /// container at the same time and that the file-sync engine kept the other's.
     public var joinedContainer: UUID? = nil

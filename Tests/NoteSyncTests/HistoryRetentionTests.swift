@@ -242,4 +242,44 @@ import Testing
         try Self.quiet(stack)
         #expect(try stack.engines[0].compact().history.versions > 0)
     }
+
+    @Test func aDeviceThatComesBackWithoutRegistrationKeepsItsUnpublishedEditsAsNotes() throws {
+        let (stack, note) = try Self.editedStack()
+        try Self.quiet(stack)
+        // Device 2 is forgotten, and edits the note while away.
+        try stack.engines[2].disable(forget: true)
+        let away = try #require(try stack.stores[2].item(note).body) + "written while away\n"
+        _ = try stack.stores[2].edit(note, body: away)
+        // The others go on, drop old history and the logs everyone has.
+        for round in 1...4 {
+            let body = try #require(try stack.stores[0].item(note).body)
+            _ = try stack.stores[0].edit(note, body: body.replacingOccurrences(of: "three", with: "three \(round)"))
+            try stack.engines[0].syncNow()
+            try stack.engines[1].syncNow()
+        }
+        for store in stack.stores.prefix(2) { try store.recordSync { try $0.setValue(nil, for: Compaction.acknowledgedKey) } }
+        try stack.engines[1].syncNow()
+        let compacted = try stack.engines[0].compact(keepVersions: 2, keepDays: 0)
+        #expect(compacted.history.versions > 0, "\(compacted.history)")
+        #expect(compacted.removedLogs > 0)
+        try stack.join()
+        let joined = stack.stores[3]
+
+        // Device 2 comes back: its edit becomes a note of its own, on every device, and its
+        // note follows the others'.
+        let report = try stack.engines[2].enable(cloud: stack.cloud, deviceName: "device-2")
+        #expect(report.keptEdits == 1)
+        try stack.syncUntilQuiet()
+        for store in stack.stores {
+            let kept = try store.fetch(ItemRequest(trash: .included)).filter { $0.name.hasPrefix("Soup (kept, device-2, ") }
+            #expect(kept.count == 1 && kept.first?.body == away, "\(kept)")
+            #expect(try store.item(note).body == (try stack.stores[0].item(note).body))
+            #expect(try store.check() == [])
+        }
+        let dumps = try Self.commonDumps(stack.stores)
+        for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
+        #expect(try Set(stack.stores.map { try $0.conflictCopies() }).count == 1)
+        try Self.checkCuts(of: joined, against: stack.stores[0])
+        try Self.checkCuts(of: stack.stores[2], against: stack.stores[0])
+    }
 }

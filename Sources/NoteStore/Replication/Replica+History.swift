@@ -54,6 +54,43 @@ extension Replica {
         for cut in cuts { try VersionStorage.recordCut(cut, db) }
     }
 
+    /// Removes every version of a property of an object: a store that merges a baseline whose
+    /// cut of that property it does not hold has only versions below the cut
+    /// (docs/sync-format.md, "Retention of history"). The item keeps its value.
+    public func removeHistory(of object: UUID, _ property: HistoryProperty) throws {
+        try db.cachedStatement(sql: "DELETE FROM history WHERE object = ? AND property = ?")
+            .execute(arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
+    }
+
+    /// Takes back versions this device saved and never published: removes them from history,
+    /// and the property from the outbox rows of their saves (a row left with nothing is
+    /// removed). The caller sets the heads and the item's value.
+    public func withdrawUnpublishedVersions(_ stamps: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty) throws {
+        let key = (HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property))
+        for stamp in stamps {
+            try db.cachedStatement(sql: "DELETE FROM history WHERE object = ? AND property = ? AND stamp = ?")
+                .execute(arguments: [key.0, key.1, HistoryEncoding.bytes(of: stamp)])
+        }
+        let clocks = Set(stamps.map { Int64(bitPattern: $0.clock) })
+        for row in try Row.fetchAll(db, sql: "SELECT id, operation, changes, history, clock FROM outbox WHERE object = ?", arguments: [object.storeString])
+        where clocks.contains(row[4]) {
+            guard var changes = OutboxChanges(json: row[2]), changes[property.rawValue] != nil else { continue }
+            changes.remove(property.rawValue)
+            var history = (row[3] as String?).flatMap(ChangeHistory.init(json:))
+            history?.bases[property] = nil
+            history?.restored[property] = nil
+            history?.fromMerge.remove(property)
+            if history?.bases.isEmpty == true && history?.restored.isEmpty == true { history?.context = nil }
+            if changes.properties.isEmpty && (row[1] as String) == OutboxEntry.Operation.update.rawValue {
+                try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [row[0] as Int64])
+            } else {
+                try db.execute(
+                    sql: "UPDATE outbox SET changes = ?, history = ? WHERE id = ?",
+                    arguments: [changes.json, history.flatMap { $0.isEmpty ? nil : $0.json }, row[0] as Int64])
+            }
+        }
+    }
+
     /// Writes a version unless one with its stamp is there; returns whether it wrote it.
     @discardableResult
     public func addVersion(_ version: VersionDraft) throws -> Bool {

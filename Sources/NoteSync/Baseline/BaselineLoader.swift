@@ -128,6 +128,12 @@ struct BaselineLoader {
         return try store.merge(durable: false) { replica -> Int in
             var applied = 0
             // The cuts first: versions the baseline dropped, arriving again later, stay out.
+            // A property whose cut this store does not hold has only versions below it (every
+            // later one descends from it): they go, as they went from the baseline, so that
+            // the cut and what follows it are not taken for edits concurrent with them.
+            for cut in cuts where try !replica.hasVersion(of: cut.object, cut.property, at: cut.stamp) {
+                try replica.removeHistory(of: cut.object, cut.property)
+            }
             try replica.recordHistoryCuts(cuts)
             for record in records where try merger.apply(record.logChange, from: writer, to: replica) { applied += 1 }
             let current = SyncState(values: try replica.ledger.values(withPrefix: SyncState.appliedPrefix)).applied

@@ -27,6 +27,11 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
     /// The notes and collections it holds; informative.
     public var items: Int
     public var written: Date
+    /// Whether its writer knew that a baseline of the container dropped history (its own
+    /// or an earlier one): carried from baseline to baseline, so that a device coming back
+    /// without registration learns it (docs/sync-format.md, "Retention of history"). Written
+    /// only when true.
+    public var historyDropped = false
 
     public init(
         container: UUID, device: UUID, sequence: Int64, modelVersion: Int, vector: [UUID: Int64], bytes: Int64,
@@ -65,7 +70,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, container, device, sequence, modelVersion, vector, bytes, sha256, items, written
+        case format, formatVersion, container, device, sequence, modelVersion, vector, bytes, sha256, items, written, historyDropped
     }
 
     public init(from decoder: any Decoder) throws {
@@ -84,6 +89,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         }
         items = try keys.decode(Int.self, forKey: .items)
         written = try keys.decodeCloudDate(forKey: .written)
+        historyDropped = try keys.decodeIfPresent(Bool.self, forKey: .historyDropped) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -99,5 +105,6 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         try keys.encode(sha256, forKey: .sha256)
         try keys.encode(items, forKey: .items)
         try keys.encode(CloudJSON.text(of: written), forKey: .written)
+        if historyDropped { try keys.encode(true, forKey: .historyDropped) }
     }
 }

@@ -49,6 +49,7 @@ struct BaselineWriter {
             return made.databaseHeader
         }
         guard var manifest else { throw SyncError.unreadable("the store's copy for a baseline said nothing") }
+        manifest.historyDropped = try copied.modelVersion >= 7 || HistoryRetention.wasDropped(in: store)
         manifest.bytes = Int64(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0)
         manifest.sha256 = try BaselineLoader.sha256(of: file)
         CrashPoint.baselineCopied.reach()
@@ -59,6 +60,7 @@ struct BaselineWriter {
         // Carried into this store's later baselines, and what a device that comes back with
         // edits of its own is checked against.
         try store.recordHistoryCuts(copied.cuts)
+        if manifest.historyDropped { try HistoryRetention.noteDropped(in: store) }
         let pruning = retention.pruning(now: written)
         if heldBack != nil,
             try !HistoryPruning.hasCandidates(minimumVersions: pruning.minimumVersions, olderThan: pruning.olderThan, in: store)

@@ -27,6 +27,24 @@ struct HistoryRetention: Equatable {
             keepDays: values[daysKey].flatMap(Int.init) ?? Self.default.keepDays)
     }
 
+    static let droppedKey = "history.dropped"
+
+    /// Whether this device knows that a baseline of its container dropped history.
+    static func wasDropped(in store: Store) throws -> Bool {
+        try store.syncValues(withPrefix: droppedKey)[droppedKey] != nil
+    }
+
+    /// Records that a baseline of the container dropped history.
+    static func noteDropped(in store: Store) throws {
+        guard try !wasDropped(in: store) else { return }
+        try store.recordSync { ledger in try ledger.setValue("1", for: droppedKey) }
+    }
+
+    /// Whether a baseline of the catalog says history was dropped (its own, or one before it).
+    static func wasDropped(in catalog: BaselineCatalog) -> Bool {
+        catalog.entries.contains { $0.manifest.historyDropped || $0.manifest.modelVersion >= 7 }
+    }
+
     /// What a copy of the store drops at `now`.
     func pruning(now: Date) -> HistoryPruning {
         let since = HybridClock.physical(now.addingTimeInterval(-Double(keepDays) * 86400))

@@ -167,6 +167,8 @@ extension SyncEngine {
     func catchUpThroughBaseline(_ container: CloudContainer, present: [UUID: Set<Int64>], report: inout SyncReport) throws -> Bool {
         let applied = try SyncState(store).applied
         let catalog = try BaselineCatalog.read(container, containerID: container.identity)
+        // Carried into this device's baselines, for the devices that come back without one.
+        if HistoryRetention.wasDropped(in: catalog) { try HistoryRetention.noteDropped(in: store) }
         var gaps: [UUID: Int64] = [:]
         var devices = Set(present.keys)
         for entry in catalog.entries { devices.formUnion(entry.manifest.vector.keys) }

@@ -20,9 +20,15 @@ enum ConflictCopy {
     /// `Soup (conflict, laptop, 2026-11-22 21:39 UTC)`: the note's name when the version was
     /// saved, the device that saved it and when, shortened to fit the name rule.
     static func name(of version: Version) -> String {
-        let device = clean(version.context?.device ?? "") ?? String(version.stamp.device.storeString.prefix(8))
-        let suffix = " (conflict, \(device.prefix(100)), \(timeText(version.time)) UTC)"
-        let base = clean(version.context?.name ?? "") ?? "Note"
+        labelled(version.context?.name, "conflict", device: version.context?.device, id: version.stamp.device, time: version.time)
+    }
+
+    /// `<base> (<label>, <device>, YYYY-MM-DD HH:MM UTC)`, shortened to fit the name rule: the
+    /// first 8 characters of `id` when there is no device name, `Note` when there is no base.
+    static func labelled(_ base: String?, _ label: String, device: String?, id: UUID, time: Date) -> String {
+        let device = clean(device ?? "") ?? String(id.storeString.prefix(8))
+        let suffix = " (\(label), \(device.prefix(100)), \(timeText(time)) UTC)"
+        let base = clean(base ?? "") ?? "Note"
         let room = max(1, Item.maximumNameLength - suffix.count)
         let candidate = Item.normalizedName(String(base.prefix(room)) + suffix)
         return candidate.count <= Item.maximumNameLength ? candidate : String(candidate.prefix(Item.maximumNameLength))

@@ -32,6 +32,9 @@ extension SyncEngine {
     func registerAfterReplacement(_ container: CloudContainer, containerID: UUID) throws -> Bool {
         let values = try store.syncValues(withPrefix: "")
         guard values[Self.registrationPendingKey] != nil else { return false }
+        // A copy, or a backup, may hold edits it never published from before history was
+        // dropped: they become notes of their own before anything is exported.
+        _ = try keepEditsBelowDroppedHistory(container, deviceName: values[SyncState.deviceNameKey])
         try container.register(DeviceRegistration(
             container: containerID, device: store.deviceID,
             name: values[SyncState.deviceNameKey] ?? Self.defaultDeviceName(for: store.folder),

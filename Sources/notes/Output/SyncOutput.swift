@@ -19,6 +19,10 @@ enum SyncOutput {
             print("this store was behind what its device published (restored from a backup, or a copy): "
                 + "took back \(Plural.logs(Int64(report.recoveredLogs))) of its own before exporting; nothing was lost")
         }
+        if report.keptEdits > 0 {
+            print("this device came back without its registration, and the container has dropped old history since: "
+                + "kept its unpublished edits of \(Plural.items(report.keptEdits)) as notes of their own, named '(kept, …)'; nothing was lost")
+        }
         print(line)
         if report.conflicts > 0 {
             print("conflicts: \(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; "

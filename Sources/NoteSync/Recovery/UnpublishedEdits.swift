@@ -1,0 +1,62 @@
+import Foundation
+import NoteStore
+
+/// A device that comes back into its container without a registration (forgotten with
+/// `notes sync disable --forget`, or a copy of a store that takes a new id) may hold edits of
+/// names and bodies it never published, made from versions that a baseline has since dropped.
+/// The devices that started from that baseline could not merge such an edit as the others do
+/// (they lack its bases), so, when the container has dropped history, the device keeps each
+/// such edit as a note of its own instead, and takes the edit back: its note returns to what it
+/// had published, and the kept note carries the text to every device
+/// (docs/sync-format.md, "Retention of history").
+struct UnpublishedEdits {
+    let store: Store
+
+    /// Keeps the unpublished edits of notes and collections that have published versions as
+    /// notes of their own, named `<name> (kept, <device>, <time> UTC)`, in the same
+    /// collection; returns how many notes it made. Edits of items made since the last publish
+    /// (all of whose versions are unpublished) are left to sync as they are.
+    func keepAsNotes(deviceName: String?) throws -> Int {
+        var unpublished: [UUID: [HistoryProperty: Set<ChangeStamp>]] = [:]
+        for entry in try store.outboxEntries() where entry.operation != .delete {
+            for property in HistoryProperty.allCases where entry.changes[property.rawValue] != nil {
+                unpublished[entry.object, default: [:]][property, default: []].insert(ChangeStamp(clock: entry.clock, device: store.deviceID))
+            }
+        }
+        var kept = 0
+        for (object, properties) in unpublished.sorted(by: { $0.key.storeString < $1.key.storeString }) {
+            let history = try store.history(of: object)
+            var withdrawn: [HistoryProperty: Set<ChangeStamp>] = [:]
+            for (property, stamps) in properties {
+                let versions = history.filter { $0.property == property }
+                let held = stamps.intersection(versions.map(\.stamp))
+                guard !held.isEmpty, versions.contains(where: { !stamps.contains($0.stamp) }) else { continue }
+                withdrawn[property] = held
+            }
+            guard !withdrawn.isEmpty else { continue }
+            let item = try? store.item(object)
+            func newest(_ property: HistoryProperty) throws -> String? {
+                guard let stamp = withdrawn[property]?.max() else { return nil }
+                return try store.text(of: object, property, at: stamp)
+            }
+            let name = try item?.name ?? newest(.name)
+            let body = try item?.body ?? newest(.body) ?? ""
+            let time = withdrawn.values.flatMap { $0 }.max().map { HybridClock.date(of: $0.clock) } ?? Date()
+            let parent = item?.parent.flatMap { try? store.item($0, includingBody: false) }.flatMap { $0.isCollection ? $0.id : nil }
+            _ = try store.addNote(
+                named: ConflictCopy.labelled(name, "kept", device: deviceName, id: store.deviceID, time: time), body: body, in: parent)
+            let entity: Entity = item?.isCollection == true ? .collection : .note
+            try store.merge { replica in
+                let merger = HistoryMerger(replica: replica)
+                for (property, stamps) in withdrawn {
+                    try replica.withdrawUnpublishedVersions(stamps, of: object, property)
+                    let graph = VersionGraph(try replica.versions(of: object, property))
+                    try replica.setHeads(Set(graph.heads), of: object, property)
+                    try merger.refresh(object, property, entity: entity)
+                }
+            }
+            kept += 1
+        }
+        return kept
+    }
+}
