@@ -146,6 +146,46 @@ import Testing
         }
     }
 
+    /// The versions some store holds and another lacks without a cut below which it lies,
+    /// as `object property stamp on device N`: a store lacks only versions that are ancestors
+    /// of its cut of that property (by the history of the store that holds the most of it).
+    static func versionsMissingAboveCuts(_ stores: [Store]) throws -> [String] {
+        var held: [[String: [HistoryProperty: [Version]]]] = []
+        var objects: Set<UUID> = []
+        for store in stores {
+            var byObject: [String: [HistoryProperty: [Version]]] = [:]
+            for item in try store.fetch(ItemRequest(trash: .included)) {
+                objects.insert(item.id)
+                for version in try store.history(of: item.id) { byObject[item.id.storeString, default: [:]][version.property, default: []].append(version) }
+            }
+            held.append(byObject)
+        }
+        let cuts = try stores.map { store in
+            Dictionary(try store.historyCuts().map { ("\($0.object.storeString) \($0.property)", $0.stamp) }, uniquingKeysWith: { first, _ in first })
+        }
+        var problems: [String] = []
+        for object in objects.map(\.storeString).sorted() {
+            for property in HistoryProperty.allCases {
+                let versions = held.map { $0[object]?[property] ?? [] }
+                guard let fullest = versions.max(by: { $0.count < $1.count }), !fullest.isEmpty else { continue }
+                var graph = VersionGraph(fullest)
+                let all = Set(fullest.map(\.stamp))
+                let anywhere = Set(versions.flatMap { $0.map(\.stamp) })
+                for stamp in anywhere.subtracting(all) { problems.append("\(object) \(property) \(stamp.text) not on the device holding the most") }
+                for (index, own) in versions.enumerated() where own.count < fullest.count {
+                    let missing = all.subtracting(own.map(\.stamp))
+                    guard let cut = cuts[index]["\(object) \(property)"] else {
+                        if !own.isEmpty || !missing.isEmpty { problems.append("\(object) \(property): \(missing.count) missing on device \(index), no cut") }
+                        continue
+                    }
+                    let below = graph.ancestors(of: cut)
+                    for stamp in missing where !below.contains(stamp) { problems.append("\(object) \(property) \(stamp.text) on device \(index)") }
+                }
+            }
+        }
+        return problems
+    }
+
     /// Checks that every version a store holds of a property with a cut descends from the cut
     /// or is it, and that each version another store holds beyond it is an ancestor of the cut
     /// there.

@@ -125,6 +125,19 @@ final class RandomEditor {
         return true
     }
 
+    /// Edits the body of one random note `times` times in a row, so that its history grows
+    /// deep enough for a baseline to drop some of it; returns whether there was a note.
+    @discardableResult
+    func editOneBody(on store: Store, times: Int) throws -> Bool {
+        let notes = try store.fetch(ItemRequest(trash: .included, includesBodies: false)).filter(\.isNote)
+        guard let note = random.pick(notes) else { return false }
+        for _ in 0..<times {
+            let text = body()
+            if try store.edit(note.id, body: text) { savedBodies[note.id, default: []].insert(text) }
+        }
+        return true
+    }
+
     /// Trashes the item unless it is in the trash, then purges it: the whole trash, or just it.
     private func purge(_ item: Item, on store: Store) throws {
         if !item.isTrashed { try store.trash(item.id) }
