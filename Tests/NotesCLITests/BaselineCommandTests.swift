@@ -95,6 +95,74 @@ import Testing
         #expect(try notes(writer, ["check"]).output == "ok\n")
     }
 
+    /// A note edited six times on the writer; another device applied them all and said so.
+    func prepareEditedHistory() throws -> (other: URL, note: String) {
+        try prepareWriter()
+        let note = try notes(writer, ["add", "Soup", "--body", "version 0"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        for index in 1...6 { #expect(try notes(writer, ["edit", note, "--body", "version \(index)"]).status == 0) }
+        #expect(try notes(writer, ["sync", "now"]).status == 0)
+        let other = folder.appending("other")
+        #expect(try notes(other, ["sync", "enable", "--cloud", cloud.path, "--device-name", "other"]).status == 0)
+        return (other, note)
+    }
+
+    func bodyVersions(_ store: URL, _ note: String) throws -> Int {
+        try notes(store, ["history", note]).output.split(separator: "\n").filter { $0.contains("body") }.count
+    }
+
+    @Test func compactDropsOldHistoryOnceEveryDeviceIsQuietAndSaysWhoHoldsItBack() throws {
+        let (other, note) = try prepareEditedHistory()
+        // The other device applied every edit and said so at its first sync: history goes.
+        let dropped = try notes(writer, ["sync", "compact", "--keep-versions", "2", "--keep-days", "0"])
+        #expect(dropped.status == 0)
+        #expect(dropped.output.contains("dropped 5 old versions of history from the baseline (of 1 name or body)"), "\(dropped)")
+        // The writer keeps all of it; a device that joins has the last two.
+        #expect(try bodyVersions(writer, note) == 7)
+        let joiner = folder.appending("joiner")
+        #expect(try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
+        #expect(try bodyVersions(joiner, note) == 2)
+        #expect(try notes(joiner, ["cat", note]).line == "version 6")
+        #expect(try listing(joiner) == listing(writer))
+        // A later edit that the other device has not applied holds history back, and the
+        // command says which device does (the settings were kept).
+        #expect(try notes(writer, ["edit", note, "--body", "version 7"]).status == 0)
+        let held = try notes(writer, ["sync", "compact"])
+        #expect(held.status == 0)
+        #expect(held.output.contains("kept all old history in the baseline: device 'other' ("), "\(held)")
+        #expect(held.output.contains("has not applied everything this baseline holds"), "\(held)")
+        for store in [other, joiner] { #expect(try notes(store, ["sync", "now"]).status == 0) }
+        for store in [writer, other, joiner] {
+            #expect(try notes(store, ["cat", note]).line == "version 7")
+            #expect(try notes(store, ["check"]).output == "ok\n")
+        }
+        // Settings are checked.
+        let wrong = try notes(writer, ["sync", "compact", "--keep-versions", "0"])
+        #expect(wrong.status == 64 && wrong.error.contains("--keep-versions must be at least 1"), "\(wrong)")
+        let negative = try notes(writer, ["sync", "compact", "--keep-days=-1"])
+        #expect(negative.status == 64 && negative.error.contains("--keep-days must be 0 or more"), "\(negative)")
+    }
+
+    @Test func compactKilledWhileWritingABaselineThatDropsHistoryLeavesAContainerThatStillWorks() throws {
+        let (other, note) = try prepareEditedHistory()
+        for point in ["baseline.copy", "baseline.publish"] {
+            let killed = try notes(writer, ["sync", "compact", "--keep-versions", "2", "--keep-days", "0"], crashAt: point)
+            #expect(killed.status == SIGKILL, "compact at \(point) should have been killed: \(killed)")
+        }
+        let again = try notes(writer, ["sync", "compact"])
+        #expect(again.output.contains("dropped 5 old versions"), "\(again)")
+        #expect(try bodyVersions(writer, note) == 7)
+        let joiner = folder.appending("joiner")
+        #expect(try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
+        #expect(try bodyVersions(joiner, note) == 2)
+        #expect(try listing(joiner) == listing(writer))
+        #expect(try notes(joiner, ["edit", note, "--body", "from the joiner"]).status == 0)
+        for store in [joiner, writer, other, joiner] { #expect(try notes(store, ["sync", "now"]).status == 0) }
+        for store in [writer, other, joiner] {
+            #expect(try notes(store, ["cat", note]).line == "from the joiner")
+            #expect(try notes(store, ["check"]).output == "ok\n")
+        }
+    }
+
     @Test func compactionKilledWhileRemovingLogsLeavesAContainerThatStillWorks() throws {
         try prepareWriter()
         for index in 0..<3 {

@@ -73,6 +73,37 @@ import Testing
         #expect(try names(joiner) == ["long 0", "long 1"])
     }
 
+    /// A watcher says in its registration what it has applied once things are quiet, even when
+    /// the last logs came within the interval of its last word (1 s here instead of 10
+    /// minutes), and then a baseline drops old history.
+    @Test func aWatcherSaysWhatItHasAppliedOnceQuietSoThatHistoryCanGo() throws {
+        let stores = try enabled(["a", "b"])
+        let watcher = try BackgroundNotes(["watch"], store: stores[1], environment: ["NOTES_ACKNOWLEDGE_SECONDS": "1"])
+        #expect(eventually { (try? notes(stores[1], "sync", "status").output.contains("watcher:   running")) == true })
+        let note = try notes(stores[0], "add", "Soup", "--body", "0").line
+        for index in 1...5 {
+            #expect(try notes(stores[0], "edit", note, "--body", "\(index)").status == 0)
+            #expect(try notes(stores[0], "sync", "now").status == 0)
+        }
+        let status = try JSONSerialization.jsonObject(with: Data(try notes(stores[0], "sync", "status", "--json").output.utf8)) as? [String: Any]
+        let a = ((status?["device"] as? [String: Any])?["id"] as? String) ?? ""
+        let published = ((status?["device"] as? [String: Any])?["available"] as? Int) ?? -1
+        let b = (try JSONSerialization.jsonObject(with: Data(try notes(stores[1], "sync", "status", "--json").output.utf8)) as? [String: Any])
+            .flatMap { ($0["device"] as? [String: Any])?["id"] as? String } ?? ""
+        let registration = cloud.appendingPathComponent("NoteCollector/devices/\(b).json")
+        func clean() -> Int? {
+            guard let data = try? Data(contentsOf: registration),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            else { return nil }
+            return (object["clean"] as? [String: Any])?[a] as? Int
+        }
+        #expect(published > 0, "\(String(describing: status))")
+        #expect(eventually(within: 10) { clean() == published }, "clean: \(String(describing: clean())), published: \(published)")
+        let compact = try notes(stores[0], "sync", "compact", "--keep-versions", "2", "--keep-days", "0")
+        #expect(compact.output.contains("dropped 4 old versions"), "\(compact)")
+        #expect(watcher.stop(SIGTERM) == 0)
+    }
+
     @Test func anIdleWatcherEndsOnSIGINTAndSaysSoUnderVerbose() throws {
         let stores = try enabled(["a"])
         let watcher = try BackgroundNotes(["watch", "-v"], store: stores[0], mergingErrors: true)

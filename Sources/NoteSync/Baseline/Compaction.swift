@@ -20,8 +20,17 @@ struct Compaction {
     static let defaultRetention: TimeInterval = 30 * 86400
     static let retentionKey = "retention.days"
     static let acknowledgedKey = "ack.time"
-    /// How often a device rewrites its registration with what it has applied, at most.
-    static let acknowledgementInterval: TimeInterval = 600
+    /// How often a device rewrites its registration with what it has applied, at most: 10
+    /// minutes, or the seconds of `NOTES_ACKNOWLEDGE_SECONDS` (a testing hook,
+    /// docs/sync-format.md, section 14).
+    static let acknowledgementInterval: TimeInterval = {
+        if let text = ProcessInfo.processInfo.environment["NOTES_ACKNOWLEDGE_SECONDS"], let seconds = TimeInterval(text),
+            (0...600).contains(seconds)
+        {
+            return seconds
+        }
+        return 600
+    }()
 
     /// The retention period set for this store, else the default.
     static func retention(_ store: Store) throws -> TimeInterval {

@@ -142,6 +142,21 @@ extension SyncEngine {
         return written ?? nil
     }
 
+    /// How often, at most, a device rewrites its registration with what it has applied.
+    public static var acknowledgementInterval: TimeInterval { Compaction.acknowledgementInterval }
+
+    /// Rewrites this device's registration with what it has applied (and, when nothing
+    /// waits to be published, `clean`) when it last did so longer ago than
+    /// ``acknowledgementInterval``: what `notes watch` runs that long after a sync that
+    /// skipped it, so that the registration ends up saying what the device holds once things
+    /// are quiet, and history can go (docs/sync-format.md, "Retention of history").
+    public func acknowledgeIfDue() throws {
+        let state = try SyncState(store)
+        guard state.state == .on, state.containerID != nil else { return }
+        let container = try containerHandle(state)
+        try Compaction(store: store, container: container, containerID: container.identity).acknowledge(force: false)
+    }
+
     /// Runs `body` holding the store's baseline lock; with `wait` false, returns nil at once
     /// when another process holds it. Taken after the sync lock when both are held.
     private func baselineLocked<T>(wait: Bool, _ body: () throws -> T) throws -> T? {

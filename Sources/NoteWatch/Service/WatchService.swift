@@ -27,6 +27,7 @@ public final class WatchService: @unchecked Sendable {
     private let baselines = DispatchQueue(label: "NoteWatch.WatchService.baselines", qos: .utility)
     private var baselineLookedAt: ContinuousClock.Instant?
     private var baselineCheckPending = false
+    private var acknowledgementPending = false
 
     /// How often, at most, the watcher looks whether a baseline is due.
     static let baselineCheckInterval: Duration = .seconds(10)
@@ -205,6 +206,29 @@ public final class WatchService: @unchecked Sendable {
         }
     }
 
+    /// Says in this device's registration what it has applied, once the interval of
+    /// acknowledgements has passed after a sync that moved logs: a sync says so at most that
+    /// often, so the last syncs of a busy moment would otherwise go unsaid until the next
+    /// activity, and no baseline could drop history meanwhile. One at a time, away from the
+    /// watcher's thread.
+    private func acknowledgeLater() {
+        let schedule = stateLock.withLock { () -> Bool in
+            if acknowledgementPending { return false }
+            acknowledgementPending = true
+            return true
+        }
+        guard schedule else { return }
+        baselines.asyncAfter(deadline: .now() + SyncEngine.acknowledgementInterval + 1) { [store, log] in
+            self.stateLock.withLock { self.acknowledgementPending = false }
+            guard !self.stateLock.withLock({ self.stopped }) else { return }
+            do {
+                try SyncEngine(store: store).acknowledgeIfDue()
+            } catch {
+                log(0, "cannot say in this device's registration what it has applied: \(error)")
+            }
+        }
+    }
+
     /// Names each device whose clock runs ahead, once, and again when it runs twice as far.
     private func announceClocks(_ clocksAhead: [UUID: TimeInterval]) {
         for (device, ahead) in clocksAhead.sorted(by: { $0.key.storeString < $1.key.storeString }) {
@@ -224,7 +248,10 @@ public final class WatchService: @unchecked Sendable {
             let clock = ContinuousClock()
             let start = clock.now
             let report = try engine.syncNow(importing: scope)
-            if report.exportedLogs + report.importedLogs > 0 { writeBaselineIfDue() }
+            if report.exportedLogs + report.importedLogs > 0 {
+                writeBaselineIfDue()
+                acknowledgeLater()
+            }
             if report.exportedLogs + report.importedLogs > 0 {
                 let (seconds, attoseconds) = (clock.now - start).components
                 let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
