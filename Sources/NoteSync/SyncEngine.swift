@@ -59,11 +59,16 @@ public final class SyncEngine {
     ) throws -> SyncReport {
         if !encrypt && !allowPlain { try refuseToGoPlain(cloud: cloud, name: containerName, access: access) }
         let container = try containerForAttaching(cloud: cloud, name: containerName, access: access, encrypt: encrypt)
-        let wasRegistered = if case .absent = container.registration(of: store.deviceID) { false } else { true }
+        // A device coming back without its registration may have edits to keep as notes of
+        // their own (below); said in the store before the registration is written, so that a
+        // stop in between does not pass them over when enabling again.
+        let previous = try SyncState(store)
+        if case .absent = container.registration(of: store.deviceID), previous.containerID == container.identity, !joined {
+            try store.recordSync { ledger in try ledger.setValue("1", for: Self.returningKey) }
+        }
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
             modelVersion: Store.currentModelVersion))
-        let previous = try SyncState(store)
         let created: Date? = if case let .present(descriptor) = container.descriptor() { descriptor.created } else { nil }
         var published = try container.logSequences(of: store.deviceID).sequences.last ?? 0
         if previous.containerID == container.identity {
@@ -74,8 +79,9 @@ public final class SyncEngine {
         // after the snapshot is in the outbox past `outboxThrough`, and is exported.
         try store.startRecordingChanges()
         var keptEdits = 0
-        if !joined, !wasRegistered, previous.containerID == container.identity {
+        if try store.syncValues(withPrefix: Self.returningKey)[Self.returningKey] != nil {
             keptEdits = try keepEditsBelowDroppedHistory(container, deviceName: deviceName)
+            try store.recordSync { ledger in try ledger.setValue(nil, for: Self.returningKey) }
         }
         let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
         try snapshotTaken?()
@@ -118,6 +124,8 @@ public final class SyncEngine {
         synced.keptEdits = keptEdits
         return synced
     }
+
+    static let returningKey = "enable.returning"
 
     /// For a device that comes back without a registration: when the container has dropped
     /// history, keeps its unpublished edits of names and bodies as notes of their own

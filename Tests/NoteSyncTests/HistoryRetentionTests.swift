@@ -97,6 +97,64 @@ import Testing
         #expect(HistoryRetention.cut(of: versions, keepVersions: 1, since: .max) == nil)
     }
 
+    /// The cut by its definition, over every pair of versions: the oracle of the linear one.
+    static func cutByDefinition(
+        _ versions: [(stamp: ChangeStamp, bases: [ChangeStamp]?)], keepVersions: Int, since: UInt64
+    ) -> (cut: ChangeStamp, dropped: Set<ChangeStamp>)? {
+        guard versions.count > keepVersions else { return nil }
+        var graph = VersionGraph(versions)
+        let stamps = graph.stamps
+        var kept = Set(stamps.suffix(keepVersions)).union(graph.heads)
+        kept.formUnion(stamps.filter { $0.clock >= since })
+        guard kept.count < stamps.count else { return nil }
+        var best: (stamp: ChangeStamp, ancestors: Int)?
+        for candidate in stamps where kept.allSatisfy({ graph.lineage(of: $0).contains(candidate) }) {
+            let comparable = stamps.allSatisfy { $0 == candidate || !graph.areConcurrent($0, candidate) }
+            let ancestors = graph.ancestors(of: candidate).count
+            if comparable, best.map({ ancestors > $0.ancestors }) ?? true { best = (candidate, ancestors) }
+        }
+        guard let best, best.ancestors > 0 else { return nil }
+        return (best.stamp, graph.ancestors(of: best.stamp))
+    }
+
+    @Test func theLinearCutIsTheCutByDefinitionOnRandomHistories() {
+        var random = SplitMix64(seed: 11)
+        let devices = (0..<3).map { _ in UUID() }
+        var found = 0
+        for _ in 0..<2_000 {
+            var versions: [(stamp: ChangeStamp, bases: [ChangeStamp]?)] = []
+            let count = Int.random(in: 1...14, using: &random)
+            for index in 0..<count {
+                // Clocks out of order now and then (a clock ahead), one to three bases among the
+                // versions before, a second first version now and then.
+                let clock = UInt64(index) + (random.chance(15) ? UInt64.random(in: 0...20, using: &random) : 0) * 3
+                let stamp = ChangeStamp(clock: clock * 10 + UInt64(index % 10), device: devices[Int.random(in: 0..<3, using: &random)])
+                var bases: [ChangeStamp] = []
+                if index > 0, !random.chance(5) {
+                    for _ in 0..<Int.random(in: 1...3, using: &random) { bases.append(versions[Int.random(in: 0..<index, using: &random)].stamp) }
+                }
+                versions.append((stamp, Array(Set(bases))))
+            }
+            let keep = Int.random(in: 1...4, using: &random)
+            let since = random.chance(30) ? UInt64.random(in: 0...200, using: &random) : .max
+            let linear = HistoryRetention.cut(of: versions, keepVersions: keep, since: since)
+            let oracle = Self.cutByDefinition(versions, keepVersions: keep, since: since)
+            #expect(linear?.cut == oracle?.cut && linear?.dropped == oracle?.dropped, "\(versions) keep \(keep) since \(since)")
+            if linear != nil { found += 1 }
+        }
+        #expect(found > 200, "too few histories had a cut to drop: \(found)")
+    }
+
+    @Test func aLongHistoryIsCutWhole() {
+        // 20,000 autosaves of one note, one after another.
+        let device = UUID()
+        var versions: [(stamp: ChangeStamp, bases: [ChangeStamp]?)] = [(ChangeStamp(clock: 1, device: device), [])]
+        for clock in UInt64(2)...20_000 { versions.append((ChangeStamp(clock: clock, device: device), [ChangeStamp(clock: clock - 1, device: device)])) }
+        let result = HistoryRetention.cut(of: versions, keepVersions: 100, since: .max)
+        #expect(result?.cut == ChangeStamp(clock: 19_901, device: device))
+        #expect(result?.dropped.count == 19_900)
+    }
+
     // MARK: Baselines that drop history
 
     /// Every device syncs until nothing moves, then says, each in turn, what it has applied
@@ -321,5 +379,39 @@ import Testing
         #expect(try Set(stack.stores.map { try $0.conflictCopies() }).count == 1)
         try Self.checkCuts(of: joined, against: stack.stores[0])
         try Self.checkCuts(of: stack.stores[2], against: stack.stores[0])
+    }
+
+    /// Settings differ from store to store: a device that started from a baseline cut closer
+    /// to the present merges a later baseline cut further back (catching up) and keeps its
+    /// history and its cut.
+    @Test func aStoreCutLaterKeepsItsHistoryWhenItMergesABaselineCutEarlier() throws {
+        let (stack, note) = try Self.editedStack()
+        try Self.quiet(stack)
+        #expect(try stack.engines[0].compact(keepVersions: 2, keepDays: 0).history.versions > 0)
+        try stack.join()
+        let joined = stack.stores[3]
+        let held = try joined.history(of: note)
+        let cut = try #require(try joined.historyCut(of: note, .body))
+        try Self.quiet(stack)
+        let earlier = try stack.engines[1].compact(keepVersions: 6, keepDays: 0)
+        #expect(earlier.history.versions > 0, "\(earlier.history)")
+        let container = try stack.container()
+        let loader = BaselineLoader(container: container, containerID: container.identity, folder: joined.folder)
+        var report = SyncReport()
+        let (entry, database, file) = try #require(try loader.newestVerified(aheadOf: [:], device: nil, report: &report))
+        #expect(entry.manifest.device == stack.stores[1].deviceID)
+        _ = try loader.merge(database, entry, file: file, into: joined)
+        database.close()
+        #expect(try joined.history(of: note).count == held.count)
+        #expect(try joined.historyCut(of: note, .body) == cut)
+        try Self.checkCuts(of: joined, against: stack.stores[0])
+        _ = try joined.edit(note, body: "after both\n")
+        try stack.syncUntilQuiet()
+        for store in stack.stores {
+            #expect(try store.item(note).body == "after both\n")
+            #expect(try store.check() == [])
+        }
+        let dumps = try Self.commonDumps(stack.stores)
+        for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
     }
 }

@@ -88,6 +88,15 @@ public final class BaselineDatabase {
         return try queue.read { db in try VersionStorage.cuts(db) }
     }
 
+    /// Whether its history holds a version.
+    public func holdsVersion(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> Bool {
+        try queue.read { db in
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM history WHERE object = ? AND property = ? AND stamp = ?)",
+                arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp)]) ?? false
+        }
+    }
+
     /// The blobs its attachments use.
     public func blobs() throws -> [String] {
         try queue.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }

@@ -32,6 +32,16 @@ extension Store {
         try read { db in try VersionStorage.cuts(db) }
     }
 
+    /// Whether history holds a version.
+    public func hasVersion(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> Bool {
+        try read { db in try Replica(db: db).hasVersion(of: object, property, at: stamp) }
+    }
+
+    /// The cut the store records for a property of an object, if any.
+    public func historyCut(of object: UUID, _ property: HistoryProperty) throws -> ChangeStamp? {
+        try read { db in try VersionStorage.cut(of: object, property, db) }
+    }
+
     /// Records cuts of history (a baseline written from this store dropped the versions below
     /// them), replacing earlier ones of the same properties; the versions stay.
     public func recordHistoryCuts(_ cuts: [HistoryCut]) throws {

@@ -54,6 +54,11 @@ extension Replica {
         for cut in cuts { try VersionStorage.recordCut(cut, db) }
     }
 
+    /// The cut the store records for a property of an object, if any.
+    public func historyCut(of object: UUID, _ property: HistoryProperty) throws -> ChangeStamp? {
+        try VersionStorage.cut(of: object, property, db)
+    }
+
     /// Removes every version of a property of an object: a store that merges a baseline whose
     /// cut of that property it does not hold has only versions below the cut
     /// (docs/sync-format.md, "Retention of history"). The item keeps its value.

@@ -120,7 +120,25 @@ struct BaselineLoader {
             try store.storeBlob(container.readBlob(sha256), sha256: sha256)
         }
         let records = try database.records()
-        let cuts = try database.historyCuts()
+        // A cut of the store that the baseline holds is at or after the baseline's (settings
+        // differ from store to store): the store keeps it, and its history.
+        var cuts: [HistoryCut] = []
+        for cut in try database.historyCuts() {
+            if let own = try store.historyCut(of: cut.object, cut.property), own != cut.stamp,
+                try database.holdsVersion(of: cut.object, cut.property, at: own)
+            {
+                continue
+            }
+            cuts.append(cut)
+        }
+        // Versions below a cut that this store lacks go (below): an unpublished edit among
+        // them is first kept as a note of its own, and taken back, so that no text goes with it.
+        var lacking: Set<UUID> = []
+        for cut in cuts where try !store.hasVersion(of: cut.object, cut.property, at: cut.stamp) { lacking.insert(cut.object) }
+        if !lacking.isEmpty {
+            let name = try store.syncValues(withPrefix: SyncState.deviceNameKey)[SyncState.deviceNameKey]
+            _ = try UnpublishedEdits(store: store).keepAsNotes(deviceName: name, only: lacking)
+        }
         let knowledge = try database.knowledge()
         let clock = ClockSkew.adoptable(try database.clock(), now: Date())
         let merger = Merger()
@@ -128,9 +146,10 @@ struct BaselineLoader {
         return try store.merge(durable: false) { replica -> Int in
             var applied = 0
             // The cuts first: versions the baseline dropped, arriving again later, stay out.
-            // A property whose cut this store does not hold has only versions below it (every
-            // later one descends from it): they go, as they went from the baseline, so that
-            // the cut and what follows it are not taken for edits concurrent with them.
+            // A property whose cut this store does not hold (nor a later one) has only
+            // versions below it (every later one descends from it): they go, as they went from
+            // the baseline, so that the cut and what follows it are not taken for edits
+            // concurrent with them.
             for cut in cuts where try !replica.hasVersion(of: cut.object, cut.property, at: cut.stamp) {
                 try replica.removeHistory(of: cut.object, cut.property)
             }

@@ -34,6 +34,11 @@ struct BaselineWriter {
         var manifest: BaselineManifest?
         let written = Date()
         let retention = try HistoryRetention.of(store)
+        // So that this baseline says so when an earlier one dropped history, whatever became
+        // of it.
+        if HistoryRetention.wasDropped(in: try BaselineCatalog.read(container, containerID: containerID)) {
+            try HistoryRetention.noteDropped(in: store)
+        }
         var heldBack: String?
         let copied = try store.copyForBaseline(to: file, retention: { copy in
             heldBack = try HistoryRetention.heldBack(

@@ -58,30 +58,90 @@ struct HistoryRetention: Equatable {
     /// may go. Versions without bases (format 1) descend from every smaller stamp: a property
     /// with any is left whole.
     static func cut(of versions: [Version], keepVersions: Int, since: UInt64) -> (cut: ChangeStamp, dropped: Set<ChangeStamp>)? {
-        guard versions.count > keepVersions, versions.allSatisfy({ $0.bases != nil }) else { return nil }
-        var graph = VersionGraph(versions)
-        let stamps = graph.stamps
-        var kept = Set(stamps.suffix(keepVersions)).union(graph.heads)
-        kept.formUnion(stamps.filter { $0.clock >= since })
-        guard kept.count < stamps.count else { return nil }
-        var descendants: [ChangeStamp: Int] = [:]
-        for stamp in stamps {
-            for ancestor in graph.ancestors(of: stamp) { descendants[ancestor, default: 0] += 1 }
+        cut(of: versions.map { (stamp: $0.stamp, bases: $0.bases) }, keepVersions: keepVersions, since: since)
+    }
+
+    /// The same, for versions given by stamp and bases, in linear time after a sort: a history
+    /// of thousands of versions costs no more than its size.
+    ///
+    /// In any order of the versions that puts each after its bases, a version is comparable
+    /// with every other exactly when it is the only version, of those up to it, that none of
+    /// them was edited from (every one before it then leads to it), and the only version, of
+    /// those from it on, edited from none of them (every one after it comes from it). Such
+    /// versions form a chain; a version kept must descend from the cut, so the cut is the last
+    /// of them placed no later than the first version kept.
+    static func cut(
+        of versions: [(stamp: ChangeStamp, bases: [ChangeStamp]?)], keepVersions: Int, since: UInt64
+    ) -> (cut: ChangeStamp, dropped: Set<ChangeStamp>)? {
+        let count = versions.count
+        guard count > keepVersions, versions.allSatisfy({ $0.bases != nil }) else { return nil }
+        let sorted = versions.sorted { $0.stamp < $1.stamp }
+        var index: [ChangeStamp: Int] = [:]
+        for (position, version) in sorted.enumerated() { index[version.stamp] = position }
+        var children = [[Int]](repeating: [], count: count)
+        var parents = [Int](repeating: 0, count: count)
+        for (child, version) in sorted.enumerated() {
+            for base in Set(version.bases ?? []) {
+                guard let parent = index[base], parent != child else { continue }
+                children[parent].append(child)
+                parents[child] += 1
+            }
         }
-        var common: Set<ChangeStamp>?
-        for stamp in kept {
-            let lineage = graph.lineage(of: stamp)
-            common = common.map { $0.intersection(lineage) } ?? lineage
+        // Bases first, by stamp among the versions that are ready (Kahn's order).
+        var order: [Int] = []
+        order.reserveCapacity(count)
+        var waiting = parents
+        var ready = (0..<count).filter { waiting[$0] == 0 }
+        var next = 0
+        while next < ready.count {
+            let current = ready[next]
+            next += 1
+            order.append(current)
+            for child in children[current] {
+                waiting[child] -= 1
+                if waiting[child] == 0 { ready.append(child) }
+            }
         }
-        // A cut is comparable with every version; those form a chain, ordered by their ancestors.
-        var best: (stamp: ChangeStamp, ancestors: Int)?
-        for candidate in common ?? [] {
-            let ancestors = graph.ancestors(of: candidate).count
-            guard ancestors + (descendants[candidate] ?? 0) + 1 == stamps.count else { continue }
-            if best.map({ ancestors > $0.ancestors }) ?? true { best = (candidate, ancestors) }
+        guard order.count == count else { return nil }
+        // A version leads from every version before it when it is the only one of them with
+        // no version after it among them; it leads to every version after it when it is the only
+        // one of them with no base among them.
+        var alone = [Bool](repeating: false, count: count)
+        var hasChild = [Bool](repeating: false, count: count)
+        var open = 0
+        var parentsOf = [[Int]](repeating: [], count: count)
+        for parent in 0..<count { for child in children[parent] { parentsOf[child].append(parent) } }
+        for position in 0..<count {
+            let version = order[position]
+            open += 1
+            for parent in parentsOf[version] where !hasChild[parent] {
+                hasChild[parent] = true
+                open -= 1
+            }
+            alone[position] = open == 1
         }
-        guard let best, best.ancestors > 0 else { return nil }
-        return (best.stamp, graph.ancestors(of: best.stamp))
+        var hasParent = [Bool](repeating: false, count: count)
+        var roots = 0
+        var kept = Set(sorted.suffix(keepVersions).map { index[$0.stamp]! })
+        for (position, version) in sorted.enumerated() where version.stamp.clock >= since || children[position].isEmpty {
+            kept.insert(position)
+        }
+        guard kept.count < count else { return nil }
+        var place = [Int](repeating: 0, count: count)
+        for (position, version) in order.enumerated() { place[version] = position }
+        let firstKept = kept.map { place[$0] }.min() ?? 0
+        var best: Int?
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            let version = order[position]
+            roots += 1
+            for child in children[version] where !hasParent[child] {
+                hasParent[child] = true
+                roots -= 1
+            }
+            if best == nil, position <= firstKept, roots == 1, alone[position] { best = position }
+        }
+        guard let best, best > 0 else { return nil }
+        return (sorted[order[best]].stamp, Set(order.prefix(best).map { sorted[$0].stamp }))
     }
 
     /// Why no version concurrent with a cut of the copy whose vector is `vector` (what it had

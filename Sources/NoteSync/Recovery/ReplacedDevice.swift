@@ -9,6 +9,8 @@ import NoteStore
 /// at 1 under its new id, with a registration of its own written at its next sync.
 extension SyncEngine {
     static let registrationPendingKey = "registration.pending"
+    /// The id this store had before it took a new one: its unpublished versions carry it.
+    static let replacedDeviceKey = "device.replaced"
 
     func takeOverReplacedDevice() throws {
         guard let replaced = try store.replacedDeviceID else { return }
@@ -24,6 +26,7 @@ extension SyncEngine {
                 try ledger.setValue(Self.defaultDeviceName(for: store.folder), for: SyncState.deviceNameKey)
             }
             if state.containerID != nil { try ledger.setValue("1", for: Self.registrationPendingKey) }
+            try ledger.setValue(replaced.storeString, for: Self.replacedDeviceKey)
         }
     }
 

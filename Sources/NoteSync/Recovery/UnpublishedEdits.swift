@@ -16,13 +16,27 @@ struct UnpublishedEdits {
     /// notes of their own, named `<name> (kept, <device>, <time> UTC)`, in the same
     /// collection; returns how many notes it made. Edits of items made since the last publish
     /// (all of whose versions are unpublished) are left to sync as they are.
-    func keepAsNotes(deviceName: String?) throws -> Int {
+    ///
+    /// `only`: the objects to look at (all by default). Safe to run again after it stopped
+    /// half way: a kept note already made (same name and body) is not made twice.
+    func keepAsNotes(deviceName: String?, only: Set<UUID>? = nil) throws -> Int {
+        // A store that took a new id (a copy, a backup) saved them under its former one.
+        var devices = [store.deviceID]
+        if let former = try store.syncValues(withPrefix: SyncEngine.replacedDeviceKey)[SyncEngine.replacedDeviceKey]
+            .flatMap(UUID.init(storeText:))
+        {
+            devices.append(former)
+        }
         var unpublished: [UUID: [HistoryProperty: Set<ChangeStamp>]] = [:]
-        for entry in try store.outboxEntries() where entry.operation != .delete {
+        for entry in try store.outboxEntries() where entry.operation != .delete && only.map({ $0.contains(entry.object) }) ?? true {
             for property in HistoryProperty.allCases where entry.changes[property.rawValue] != nil {
-                unpublished[entry.object, default: [:]][property, default: []].insert(ChangeStamp(clock: entry.clock, device: store.deviceID))
+                for device in devices {
+                    unpublished[entry.object, default: [:]][property, default: []].insert(ChangeStamp(clock: entry.clock, device: device))
+                }
             }
         }
+        guard !unpublished.isEmpty else { return 0 }
+        var made = Set(try store.fetch(ItemRequest(trash: .included)).filter { $0.name.contains(" (kept, ") }.map { "\($0.name)\n\($0.body ?? "")" })
         var kept = 0
         for (object, properties) in unpublished.sorted(by: { $0.key.storeString < $1.key.storeString }) {
             let history = try store.history(of: object)
@@ -43,8 +57,8 @@ struct UnpublishedEdits {
             let body = try item?.body ?? newest(.body) ?? ""
             let time = withdrawn.values.flatMap { $0 }.max().map { HybridClock.date(of: $0.clock) } ?? Date()
             let parent = item?.parent.flatMap { try? store.item($0, includingBody: false) }.flatMap { $0.isCollection ? $0.id : nil }
-            _ = try store.addNote(
-                named: ConflictCopy.labelled(name, "kept", device: deviceName, id: store.deviceID, time: time), body: body, in: parent)
+            let keptName = ConflictCopy.labelled(name, "kept", device: deviceName, id: store.deviceID, time: time)
+            if made.insert("\(keptName)\n\(body)").inserted { _ = try store.addNote(named: keptName, body: body, in: parent) }
             let entity: Entity = item?.isCollection == true ? .collection : .note
             try store.merge { replica in
                 let merger = HistoryMerger(replica: replica)
