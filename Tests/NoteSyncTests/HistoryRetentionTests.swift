@@ -362,11 +362,17 @@ import Testing
         #expect(compacted.removedLogs > 0)
         try stack.join()
         let joined = stack.stores[3]
+        let container = try stack.container()
 
         // Device 2 comes back: its edit becomes a note of its own, on every device, and its
-        // note follows the others'.
+        // note follows the others'. (Its first try stopped just after it registered: it said
+        // in its store that it was coming back, and enabling again still keeps the edit.)
+        try stack.stores[2].recordSync { try $0.setValue("1", for: SyncEngine.returningKey) }
+        try container.register(DeviceRegistration(
+            container: container.identity, device: stack.stores[2].deviceID, name: "device-2", modelVersion: Store.currentModelVersion))
         let report = try stack.engines[2].enable(cloud: stack.cloud, deviceName: "device-2")
         #expect(report.keptEdits == 1)
+        #expect(try stack.stores[2].syncValues(withPrefix: SyncEngine.returningKey).isEmpty)
         try stack.syncUntilQuiet()
         for store in stack.stores {
             let kept = try store.fetch(ItemRequest(trash: .included)).filter { $0.name.hasPrefix("Soup (kept, device-2, ") }

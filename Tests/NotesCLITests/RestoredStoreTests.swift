@@ -160,6 +160,50 @@ import Testing
         #expect(devices.contains(copy) && devices.contains(original), "\(devices)")
     }
 
+    /// The laptop is forgotten with an edit it never published, and a copy of its folder comes
+    /// back after the desktop dropped old history: the copy, then the laptop itself, keep the
+    /// edit as a note of their own, and every device ends the same.
+    @Test func aCopyOfAForgottenStoreKeepsItsUnpublishedEditAsANoteWhenHistoryWasDropped() throws {
+        // Registrations say what was applied at every sync here, not every ten minutes.
+        func quick(_ store: URL, _ arguments: String...) throws -> NotesResult {
+            try NotesCommand.run(arguments, store: store, environment: ["NOTES_ACKNOWLEDGE_SECONDS": "0"])
+        }
+        try enableBoth()
+        let soup = try quick(laptop, "add", "Soup", "--body", "version 0").line
+        for index in 1...3 { #expect(try quick(laptop, "edit", soup, "--body", "version \(index)").status == 0) }
+        #expect(try quick(laptop, "sync", "now").status == 0)
+        #expect(try quick(desktop, "sync", "now").status == 0)
+        #expect(try quick(laptop, "edit", soup, "--body", "written on the laptop, never published").status == 0)
+        let copied = folder.appending("copied")
+        try copy(laptop, to: copied)
+        #expect(try quick(laptop, "sync", "disable", "--forget").status == 0)
+        for index in 4...6 { #expect(try quick(desktop, "edit", soup, "--body", "version \(index)").status == 0) }
+        let compacted = try quick(desktop, "sync", "compact", "--keep-versions", "2", "--keep-days", "0")
+        #expect(compacted.output.contains("dropped 5 old versions"), "\(compacted)")
+
+        let back = try quick(copied, "sync", "now")
+        #expect(back.status == 0, "\(back)")
+        let again = try quick(laptop, "sync", "enable", "--cloud", cloud.path, "--device-name", "laptop")
+        #expect(again.output.contains("kept its unpublished edits of 1 item as notes of their own"), "\(again)")
+        let joiner = folder.appending("joiner")
+        #expect(try quick(joiner, "sync", "enable", "--cloud", cloud.path).output.contains("started from the baseline"))
+        for _ in 0..<2 {
+            for store in [copied, laptop, desktop, joiner] { #expect(try quick(store, "sync", "now").status == 0) }
+        }
+        for store in [laptop, copied, desktop, joiner] {
+            #expect(try quick(store, "cat", soup).line == "version 6", "\(store.lastPathComponent)")
+            let all = try names(store)
+            let kept = all.filter { $0.hasPrefix("Soup (kept, laptop, ") }
+            #expect(kept.count == 2, "\(store.lastPathComponent): \(all)")
+            let items = try JSONSerialization.jsonObject(with: Data(try quick(store, "ls", "--json").output.utf8)) as? [[String: Any]] ?? []
+            for item in items where (item["name"] as? String)?.hasPrefix("Soup (kept, ") == true {
+                #expect(try quick(store, "cat", item["id"] as? String ?? "").line == "written on the laptop, never published")
+            }
+            #expect(try quick(store, "check").output == "ok\n")
+        }
+        #expect(Set(try [laptop, copied, desktop, joiner].map(names)).count == 1)
+    }
+
     @Test func aRestoredStoreTakesBackCompactedLogsFromABaseline() throws {
         try enableBoth()
         let backup = try backUpThenPublishN2(compacting: true)
