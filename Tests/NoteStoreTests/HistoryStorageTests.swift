@@ -157,4 +157,53 @@ import Testing
         }
         #expect(stored == [nil])
     }
+
+    /// A copy for a baseline stores a note edited in one line of versions backwards: its last
+    /// text is the item's, each older one a delta against the one after it (whole again every
+    /// ``VersionStorage/backwardDepth``), and every version reads as it was saved; a note whose
+    /// history branches is left as it is.
+    @Test func aCopyForABaselineStoresALineOfEditsBackwards() throws {
+        let short = try store.addNote(named: "Diary", body: Self.longBody, in: nil)
+        for round in 1...15 { _ = try store.edit(short.id, body: Self.longBody + "entry \(round)\n") }
+        let long = try store.addNote(named: "Log", body: Self.longBody, in: nil)
+        for round in 1...45 { _ = try store.edit(long.id, body: Self.longBody + "entry \(round)\n") }
+        let branched = try store.addNote(named: "Two heads", body: Self.longBody, in: nil)
+        let first = try #require(try store.history(of: branched.id).first { $0.property == .body })
+        try store.replicate { replica in
+            for (index, device) in [UUID(), UUID()].enumerated() {
+                try replica.addVersion(VersionDraft(
+                    object: branched.id, property: .body, stamp: ChangeStamp(clock: HybridClock.maximum - 10 + UInt64(index), device: device),
+                    bases: [first.stamp], text: Self.longBody + "branch \(index)\n"))
+            }
+        }
+        let notes = [short.id, long.id, branched.id]
+        let before = try notes.map { try texts($0, .body) }
+        func storedBytes(_ store: Store, _ id: UUID) throws -> Int {
+            try store.read { db in
+                try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(length(content)), 0) FROM history WHERE object = ?", arguments: [HistoryEncoding.bytes(of: id)]) ?? 0
+            }
+        }
+        let shortBytes = try storedBytes(store, short.id)
+        let copy = fixture.folder.appending("copy.sqlite")
+        _ = try store.copyForBaseline(to: copy) { _ in [:] }
+        let copied = try Store.create(folder: fixture.folder.appending("joined"), fromBaseline: copy, clock: 1 << 16) { _ in Data() }
+        for (index, id) in notes.enumerated() {
+            let read = try copied.history(of: id).filter { $0.property == .body }.sorted { $0.stamp < $1.stamp }
+            #expect(try read.map { try copied.text(of: id, .body, at: $0.stamp) } == before[index], "note \(index)")
+        }
+        func whole(_ id: UUID) throws -> Int {
+            try copied.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history WHERE object = ? AND property = 0 AND delta_of IS NULL", arguments: [HistoryEncoding.bytes(of: id)]) ?? 0
+            }
+        }
+        // The last text, kept in the item; and one whole every `backwardDepth` versions.
+        #expect(try whole(short.id) == 1)
+        #expect(try whole(long.id) == 1 + 45 / VersionStorage.backwardDepth)
+        #expect(try storedBytes(copied, short.id) < shortBytes - Self.longBody.utf8.count / 2, "the first text is no longer stored whole")
+        // The joined store goes on: an edit, then every version still reads.
+        _ = try copied.edit(short.id, body: "rewritten\n")
+        let after = try copied.history(of: short.id).filter { $0.property == .body }.sorted { $0.stamp < $1.stamp }
+        #expect(try after.map { try copied.text(of: short.id, .body, at: $0.stamp) } == before[0] + ["rewritten\n"])
+        #expect(try copied.check() == [])
+    }
 }
