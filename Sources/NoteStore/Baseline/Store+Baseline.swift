@@ -75,8 +75,6 @@ extension Store {
                     try StoreSchema.removeHistoryCuts(db)
                     made.modelVersion = StoreSchema.modelVersionWithoutHistoryCuts
                 }
-                // An edited note's first text, whole, is most of what its history weighs.
-                try VersionStorage.storeLinesBackwards(db)
                 // Texts that arrived by sync are kept in history and in the item: once is enough.
                 try VersionStorage.keepTextsOnce(db)
                 if try !BaselineDatabase.indexMatchesItems(db) {
