@@ -80,7 +80,7 @@ public final class SyncEngine {
         try store.startRecordingChanges()
         var keptEdits = 0
         if try store.syncValues(withPrefix: Self.returningKey)[Self.returningKey] != nil {
-            keptEdits = try keepEditsBelowDroppedHistory(container, deviceName: deviceName)
+            keptEdits = try UnpublishedEdits(store: store).keepIfHistoryWasDropped(in: container, deviceName: deviceName)
             try store.recordSync { ledger in try ledger.setValue(nil, for: Self.returningKey) }
         }
         let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
@@ -125,18 +125,9 @@ public final class SyncEngine {
         return synced
     }
 
+    /// Said in the store by a device coming back without a registration, from before it
+    /// registers until it has kept its unpublished edits (``UnpublishedEdits``).
     static let returningKey = "enable.returning"
-
-    /// For a device that comes back without a registration: when the container has dropped
-    /// history, keeps its unpublished edits of names and bodies as notes of their own
-    /// (``UnpublishedEdits``); returns how many notes it made.
-    func keepEditsBelowDroppedHistory(_ container: CloudContainer, deviceName: String?) throws -> Int {
-        let dropped = try HistoryRetention.wasDropped(in: store)
-            || HistoryRetention.wasDropped(in: BaselineCatalog.read(container, containerID: container.identity))
-        guard dropped else { return 0 }
-        try HistoryRetention.noteDropped(in: store)
-        return try UnpublishedEdits(store: store).keepAsNotes(deviceName: deviceName)
-    }
 
     /// Stops syncing and keeps every note; with `forget`, also removes this device's
     /// registration from the container.

@@ -90,11 +90,7 @@ public final class BaselineDatabase {
 
     /// Whether its history holds a version.
     public func holdsVersion(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> Bool {
-        try queue.read { db in
-            try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM history WHERE object = ? AND property = ? AND stamp = ?)",
-                arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp)]) ?? false
-        }
+        try queue.read { db in try Replica(db: db).hasVersion(of: object, property, at: stamp) }
     }
 
     /// The blobs its attachments use.

@@ -135,10 +135,7 @@ struct BaselineLoader {
         // them is first kept as a note of its own, and taken back, so that no text goes with it.
         var lacking: Set<UUID> = []
         for cut in cuts where try !store.hasVersion(of: cut.object, cut.property, at: cut.stamp) { lacking.insert(cut.object) }
-        if !lacking.isEmpty {
-            let name = try store.syncValues(withPrefix: SyncState.deviceNameKey)[SyncState.deviceNameKey]
-            _ = try UnpublishedEdits(store: store).keepAsNotes(deviceName: name, only: lacking)
-        }
+        if !lacking.isEmpty { _ = try UnpublishedEdits(store: store).keepAsNotes(only: lacking) }
         let knowledge = try database.knowledge()
         let clock = ClockSkew.adoptable(try database.clock(), now: Date())
         let merger = Merger()

@@ -45,12 +45,7 @@ struct OwnLogRecovery {
         }
         // Brought back in place: saves made since may be edits of versions a baseline dropped
         // meanwhile, which the devices that lack them could not merge.
-        if try HistoryRetention.wasDropped(in: store)
-            || HistoryRetention.wasDropped(in: BaselineCatalog.read(container, containerID: containerID))
-        {
-            let name = try store.syncValues(withPrefix: SyncState.deviceNameKey)[SyncState.deviceNameKey]
-            report.keptEdits += try UnpublishedEdits(store: store).keepAsNotes(deviceName: name)
-        }
+        report.keptEdits += try UnpublishedEdits(store: store).keepIfHistoryWasDropped(in: container)
         var position = exported
         var recovered = 0
         if !present.contains(position + 1) {

@@ -37,7 +37,7 @@ extension SyncEngine {
         guard values[Self.registrationPendingKey] != nil else { return false }
         // A copy, or a backup, may hold edits it never published from before history was
         // dropped: they become notes of their own before anything is exported.
-        _ = try keepEditsBelowDroppedHistory(container, deviceName: values[SyncState.deviceNameKey])
+        _ = try UnpublishedEdits(store: store).keepIfHistoryWasDropped(in: container)
         try container.register(DeviceRegistration(
             container: containerID, device: store.deviceID,
             name: values[SyncState.deviceNameKey] ?? Self.defaultDeviceName(for: store.folder),

@@ -12,14 +12,27 @@ import NoteStore
 struct UnpublishedEdits {
     let store: Store
 
+    /// Keeps the unpublished edits as notes (``keepAsNotes(deviceName:only:)``) when this store
+    /// or a baseline of `container` says that history was dropped, and notes it in the store;
+    /// returns how many notes it made. What a device that comes back runs before it publishes.
+    func keepIfHistoryWasDropped(in container: CloudContainer, deviceName: String? = nil) throws -> Int {
+        let dropped = try HistoryRetention.wasDropped(in: store)
+            || HistoryRetention.wasDropped(in: BaselineCatalog.read(container, containerID: container.identity))
+        guard dropped else { return 0 }
+        try HistoryRetention.noteDropped(in: store)
+        return try keepAsNotes(deviceName: deviceName)
+    }
+
     /// Keeps the unpublished edits of notes and collections that have published versions as
     /// notes of their own, named `<name> (kept, <device>, <time> UTC)`, in the same
     /// collection; returns how many notes it made. Edits of items made since the last publish
     /// (all of whose versions are unpublished) are left to sync as they are.
     ///
-    /// `only`: the objects to look at (all by default). Safe to run again after it stopped
-    /// half way: a kept note already made (same name and body) is not made twice.
-    func keepAsNotes(deviceName: String?, only: Set<UUID>? = nil) throws -> Int {
+    /// `deviceName` names the device in the notes' names (by default, the name the store
+    /// records); `only`: the objects to look at (all by default). Safe to run again after it
+    /// stopped half way: a kept note already made (same name and body) is not made twice.
+    func keepAsNotes(deviceName: String? = nil, only: Set<UUID>? = nil) throws -> Int {
+        let deviceName = try deviceName ?? store.syncValues(withPrefix: SyncState.deviceNameKey)[SyncState.deviceNameKey]
         // A store that took a new id (a copy, a backup) saved them under its former one.
         var devices = [store.deviceID]
         if let former = try store.syncValues(withPrefix: SyncEngine.replacedDeviceKey)[SyncEngine.replacedDeviceKey]
