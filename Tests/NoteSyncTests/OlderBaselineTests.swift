@@ -5,7 +5,8 @@ import NoteTestSupport
 import Testing
 
 /// Compacted containers written by releases (`Fixtures/baseline4`: model version 4, before
-/// tags; `Fixtures/baseline5`: model version 5, with a tag), each made by its script with that
+/// tags; `Fixtures/baseline5`: model version 5, with a tag; `Fixtures/baseline6`: model version
+/// 6, history kept compact, before the retention of history), each made by its script with that
 /// build: their early logs are gone, so a new device of this build must start from the
 /// baseline, upgrade it when it is older, and apply the logs after it, among them concurrent
 /// edits of a note that merge on a base only the baseline holds.
@@ -16,7 +17,7 @@ import Testing
     var cloud: URL { folder.appending("cloud") }
 
     /// The fixture, and the tags its script gave the note Soup.
-    @Test(arguments: [("baseline4", [String]()), ("baseline5", ["hot"])])
+    @Test(arguments: [("baseline4", [String]()), ("baseline5", ["hot"]), ("baseline6", ["hot"])])
     func aNewDeviceJoinsFromTheOlderBaseline(fixture: String, soupTags: [String]) throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
@@ -52,7 +53,7 @@ import Testing
     }
     /// A device with notes of its own that attaches to the container merges the older baseline
     /// into its store (upgraded first, in its copy), keeps its notes, and pushes them.
-    @Test(arguments: ["baseline4", "baseline5"])
+    @Test(arguments: ["baseline4", "baseline5", "baseline6"])
     func aStoreWithNotesMergesTheOlderBaseline(fixture: String) throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
