@@ -122,6 +122,7 @@ import Testing
     enum BadBaseline: String, CaseIterable, CustomTestStringConvertible {
         case flippedByte, truncated, foreignContainer, notADatabase, trigger, view, extraTable, pageSize, storeFile
         case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut
+        case itemIndexOfOtherRows, historyIndexOfOtherRows
 
         var testDescription: String { rawValue }
     }
@@ -148,6 +149,20 @@ import Testing
             let queue = try DatabaseQueue(path: database.path)
             try queue.writeWithoutTransaction { try $0.execute(sql: sql) }
             try queue.close()
+        }
+        /// Makes each of two indexes read the entries of the other.
+        func swapRoots(_ first: String, _ second: String) throws {
+            let queue = try DatabaseQueue(path: database.path)
+            let roots = try queue.read { db in
+                try [first, second].map { try #require(try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = ?", arguments: [$0])) }
+            }
+            try queue.close()
+            try edit("""
+                PRAGMA writable_schema = ON;
+                UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = '\(first)';
+                UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = '\(second)';
+                PRAGMA writable_schema = OFF
+                """)
         }
         switch kind {
         case .flippedByte:
@@ -199,6 +214,12 @@ import Testing
                 INSERT INTO history_cut(object, property, stamp) SELECT object, property, zeroblob(24) FROM history LIMIT 1
                 """)
             manifest.modelVersion = 7
+        case .itemIndexOfOtherRows:
+            // Every page where it belongs, every record well formed: only the index of item
+            // ids holds the entries of the index of collections, and the other way round.
+            try swapRoots("sqlite_autoindex_item_1", "item_collection")
+        case .historyIndexOfOtherRows:
+            try swapRoots("history_head", "tag_on_name")
         }
         // More logs than the good one, so that it is chosen first.
         manifest.vector[writer] = (manifest.vector[writer] ?? 0) + 1_000
@@ -219,6 +240,8 @@ import Testing
         switch kind {
         case .flippedByte: #expect("\(skipped)".contains("SHA-256 of its manifest (damaged)"), "\(skipped)")
         case .corruptPage, .notADatabase, .trigger: #expect(!"\(skipped)".contains("SHA-256"), "\(kind): \(skipped)")
+        case .itemIndexOfOtherRows: #expect("\(skipped)".contains("does not hold the rows of item"), "\(skipped)")
+        case .historyIndexOfOtherRows: #expect("\(skipped)".contains("index history_head"), "\(skipped)")
         default: break
         }
         #expect(report.baseline?.path == "baselines/\(good.device.storeString)/000000000001.sqlite", "\(kind)")

@@ -9,6 +9,11 @@
 /// with errno set.
 ssize_t notes_copy_file_range(int in, int out, size_t length);
 
+/// Starts writing the dirty pages of `fd` to disk without waiting for them (sync_file_range(2)
+/// with SYNC_FILE_RANGE_WRITE, which glibc declares only with _GNU_SOURCE): a later fsync(2)
+/// then has little left to wait for. It makes nothing durable. Returns 0, or -1 with errno set.
+int notes_start_writeback(int fd);
+
 /// The inode of the file at `path` and, where the file system records it, its birth time
 /// (statx(2), which glibc declares only with _GNU_SOURCE), without following a final symbolic
 /// link. Returns 1 with the birth time, 0 without it (`seconds` and `nanoseconds` set to 0), or

@@ -12,7 +12,8 @@ import GRDBSQLite
 /// defensive settings (defensive mode, untrusted schema, triggers, views and extensions off,
 /// cell size checks on, no memory map), its schema must be exactly the store's of a model
 /// version this build reads (``readableModelVersions``) plus the header table (a trigger, a view, an index or a column more or less is
-/// refused), `PRAGMA integrity_check` must pass, the migrations recorded must be the store's,
+/// refused), SQLite's integrity check must pass (`PRAGMA quick_check`, and the indexes checked
+/// against their tables by ``IndexCheck``, which is faster than `PRAGMA integrity_check`), the migrations recorded must be the store's,
 /// and ids, names and bodies must follow the store's rules. Only then are its header and rows
 /// read.
 public final class BaselineDatabase {
@@ -60,7 +61,7 @@ public final class BaselineDatabase {
         do {
             let (header, modelVersion) = try queue.read { db throws -> ([String: String], Int) in
                 let modelVersion = try checkSchema(db)
-                try checkIntegrity(db, modelVersion: modelVersion)
+                try checkIntegrity(db, modelVersion: modelVersion, file: file)
                 try checkContents(db, modelVersion: modelVersion)
                 let header = Dictionary(
                     try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0[0] as String, $0[1] as String) },
@@ -157,6 +158,8 @@ public final class BaselineDatabase {
             throw BaselineProblem("its page size is \(pageSize == 1 ? 65536 : pageSize) bytes, not \(Self.pageSize)")
         }
         guard bytes[18] == 1, bytes[19] == 1 else { throw BaselineProblem("it is not in rollback-journal mode") }
+        // Text in UTF-8, as a store writes it: the check of its indexes compares text as bytes.
+        guard bytes[56..<60].elementsEqual([0, 0, 0, 1]) else { throw BaselineProblem("its text is not in UTF-8") }
         let pages = bytes[28..<32].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         guard size > 0, size % UInt64(pageSize) == 0, pages == size / UInt64(pageSize) else {
             throw BaselineProblem("its size (\(size) bytes) is not the \(pages) pages its header counts")
@@ -229,10 +232,24 @@ public final class BaselineDatabase {
         throw BaselineProblem("its schema defines '\(differing?.name ?? "?")' otherwise than a store of model version \(StoreSchema.currentModelVersion)")
     }
 
-    private static func checkIntegrity(_ db: Database, modelVersion: Int) throws {
-        let messages = try String.fetchAll(db, sql: "PRAGMA integrity_check(3)")
+    /// SQLite's quick check (pages, records, NOT NULL and CHECK constraints), then the indexes
+    /// against their tables (``IndexCheck``): together what its integrity check does, faster.
+    /// Tables without rowids are checked on a second connection to `file` while this one
+    /// checks the others.
+    private static func checkIntegrity(_ db: Database, modelVersion: Int, file: URL) throws {
+        let messages = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
         guard messages == ["ok"] else {
             throw BaselineProblem("it fails SQLite's integrity check: \(messages.joined(separator: "; "))")
+        }
+        let beside = BackgroundWork {
+            let queue = try DatabaseQueue(path: file.path, configuration: hardenedConfiguration(readonly: true))
+            defer { try? queue.close() }
+            return try queue.read { db in try IndexCheck.problemInTablesWithoutRowids(db) }
+        }
+        let found = Result { try IndexCheck.problemInTablesWithRowids(db) }
+        let foundBeside = beside.wait()
+        if let problem = try found.get() ?? foundBeside.get() {
+            throw BaselineProblem("it fails SQLite's integrity check: \(problem)")
         }
         let expectedMigrations = try Self.expectedSchemas.get()[modelVersion]?.migrations ?? []
         let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
@@ -251,14 +268,7 @@ public final class BaselineDatabase {
     /// Ids in the store's form, names and bodies within the store's rules, in one pass over
     /// the items (and one over the attachments).
     private static func checkContents(_ db: Database, modelVersion: Int) throws {
-        guard try indexMatchesItems(db) else { throw BaselineProblem("its full-text index is not of its items") }
-        let items = try Row.fetchCursor(db, sql: "SELECT id, parent, name, length(CAST(body AS BLOB)) FROM item")
-        while let row = try items.next() {
-            let parent = row[1] as DatabaseValue
-            guard isStoreUUID(row[0] as DatabaseValue), parent.isNull || isStoreUUID(parent) else { throw BaselineProblem("an item id breaks the store's rules") }
-            guard let name: String = row[2], isValidName(name) else { throw BaselineProblem("an item's name breaks the store's rules") }
-            guard (row[3] as Int?) ?? 0 <= Item.maximumBodyBytes else { throw BaselineProblem("a body is larger than the store allows") }
-        }
+        try checkItems(db)
         let attachments = try Row.fetchCursor(db, sql: "SELECT id, note, sha256 FROM attachment")
         while let row = try attachments.next() {
             guard isStoreUUID(row[0] as DatabaseValue), isStoreUUID(row[1] as DatabaseValue), let sha256: String = row[2],
@@ -288,10 +298,70 @@ public final class BaselineDatabase {
         }
     }
 
+    /// Each item's ids in the store's form, its name and the size of its body within the
+    /// store's rules; and the full-text index with an entry for each item, by rowid, and no
+    /// other (it refers to items by rowid). One pass over the items in the order of their
+    /// rowids, in step with one over the index's entries, on SQLite's own calls: the items of
+    /// a large baseline are most of its rows.
+    private static func checkItems(_ db: Database) throws {
+        let itemStatement = try db.makeStatement(sql: "SELECT rowid, id, parent, name, length(CAST(body AS BLOB)) FROM item ORDER BY rowid")
+        let entryStatement = try db.makeStatement(sql: "SELECT id FROM item_fts_docsize ORDER BY id")
+        let items = itemStatement.sqliteStatement
+        let entries = entryStatement.sqliteStatement
+        defer {
+            sqlite3_reset(items)
+            sqlite3_reset(entries)
+            withExtendedLifetime((itemStatement, entryStatement)) {}
+        }
+        func step(_ statement: OpaquePointer) throws -> Bool {
+            let code = sqlite3_step(statement)
+            guard code == SQLITE_ROW || code == SQLITE_DONE else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))))
+            }
+            return code == SQLITE_ROW
+        }
+        while try step(items) {
+            guard try step(entries), sqlite3_column_int64(entries, 0) == sqlite3_column_int64(items, 0) else {
+                throw BaselineProblem("its full-text index is not of its items")
+            }
+            guard isStoreUUID(items, 1), sqlite3_column_type(items, 2) == SQLITE_NULL || isStoreUUID(items, 2) else {
+                throw BaselineProblem("an item id breaks the store's rules")
+            }
+            guard isValidName(items, 3) else { throw BaselineProblem("an item's name breaks the store's rules") }
+            guard sqlite3_column_int64(items, 4) <= Item.maximumBodyBytes else { throw BaselineProblem("a body is larger than the store allows") }
+        }
+        guard try !step(entries) else { throw BaselineProblem("its full-text index is not of its items") }
+    }
+
+    /// Whether column `column` of the row is text that is a UUID as the store writes ids.
+    private static func isStoreUUID(_ row: OpaquePointer, _ column: Int32) -> Bool {
+        guard sqlite3_column_type(row, column) == SQLITE_TEXT, let text = sqlite3_column_text(row, column) else { return false }
+        return isStoreUUID(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(row, column))))
+    }
+
+    /// Whether column `column` of the row is text in UTF-8 that is a name as a store keeps it.
+    private static func isValidName(_ row: OpaquePointer, _ column: Int32) -> Bool {
+        guard sqlite3_column_type(row, column) == SQLITE_TEXT, let text = sqlite3_column_text(row, column) else { return false }
+        let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(row, column)))
+        if isPlainName(bytes) { return true }
+        guard let name = String(validating: bytes, as: UTF8.self) else { return false }
+        return isValidName(name)
+    }
+
+    /// Whether a name is printable ASCII, 1 to 500 characters, with no space at either end:
+    /// a name that needs no closer look.
+    private static func isPlainName(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        !utf8.isEmpty && utf8.count <= Item.maximumNameLength && utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+            && utf8.first != 0x20 && utf8.last != 0x20
+    }
+
     /// Whether a value is a UUID as the store writes ids: 36 lowercase characters with dashes.
     private static func isStoreUUID(_ value: DatabaseValue) -> Bool {
         guard case let .string(text) = value.storage else { return false }
-        let bytes = Array(text.utf8)
+        return Array(text.utf8).withUnsafeBufferPointer { isStoreUUID($0) }
+    }
+
+    private static func isStoreUUID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count == 36 else { return false }
         for (index, byte) in bytes.enumerated() {
             if [8, 13, 18, 23].contains(index) {
@@ -306,12 +376,7 @@ public final class BaselineDatabase {
     /// A name as a store keeps it: trimmed, 1 to 500 characters, no line break, control or
     /// bidirectional formatting character. Printable ASCII needs no closer look.
     private static func isValidName(_ name: String) -> Bool {
-        let utf8 = name.utf8
-        if !utf8.isEmpty, utf8.count <= Item.maximumNameLength, utf8.allSatisfy({ (0x21...0x7E).contains($0) || $0 == 0x20 }),
-            utf8.first != 0x20, utf8.last != 0x20
-        {
-            return true
-        }
+        if Array(name.utf8).withUnsafeBufferPointer({ isPlainName($0) }) { return true }
         return Item.normalizedName(name) == name && (1...Item.maximumNameLength).contains(name.count)
             && !name.contains(where: \.isNewline) && ControlCharacters.first(in: name) == nil
     }

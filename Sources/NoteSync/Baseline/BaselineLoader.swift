@@ -85,7 +85,9 @@ struct BaselineLoader {
         }
         // The SHA-256 is computed while the database is checked; a copy without the SHA-256
         // of its manifest is refused as damaged, whatever the checks of the database found.
-        let digest = BackgroundDigest(of: file)
+        // The copy is not synced: a new device syncs it when it makes its store of it, and
+        // its pages start towards the disk once hashed.
+        let digest = BackgroundDigest(of: file, writingBack: true)
         let damaged = BaselineProblem(text: "its bytes do not have the SHA-256 of its manifest (damaged)")
         let database: BaselineDatabase
         do {

@@ -41,7 +41,7 @@ public protocol CloudFileSystem: Sendable {
     /// Removes a file (or a link, never what it points to).
     func remove(_ path: String) throws(SyncError)
 
-    /// Copies a regular file out of the cloud folder into a new local file, synced; see the
+    /// Copies a regular file out of the cloud folder into a new local file, not yet synced; see the
     /// default implementation.
     func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64
 
@@ -59,11 +59,11 @@ extension CloudFileSystem {
 
 extension CloudFileSystem {
     /// Copies the regular file at `path` into the local file `destination`, which is created
-    /// (mode 0600, never replacing a file) and synced to disk; refuses a file of more than
-    /// `limit` bytes. Returns the bytes copied. This default reads the file whole into memory.
+    /// (mode 0600, never replacing a file), not synced: whoever keeps it syncs it; refuses a file of more than `limit` bytes. Returns the bytes copied. This
+    /// default reads the file whole into memory.
     public func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
         let data = try read(path, limit: limit)
-        try LocalFile.create(destination, writing: { fd in LocalFile.writeAll(data, to: fd) })
+        try LocalFile.create(destination, durability: .unsynced, writing: { fd in LocalFile.writeAll(data, to: fd) })
         return Int64(data.count)
     }
 

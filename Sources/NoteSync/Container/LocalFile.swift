@@ -8,13 +8,23 @@ import Foundation
 /// Files of this machine that sync writes outside the cloud folder (a baseline copied into the
 /// store folder), and the copying of bytes between descriptors.
 enum LocalFile {
+    /// How far ``create(_:durability:writing:)`` takes a new file towards the disk.
+    enum Durability {
+        /// Synced (fsync(2)) before it returns.
+        case synced
+        /// Not synced: a copy that is only read and removed is never waited for, and whoever
+        /// keeps a file syncs it (a baseline made a new device's store).
+        case unsynced
+    }
+
     /// Creates `file` exclusively with mode 0600, lets `write` fill it (returning 0 or an
-    /// errno), and syncs it to disk; nothing is left behind on failure.
-    static func create(_ file: URL, writing write: (Int32) -> Int32) throws(SyncError) {
+    /// errno), and syncs it to disk unless told otherwise (`durability`); nothing is left
+    /// behind on failure.
+    static func create(_ file: URL, durability: Durability = .synced, writing write: (Int32) -> Int32) throws(SyncError) {
         let fd = open(file.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: file.path, reason: errnoText(errno)) }
         var code = write(fd)
-        if code == 0 && fsync(fd) != 0 { code = errno }
+        if durability == .synced && code == 0 && fsync(fd) != 0 { code = errno }
         if close(fd) != 0 && code == 0 { code = errno }
         guard code == 0 else {
             unlink(file.path)

@@ -162,7 +162,8 @@ public struct FileSealing: Sendable {
     }
 
     /// Writes the plain bytes of the local envelope `source` of the container path `path` into
-    /// the new local file `destination` (mode 0600, synced), a chunk at a time; nothing is
+    /// the new local file `destination` (mode 0600, not synced, as a plain copy out of the
+    /// container: whoever keeps it syncs it), a chunk at a time; nothing is
     /// left at `destination` when the envelope does not open. Returns the plain size.
     public func open(file source: URL, to destination: URL, path: String) throws(SyncError) -> Int64 {
         let input = Glibc.open(source.path, O_RDONLY | O_CLOEXEC)
@@ -180,7 +181,7 @@ public struct FileSealing: Sendable {
         let key = self.key(for: path, salt: header.suffix(Self.saltBytes))
         var failure: Failure?
         do throws(SyncError) {
-            try LocalFile.create(destination) { out in
+            try LocalFile.create(destination, durability: .unsynced) { out in
                 let count = Self.chunkCount(ofPlain: Int(plainCount))
                 for index in 0..<count {
                     let length = min(Self.chunkBytes, Int(plainCount) - index * Self.chunkBytes) + Self.tagBytes
