@@ -29,12 +29,14 @@ import Testing
         let sorted = try queue.read { db -> [(EntryBytes, [DatabaseValue])] in
             let statement = try db.makeStatement(sql: "SELECT a, b, c FROM entry ORDER BY a, b, c")
             var result: [(EntryBytes, [DatabaseValue])] = []
-            let handle = statement.sqliteStatement
-            while sqlite3_step(handle) == SQLITE_ROW {
-                var entry = EntryBytes()
-                for column in 0..<Int32(3) { try entry.append(handle, column) }
-                let values = (0..<Int32(3)).map { DatabaseValue(sqliteStatement: handle, index: $0) }
-                result.append((entry, values))
+            try withExtendedLifetime(statement) {
+                let handle = statement.sqliteStatement
+                while sqlite3_step(handle) == SQLITE_ROW {
+                    var entry = EntryBytes()
+                    for column in 0..<Int32(3) { try entry.append(handle, column) }
+                    let values = (0..<Int32(3)).map { DatabaseValue(sqliteStatement: handle, index: $0) }
+                    result.append((entry, values))
+                }
             }
             return result
         }
@@ -81,6 +83,39 @@ import Testing
         let reopened = try DatabaseQueue(path: path)
         let problem = try reopened.read { try IndexCheck.problemInTablesWithRowids($0) }
         #expect(problem?.contains("does not hold the rows of item") == true, "\(problem ?? "none")")
+        try reopened.close()
+    }
+
+    /// The index of trashed items is searched past NULL keys; one that holds an entry for
+    /// every item, NULL for those not in the trash, is found out by its count of entries.
+    @Test func aPartialIndexWithEntriesItsSearchPassesOverDoesNotPass() throws {
+        let fixture = try StoreFixture()
+        let context = fixture.store.makeContext()
+        for number in 0..<20 {
+            let note = context.insertNote(named: "Note \(number)", body: "", in: nil)
+            if number % 4 == 0 { try context.trash(note.id) }
+        }
+        try context.save()
+        let path = fixture.store.folder.appendingPathComponent(Store.databaseFileName).path
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "CREATE INDEX every_trashed ON item(trashed)")
+            let roots = try ["item_on_trashed", "every_trashed"].map {
+                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = ?", arguments: [$0])!
+            }
+            try db.execute(sql: """
+                PRAGMA writable_schema = ON;
+                UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = 'item_on_trashed';
+                UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = 'every_trashed';
+                PRAGMA writable_schema = OFF
+                """)
+        }
+        try queue.close()
+        let reopened = try DatabaseQueue(path: path)
+        try reopened.writeWithoutTransaction { db in try db.execute(sql: "DROP INDEX every_trashed") }
+        #expect(try reopened.read { try String.fetchAll($0, sql: "PRAGMA quick_check") } == ["ok"])
+        let problem = try reopened.read { try IndexCheck.problemInTablesWithRowids($0) }
+        #expect(problem == "the index item_on_trashed holds entries that its scan passes over", "\(problem ?? "none")")
         try reopened.close()
     }
 }

@@ -122,7 +122,7 @@ import Testing
     enum BadBaseline: String, CaseIterable, CustomTestStringConvertible {
         case flippedByte, truncated, foreignContainer, notADatabase, trigger, view, extraTable, pageSize, storeFile
         case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut
-        case itemIndexOfOtherRows, historyIndexOfOtherRows
+        case itemIndexOfOtherRows, historyIndexOfOtherRows, danglingParent
 
         var testDescription: String { rawValue }
     }
@@ -220,6 +220,11 @@ import Testing
             try swapRoots("sqlite_autoindex_item_1", "item_collection")
         case .historyIndexOfOtherRows:
             try swapRoots("history_head", "tag_on_name")
+        case .danglingParent:
+            try edit("""
+                PRAGMA foreign_keys = OFF;
+                UPDATE item SET parent = '00000000-0000-4000-8000-000000000000' WHERE rowid = (SELECT MIN(rowid) FROM item WHERE kind = 'note')
+                """)
         }
         // More logs than the good one, so that it is chosen first.
         manifest.vector[writer] = (manifest.vector[writer] ?? 0) + 1_000
@@ -242,6 +247,7 @@ import Testing
         case .corruptPage, .notADatabase, .trigger: #expect(!"\(skipped)".contains("SHA-256"), "\(kind): \(skipped)")
         case .itemIndexOfOtherRows: #expect("\(skipped)".contains("does not hold the rows of item"), "\(skipped)")
         case .historyIndexOfOtherRows: #expect("\(skipped)".contains("index history_head"), "\(skipped)")
+        case .danglingParent: #expect("\(skipped)".contains("it refers to an item it does not hold"), "\(skipped)")
         default: break
         }
         #expect(report.baseline?.path == "baselines/\(good.device.storeString)/000000000001.sqlite", "\(kind)")

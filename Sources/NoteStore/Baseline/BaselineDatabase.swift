@@ -14,8 +14,9 @@ import GRDBSQLite
 /// version this build reads (``readableModelVersions``) plus the header table (a trigger, a view, an index or a column more or less is
 /// refused), SQLite's integrity check must pass (`PRAGMA quick_check`, and the indexes checked
 /// against their tables by ``IndexCheck``, which is faster than `PRAGMA integrity_check`), the migrations recorded must be the store's,
-/// and ids, names and bodies must follow the store's rules. Only then are its header and rows
-/// read.
+/// ids, names and bodies must follow the store's rules, and every reference between rows
+/// (a parent, an attachment's note) must be to an item it holds. Only then are its header and
+/// rows read.
 public final class BaselineDatabase {
     /// The table holding the header: keys and values, as text.
     static let headerTable = "baseline"
@@ -269,6 +270,16 @@ public final class BaselineDatabase {
     /// the items (and one over the attachments).
     private static func checkContents(_ db: Database, modelVersion: Int) throws {
         try checkItems(db)
+        // The store's foreign keys: each parent, each attachment's note and each displaced
+        // item is an item. Parents are looked up once each (a library has few collections),
+        // not once per item as `PRAGMA foreign_key_check` does.
+        let dangling = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT parent FROM item WHERE parent IS NOT NULL) AS used
+                    WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = used.parent))
+                OR EXISTS (SELECT 1 FROM attachment WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = attachment.note))
+                OR EXISTS (SELECT 1 FROM displaced WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = displaced.item))
+            """) ?? true
+        guard !dangling else { throw BaselineProblem("it refers to an item it does not hold") }
         let attachments = try Row.fetchCursor(db, sql: "SELECT id, note, sha256 FROM attachment")
         while let row = try attachments.next() {
             guard isStoreUUID(row[0] as DatabaseValue), isStoreUUID(row[1] as DatabaseValue), let sha256: String = row[2],

@@ -13,7 +13,7 @@ import Foundation
 /// bytes.
 ///
 /// With `writingBack`, the thread then starts the file's pages towards the disk
-/// (sync_file_range(2)) and does not wait for them: the copy is not synced when it is made,
+/// (sync_file_range(2)) and does not wait for them to arrive: the copy is not synced when it is made,
 /// and a new device that makes its store of it syncs it before it links it, when little is
 /// left to wait for. Submitting the writes costs a tenth of a second for a copy of 200 MiB,
 /// which this keeps off the thread that checks the database.
@@ -28,16 +28,17 @@ final class BackgroundDigest: @unchecked Sendable {
         let descriptor = writingBack ? open(file.path, O_RDONLY | O_CLOEXEC) : -1
         Thread.detachNewThread { [self] in
             result = Result { try BaselineLoader.sha256(of: file) }
-            done.signal()
             if descriptor >= 0 {
                 _ = notes_start_writeback(descriptor)
                 close(descriptor)
             }
+            done.signal()
         }
     }
 
     /// Waits for the digest: 64 lowercase hex digits. Call it before the file goes, on every
-    /// path, so that no thread is left reading.
+    /// path, so that no thread is left reading; and before the file is opened as a database,
+    /// since closing a descriptor of a file drops every lock the process holds on it.
     func wait() throws -> String {
         if !waited {
             done.wait()

@@ -38,7 +38,7 @@ struct BaselineLoader {
         }
         for entry in candidates where BaselineCatalog.isComplete(entry, logs: logs) {
             do {
-                let (database, file) = try fetch(entry)
+                let (database, file) = try fetch(entry, becomingStore: device == nil)
                 return (entry, database, file)
             } catch let problem as BaselineProblem {
                 report.skipped.append(SkippedFile(path: entry.name.databasePath, reason: .unreadable(problem.description)))
@@ -73,8 +73,9 @@ struct BaselineLoader {
         }
     }
 
-    /// Copies the baseline's database into the store folder and checks it.
-    private func fetch(_ entry: BaselineCatalog.Entry) throws -> (BaselineDatabase, URL) {
+    /// Copies the baseline's database into the store folder and checks it. A copy `becomingStore`
+    /// (a new device's) starts towards the disk once hashed, to be synced when it is linked.
+    private func fetch(_ entry: BaselineCatalog.Entry, becomingStore: Bool) throws -> (BaselineDatabase, URL) {
         let file = Self.temporaryFile(in: folder, .taken)
         var keep = false
         defer { if !keep { try? FileManager.default.removeItem(at: file) } }
@@ -86,8 +87,8 @@ struct BaselineLoader {
         // The SHA-256 is computed while the database is checked; a copy without the SHA-256
         // of its manifest is refused as damaged, whatever the checks of the database found.
         // The copy is not synced: a new device syncs it when it makes its store of it, and
-        // its pages start towards the disk once hashed.
-        let digest = BackgroundDigest(of: file, writingBack: true)
+        // its pages start towards the disk once hashed; others only read it.
+        let digest = BackgroundDigest(of: file, writingBack: becomingStore)
         let damaged = BaselineProblem(text: "its bytes do not have the SHA-256 of its manifest (damaged)")
         let database: BaselineDatabase
         do {
