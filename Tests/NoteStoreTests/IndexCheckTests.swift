@@ -68,17 +68,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         #expect(try queue.read { try IndexCheck.problemInTablesWithRowids($0) } == nil)
         #expect(try queue.read { try IndexCheck.problemInTablesWithoutRowids($0) } == nil)
-        let roots = try queue.read { db in
-            try ["item_on_parent", "sqlite_autoindex_item_1"].map { try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = ?", arguments: [$0])! }
-        }
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: """
-                PRAGMA writable_schema = ON;
-                UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = 'item_on_parent';
-                UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = 'sqlite_autoindex_item_1';
-                PRAGMA writable_schema = OFF
-                """)
-        }
+        try queue.writeWithoutTransaction { db in try Self.swapRoots("item_on_parent", "sqlite_autoindex_item_1", db) }
         try queue.close()
         let reopened = try DatabaseQueue(path: path)
         let problem = try reopened.read { try IndexCheck.problemInTablesWithRowids($0) }
@@ -100,15 +90,7 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "CREATE INDEX every_trashed ON item(trashed)")
-            let roots = try ["item_on_trashed", "every_trashed"].map {
-                try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = ?", arguments: [$0])!
-            }
-            try db.execute(sql: """
-                PRAGMA writable_schema = ON;
-                UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = 'item_on_trashed';
-                UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = 'every_trashed';
-                PRAGMA writable_schema = OFF
-                """)
+            try Self.swapRoots("item_on_trashed", "every_trashed", db)
         }
         try queue.close()
         let reopened = try DatabaseQueue(path: path)
@@ -117,5 +99,19 @@ import Testing
         let problem = try reopened.read { try IndexCheck.problemInTablesWithRowids($0) }
         #expect(problem == "the index item_on_trashed holds entries that its scan passes over", "\(problem ?? "none")")
         try reopened.close()
+    }
+
+    /// Makes each of two indexes read the entries of the other: every page where it belongs,
+    /// every record well formed. The schema is read again when the database is next opened.
+    static func swapRoots(_ first: String, _ second: String, _ db: Database) throws {
+        let roots = try [first, second].map {
+            try #require(try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = ?", arguments: [$0]))
+        }
+        try db.execute(sql: """
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = '\(first)';
+            UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = '\(second)';
+            PRAGMA writable_schema = OFF
+            """)
     }
 }
