@@ -324,15 +324,8 @@ public final class BaselineDatabase {
             sqlite3_reset(entries)
             withExtendedLifetime((itemStatement, entryStatement)) {}
         }
-        func step(_ statement: OpaquePointer) throws -> Bool {
-            let code = sqlite3_step(statement)
-            guard code == SQLITE_ROW || code == SQLITE_DONE else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))))
-            }
-            return code == SQLITE_ROW
-        }
-        while try step(items) {
-            guard try step(entries), sqlite3_column_int64(entries, 0) == sqlite3_column_int64(items, 0) else {
+        while try IndexCheck.step(items) {
+            guard try IndexCheck.step(entries), sqlite3_column_int64(entries, 0) == sqlite3_column_int64(items, 0) else {
                 throw BaselineProblem("its full-text index is not of its items")
             }
             guard isStoreUUID(items, 1), sqlite3_column_type(items, 2) == SQLITE_NULL || isStoreUUID(items, 2) else {
@@ -341,7 +334,7 @@ public final class BaselineDatabase {
             guard isValidName(items, 3) else { throw BaselineProblem("an item's name breaks the store's rules") }
             guard sqlite3_column_int64(items, 4) <= Item.maximumBodyBytes else { throw BaselineProblem("a body is larger than the store allows") }
         }
-        guard try !step(entries) else { throw BaselineProblem("its full-text index is not of its items") }
+        guard try !IndexCheck.step(entries) else { throw BaselineProblem("its full-text index is not of its items") }
     }
 
     /// Whether column `column` of the row is text that is a UUID as the store writes ids.

@@ -1,5 +1,6 @@
 import CFileSystem
 import Foundation
+import NoteStore
 
 #if canImport(Glibc)
     import Glibc
@@ -17,22 +18,20 @@ import Foundation
 /// and a new device that makes its store of it syncs it before it links it, when little is
 /// left to wait for. Submitting the writes costs a tenth of a second for a copy of 200 MiB,
 /// which this keeps off the thread that checks the database.
-final class BackgroundDigest: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    /// Set once by the thread, read after `done`.
-    private var result: Result<String, any Error> = .success("")
-    private var waited = false
+final class BackgroundDigest {
+    private let work: BackgroundWork<String>
 
     init(of file: URL, writingBack: Bool = false) {
         // Opened here, so that the writeback reaches this file even when it is removed first.
         let descriptor = writingBack ? open(file.path, O_RDONLY | O_CLOEXEC) : -1
-        Thread.detachNewThread { [self] in
-            result = Result { try BaselineLoader.sha256(of: file) }
-            if descriptor >= 0 {
-                _ = notes_start_writeback(descriptor)
-                close(descriptor)
+        work = BackgroundWork {
+            defer {
+                if descriptor >= 0 {
+                    _ = notes_start_writeback(descriptor)
+                    close(descriptor)
+                }
             }
-            done.signal()
+            return try BaselineLoader.sha256(of: file)
         }
     }
 
@@ -40,10 +39,6 @@ final class BackgroundDigest: @unchecked Sendable {
     /// path, so that no thread is left reading; and before the file is opened as a database,
     /// since closing a descriptor of a file drops every lock the process holds on it.
     func wait() throws -> String {
-        if !waited {
-            done.wait()
-            waited = true
-        }
-        return try result.get()
+        try work.wait().get()
     }
 }
