@@ -61,8 +61,18 @@ struct Compaction {
             let published = SyncState(values: try store.syncValues(withPrefix: SyncState.exportedKey)).exportedSequence
             registration.clean = applied.merging([store.deviceID: published]) { _, own in own }
         }
-        try container.register(registration)
+        // What the registration says is applied must outlive a power cut: imports commit
+        // without waiting for the disk, and this commit, synced, takes them to it. Were they
+        // undone after the registration said so, others would remove logs or versions this
+        // device still needs.
+        let previous = values[Self.acknowledgedKey]
         try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: Self.acknowledgedKey) }
+        do {
+            try container.register(registration)
+        } catch {
+            try? store.recordSync { ledger in try ledger.setValue(previous, for: Self.acknowledgedKey) }
+            throw error
+        }
     }
 
     /// What ``run(now:)`` removed.
