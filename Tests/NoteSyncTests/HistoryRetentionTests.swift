@@ -341,13 +341,17 @@ import Testing
         #expect(try stack.engines[0].compact().history.versions > 0)
     }
 
-    @Test func aDeviceThatComesBackWithoutRegistrationKeepsItsUnpublishedEditsAsNotes() throws {
+    /// With `renamed`, the device also gives the note a name too long to be kept whole beside
+    /// the kept note's label: the kept note's body begins with it.
+    @Test(arguments: [false, true])
+    func aDeviceThatComesBackWithoutRegistrationKeepsItsUnpublishedEditsAsNotes(renamed: Bool) throws {
         let (stack, note) = try Self.editedStack()
         try Self.quiet(stack)
         // Device 2 is forgotten, and edits the note while away.
         try stack.engines[2].disable(forget: true)
         let away = try #require(try stack.stores[2].item(note).body) + "written while away\n"
-        _ = try stack.stores[2].edit(note, body: away)
+        let longName = "Soup " + String(repeating: "and bread ", count: 49) + "end"
+        _ = try stack.stores[2].edit(note, name: renamed ? longName : nil, body: away)
         // The others go on, drop old history and the logs everyone has.
         for round in 1...4 {
             let body = try #require(try stack.stores[0].item(note).body)
@@ -375,8 +379,12 @@ import Testing
         #expect(try stack.stores[2].syncValues(withPrefix: SyncEngine.returningKey).isEmpty)
         try stack.syncUntilQuiet()
         for store in stack.stores {
-            let kept = try store.fetch(ItemRequest(trash: .included)).filter { $0.name.hasPrefix("Soup (kept, device-2, ") }
-            #expect(kept.count == 1 && kept.first?.body == away, "\(kept)")
+            let kept = try store.fetch(ItemRequest(trash: .included)).filter {
+                $0.name.hasPrefix(renamed ? "Soup and bread " : "Soup (kept, device-2, ") && $0.name.contains(" (kept, device-2, ")
+            }
+            #expect(kept.count == 1 && kept.first?.body == (renamed ? "\(longName)\n\n\(away)" : away), "\(kept)")
+            #expect(kept.first.map { $0.name.count <= Item.maximumNameLength && !$0.name.contains(longName) } == true)
+            #expect(try store.item(note).name == "Soup")
             #expect(try store.item(note).body == (try stack.stores[0].item(note).body))
             #expect(try store.check() == [])
         }

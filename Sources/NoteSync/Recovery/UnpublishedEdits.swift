@@ -25,7 +25,8 @@ struct UnpublishedEdits {
 
     /// Keeps the unpublished edits of notes and collections that have published versions as
     /// notes of their own, named `<name> (kept, <device>, <time> UTC)`, in the same
-    /// collection; returns how many notes it made. Edits of items made since the last publish
+    /// collection (a withdrawn name that the label would cut is also the body's first line);
+    /// returns how many notes it made. Edits of items made since the last publish
     /// (all of whose versions are unpublished) are left to sync as they are.
     ///
     /// `deviceName` names the device in the notes' names (by default, the name the store
@@ -71,7 +72,10 @@ struct UnpublishedEdits {
             let time = withdrawn.values.flatMap { $0 }.max().map { HybridClock.date(of: $0.clock) } ?? Date()
             let parent = item?.parent.flatMap { try? store.item($0, includingBody: false) }.flatMap { $0.isCollection ? $0.id : nil }
             let keptName = ConflictCopy.labelled(name, "kept", device: deviceName, id: store.deviceID, time: time)
-            if made.insert("\(keptName)\n\(body)").inserted { _ = try store.addNote(named: keptName, body: body, in: parent) }
+            // A withdrawn name too long to be kept whole beside its label opens the body.
+            var keptBody = body
+            if withdrawn[.name] != nil, let name, !keptName.hasPrefix(name + " (") { keptBody = "\(name)\n\n\(body)" }
+            if made.insert("\(keptName)\n\(keptBody)").inserted { _ = try store.addNote(named: keptName, body: keptBody, in: parent) }
             let entity: Entity = item?.isCollection == true ? .collection : .note
             try store.merge { replica in
                 let merger = HistoryMerger(replica: replica)
