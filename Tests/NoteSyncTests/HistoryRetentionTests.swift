@@ -395,6 +395,34 @@ import Testing
         try Self.checkCuts(of: stack.stores[2], against: stack.stores[0])
     }
 
+    /// A device that had not heard that history was dropped writes a later baseline, without
+    /// `historyDropped`. The writer of the baseline that dropped history keeps that one at its
+    /// next compaction, though the later one holds all it holds: the container still says so.
+    @Test func theBaselineThatDroppedHistoryStaysWhileTheAnchorDoesNotSaySo() throws {
+        let (stack, _) = try Self.editedStack()
+        try Self.quiet(stack)
+        let dropped = try stack.engines[0].compact(keepVersions: 2, keepDays: 0)
+        #expect(dropped.history.versions > 0 && dropped.baseline.historyDropped)
+        // Device 1 writes a later baseline with the first out of its sight, having noted nothing.
+        let baselines = stack.cloud.appendingPathComponent(SyncEngine.defaultContainerName).appendingPathComponent("baselines")
+        let folder = baselines.appendingPathComponent(stack.stores[0].deviceID.storeString)
+        let aside = stack.folder.appending("aside")
+        try FileManager.default.moveItem(at: folder, to: aside)
+        try stack.stores[1].recordSync { try $0.setValue(nil, for: HistoryRetention.droppedKey) }
+        _ = try stack.stores[1].addNote(named: "later", body: "", in: nil)
+        let later = try stack.engines[1].compact()
+        try FileManager.default.moveItem(at: aside, to: folder)
+        #expect(!later.baseline.historyDropped)
+        #expect(Compaction.dominates(later.baseline.vector, dropped.baseline.vector))
+
+        let container = try stack.container()
+        _ = try Compaction(store: stack.stores[0], container: container, containerID: container.identity).run()
+        let catalog = try BaselineCatalog.read(container, containerID: container.identity)
+        #expect(catalog.entries.first?.manifest.device == stack.stores[1].deviceID, "the later baseline is the anchor")
+        #expect(catalog.entries.contains { $0.manifest.device == stack.stores[0].deviceID && $0.manifest.historyDropped })
+        #expect(HistoryRetention.wasDropped(in: catalog))
+    }
+
     /// Settings differ from store to store: a device that started from a baseline cut closer
     /// to the present merges a later baseline cut further back (catching up) and keeps its
     /// history and its cut.

@@ -109,8 +109,12 @@ struct Compaction {
             outcome.logs += 1
             CrashPoint.compactionRemoved.reach()
         }
+        // A baseline that says history was dropped stays while the anchor does not say so (its
+        // writer had not heard of it): the fact must outlive it (``HistoryRetention``).
         for entry in catalog.entries
-        where entry.manifest.device == me && entry.name != anchor.name && Self.dominates(anchor.manifest.vector, entry.manifest.vector) {
+        where entry.manifest.device == me && entry.name != anchor.name && Self.dominates(anchor.manifest.vector, entry.manifest.vector)
+            && (anchor.manifest.historyDropped || !entry.manifest.historyDropped)
+        {
             try container.removeBaseline(entry.name)
             outcome.baselines += 1
         }
