@@ -342,7 +342,8 @@ import Testing
     }
 
     /// With `renamed`, the device also gives the note a name too long to be kept whole beside
-    /// the kept note's label: the kept note's body begins with it.
+    /// the kept note's label, and another device renames it later: the kept note is named
+    /// after the name withdrawn, and its body begins with it.
     @Test(arguments: [false, true])
     func aDeviceThatComesBackWithoutRegistrationKeepsItsUnpublishedEditsAsNotes(renamed: Bool) throws {
         let (stack, note) = try Self.editedStack()
@@ -355,7 +356,8 @@ import Testing
         // The others go on, drop old history and the logs everyone has.
         for round in 1...4 {
             let body = try #require(try stack.stores[0].item(note).body)
-            _ = try stack.stores[0].edit(note, body: body.replacingOccurrences(of: "three", with: "three \(round)"))
+            _ = try stack.stores[0].edit(
+                note, name: renamed && round == 1 ? "Broth" : nil, body: body.replacingOccurrences(of: "three", with: "three \(round)"))
             try stack.engines[0].syncNow()
             try stack.engines[1].syncNow()
         }
@@ -384,7 +386,7 @@ import Testing
             }
             #expect(kept.count == 1 && kept.first?.body == (renamed ? "\(longName)\n\n\(away)" : away), "\(kept)")
             #expect(kept.first.map { $0.name.count <= Item.maximumNameLength && !$0.name.contains(longName) } == true)
-            #expect(try store.item(note).name == "Soup")
+            #expect(try store.item(note).name == (renamed ? "Broth" : "Soup"))
             #expect(try store.item(note).body == (try stack.stores[0].item(note).body))
             #expect(try store.check() == [])
         }
@@ -393,6 +395,49 @@ import Testing
         #expect(try Set(stack.stores.map { try $0.conflictCopies() }).count == 1)
         try Self.checkCuts(of: joined, against: stack.stores[0])
         try Self.checkCuts(of: stack.stores[2], against: stack.stores[0])
+    }
+
+    /// A withdrawn rename is kept under its own name, though another device's later rename
+    /// has arrived meanwhile and is the note's name now.
+    @Test func aWithdrawnRenameIsKeptUnderItsOwnNameWhenALaterOneHasArrived() throws {
+        let stack = try SyncStack(devices: 2)
+        let note = try stack.stores[0].addNote(named: "Soup", body: "one\n", in: nil).id
+        try stack.syncUntilQuiet()
+        _ = try stack.stores[1].edit(note, name: "Soup with bread")
+        _ = try stack.stores[0].edit(note, name: "Broth")
+        try stack.engines[0].syncNow()
+        // Device 1 imports without publishing: its rename is still its own.
+        let container = try stack.container()
+        var report = SyncReport()
+        _ = try LogImporter(store: stack.stores[1], container: container, containerID: container.identity).importAvailable(into: &report)
+        #expect(try stack.stores[1].item(note).name == "Broth")
+
+        #expect(try UnpublishedEdits(store: stack.stores[1]).keepAsNotes(deviceName: "device-1") == 1)
+        let kept = try stack.stores[1].fetch(ItemRequest()).filter { $0.name.contains(" (kept, device-1, ") }
+        #expect(kept.count == 1 && kept.first?.name.hasPrefix("Soup with bread (kept, device-1, ") == true, "\(kept.map(\.name))")
+        #expect(kept.first?.body == "one\n")
+        #expect(try stack.stores[1].item(note).name == "Broth")
+    }
+
+    /// A withdrawn name too long for its label, of a note whose body has no room left for it:
+    /// it is the body of a kept note of its own.
+    @Test func aLongWithdrawnNameOfAFullNoteIsKeptInANoteOfItsOwn() throws {
+        let stack = try SyncStack(devices: 2)
+        let body = String(repeating: "x", count: Item.maximumBodyBytes - 10)
+        let note = try stack.stores[0].addNote(named: "Soup", body: body, in: nil).id
+        try stack.syncUntilQuiet()
+        let longName = "Soup " + String(repeating: "and bread ", count: 49) + "end"
+        _ = try stack.stores[1].edit(note, name: longName)
+
+        #expect(try UnpublishedEdits(store: stack.stores[1]).keepAsNotes(deviceName: "device-1") == 1)
+        let kept = try stack.stores[1].fetch(ItemRequest()).filter { $0.name.contains(" (kept") }
+        #expect(kept.count == 2)
+        #expect(kept.contains { $0.name.hasPrefix("Soup and bread ") && $0.name.contains(" (kept, device-1, ") && $0.body == body })
+        #expect(kept.contains { $0.name.hasPrefix("Soup and bread ") && $0.name.contains(" (kept name, device-1, ") && $0.body == longName })
+        #expect(try stack.stores[1].item(note).name == "Soup")
+        // Again, as after a stop half way: nothing more.
+        #expect(try UnpublishedEdits(store: stack.stores[1]).keepAsNotes(deviceName: "device-1") == 0)
+        #expect(try stack.stores[1].fetch(ItemRequest()).filter { $0.name.contains(" (kept") }.count == 2)
     }
 
     /// A device that had not heard that history was dropped writes a later baseline, without
@@ -421,6 +466,14 @@ import Testing
         #expect(catalog.entries.first?.manifest.device == stack.stores[1].deviceID, "the later baseline is the anchor")
         #expect(catalog.entries.contains { $0.manifest.device == stack.stores[0].deviceID && $0.manifest.historyDropped })
         #expect(HistoryRetention.wasDropped(in: catalog))
+
+        // Once device 1 has seen it, its next baseline says so too, and the first one goes.
+        _ = try stack.stores[1].addNote(named: "later still", body: "", in: nil)
+        #expect(try stack.engines[1].compact().baseline.historyDropped)
+        #expect(try Compaction(store: stack.stores[0], container: container, containerID: container.identity).run().baselines == 1)
+        let after = try BaselineCatalog.read(container, containerID: container.identity)
+        #expect(!after.entries.contains { $0.manifest.device == stack.stores[0].deviceID })
+        #expect(HistoryRetention.wasDropped(in: after))
     }
 
     /// Settings differ from store to store: a device that started from a baseline cut closer

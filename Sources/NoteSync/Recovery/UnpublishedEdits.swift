@@ -25,8 +25,8 @@ struct UnpublishedEdits {
 
     /// Keeps the unpublished edits of notes and collections that have published versions as
     /// notes of their own, named `<name> (kept, <device>, <time> UTC)`, in the same
-    /// collection (a withdrawn name that the label would cut is also the body's first line);
-    /// returns how many notes it made. Edits of items made since the last publish
+    /// collection, named after the withdrawn name when there is one (which, when the label
+    /// would cut it, also opens the body); returns for how many items it kept edits. Edits of items made since the last publish
     /// (all of whose versions are unpublished) are left to sync as they are.
     ///
     /// `deviceName` names the device in the notes' names (by default, the name the store
@@ -67,15 +67,28 @@ struct UnpublishedEdits {
                 guard let stamp = withdrawn[property]?.max() else { return nil }
                 return try store.text(of: object, property, at: stamp)
             }
-            let name = try item?.name ?? newest(.name)
+            // The name this device gave, when it is withdrawn (the current name may be another
+            // device's, later by stamp); else the current one.
+            let withdrawnName = try newest(.name)
+            let name = withdrawnName ?? item?.name
             let body = try item?.body ?? newest(.body) ?? ""
             let time = withdrawn.values.flatMap { $0 }.max().map { HybridClock.date(of: $0.clock) } ?? Date()
             let parent = item?.parent.flatMap { try? store.item($0, includingBody: false) }.flatMap { $0.isCollection ? $0.id : nil }
             let keptName = ConflictCopy.labelled(name, "kept", device: deviceName, id: store.deviceID, time: time)
-            // A withdrawn name too long to be kept whole beside its label opens the body.
-            var keptBody = body
-            if withdrawn[.name] != nil, let name, !keptName.hasPrefix(name + " (") { keptBody = "\(name)\n\n\(body)" }
-            if made.insert("\(keptName)\n\(keptBody)").inserted { _ = try store.addNote(named: keptName, body: keptBody, in: parent) }
+            var keptNotes = [(name: keptName, body: body)]
+            // A withdrawn name too long to stay whole beside the label opens the body; when the
+            // body has no room left for it, it is the body of a note of its own.
+            if let withdrawnName, !keptName.hasPrefix(withdrawnName + " (") {
+                let opened = "\(withdrawnName)\n\n\(body)"
+                if opened.utf8.count <= Item.maximumBodyBytes {
+                    keptNotes = [(keptName, opened)]
+                } else {
+                    keptNotes.append((ConflictCopy.labelled(withdrawnName, "kept name", device: deviceName, id: store.deviceID, time: time), withdrawnName))
+                }
+            }
+            for note in keptNotes where made.insert("\(note.name)\n\(note.body)").inserted {
+                _ = try store.addNote(named: note.name, body: note.body, in: parent)
+            }
             let entity: Entity = item?.isCollection == true ? .collection : .note
             try store.merge { replica in
                 let merger = HistoryMerger(replica: replica)
