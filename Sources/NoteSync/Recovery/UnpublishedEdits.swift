@@ -24,10 +24,11 @@ struct UnpublishedEdits {
     }
 
     /// Keeps the unpublished edits of notes and collections that have published versions as
-    /// notes of their own, named `<name> (kept, <device>, <time> UTC)`, in the same
-    /// collection, named after the withdrawn name when there is one (which, when the label
-    /// would cut it, also opens the body); returns for how many items it kept edits. Edits of items made since the last publish
-    /// (all of whose versions are unpublished) are left to sync as they are.
+    /// notes of their own, named `<name> (kept, <device>, <time> UTC)` after the withdrawn
+    /// name when there is one (which, when the label would cut it, also opens the body), in
+    /// the same collection; returns for how many items it kept edits. Edits of items made
+    /// since the last publish (all of whose versions are unpublished) are left to sync as they
+    /// are.
     ///
     /// `deviceName` names the device in the notes' names (by default, the name the store
     /// records); `only`: the objects to look at (all by default). Safe to run again after it
@@ -50,7 +51,7 @@ struct UnpublishedEdits {
             }
         }
         guard !unpublished.isEmpty else { return 0 }
-        var made = Set(try store.fetch(ItemRequest(trash: .included)).filter { $0.name.contains(" (kept, ") }.map { "\($0.name)\n\($0.body ?? "")" })
+        var made = Set(try store.fetch(ItemRequest(trash: .included)).filter { $0.name.contains(" (kept") }.map { "\($0.name)\n\($0.body ?? "")" })
         var kept = 0
         for (object, properties) in unpublished.sorted(by: { $0.key.storeString < $1.key.storeString }) {
             let history = try store.history(of: object)
