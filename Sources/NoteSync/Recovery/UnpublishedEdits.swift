@@ -14,7 +14,7 @@ struct UnpublishedEdits {
 
     /// Keeps the unpublished edits as notes (``keepAsNotes(deviceName:only:)``) when this store
     /// or a baseline of `container` says that history was dropped, and notes it in the store;
-    /// returns how many notes it made. What a device that comes back runs before it publishes.
+    /// returns for how many items it kept edits. What a device that comes back runs before it publishes.
     func keepIfHistoryWasDropped(in container: CloudContainer, deviceName: String? = nil) throws -> Int {
         let dropped = try HistoryRetention.wasDropped(in: store)
             || HistoryRetention.wasDropped(in: BaselineCatalog.read(container, containerID: container.identity))
