@@ -65,7 +65,10 @@ let package = Package(
         .target(name: "SyncthingLoopback"),
         .target(
             name: "NoteTestSupport",
-            dependencies: ["NoteStore", "NoteSync"]),
+            dependencies: [
+                "NoteStore", "NoteSync",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "NoteStoreTests",
             dependencies: [

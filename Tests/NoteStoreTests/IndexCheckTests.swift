@@ -68,8 +68,8 @@ import Testing
         let queue = try DatabaseQueue(path: path)
         #expect(try queue.read { try IndexCheck.problemInTablesWithRowids($0) } == nil)
         #expect(try queue.read { try IndexCheck.problemInTablesWithoutRowids($0) } == nil)
-        try queue.writeWithoutTransaction { db in try Self.swapRoots("item_on_parent", "sqlite_autoindex_item_1", db) }
         try queue.close()
+        try IndexRoots.swap("item_on_parent", "sqlite_autoindex_item_1", in: URL(fileURLWithPath: path))
         let reopened = try DatabaseQueue(path: path)
         let problem = try reopened.read { try IndexCheck.problemInTablesWithRowids($0) }
         #expect(problem?.contains("does not hold the rows of item") == true, "\(problem ?? "none")")
@@ -88,30 +88,14 @@ import Testing
         try context.save()
         let path = fixture.store.folder.appendingPathComponent(Store.databaseFileName).path
         let queue = try DatabaseQueue(path: path)
-        try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "CREATE INDEX every_trashed ON item(trashed)")
-            try Self.swapRoots("item_on_trashed", "every_trashed", db)
-        }
+        try queue.writeWithoutTransaction { db in try db.execute(sql: "CREATE INDEX every_trashed ON item(trashed)") }
         try queue.close()
+        try IndexRoots.swap("item_on_trashed", "every_trashed", in: URL(fileURLWithPath: path))
         let reopened = try DatabaseQueue(path: path)
         try reopened.writeWithoutTransaction { db in try db.execute(sql: "DROP INDEX every_trashed") }
         #expect(try reopened.read { try String.fetchAll($0, sql: "PRAGMA quick_check") } == ["ok"])
         let problem = try reopened.read { try IndexCheck.problemInTablesWithRowids($0) }
         #expect(problem == "the index item_on_trashed holds entries that its scan passes over", "\(problem ?? "none")")
         try reopened.close()
-    }
-
-    /// Makes each of two indexes read the entries of the other: every page where it belongs,
-    /// every record well formed. The schema is read again when the database is next opened.
-    static func swapRoots(_ first: String, _ second: String, _ db: Database) throws {
-        let roots = try [first, second].map {
-            try #require(try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = ?", arguments: [$0]))
-        }
-        try db.execute(sql: """
-            PRAGMA writable_schema = ON;
-            UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = '\(first)';
-            UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = '\(second)';
-            PRAGMA writable_schema = OFF
-            """)
     }
 }

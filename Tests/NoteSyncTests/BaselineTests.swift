@@ -150,20 +150,6 @@ import Testing
             try queue.writeWithoutTransaction { try $0.execute(sql: sql) }
             try queue.close()
         }
-        /// Makes each of two indexes read the entries of the other.
-        func swapRoots(_ first: String, _ second: String) throws {
-            let queue = try DatabaseQueue(path: database.path)
-            let roots = try queue.read { db in
-                try [first, second].map { try #require(try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_schema WHERE name = ?", arguments: [$0])) }
-            }
-            try queue.close()
-            try edit("""
-                PRAGMA writable_schema = ON;
-                UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = '\(first)';
-                UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = '\(second)';
-                PRAGMA writable_schema = OFF
-                """)
-        }
         switch kind {
         case .flippedByte:
             var data = try Data(contentsOf: database)
@@ -217,9 +203,9 @@ import Testing
         case .itemIndexOfOtherRows:
             // Every page where it belongs, every record well formed: only the index of item
             // ids holds the entries of the index of collections, and the other way round.
-            try swapRoots("sqlite_autoindex_item_1", "item_collection")
+            try IndexRoots.swap("sqlite_autoindex_item_1", "item_collection", in: database)
         case .historyIndexOfOtherRows:
-            try swapRoots("history_head", "tag_on_name")
+            try IndexRoots.swap("history_head", "tag_on_name", in: database)
         case .danglingParent:
             try edit("""
                 PRAGMA foreign_keys = OFF;
