@@ -113,7 +113,7 @@ struct Compaction {
         // writer had not heard of it): the fact must outlive it (``HistoryRetention``).
         for entry in catalog.entries
         where entry.manifest.device == me && entry.name != anchor.name && Self.dominates(anchor.manifest.vector, entry.manifest.vector)
-            && (anchor.manifest.historyDropped || !entry.manifest.historyDropped)
+            && (HistoryRetention.saysDropped(anchor.manifest) || !HistoryRetention.saysDropped(entry.manifest))
         {
             try container.removeBaseline(entry.name)
             outcome.baselines += 1

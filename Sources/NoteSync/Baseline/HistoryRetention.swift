@@ -42,7 +42,13 @@ struct HistoryRetention: Equatable {
 
     /// Whether a baseline of the catalog says history was dropped (its own, or one before it).
     static func wasDropped(in catalog: BaselineCatalog) -> Bool {
-        catalog.entries.contains { $0.manifest.historyDropped || $0.manifest.modelVersion >= 7 }
+        catalog.entries.contains { saysDropped($0.manifest) }
+    }
+
+    /// Whether a baseline says history was dropped: by its manifest, or by being of model 7
+    /// (a copy with cuts).
+    static func saysDropped(_ manifest: BaselineManifest) -> Bool {
+        manifest.historyDropped || manifest.modelVersion >= 7
     }
 
     /// What a copy of the store drops at `now`.
