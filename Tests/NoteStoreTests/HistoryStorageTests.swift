@@ -4,7 +4,7 @@ import GRDB
 import NoteTestSupport
 import Testing
 
-/// How history is kept (model version 6, docs/sync-format.md "History in the store"): a text
+/// How history is kept (model versions 6 and 8, docs/sync-format.md "History in the store"): a text
 /// kept once in its item until the item's text changes or the item goes, contexts kept only
 /// where they change, and every version reading back as it was saved through all of it.
 @Suite struct HistoryStorageTests {
@@ -17,12 +17,7 @@ import Testing
 
     /// The stored content of each version of a property, oldest first: nil when kept in the item.
     private func contents(_ id: UUID, _ property: HistoryProperty) throws -> [Data?] {
-        try store.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT content FROM history WHERE object = ? AND property = ? ORDER BY stamp",
-                arguments: [HistoryEncoding.bytes(of: id), HistoryEncoding.code(of: property)]
-            ).map { $0[0] as Data? }
-        }
+        try store.read { db in try VersionStorage.line(id, property, db).entries.map(\.content) }
     }
 
     /// Every version's text, oldest first.
@@ -128,11 +123,7 @@ import Testing
         let versions = try store.history(of: note.id).filter { $0.property == .body }.sorted { $0.stamp < $1.stamp }
         #expect(versions.count == 21)
         #expect(versions.map { $0.context?.name } == Array(repeating: "Diary", count: 10) + Array(repeating: "Diary 2", count: 11))
-        let stored = try store.read { db in
-            try String?.fetchAll(
-                db, sql: "SELECT context FROM history WHERE object = ? AND property = 0 ORDER BY stamp",
-                arguments: [HistoryEncoding.bytes(of: note.id)])
-        }
+        let stored = try store.read { db in try VersionStorage.line(note.id, .body, db).entries.map(\.context) }
         let kept = stored.compactMap { $0 }.count
         #expect(kept >= 4 && kept <= 6, "the first, the rename, and one every \(VersionStorage.maximumContextChain) versions: \(stored)")
         #expect(stored[10] != nil, "the rename's context differs from its base's")
@@ -152,9 +143,7 @@ import Testing
         #expect(try contents(id, .body) == [Data(Self.longBody.utf8)])
         let copy = fixture.folder.appending("copy.sqlite")
         _ = try store.copyForBaseline(to: copy) { _ in [:] }
-        let stored = try DatabaseQueue(path: copy.path).read { db in
-            try Row.fetchAll(db, sql: "SELECT content FROM history").map { $0[0] as Data? }
-        }
+        let stored = try DatabaseQueue(path: copy.path).read { db in try VersionStorage.line(id, .body, db).entries.map(\.content) }
         #expect(stored == [nil])
     }
 }

@@ -121,7 +121,7 @@ import Testing
     /// A baseline that is damaged, cut short, of another container, or crafted.
     enum BadBaseline: String, CaseIterable, CustomTestStringConvertible {
         case flippedByte, truncated, foreignContainer, notADatabase, trigger, view, extraTable, pageSize, storeFile
-        case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut
+        case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut, badHistoryLine, wrongHistoryLineCount
         case itemIndexOfOtherRows, historyIndexOfOtherRows, danglingParent
 
         var testDescription: String { rawValue }
@@ -188,24 +188,20 @@ import Testing
         case .badTagRemoval:
             try edit("INSERT INTO tag_removal(item, name, device, clock) VALUES ((SELECT id FROM item LIMIT 1), 'fine', 'not a device', 1)")
         case .badHistoryCut:
-            // A baseline of model 7 whose cut is of no version it holds.
-            let store = try DatabaseQueue(path: stack.stores[0].folder.appendingPathComponent(Store.databaseFileName).path)
-            let table = try #require(try store.read { try String.fetchOne($0, sql: "SELECT sql FROM sqlite_schema WHERE name = 'history_cut'") })
-            try store.close()
-            try edit("""
-                \(table);
-                INSERT INTO grdb_migrations(identifier) VALUES ('v7');
-                UPDATE metadata SET value = '7' WHERE key = 'model_version';
-                UPDATE baseline SET value = '7' WHERE key = 'modelVersion';
-                INSERT INTO history_cut(object, property, stamp) SELECT object, property, zeroblob(24) FROM history LIMIT 1
-                """)
-            manifest.modelVersion = 7
+            // A cut of no version its line holds.
+            try edit("INSERT INTO history_cut(object, property, stamp) SELECT object, property, zeroblob(24) FROM history_line LIMIT 1")
+        case .badHistoryLine:
+            // Well formed for SQLite; a line that claims more devices than its bytes hold.
+            try edit("UPDATE history_line SET line = x'01ffffffff0f00' WHERE rowid = (SELECT MIN(rowid) FROM history_line)")
+        case .wrongHistoryLineCount:
+            try edit("UPDATE history_line SET versions = versions + 1 WHERE rowid = (SELECT MIN(rowid) FROM history_line)")
         case .itemIndexOfOtherRows:
             // Every page where it belongs, every record well formed: only the index of item
             // ids holds the entries of the index of collections, and the other way round.
             try IndexRoots.swap("sqlite_autoindex_item_1", "item_collection", in: database)
         case .historyIndexOfOtherRows:
-            try IndexRoots.swap("history_head", "tag_on_name", in: database)
+            // An index of a table checked after history_line's ('item' sorts after it).
+            try IndexRoots.swap("history_line_key", "item_on_parent", in: database)
         case .danglingParent:
             try edit("""
                 PRAGMA foreign_keys = OFF;
@@ -232,7 +228,9 @@ import Testing
         case .flippedByte: #expect("\(skipped)".contains("SHA-256 of its manifest (damaged)"), "\(skipped)")
         case .corruptPage, .notADatabase, .trigger: #expect(!"\(skipped)".contains("SHA-256"), "\(kind): \(skipped)")
         case .itemIndexOfOtherRows: #expect("\(skipped)".contains("does not hold the rows of item"), "\(skipped)")
-        case .historyIndexOfOtherRows: #expect("\(skipped)".contains("index history_head"), "\(skipped)")
+        case .historyIndexOfOtherRows: #expect("\(skipped)".contains("index history_line_key does not hold"), "\(skipped)")
+        case .badHistoryLine, .wrongHistoryLineCount, .badHistoryCut:
+            #expect("\(skipped)".contains(kind == .badHistoryCut ? "a cut of history" : "a line of history"), "\(skipped)")
         case .danglingParent: #expect("\(skipped)".contains("it refers to an item it does not hold"), "\(skipped)")
         default: break
         }

@@ -245,7 +245,9 @@ public final class BaselineDatabase {
         let beside = BackgroundWork {
             let queue = try DatabaseQueue(path: file.path, configuration: hardenedConfiguration(readonly: true))
             defer { try? queue.close() }
-            return try queue.read { db in try IndexCheck.problemInTablesWithoutRowids(db) }
+            return try queue.read { db in
+                try IndexCheck.problemInTablesWithoutRowids(db) ?? (modelVersion >= 8 ? HistoryLineCheck.problem(db) : nil)
+            }
         }
         let found = Result { try IndexCheck.problemInTablesWithRowids(db) }
         let foundBeside = beside.wait()
@@ -299,7 +301,8 @@ public final class BaselineDatabase {
                 isStoreUUID(row[2] as DatabaseValue), (row[3] as String) == "integer"
             else { throw BaselineProblem("a tag removal breaks the store's rules") }
         }
-        guard modelVersion >= 7 else { return }
+        // Model 8 checks its cuts with its lines (``HistoryLineCheck``).
+        guard modelVersion == 7 else { return }
         let cuts = try Row.fetchCursor(
             db, sql: "SELECT typeof(object), length(object), typeof(stamp), length(stamp), EXISTS (SELECT 1 FROM history WHERE history.object = history_cut.object AND history.property = history_cut.property AND history.stamp = history_cut.stamp) FROM history_cut")
         while let row = try cuts.next() {

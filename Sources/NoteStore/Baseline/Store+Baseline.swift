@@ -17,10 +17,12 @@ public struct BaselineCopy: Sendable {
     public let attachments: Int
     /// Outbox rows in the copy: local saves not yet exported, whose changes it holds too.
     public let unexported: Int
-    /// The model version of the copy: the store's, or 6 when it records no history cut.
+    /// The model version of the copy: the store's.
     public var modelVersion = StoreSchema.currentModelVersion
     /// The cuts of history this copy made (``HistoryPruning``).
     public var cuts: [HistoryCut] = []
+    /// Whether the copy records cuts of history: made now, or recorded in the store.
+    public var recordsCuts = false
 }
 
 extension Store {
@@ -32,8 +34,7 @@ extension Store {
     /// synced to disk.
     ///
     /// `retention` is given what the copy held and says what it drops of history, if anything
-    /// (``HistoryPruning``); a copy that then records no cut (none made, none recorded in the
-    /// store) is made a copy of a store of model 6. `header` is given what the copy held, and
+    /// (``HistoryPruning``). `header` is given what the copy held, and
     /// returns the header's keys and values. `file` must not exist.
     public func copyForBaseline(
         to file: URL, retention: (BaselineCopy) throws -> HistoryPruning? = { _ in nil }, header: (BaselineCopy) throws -> [String: String]
@@ -71,10 +72,7 @@ extension Store {
                     """)
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if let pruning = try retention(made) { made.cuts = try VersionStorage.prune(pruning, db) }
-                if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")! {
-                    try StoreSchema.removeHistoryCuts(db)
-                    made.modelVersion = StoreSchema.modelVersionWithoutHistoryCuts
-                }
+                made.recordsCuts = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")!
                 // Texts that arrived by sync are kept in history and in the item: once is enough.
                 try VersionStorage.keepTextsOnce(db)
                 if try !BaselineDatabase.indexMatchesItems(db) {

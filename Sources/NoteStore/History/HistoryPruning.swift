@@ -49,17 +49,18 @@ extension VersionStorage {
     /// copy for a baseline), and records each cut; returns them.
     ///
     /// A kept version stored as a delta against a dropped one is stored whole, and a kept
-    /// version whose context was that of a dropped one (a NULL context, looked up through its
-    /// first bases) gets its own, so that every kept version reads as it did.
+    /// version whose context was that of a dropped one (a context not kept, looked up through
+    /// its first bases) gets its own, so that every kept version reads as it did.
     static func prune(_ pruning: HistoryPruning, _ db: Database) throws -> [HistoryCut] {
         var cuts: [HistoryCut] = []
         for row in try candidates(minimumVersions: pruning.minimumVersions, olderThan: pruning.olderThan, limit: nil, db) {
             guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]) else {
                 continue
             }
-            let versions = try self.versions(object, property, db)
-            guard let (cut, dropped) = pruning.decide(versions), !dropped.isEmpty, !dropped.contains(cut) else { continue }
-            try drop(dropped, of: object, property, db)
+            var line = try line(object, property, db)
+            guard let (cut, dropped) = pruning.decide(versions(of: line)), !dropped.isEmpty, !dropped.contains(cut) else { continue }
+            try drop(dropped, from: &line, db)
+            try write(line, db)
             try recordCut(HistoryCut(object: object, property: property, stamp: cut, dropped: dropped), db)
             cuts.append(HistoryCut(object: object, property: property, stamp: cut, dropped: dropped))
         }
@@ -71,50 +72,28 @@ extension VersionStorage {
     static func candidates(minimumVersions: Int, olderThan: UInt64, limit: Int?, _ db: Database) throws -> [Row] {
         let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         return try Row.fetchAll(
-            db,
-            sql: """
-                SELECT object, property FROM history GROUP BY object, property
-                HAVING COUNT(*) > ? AND MIN(stamp) < ? LIMIT ?
-                """,
+            db, sql: "SELECT object, property FROM history_line WHERE versions > ? AND oldest < ? ORDER BY object, property LIMIT ?",
             arguments: [minimumVersions, HistoryEncoding.bytes(of: ChangeStamp(clock: olderThan, device: zero)), limit ?? -1])
     }
 
-    /// Removes `dropped` versions of a property of an object, first making every other one
-    /// independent of them: its text whole where its delta was against one of them, its
-    /// context written out where it was looked up through one of them.
-    private static func drop(_ dropped: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty, _ db: Database) throws {
-        let key = (HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property))
-        struct Stored {
-            var bases: [ChangeStamp]?
-            var context: String?
-            var deltaOf: Data?
-        }
-        var rows: [ChangeStamp: Stored] = [:]
-        for row in try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT stamp, bases, context, delta_of FROM history WHERE object = ? AND property = ?"),
-            arguments: [key.0, key.1])
-        {
-            guard let stamp = (row[0] as Data?).flatMap({ HistoryEncoding.stamp($0) }) else { continue }
-            rows[stamp] = Stored(bases: (row[1] as Data?).flatMap(HistoryEncoding.stamps), context: row[2], deltaOf: row[3])
-        }
+    /// Removes `dropped` versions from a line, first making every other one independent of
+    /// them: its text whole where its delta was against one of them, its context written out
+    /// where it was looked up through one of them.
+    private static func drop(_ dropped: Set<ChangeStamp>, from line: inout HistoryLine, _ db: Database) throws {
         var wholeTexts: [(ChangeStamp, String)] = []
         var contexts: [(ChangeStamp, String)] = []
-        for (stamp, stored) in rows where !dropped.contains(stamp) {
-            if let deltaOf = stored.deltaOf {
-                let against = deltaOf.isEmpty ? stored.bases?.first : HistoryEncoding.stamp(deltaOf)
-                if let against, dropped.contains(against) {
-                    guard let text = try text(object, property, stamp, db) else { continue }
-                    wholeTexts.append((stamp, text))
-                }
+        for entry in line.entries where !dropped.contains(entry.stamp) {
+            if let against = entry.deltaOf, dropped.contains(against) {
+                if let text = try text(entry.stamp, in: line, db) { wholeTexts.append((entry.stamp, text)) }
             }
-            guard stored.context == nil, stored.bases?.first != nil else { continue }
+            guard entry.context == nil, entry.bases?.first != nil else { continue }
             // As the versions are read: through first bases, the version itself counting as
             // the first of at most `maximumContextChain`.
-            var next = stored.bases?.first
+            var next = entry.bases?.first
             var steps = 1
             var resolved: String?
             var throughDropped = false
-            while let current = next, steps < maximumContextChain, let found = rows[current] {
+            while let current = next, steps < maximumContextChain, let found = line.entry(current) {
                 throughDropped = throughDropped || dropped.contains(current)
                 steps += 1
                 if let context = found.context {
@@ -123,21 +102,19 @@ extension VersionStorage {
                 }
                 next = found.bases?.first
             }
-            if throughDropped { contexts.append((stamp, resolved ?? "")) }
+            if throughDropped { contexts.append((entry.stamp, resolved ?? "")) }
         }
         for (stamp, text) in wholeTexts {
-            try db.cachedStatement(
-                sql: "UPDATE history SET content = ?, delta_of = NULL, depth = 0 WHERE object = ? AND property = ? AND stamp = ?"
-            ).execute(arguments: [Data(text.utf8), key.0, key.1, HistoryEncoding.bytes(of: stamp)])
+            line.update(stamp) { entry in
+                entry.content = Data(text.utf8)
+                entry.deltaOf = nil
+                entry.depth = 0
+            }
         }
         for (stamp, context) in contexts {
-            try db.cachedStatement(sql: "UPDATE history SET context = ? WHERE object = ? AND property = ? AND stamp = ?")
-                .execute(arguments: [context, key.0, key.1, HistoryEncoding.bytes(of: stamp)])
+            line.update(stamp) { entry in entry.context = context }
         }
-        for stamp in dropped {
-            try db.cachedStatement(sql: "DELETE FROM history WHERE object = ? AND property = ? AND stamp = ?")
-                .execute(arguments: [key.0, key.1, HistoryEncoding.bytes(of: stamp)])
-        }
+        line.remove(dropped)
     }
 
     /// Records the cut of a property of an object, replacing an earlier one (every version
@@ -176,16 +153,10 @@ extension VersionStorage {
     ) throws -> Bool {
         // The cut itself is never below it (a baseline's cuts are recorded before its versions).
         guard let cut = try cut(of: object, property, db), cut != stamp else { return false }
-        let key = (HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property))
+        let line = try line(object, property, db)
         guard let bases else {
-            return try !(Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM history WHERE object = ? AND property = ? AND stamp < ?)"),
-                arguments: [key.0, key.1, HistoryEncoding.bytes(of: stamp)]) ?? false)
+            return !(line.entries.first.map { $0.stamp < stamp } ?? false)
         }
-        let lookup = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM history WHERE object = ? AND property = ? AND stamp = ?)")
-        for base in bases where try Bool.fetchOne(lookup, arguments: [key.0, key.1, HistoryEncoding.bytes(of: base)]) ?? false {
-            return false
-        }
-        return true
+        return !bases.contains { line.index(of: $0) != nil }
     }
 }

@@ -55,11 +55,19 @@ extension Store {
     /// once in its item (``VersionStorage``) at its size.
     public func historyBytes(of object: UUID? = nil) throws -> Int {
         try read { db in
-            let sum = "SELECT COALESCE(SUM(COALESCE(length(content), size)), 0) FROM history"
+            func bytes(_ line: HistoryLine) -> Int { line.entries.reduce(0) { $0 + ($1.content?.count ?? $1.size) } }
             if let object {
-                return try Int.fetchOne(db, sql: sum + " WHERE object = ?", arguments: [HistoryEncoding.bytes(of: object)]) ?? 0
+                return try HistoryProperty.allCases.reduce(0) { $0 + bytes(try VersionStorage.line(object, $1, db)) }
             }
-            return try Int.fetchOne(db, sql: sum) ?? 0
+            var total = 0
+            let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
+            while let row = try lines.next() {
+                guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
+                    let line = HistoryLine(object: object, property: property, decoding: row[2])
+                else { continue }
+                total += bytes(line)
+            }
+            return total
         }
     }
 

@@ -2,23 +2,23 @@ import Foundation
 import GRDB
 import NoteText
 
-/// Writes and reads versions in the `history` table, text whole, as a line delta, or kept once
-/// in the item.
+/// Writes and reads versions in the `history_line` table: the versions of each property of each
+/// object in one row (``HistoryLine``), each text whole, as a line delta, or kept once in the
+/// item.
 ///
 /// A version's text is stored as a ``LineDelta`` against the version it was edited from when
 /// that text is at hand and the delta is smaller, so that a one-line edit of a long note costs
 /// about one line; every ``maximumDepth`` deltas the text is stored whole again, which bounds
 /// the work of reading an old version.
 ///
-/// The table keeps ids and stamps as bytes (``HistoryEncoding``) and three texts only once
-/// (docs/sync-format.md, "History in the store"):
+/// Three texts are kept only once (docs/sync-format.md, "History in the store"):
 /// - a version saved here whose text would be stored whole and is the text its save gave the
-///   item has no content (NULL): its text is the item's, until ``keepCurrentText(of:_:_:)``, which
+///   item has no content: its text is the item's, until ``keepCurrentText(of:_:_:)``, which
 ///   every write that changes an item's name or body or removes the item calls first, writes it
 ///   into the version;
-/// - a context that is its first base's (after at most ``maximumContextChain`` versions) is NULL,
-///   and an empty text is "no context";
-/// - `delta_of` is an empty blob when the delta is against the version's only base.
+/// - a context that is its first base's (after at most ``maximumContextChain`` versions) is not
+///   kept, and an empty text is "no context";
+/// - a delta against the version's only base names no version.
 enum VersionStorage {
     /// The most deltas between a version and a whole text.
     static let maximumDepth = 50
@@ -28,64 +28,80 @@ enum VersionStorage {
 
     typealias NewVersion = VersionDraft
 
-    static let columns = "object, property, stamp, origin, bases, restored, context, head, size, from_merge"
+    /// The versions of a property of an object; empty when there are none. Throws when the
+    /// line cannot be read.
+    static func line(_ object: UUID, _ property: HistoryProperty, _ db: Database) throws -> HistoryLine {
+        guard let blob = try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT line FROM history_line WHERE object = ? AND property = ?"),
+            arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
+        else { return HistoryLine(object: object, property: property) }
+        guard let line = HistoryLine(object: object, property: property, decoding: blob) else {
+            throw StoreError.invalidOperation(item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
+        }
+        return line
+    }
+
+    /// Writes a line in place of the one of its property; removes it when it has no versions.
+    static func write(_ line: HistoryLine, _ db: Database) throws {
+        let key: [DatabaseValueConvertible] = [HistoryEncoding.bytes(of: line.object), HistoryEncoding.code(of: line.property)]
+        guard let oldest = line.entries.first?.stamp else {
+            try db.cachedStatement(sql: "DELETE FROM history_line WHERE object = ? AND property = ?").execute(arguments: StatementArguments(key))
+            return
+        }
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO history_line (object, property, versions, oldest, line) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (object, property) DO UPDATE SET versions = excluded.versions, oldest = excluded.oldest, line = excluded.line
+                """
+        ).execute(arguments: StatementArguments(key + [line.entries.count, HistoryEncoding.bytes(of: oldest), line.encoded()]))
+    }
 
     /// Writes a version unless one with its stamp is there; returns whether it wrote it. The
     /// new version is written as a head; the caller sets the heads.
     @discardableResult
     static func insert(_ version: NewVersion, _ db: Database) throws -> Bool {
-        let object = HistoryEncoding.bytes(of: version.object)
-        let property = HistoryEncoding.code(of: version.property)
+        var line = try line(version.object, version.property, db)
+        guard line.index(of: version.stamp) == nil else { return false }
         let bases = version.bases?.sorted()
-        var deltaOf: Data?
+        var deltaOf: ChangeStamp?
         var depth = 0
         var content: Data? = Data(version.text.utf8)
         if let base = version.deltaBase, version.text.utf8.count > 64,
-            let baseDepth = try version.deltaBaseDepth ?? Int.fetchOne(
-                db.cachedStatement(sql: "SELECT depth FROM history WHERE object = ? AND property = ? AND stamp = ?"),
-                arguments: [object, property, HistoryEncoding.bytes(of: base.stamp)]),
-            baseDepth + 1 < maximumDepth
+            let baseDepth = version.deltaBaseDepth ?? line.entry(base.stamp)?.depth, baseDepth + 1 < maximumDepth
         {
             let delta = Data(LineDelta.make(from: base.text, to: version.text).encoded)
             if delta.count < version.text.utf8.count / 2 {
                 content = delta
-                deltaOf = bases == [base.stamp] ? Data() : HistoryEncoding.bytes(of: base.stamp)
+                deltaOf = base.stamp
                 depth = baseDepth + 1
             }
         }
         if version.isCurrentText, deltaOf == nil { content = nil }
-        try db.cachedStatement(
-            sql: """
-                INSERT OR IGNORE INTO history
-                    (object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge)
-                VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            object, property, HistoryEncoding.bytes(of: version.stamp), HistoryEncoding.code(of: version.origin),
-            bases.map(HistoryEncoding.bytes(of:)), version.restored.map(HistoryEncoding.bytes(of:)),
-            try storedContext(
-                version.contextJSON ?? version.context.map(ChangeHistory.contextJSON), object: object, property: property, bases: bases, db),
-            version.text.utf8.count, deltaOf, depth, content, version.fromMerge,
-        ])
-        return db.changesCount > 0
+        line.insert(
+            HistoryLine.Entry(
+                stamp: version.stamp, origin: version.origin, bases: bases, restored: version.restored,
+                context: storedContext(version.contextJSON ?? version.context.map(ChangeHistory.contextJSON), bases: bases, in: line),
+                isHead: true, size: version.text.utf8.count, deltaOf: deltaOf, depth: depth, content: content,
+                fromMerge: version.fromMerge))
+        try write(line, db)
+        return true
     }
 
-    /// The `context` column of a new version whose context is `json` (as the store writes it):
-    /// NULL when it is that of the version's first base, an empty text when it has none but has
+    /// The context to keep of a new version whose context is `json` (as the store writes it):
+    /// nil when it is that of the version's first base, an empty text when it has none but has
     /// bases (whose context it would otherwise take).
-    static func storedContext(_ json: String?, object: Data, property: Int, bases: [ChangeStamp]?, _ db: Database) throws -> String? {
+    static func storedContext(_ json: String?, bases: [ChangeStamp]?, in line: HistoryLine) -> String? {
         guard let first = bases?.first else { return json }
         guard let json else { return "" }
-        let lookup = try db.cachedStatement(sql: "SELECT context, bases FROM history WHERE object = ? AND property = ? AND stamp = ?")
         var next = first
         for _ in 1..<maximumContextChain {
-            guard let row = try Row.fetchOne(lookup, arguments: [object, property, HistoryEncoding.bytes(of: next)]) else { break }
-            if let stored = row[0] as String? {
+            guard let entry = line.entry(next) else { break }
+            if let stored = entry.context {
                 // Bytes, not `String` equality: names that differ only in Unicode normalization
                 // are different names.
                 return stored.utf8.elementsEqual(json.utf8) ? nil : json
             }
-            guard let bases = row[1] as Data?, let base = HistoryEncoding.stamp(bases) else { break }
+            guard let base = entry.bases?.first else { break }
             next = base
         }
         return json
@@ -96,144 +112,124 @@ enum VersionStorage {
     static func keepCurrentText(of object: UUID, _ property: HistoryProperty?, _ db: Database) throws {
         let properties = property.map { [$0] } ?? HistoryProperty.allCases
         for property in properties {
-            try db.cachedStatement(
-                sql: """
-                    UPDATE history SET content = (SELECT CAST(\(property == .name ? "name" : "body") AS BLOB) FROM item WHERE id = ?)
-                    WHERE object = ? AND property = ? AND content IS NULL
-                    """
-            ).execute(arguments: [object.storeString, HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
+            var line = try line(object, property, db)
+            guard line.entries.contains(where: { $0.content == nil }) else { continue }
+            let text = try currentText(object, property, db).map { Data($0.utf8) }
+            line.updateAll { entry in
+                if entry.content == nil { entry.content = text }
+            }
+            try write(line, db)
         }
     }
 
     /// Keeps once, in the item, the text of every head stored whole that is its item's current
-    /// text: for a copy of the store (a baseline) and an upgraded store.
+    /// text: for a copy of the store (a baseline).
     static func keepTextsOnce(_ db: Database) throws {
-        let heads = try Row.fetchCursor(
-            db, sql: "SELECT object, property, stamp, content FROM history WHERE head AND delta_of IS NULL AND content IS NOT NULL")
+        let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
         let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")
-        let elide = try db.makeStatement(sql: "UPDATE history SET content = NULL WHERE object = ? AND property = ? AND stamp = ?")
-        var found: [(Data, Int, Data)] = []
-        while let row = try heads.next() {
-            guard let object = HistoryEncoding.id(row[0]), let item = try Row.fetchOne(current, arguments: [object.storeString]) else {
-                continue
+        var changed: [HistoryLine] = []
+        while let row = try lines.next() {
+            guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
+                var line = HistoryLine(object: object, property: property, decoding: row[2]),
+                line.entries.contains(where: { $0.isHead && $0.deltaOf == nil && $0.content != nil }),
+                let item = try Row.fetchOne(current, arguments: [object.storeString]),
+                let text = (property == .body ? item[1] : item[0]) as String?
+            else { continue }
+            let bytes = Data(text.utf8)
+            var elided = false
+            line.updateAll { entry in
+                if entry.isHead, entry.deltaOf == nil, entry.content == bytes {
+                    entry.content = nil
+                    elided = true
+                }
             }
-            let text: String? = (row[1] as Int) == 0 ? item[1] : item[0]
-            if let text, Data(text.utf8) == (row[3] as Data) { found.append((row[0], row[1], row[2])) }
+            if elided { changed.append(line) }
         }
-        for (object, property, stamp) in found { try elide.execute(arguments: [object, property, stamp]) }
+        for line in changed { try write(line, db) }
     }
 
     /// The stamps of the heads of a property of an object.
     static func heads(_ object: UUID, _ property: HistoryProperty, _ db: Database) throws -> [ChangeStamp] {
-        try Data.fetchAll(
-            db.cachedStatement(sql: "SELECT stamp FROM history WHERE object = ? AND property = ? AND head"),
-            arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)]
-        ).compactMap { HistoryEncoding.stamp($0) }.sorted()
+        try line(object, property, db).heads
     }
 
-    /// Makes exactly `heads` the heads of a property of an object.
-    ///
-    /// One row per statement: cheaper on import than one statement that may change several
-    /// rows, which SQLite runs in a statement savepoint.
-    /// `current`: the heads as they are, when the caller read them already.
+    /// Makes exactly `heads` the heads of a property of an object. `current`: the heads as
+    /// they are, when the caller read them already (unused: the line is read whole).
     static func setHeads(
         _ heads: Set<ChangeStamp>, _ object: UUID, _ property: HistoryProperty, current: [ChangeStamp]? = nil, _ db: Database
     ) throws {
-        let current = Set(try current ?? self.heads(object, property, db))
-        let mark = try db.cachedStatement(sql: "UPDATE history SET head = ? WHERE object = ? AND property = ? AND stamp = ?")
-        let key = (HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property))
-        for stamp in current.subtracting(heads) {
-            try mark.execute(arguments: [false, key.0, key.1, HistoryEncoding.bytes(of: stamp)])
+        var line = try line(object, property, db)
+        var changed = false
+        line.updateAll { entry in
+            let isHead = heads.contains(entry.stamp)
+            if entry.isHead != isHead {
+                entry.isHead = isHead
+                changed = true
+            }
         }
-        for stamp in heads.subtracting(current) {
-            try mark.execute(arguments: [true, key.0, key.1, HistoryEncoding.bytes(of: stamp)])
-        }
+        if changed { try write(line, db) }
     }
 
     /// Every version of a property of an object, oldest stamp first.
     static func versions(_ object: UUID, _ property: HistoryProperty, _ db: Database) throws -> [Version] {
-        decode(try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT \(columns) FROM history WHERE object = ? AND property = ? ORDER BY stamp"),
-            arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)]))
+        versions(of: try line(object, property, db))
     }
 
-    /// Every version of an object's name and body, oldest stamp first.
+    /// Every version of an object's name and body, oldest stamp first (a body's before a
+    /// name's of the same stamp).
     static func versions(_ object: UUID, _ db: Database) throws -> [Version] {
-        decode(try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT \(columns) FROM history WHERE object = ? ORDER BY stamp, property"),
-            arguments: [HistoryEncoding.bytes(of: object)]))
+        (try HistoryProperty.allCases.flatMap { versions(of: try line(object, $0, db)) }).sorted {
+            $0.stamp != $1.stamp ? $0.stamp < $1.stamp : HistoryEncoding.code(of: $0.property) < HistoryEncoding.code(of: $1.property)
+        }
     }
 
-    /// The versions of rows of ``columns``, in their order, each with its context: a NULL
-    /// context is that of the version's first base, among the same rows.
-    private static func decode(_ rows: [Row]) -> [Version] {
-        struct Stored {
-            var version: Version
-            var context: String?
-            var firstBase: ChangeStamp?
-        }
-        var stored: [Stored] = []
-        var index: [HistoryProperty: [ChangeStamp: Int]] = [:]
-        for row in rows {
-            guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
-                let stamp = (row[2] as Data?).flatMap({ HistoryEncoding.stamp($0) }), let origin = HistoryEncoding.origin(row[3])
-            else { continue }
-            let bases = (row[4] as Data?).flatMap(HistoryEncoding.stamps)
-            let version = Version(
-                object: object, property: property, stamp: stamp, origin: origin, bases: bases,
-                restored: (row[5] as Data?).flatMap { HistoryEncoding.stamp($0) }, context: nil, isHead: row[7], size: row[8],
-                fromMerge: row[9])
-            index[property, default: [:]][stamp] = stored.count
-            stored.append(Stored(version: version, context: row[6], firstBase: bases?.first))
-        }
+    /// The versions of a line, in its order, each with its context: a context not kept is that
+    /// of the version's first base.
+    static func versions(of line: HistoryLine) -> [Version] {
         var resolved: [Int: VersionContext?] = [:]
         func context(_ position: Int, _ steps: Int) -> VersionContext? {
             if let known = resolved[position] { return known }
-            let entry = stored[position]
+            let entry = line.entries[position]
             var result: VersionContext?
             if let json = entry.context {
                 result = json.isEmpty ? nil : ChangeHistory.context(json: json)
-            } else if steps < maximumContextChain, let base = entry.firstBase, let found = index[entry.version.property]?[base] {
+            } else if steps < maximumContextChain, let base = entry.bases?.first, let found = line.index(of: base) {
                 result = context(found, steps + 1)
             }
             resolved[position] = result
             return result
         }
-        return stored.indices.map { position in
-            let version = stored[position].version
+        return line.entries.indices.map { position in
+            let entry = line.entries[position]
             return Version(
-                object: version.object, property: version.property, stamp: version.stamp, origin: version.origin,
-                bases: version.bases, restored: version.restored, context: context(position, 1), isHead: version.isHead,
-                size: version.size, fromMerge: version.fromMerge)
+                object: line.object, property: line.property, stamp: entry.stamp, origin: entry.origin, bases: entry.bases,
+                restored: entry.restored, context: context(position, 1), isHead: entry.isHead, size: entry.size,
+                fromMerge: entry.fromMerge)
         }
     }
 
     /// The text of a version, or nil when there is no such version.
     static func text(_ object: UUID, _ property: HistoryProperty, _ stamp: ChangeStamp, _ db: Database) throws -> String? {
-        let key = (HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property))
-        let damaged = StoreError.invalidOperation(item: object.storeString, reason: "a version of its \(property.rawValue) is damaged")
+        try text(stamp, in: try line(object, property, db), db)
+    }
+
+    /// The text of a version of `line`, or nil when it has no such version.
+    static func text(_ stamp: ChangeStamp, in line: HistoryLine, _ db: Database) throws -> String? {
+        let damaged = StoreError.invalidOperation(item: line.object.storeString, reason: "a version of its \(line.property.rawValue) is damaged")
         var chain: [Data] = []
-        var next: Data? = HistoryEncoding.bytes(of: stamp)
+        var next: ChangeStamp? = stamp
         while let current = next {
-            guard chain.count <= maximumDepth + 1,
-                let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT delta_of, content, bases FROM history WHERE object = ? AND property = ? AND stamp = ?"),
-                    arguments: [key.0, key.1, current])
-            else {
+            guard chain.count <= maximumDepth + 1, let entry = line.entry(current) else {
                 if chain.isEmpty { return nil }
                 throw damaged
             }
-            guard let content = row[1] as Data? else {
-                guard let text = try currentText(object, property, db) else { throw damaged }
+            guard let content = entry.content else {
+                guard let text = try currentText(line.object, line.property, db) else { throw damaged }
                 chain.append(Data(text.utf8))
                 break
             }
             chain.append(content)
-            next = row[0]
-            if next?.isEmpty == true {
-                guard let bases = row[2] as Data?, bases.count == HistoryEncoding.stampSize else { throw damaged }
-                next = bases
-            }
+            next = entry.deltaOf
         }
         var text = String(decoding: chain.removeLast(), as: UTF8.self)
         while let delta = chain.popLast() {

@@ -17,16 +17,8 @@ extension Replica {
     /// The heads of a property of an object with their delta depths, by stamp, and its current
     /// text, in one read.
     public func headsAndText(of object: UUID, _ property: HistoryProperty) throws -> (heads: [(stamp: ChangeStamp, depth: Int)], text: String?) {
-        let column = property == .name ? "name" : "body"
-        let rows = try Row.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT history.stamp, history.depth, item.\(column) AS text FROM history LEFT JOIN item ON item.id = ?
-                WHERE history.object = ? AND history.property = ? AND history.head
-                """),
-            arguments: [object.storeString, HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
-        guard let first = rows.first else { return ([], try currentText(of: object, property)) }
-        let heads = rows.compactMap { row in (row[0] as Data?).flatMap { HistoryEncoding.stamp($0) }.map { (stamp: $0, depth: row[1] as Int) } }
-        return (heads.sorted { $0.stamp < $1.stamp }, first["text"])
+        let heads = try VersionStorage.line(object, property, db).entries.filter(\.isHead).map { (stamp: $0.stamp, depth: $0.depth) }
+        return (heads, try currentText(of: object, property))
     }
 
     /// The text of a version; nil when there is no such version.
@@ -36,9 +28,7 @@ extension Replica {
 
     /// Whether the version is in history.
     public func hasVersion(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM history WHERE object = ? AND property = ? AND stamp = ?)"),
-            arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp)]) ?? false
+        try VersionStorage.line(object, property, db).index(of: stamp) != nil
     }
 
     /// Whether an arriving version is one that a baseline dropped below the cut of its
@@ -63,19 +53,16 @@ extension Replica {
     /// cut of that property it does not hold has only versions below the cut
     /// (docs/sync-format.md, "Retention of history"). The item keeps its value.
     public func removeHistory(of object: UUID, _ property: HistoryProperty) throws {
-        try db.cachedStatement(sql: "DELETE FROM history WHERE object = ? AND property = ?")
-            .execute(arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
+        try VersionStorage.write(HistoryLine(object: object, property: property), db)
     }
 
     /// Takes back versions this device saved and never published: removes them from history,
     /// and the property from the outbox rows of their saves (a row left with nothing is
     /// removed). The caller sets the heads and the item's value.
     public func withdrawUnpublishedVersions(_ stamps: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty) throws {
-        let key = (HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property))
-        for stamp in stamps {
-            try db.cachedStatement(sql: "DELETE FROM history WHERE object = ? AND property = ? AND stamp = ?")
-                .execute(arguments: [key.0, key.1, HistoryEncoding.bytes(of: stamp)])
-        }
+        var line = try VersionStorage.line(object, property, db)
+        line.remove(stamps)
+        try VersionStorage.write(line, db)
         let clocks = Set(stamps.map { Int64(bitPattern: $0.clock) })
         for row in try Row.fetchAll(db, sql: "SELECT id, operation, changes, history, clock FROM outbox WHERE object = ?", arguments: [object.storeString])
         where clocks.contains(row[4]) {

@@ -119,9 +119,9 @@ extension Replica {
         if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT stamps FROM item WHERE id = ?"), arguments: [object.storeString]) {
             result += Self.stamps(json).values
         }
-        result += try Data.fetchAll(
-            db.cachedStatement(sql: "SELECT stamp FROM history WHERE object = ?"), arguments: [HistoryEncoding.bytes(of: object)]
-        ).compactMap { HistoryEncoding.stamp($0) }
+        for property in HistoryProperty.allCases {
+            result += try VersionStorage.line(object, property, db).entries.map(\.stamp)
+        }
         for json in try String.fetchAll(
             db.cachedStatement(sql: "SELECT stamps FROM attachment WHERE note = ?"), arguments: [object.storeString])
         {

@@ -30,7 +30,7 @@ extension StoreSchema {
             CREATE INDEX history_head ON history(object, property) WHERE head;
             """)
         try copyVersions(db)
-        try VersionStorage.keepTextsOnce(db)
+        try keepTextsOnce(db)
         try db.execute(sql: """
             DROP TABLE version;
             UPDATE metadata SET value = '6' WHERE key = 'model_version';
@@ -39,7 +39,7 @@ extension StoreSchema {
 
     /// Copies the rows of `version` into `history`, object by object and property by property,
     /// oldest stamp first, so that a version's first base is there before it, and its context is
-    /// kept as a new version's is (``VersionStorage/storedContext(_:object:property:bases:_:)``).
+    /// kept as a new version's was in model 6 (``storedContext(_:object:property:bases:_:)``).
     /// A row that is not one of the store's (an id or a stamp it cannot read) was never shown,
     /// and is left out.
     private static func copyVersions(_ db: Database) throws {
@@ -63,7 +63,7 @@ extension StoreSchema {
             var context = (row["context"] as String?).flatMap(ChangeHistory.context(json:))
             if let device = row["device_name"] as String?, context != nil, context?.device == nil { context?.device = device }
             // Its bases, with smaller stamps, are in `history` already: the rule of a new version.
-            let stored = try VersionStorage.storedContext(
+            let stored = try storedContext(
                 context.map(ChangeHistory.contextJSON), object: HistoryEncoding.bytes(of: object),
                 property: HistoryEncoding.code(of: property), bases: bases, db)
             try insert.execute(arguments: [
@@ -74,5 +74,42 @@ extension StoreSchema {
                 row["depth"] as Int, row["content"] as Data, row["from_merge"] as Bool,
             ])
         }
+    }
+
+    /// The `context` column of a version of model 6 whose context is `json`: NULL when it is
+    /// that of the version's first base, looked up in `history` through at most
+    /// ``VersionStorage/maximumContextChain`` versions; an empty text when it has none but has bases.
+    private static func storedContext(_ json: String?, object: Data, property: Int, bases: [ChangeStamp]?, _ db: Database) throws -> String? {
+        guard let first = bases?.first else { return json }
+        guard let json else { return "" }
+        let lookup = try db.cachedStatement(sql: "SELECT context, bases FROM history WHERE object = ? AND property = ? AND stamp = ?")
+        var next = first
+        for _ in 1..<VersionStorage.maximumContextChain {
+            guard let row = try Row.fetchOne(lookup, arguments: [object, property, HistoryEncoding.bytes(of: next)]) else { break }
+            if let stored = row[0] as String? {
+                return stored.utf8.elementsEqual(json.utf8) ? nil : json
+            }
+            guard let bases = row[1] as Data?, let base = HistoryEncoding.stamp(bases) else { break }
+            next = base
+        }
+        return json
+    }
+
+    /// Keeps once, in the item, the text of every head of `history` stored whole that is its
+    /// item's current text, as a store of model 6 does.
+    private static func keepTextsOnce(_ db: Database) throws {
+        let heads = try Row.fetchCursor(
+            db, sql: "SELECT object, property, stamp, content FROM history WHERE head AND delta_of IS NULL AND content IS NOT NULL")
+        let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")
+        let elide = try db.makeStatement(sql: "UPDATE history SET content = NULL WHERE object = ? AND property = ? AND stamp = ?")
+        var found: [(Data, Int, Data)] = []
+        while let row = try heads.next() {
+            guard let object = HistoryEncoding.id(row[0]), let item = try Row.fetchOne(current, arguments: [object.storeString]) else {
+                continue
+            }
+            let text: String? = (row[1] as Int) == 0 ? item[1] : item[0]
+            if let text, Data(text.utf8) == (row[3] as Data) { found.append((row[0], row[1], row[2])) }
+        }
+        for (object, property, stamp) in found { try elide.execute(arguments: [object, property, stamp]) }
     }
 }

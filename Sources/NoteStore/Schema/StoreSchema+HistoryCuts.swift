@@ -17,14 +17,4 @@ extension StoreSchema {
             UPDATE metadata SET value = '7' WHERE key = 'model_version';
             """)
     }
-
-    /// Makes a copy of a store of model 7 without cuts a copy of a store of model 6, which it
-    /// then is, table for table: what a baseline that drops no history is written as.
-    static func removeHistoryCuts(_ db: Database) throws {
-        try db.execute(sql: """
-            DROP TABLE history_cut;
-            DELETE FROM grdb_migrations WHERE identifier = 'v7';
-            UPDATE metadata SET value = '6' WHERE key = 'model_version';
-            """)
-    }
 }

@@ -7,11 +7,7 @@ import GRDB
 /// The model version is kept in `metadata` and travels with every change recorded in `outbox`.
 enum StoreSchema {
     /// The model version this build writes.
-    static let currentModelVersion = 7
-    /// The model version of a store without history cuts: a baseline that drops no history is
-    /// written at this version, which builds of model 6 read (docs/sync-format.md, "Retention of
-    /// history").
-    static let modelVersionWithoutHistoryCuts = 6
+    static let currentModelVersion = 8
     /// The model version of a log without tags: what builds of model 4 still read
     /// (docs/sync-format.md, "Versions").
     static let modelVersionWithoutTags = 4
@@ -44,6 +40,10 @@ enum StoreSchema {
         // the database, as a migration with them off does when it ends.
         migrator.registerMigration("v7", foreignKeyChecks: .immediate) { db in
             try addHistoryCuts(db)
+        }
+        // As v7: tables of their own, foreign keys left on.
+        migrator.registerMigration("v8", foreignKeyChecks: .immediate) { db in
+            try addHistoryLines(db)
         }
         return migrator
     }

@@ -54,7 +54,7 @@ struct BaselineWriter {
             return made.databaseHeader
         }
         guard var manifest else { throw SyncError.unreadable("the store's copy for a baseline said nothing") }
-        manifest.historyDropped = try copied.modelVersion >= 7 || HistoryRetention.wasDropped(in: store)
+        manifest.historyDropped = try copied.recordsCuts || HistoryRetention.wasDropped(in: store)
         manifest.bytes = Int64(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0)
         manifest.sha256 = try BaselineLoader.sha256(of: file)
         CrashPoint.baselineCopied.reach()

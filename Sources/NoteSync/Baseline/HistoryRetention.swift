@@ -46,9 +46,10 @@ struct HistoryRetention: Equatable {
     }
 
     /// Whether a baseline says history was dropped: by its manifest, or by being of model 7
-    /// (a copy with cuts).
+    /// (a build of model 7 wrote a copy with cuts at model 7, one without at model 6; later
+    /// builds write their model, and `historyDropped` for a copy with cuts).
     static func saysDropped(_ manifest: BaselineManifest) -> Bool {
-        manifest.historyDropped || manifest.modelVersion >= 7
+        manifest.historyDropped || manifest.modelVersion == 7
     }
 
     /// What a copy of the store drops at `now`.

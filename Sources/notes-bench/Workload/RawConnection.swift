@@ -96,7 +96,7 @@ final class RawStatement {
 }
 
 /// A column value for a ``RawStatement``.
-enum RawValue: Sendable {
+enum RawValue: Sendable, Hashable {
     case text(String)
     case integer(Int64)
     case bytes(Data)

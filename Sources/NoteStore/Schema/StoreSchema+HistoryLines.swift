@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+
+extension StoreSchema {
+    /// Version 8: history in lines (docs/sync-format.md, "History in the store"). The rows of
+    /// `history`, one per version, become rows of `history_line`, one per property of an
+    /// object, its versions in one blob (``HistoryLine``), with how many there are and the
+    /// oldest stamp, which a baseline's retention looks for. The same versions, texts, heads
+    /// and contexts: a version kept in the item stays so, a delta stays a delta. A row that
+    /// is not one of the store's (an id, a stamp or a code it cannot read) was never shown,
+    /// and is left out. The table has rowids, with its key as a unique index: a line is often
+    /// longer than a table without rowids keeps in its page.
+    static func addHistoryLines(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE history_line (
+                id INTEGER PRIMARY KEY,
+                object BLOB NOT NULL,
+                property INTEGER NOT NULL CHECK (property BETWEEN 0 AND 1),
+                versions INTEGER NOT NULL,
+                oldest BLOB NOT NULL,
+                line BLOB NOT NULL
+            );
+            CREATE UNIQUE INDEX history_line_key ON history_line(object, property);
+            """)
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge
+            FROM history ORDER BY object, property, stamp
+            """)
+        var line: HistoryLine?
+        while let row = try rows.next() {
+            guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
+                let stamp = (row[2] as Data?).flatMap({ HistoryEncoding.stamp($0) }), (row[2] as Data).count == HistoryEncoding.stampSize,
+                let origin = HistoryEncoding.origin(row[3])
+            else { continue }
+            let bases: [ChangeStamp]?
+            if let bytes = row[4] as Data? {
+                guard let stamps = HistoryEncoding.stamps(bytes) else { continue }
+                bases = stamps
+            } else {
+                bases = nil
+            }
+            var deltaOf: ChangeStamp?
+            if let bytes = row[9] as Data? {
+                if bytes.isEmpty {
+                    guard let bases, bases.count == 1 else { continue }
+                    deltaOf = bases[0]
+                } else {
+                    guard bytes.count == HistoryEncoding.stampSize, let stamp = HistoryEncoding.stamp(bytes) else { continue }
+                    deltaOf = stamp
+                }
+            }
+            let entry = HistoryLine.Entry(
+                stamp: stamp, origin: origin, bases: bases,
+                restored: (row[5] as Data?).flatMap { HistoryEncoding.stamp($0) }, context: row[6], isHead: row[7],
+                size: row[8], deltaOf: deltaOf, depth: row[10], content: row[11], fromMerge: row[12])
+            if let current = line, current.object != object || current.property != property {
+                try VersionStorage.write(current, db)
+                line = nil
+            }
+            if line == nil { line = HistoryLine(object: object, property: property) }
+            line?.insert(entry)
+        }
+        if let line { try VersionStorage.write(line, db) }
+        try db.execute(sql: """
+            DROP TABLE history;
+            UPDATE metadata SET value = '8' WHERE key = 'model_version';
+            """)
+    }
+}
