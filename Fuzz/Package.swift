@@ -24,6 +24,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-images",
             dependencies: ["FuzzDriver", .product(name: "NoteStore", package: "NoteCollector")]),
+        .executableTarget(
+            name: "fuzz-history-line",
+            dependencies: ["FuzzDriver", .product(name: "NoteStore", package: "NoteCollector")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,7 @@ if ! swift build --scratch-path "$scratch" -Xswiftc -sanitize=address \
 fi
 rm -f "$build_log"
 status=0
-for target in fuzz-log fuzz-cloud-json fuzz-sealed fuzz-interchange fuzz-images; do
+for target in fuzz-log fuzz-cloud-json fuzz-sealed fuzz-interchange fuzz-images fuzz-history-line; do
     work=$(mktemp -d)
     echo "==> $target for $seconds s"
     if "$scratch/debug/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \

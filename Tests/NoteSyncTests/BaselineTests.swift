@@ -200,8 +200,8 @@ import Testing
             // ids holds the entries of the index of collections, and the other way round.
             try IndexRoots.swap("sqlite_autoindex_item_1", "item_collection", in: database)
         case .historyIndexOfOtherRows:
-            // An index of a table checked after history_line's ('item' sorts after it).
-            try IndexRoots.swap("history_line_key", "item_on_parent", in: database)
+            // With the index of tags, checked after it on the same connection.
+            try IndexRoots.swap("history_line_key", "tag_on_name", in: database)
         case .danglingParent:
             try edit("""
                 PRAGMA foreign_keys = OFF;

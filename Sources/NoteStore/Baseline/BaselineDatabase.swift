@@ -235,7 +235,8 @@ public final class BaselineDatabase {
 
     /// SQLite's quick check (pages, records, NOT NULL and CHECK constraints), then the indexes
     /// against their tables (``IndexCheck``): together what its integrity check does, faster.
-    /// Tables without rowids are checked on a second connection to `file` while this one
+    /// Tables without rowids, and the lines of history (model 8: their index, and each line
+    /// read, ``HistoryLineCheck``), are checked on a second connection to `file` while this one
     /// checks the others.
     private static func checkIntegrity(_ db: Database, modelVersion: Int, file: URL) throws {
         let messages = try String.fetchAll(db, sql: "PRAGMA quick_check(3)")
@@ -246,10 +247,12 @@ public final class BaselineDatabase {
             let queue = try DatabaseQueue(path: file.path, configuration: hardenedConfiguration(readonly: true))
             defer { try? queue.close() }
             return try queue.read { db in
-                try IndexCheck.problemInTablesWithoutRowids(db) ?? (modelVersion >= 8 ? HistoryLineCheck.problem(db) : nil)
+                try IndexCheck.problemInTablesWithRowids(db, including: { $0 == HistoryLineCheck.table })
+                    ?? IndexCheck.problemInTablesWithoutRowids(db)
+                    ?? (modelVersion >= 8 ? HistoryLineCheck.problem(db) : nil)
             }
         }
-        let found = Result { try IndexCheck.problemInTablesWithRowids(db) }
+        let found = Result { try IndexCheck.problemInTablesWithRowids(db, including: { $0 != HistoryLineCheck.table }) }
         let foundBeside = beside.wait()
         if let problem = try found.get() ?? foundBeside.get() {
             throw BaselineProblem("it fails SQLite's integrity check: \(problem)")

@@ -19,11 +19,12 @@ import GRDBSQLite
 /// It runs after `quick_check` passed, on a database whose schema is the store's, so every
 /// index is of columns (no expression), ascending, compared as bytes (BINARY).
 enum IndexCheck {
-    /// The first problem found in the indexes of tables with rowids, or nil.
-    static func problemInTablesWithRowids(_ db: Database) throws -> String? {
+    /// The first problem found in the indexes of tables with rowids (those `including` takes),
+    /// or nil.
+    static func problemInTablesWithRowids(_ db: Database, including: (String) -> Bool = { _ in true }) throws -> String? {
         do {
             var indexes: [String: [Index]] = [:]
-            for entry in try entries(db, withoutRowid: false) {
+            for entry in try entries(db, withoutRowid: false) where including(entry.table) {
                 indexes[entry.table, default: []].append(try Index(db, name: entry.name, table: entry.table, sql: entry.sql))
             }
             for (table, tableIndexes) in indexes.sorted(by: { $0.key < $1.key }) {

@@ -180,29 +180,36 @@ extension HistoryLine {
 
     /// The line of a blob; nil when the blob is not one.
     init?(object: UUID, property: HistoryProperty, decoding blob: Data) {
-        guard let entries = blob.withUnsafeBytes({ Self.decodeEntries($0) }) else { return nil }
+        guard let read = blob.withUnsafeBytes({ Self.read($0, keep: true) }) else { return nil }
         self.object = object
         self.property = property
-        self.entries = entries
+        self.entries = read.entries
     }
 
-    private static func decodeEntries(_ bytes: UnsafeRawBufferPointer) -> [Entry]? {
+    /// How many versions a blob holds and its oldest stamp; nil when it is not a line. It reads
+    /// the blob as decoding does, keeping nothing: a joining device checks every line of a
+    /// baseline this way.
+    static func summary(of bytes: UnsafeRawBufferPointer) -> (count: Int, oldest: ChangeStamp?)? {
+        read(bytes, keep: false).map { ($0.count, $0.oldest) }
+    }
+
+    /// Reads a blob to its end; nil when it is not a line. Its versions are kept only with
+    /// `keep`.
+    private static func read(_ bytes: UnsafeRawBufferPointer, keep: Bool) -> (entries: [Entry], count: Int, oldest: ChangeStamp?)? {
         var reader = Reader(bytes: bytes)
         guard reader.byte() == formatByte, let deviceCount = reader.count(unit: 16) else { return nil }
-        var devices: [UUID] = []
-        devices.reserveCapacity(deviceCount)
-        for _ in 0..<deviceCount {
-            guard let id = reader.uuid() else { return nil }
-            devices.append(id)
-        }
+        // Read where they lie, when a stamp names one.
+        let devices = reader.position
+        reader.position += deviceCount * 16
         // Each version takes at least six bytes.
         guard let count = reader.count(unit: 6) else { return nil }
         var entries: [Entry] = []
-        entries.reserveCapacity(count)
+        if keep { entries.reserveCapacity(count) }
         func stamp(clock: UInt64?) -> ChangeStamp? {
-            guard let clock, let position = reader.varint(), position < devices.count else { return nil }
-            return ChangeStamp(clock: clock, device: devices[Int(position)])
+            guard let clock, let position = reader.varint(), position < deviceCount else { return nil }
+            return ChangeStamp(clock: clock, device: UUID(uuid: bytes.loadUnaligned(fromByteOffset: devices + Int(position) * 16, as: uuid_t.self)))
         }
+        var oldest: ChangeStamp?
         var previous: ChangeStamp?
         for _ in 0..<count {
             guard let flags = reader.byte(), let kind = reader.byte(), kind & 0xF0 == 0,
@@ -213,20 +220,22 @@ extension HistoryLine {
                 let size = reader.varint(), size <= UInt64(Int.max), let depth = reader.varint(), depth <= UInt64(Int.max)
             else { return nil }
             var bases: [ChangeStamp]?
+            var basesCount = 0
             switch flags >> 4 & 3 {
             case 0: bases = nil
             case 1: bases = []
             case 2:
                 guard let previous else { return nil }
-                bases = [previous]
+                if keep { bases = [previous] }
+                basesCount = 1
             default:
-                guard let basesCount = reader.count(unit: 2) else { return nil }
-                var listed: [ChangeStamp] = []
-                for _ in 0..<basesCount {
+                guard let listed = reader.count(unit: 2) else { return nil }
+                basesCount = listed
+                if keep { bases = [] }
+                for _ in 0..<listed {
                     guard let base = stamp(clock: reader.varint()) else { return nil }
-                    listed.append(base)
+                    if keep { bases?.append(base) }
                 }
-                bases = listed
             }
             var restored: ChangeStamp?
             if flags & 8 != 0 {
@@ -237,8 +246,8 @@ extension HistoryLine {
             switch kind >> 2 & 3 {
             case 0: deltaOf = nil
             case 1:
-                guard let bases, bases.count == 1 else { return nil }
-                deltaOf = bases[0]
+                guard flags >> 4 & 3 >= 2, basesCount == 1 else { return nil }
+                deltaOf = bases?.first
             case 2:
                 guard let stamp = stamp(clock: reader.varint()) else { return nil }
                 deltaOf = stamp
@@ -249,22 +258,26 @@ extension HistoryLine {
             case 0: context = nil
             case 1: context = ""
             case 2:
-                guard let text = reader.lengthPrefixed(), let string = String(validating: text, as: UTF8.self), !string.isEmpty else { return nil }
-                context = string
+                // Read as UTF-8, a byte that is not read as U+FFFD: a name, never code.
+                guard let text = reader.lengthPrefixed(), !text.isEmpty else { return nil }
+                if keep { context = String(decoding: text, as: UTF8.self) }
             default: return nil
             }
             var content: Data?
             if flags & 4 != 0 {
                 guard let bytes = reader.lengthPrefixed() else { return nil }
-                content = Data(bytes)
+                if keep { content = Data(bytes) }
             }
-            entries.append(
-                Entry(
-                    stamp: own, origin: origin, bases: bases, restored: restored, context: context, isHead: flags & 1 != 0,
-                    size: Int(size), deltaOf: deltaOf, depth: Int(depth), content: content, fromMerge: flags & 2 != 0))
+            if keep {
+                entries.append(
+                    Entry(
+                        stamp: own, origin: origin, bases: bases, restored: restored, context: context, isHead: flags & 1 != 0,
+                        size: Int(size), deltaOf: deltaOf, depth: Int(depth), content: content, fromMerge: flags & 2 != 0))
+            }
+            if oldest == nil { oldest = own }
             previous = own
         }
-        return reader.isAtEnd ? entries : nil
+        return reader.isAtEnd ? (entries, count, oldest) : nil
     }
 
     static func originCode(_ origin: VersionOrigin) -> Int {
@@ -305,12 +318,6 @@ extension HistoryLine {
             return Int(value)
         }
 
-        mutating func uuid() -> UUID? {
-            guard bytes.count - position >= 16 else { return nil }
-            defer { position += 16 }
-            return HistoryEncoding.id(Data(bytes[position..<position + 16]))
-        }
-
         /// A length, then that many bytes.
         mutating func lengthPrefixed() -> UnsafeRawBufferPointer.SubSequence? {
             guard let length = varint(), length <= UInt64(bytes.count - position) else { return nil }
@@ -327,4 +334,16 @@ private func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
         value >>= 7
     }
     bytes.append(UInt8(value))
+}
+
+/// The blob of a line of history, for what reads untrusted ones from outside the store (the
+/// fuzz target of the reader).
+public enum HistoryLineBlob {
+    /// nil when `blob` is not a line; else whether it reads back the same after it is written
+    /// again.
+    public static func readsBack(_ blob: Data) -> Bool? {
+        let object = UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1))
+        guard let line = HistoryLine(object: object, property: .body, decoding: blob) else { return nil }
+        return HistoryLine(object: object, property: .body, decoding: line.encoded())?.entries == line.entries
+    }
 }
