@@ -24,8 +24,10 @@ import Testing
             case 2: bases = previous.map { [$0] } ?? []
             default: bases = (0..<Int.random(in: 1...3, using: &random)).map { _ in stamp() }.sorted()
             }
+            let content = Bool.random(using: &random) ? Data((0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }) : nil
+            // A delta is of content.
             let deltaOf: ChangeStamp? =
-                switch Int.random(in: 0...2, using: &random) {
+                switch content == nil ? 0 : Int.random(in: 0...2, using: &random) {
                 case 0: nil
                 case 1: bases?.count == 1 ? bases![0] : stamp()
                 default: stamp()
@@ -38,7 +40,7 @@ import Testing
                     restored: Bool.random(using: &random) ? stamp() : nil, context: context, isHead: Bool.random(using: &random),
                     size: Int.random(in: 0...Int(Int32.max), using: &random), deltaOf: deltaOf,
                     depth: Int.random(in: 0...VersionStorage.maximumDepth, using: &random),
-                    content: Bool.random(using: &random) ? Data((0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }) : nil,
+                    content: content,
                     fromMerge: Bool.random(using: &random)))
         }
         return HistoryLine(object: UUID(), property: Bool.random(using: &random) ? .body : .name, entries: entries)
@@ -115,9 +117,11 @@ import Testing
         #expect(refused { $0[firstVersion] = $0[firstVersion] & ~(3 << 4) | 2 << 4 }, "the version before the first")
         #expect(refused { $0[firstVersion + 3] = 1 }, "a device out of the list")
         #expect(refused { $0.removeLast() }, "a content cut short")
+        #expect(refused { $0[firstVersion + 5] = UInt8(VersionStorage.maximumDepth + 1) }, "a depth past the most")
         // The second version's clock offset (100) made 0: a stamp equal to the first's.
         let secondVersion = try #require(
             (firstVersion + 1..<blob.count).first { blob[$0] == 0x25 && blob[$0 + 2] == 100 }, "the second version's flags")
         #expect(refused { $0[secondVersion + 2] = 0 }, "stamps not ascending")
+        #expect(refused { $0[secondVersion] &= ~4; $0.removeLast(2) }, "a delta without content")
     }
 }

@@ -121,7 +121,7 @@ import Testing
     /// A baseline that is damaged, cut short, of another container, or crafted.
     enum BadBaseline: String, CaseIterable, CustomTestStringConvertible {
         case flippedByte, truncated, foreignContainer, notADatabase, trigger, view, extraTable, pageSize, storeFile
-        case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut, badHistoryLine, wrongHistoryLineCount
+        case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut, textHistoryCut, badHistoryLine, wrongHistoryLineCount
         case itemIndexOfOtherRows, historyIndexOfOtherRows, danglingParent
 
         var testDescription: String { rawValue }
@@ -190,6 +190,12 @@ import Testing
         case .badHistoryCut:
             // A cut of no version its line holds.
             try edit("INSERT INTO history_cut(object, property, stamp) SELECT object, property, zeroblob(24) FROM history_line LIMIT 1")
+        case .textHistoryCut:
+            // A good cut, and beside it the same key with the id as text, a stamp of no version.
+            try edit("""
+                INSERT INTO history_cut(object, property, stamp) SELECT object, property, oldest FROM history_line LIMIT 1;
+                INSERT INTO history_cut(object, property, stamp) SELECT CAST(object AS TEXT), property, zeroblob(24) FROM history_line LIMIT 1
+                """)
         case .badHistoryLine:
             // Well formed for SQLite; a line that claims more devices than its bytes hold.
             try edit("UPDATE history_line SET line = x'01ffffffff0f00' WHERE rowid = (SELECT MIN(rowid) FROM history_line)")
@@ -229,8 +235,10 @@ import Testing
         case .corruptPage, .notADatabase, .trigger: #expect(!"\(skipped)".contains("SHA-256"), "\(kind): \(skipped)")
         case .itemIndexOfOtherRows: #expect("\(skipped)".contains("does not hold the rows of item"), "\(skipped)")
         case .historyIndexOfOtherRows: #expect("\(skipped)".contains("index history_line_key does not hold"), "\(skipped)")
-        case .badHistoryLine, .wrongHistoryLineCount, .badHistoryCut:
-            #expect("\(skipped)".contains(kind == .badHistoryCut ? "a cut of history" : "a line of history"), "\(skipped)")
+        case .badHistoryLine, .wrongHistoryLineCount:
+            #expect("\(skipped)".contains("a line of history"), "\(skipped)")
+        case .badHistoryCut, .textHistoryCut:
+            #expect("\(skipped)".contains("a cut of history"), "\(skipped)")
         case .danglingParent: #expect("\(skipped)".contains("it refers to an item it does not hold"), "\(skipped)")
         default: break
         }

@@ -14,11 +14,17 @@ enum HistoryLineCheck {
 
     /// The first problem found, or nil.
     static func problem(_ db: Database) throws -> String? {
+        // Each cut of an id of 16 bytes, a property's code and a stamp of 24, once: its key,
+        // compared as SQLite compares it, would keep an id as text apart from the same bytes.
         var cuts: [Data: Data] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT object, property, stamp FROM history_cut") {
-            guard let object = row[0] as Data?, let property = row[1] as Int64?, (0...1).contains(property), let stamp = row[2] as Data?
-            else { return "a cut of history breaks the store's rules" }
-            cuts[object + [UInt8(property)]] = stamp
+        let cutRows = try Row.fetchAll(db, sql: """
+            SELECT object, property, stamp FROM history_cut
+            WHERE typeof(object) = 'blob' AND length(object) = 16 AND typeof(property) = 'integer' AND property BETWEEN 0 AND 1
+                AND typeof(stamp) = 'blob' AND length(stamp) = \(HistoryEncoding.stampSize)
+            """)
+        for row in cutRows { cuts[(row[0] as Data) + [UInt8(row[1] as Int)]] = row[2] }
+        guard cuts.count == cutRows.count, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history_cut") == cutRows.count else {
+            return "a cut of history breaks the store's rules"
         }
         let statement = try db.makeStatement(sql: "SELECT object, property, versions, oldest, line FROM history_line")
         let lines = statement.sqliteStatement
@@ -37,7 +43,7 @@ enum HistoryLineCheck {
             guard !cuts.isEmpty else { continue }
             let key = Data(object) + [UInt8(HistoryEncoding.code(of: property))]
             guard let cut = cuts[key] else { continue }
-            guard let id = HistoryEncoding.id(Data(object)), let stamp = HistoryEncoding.stamp(cut), cut.count == HistoryEncoding.stampSize,
+            guard let id = HistoryEncoding.id(Data(object)), let stamp = HistoryEncoding.stamp(cut),
                 let read = HistoryLine(object: id, property: property, decoding: Data(line)), read.index(of: stamp) != nil
             else { return "a cut of history breaks the store's rules" }
             cutsFound += 1

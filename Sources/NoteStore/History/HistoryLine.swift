@@ -127,7 +127,7 @@ extension HistoryLine {
             switch entry.bases {
             case nil: basesKind = 0
             case let bases? where bases.isEmpty: basesKind = 1
-            case let bases? where previous != nil && bases == [previous!]: basesKind = 2
+            case let bases? where previous != nil && !bases.contains(where: { $0 != previous! }): basesKind = 2
             default: basesKind = 3
             }
             flags |= basesKind << 4
@@ -150,8 +150,10 @@ extension HistoryLine {
                 appendVarint(UInt64(device(stamp.device)), to: &body)
             }
             if basesKind == 3, let bases = entry.bases {
-                appendVarint(UInt64(bases.count), to: &body)
-                for base in bases.sorted() { appendStamp(base) }
+                // Strictly ascending, as the reader requires: bases are a set.
+                let listed = Array(Set(bases)).sorted()
+                appendVarint(UInt64(listed.count), to: &body)
+                for base in listed { appendStamp(base) }
             }
             if let restored = entry.restored { appendStamp(restored) }
             if deltaKind == 2, let deltaOf = entry.deltaOf { appendStamp(deltaOf) }
@@ -217,7 +219,8 @@ extension HistoryLine {
             else { return nil }
             let (clock, overflow) = (previous?.clock ?? 0).addingReportingOverflow(offset)
             guard !overflow, let own = stamp(clock: clock), previous.map({ $0 < own }) ?? true,
-                let size = reader.varint(), size <= UInt64(Int.max), let depth = reader.varint(), depth <= UInt64(Int.max)
+                let size = reader.varint(), size <= UInt64(UInt32.max), let depth = reader.varint(),
+                depth <= UInt64(VersionStorage.maximumDepth)
             else { return nil }
             var bases: [ChangeStamp]?
             var basesCount = 0
@@ -232,9 +235,11 @@ extension HistoryLine {
                 guard let listed = reader.count(unit: 2) else { return nil }
                 basesCount = listed
                 if keep { bases = [] }
+                var last: ChangeStamp?
                 for _ in 0..<listed {
-                    guard let base = stamp(clock: reader.varint()) else { return nil }
+                    guard let base = stamp(clock: reader.varint()), last.map({ $0 < base }) ?? true else { return nil }
                     if keep { bases?.append(base) }
+                    last = base
                 }
             }
             var restored: ChangeStamp?
@@ -243,6 +248,8 @@ extension HistoryLine {
                 restored = stamp
             }
             var deltaOf: ChangeStamp?
+            // A delta is of content: a version without any has the item's text, whole.
+            guard kind >> 2 & 3 == 0 || flags & 4 != 0 else { return nil }
             switch kind >> 2 & 3 {
             case 0: deltaOf = nil
             case 1:

@@ -40,13 +40,19 @@ extension StoreSchema {
     /// Copies the rows of `version` into `history`, object by object and property by property,
     /// oldest stamp first, so that a version's first base is there before it, and its context is
     /// kept as a new version's was in model 6 (``storedContext(_:object:property:bases:_:)``).
-    /// A row that is not one of the store's (an id or a stamp it cannot read) was never shown,
-    /// and is left out.
+    /// A row that is not one of the store's (a value of another type, an id or a stamp it
+    /// cannot read) was never shown, and is left out.
     private static func copyVersions(_ db: Database) throws {
         let rows = try Row.fetchCursor(db, sql: """
             SELECT object, property, stamp, origin, bases, restored, device_name, context, head, size, delta_of, depth, content,
                 from_merge
-            FROM version ORDER BY object, property, stamp
+            FROM version
+            WHERE typeof(object) = 'text' AND typeof(property) = 'text' AND typeof(stamp) = 'text' AND typeof(origin) = 'text'
+                AND typeof(bases) IN ('text', 'null') AND typeof(restored) IN ('text', 'null')
+                AND typeof(device_name) IN ('text', 'null') AND typeof(context) IN ('text', 'null') AND typeof(head) = 'integer'
+                AND typeof(size) = 'integer' AND size >= 0 AND typeof(delta_of) IN ('text', 'null') AND typeof(depth) = 'integer'
+                AND depth >= 0 AND typeof(content) IN ('blob', 'text') AND typeof(from_merge) = 'integer'
+            ORDER BY object, property, stamp
             """)
         let insert = try db.makeStatement(sql: """
             INSERT OR IGNORE INTO history

@@ -7,9 +7,11 @@ extension StoreSchema {
     /// object, its versions in one blob (``HistoryLine``), with how many there are and the
     /// oldest stamp, which a baseline's retention looks for. The same versions, texts, heads
     /// and contexts: a version kept in the item stays so, a delta stays a delta. A row that
-    /// is not one of the store's (an id, a stamp or a code it cannot read) was never shown,
-    /// and is left out. The table has rowids, with its key as a unique index: a line is often
-    /// longer than a table without rowids keeps in its page.
+    /// is not one the store writes (a value of another type, an id, a stamp, bases or a code
+    /// it cannot read, a size or depth out of range, a delta without content or against an
+    /// only base it does not have) is left out: only a crafted file holds one. The table has
+    /// rowids, with its key as a unique index: a line is often longer than a table without
+    /// rowids keeps in its page.
     static func addHistoryLines(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE history_line (
@@ -22,10 +24,18 @@ extension StoreSchema {
             );
             CREATE UNIQUE INDEX history_line_key ON history_line(object, property);
             """)
+        // Only rows of the types the store writes: a baseline of model 6 or 7, which is
+        // upgraded so, is untrusted.
         let rows = try Row.fetchCursor(db, sql: """
             SELECT object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge
-            FROM history ORDER BY object, property, stamp
-            """)
+            FROM history
+            WHERE typeof(object) = 'blob' AND typeof(property) = 'integer' AND typeof(stamp) = 'blob' AND typeof(origin) = 'integer'
+                AND typeof(bases) IN ('blob', 'null') AND typeof(restored) IN ('blob', 'null') AND typeof(context) IN ('text', 'null')
+                AND typeof(head) = 'integer' AND typeof(size) = 'integer' AND size BETWEEN 0 AND 4294967295
+                AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' AND depth BETWEEN 0 AND ?
+                AND typeof(content) IN ('blob', 'null') AND (content IS NOT NULL OR delta_of IS NULL) AND typeof(from_merge) = 'integer'
+            ORDER BY object, property, stamp
+            """, arguments: [VersionStorage.maximumDepth])
         var line: HistoryLine?
         while let row = try rows.next() {
             guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
@@ -35,7 +45,7 @@ extension StoreSchema {
             let bases: [ChangeStamp]?
             if let bytes = row[4] as Data? {
                 guard let stamps = HistoryEncoding.stamps(bytes) else { continue }
-                bases = stamps
+                bases = Array(Set(stamps)).sorted()
             } else {
                 bases = nil
             }
