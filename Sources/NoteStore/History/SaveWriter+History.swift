@@ -75,8 +75,7 @@ extension SaveWriter {
                 version.fromMerge = true
                 history.fromMerge.insert(.body)
             }
-            try VersionStorage.insert(version, db)
-            try VersionStorage.setHeads([stamp], current.id, property, db)
+            try VersionStorage.insert(version, onlyHead: true, db)
             history.bases[property] = heads
             history.restored[property] = restored[property]
         }
