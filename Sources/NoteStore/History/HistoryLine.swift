@@ -39,14 +39,20 @@ struct HistoryLine {
         self.entries = entries.sorted { $0.stamp < $1.stamp }
     }
 
-    /// The position of the version with `stamp`, if it is there.
-    func index(of stamp: ChangeStamp) -> Int? {
+    /// The position of the first version whose stamp is not below `stamp`.
+    private func position(of stamp: ChangeStamp) -> Int {
         var low = 0
         var high = entries.count
         while low < high {
             let middle = (low + high) / 2
             if entries[middle].stamp < stamp { low = middle + 1 } else { high = middle }
         }
+        return low
+    }
+
+    /// The position of the version with `stamp`, if it is there.
+    func index(of stamp: ChangeStamp) -> Int? {
+        let low = position(of: stamp)
         return low < entries.count && entries[low].stamp == stamp ? low : nil
     }
 
@@ -57,12 +63,7 @@ struct HistoryLine {
     /// Adds a version unless one with its stamp is there; returns whether it added it.
     @discardableResult
     mutating func insert(_ entry: Entry) -> Bool {
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            if entries[middle].stamp < entry.stamp { low = middle + 1 } else { high = middle }
-        }
+        let low = position(of: entry.stamp)
         if low < entries.count && entries[low].stamp == entry.stamp { return false }
         entries.insert(entry, at: low)
         return true
@@ -140,7 +141,7 @@ extension HistoryLine {
                 deltaKind = 0
             }
             body.append(flags)
-            body.append(UInt8(Self.originCode(entry.origin)) | deltaKind << 2)
+            body.append(UInt8(HistoryEncoding.code(of: entry.origin)) | deltaKind << 2)
             appendVarint(entry.stamp.clock - (previous?.clock ?? 0), to: &body)
             appendVarint(UInt64(device(entry.stamp.device)), to: &body)
             appendVarint(UInt64(entry.size), to: &body)
@@ -215,7 +216,7 @@ extension HistoryLine {
         var previous: ChangeStamp?
         for _ in 0..<count {
             guard let flags = reader.byte(), let kind = reader.byte(), kind & 0xF0 == 0,
-                let origin = originOf(Int(kind & 3)), let offset = reader.varint()
+                let origin = HistoryEncoding.origin(Int(kind & 3)), let offset = reader.varint()
             else { return nil }
             let (clock, overflow) = (previous?.clock ?? 0).addingReportingOverflow(offset)
             guard !overflow, let own = stamp(clock: clock), previous.map({ $0 < own }) ?? true,
@@ -285,14 +286,6 @@ extension HistoryLine {
             previous = own
         }
         return reader.isAtEnd ? (entries, count, oldest) : nil
-    }
-
-    static func originCode(_ origin: VersionOrigin) -> Int {
-        HistoryEncoding.code(of: origin)
-    }
-
-    static func originOf(_ code: Int) -> VersionOrigin? {
-        HistoryEncoding.origin(code)
     }
 
     private struct Reader {
