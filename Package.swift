@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "NoteSync", targets: ["NoteSync"]),
         .library(name: "NoteWatch", targets: ["NoteWatch"]),
         .library(name: "NoteInterchange", targets: ["NoteInterchange"]),
+        .library(name: "NoteTerminal", targets: ["NoteTerminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -21,6 +22,10 @@ let package = Package(
     targets: [
         .target(name: "NoteText"),
         .target(name: "CFileSystem"),
+        .target(name: "CTerminal"),
+        .target(
+            name: "NoteTerminal",
+            dependencies: ["CTerminal"]),
         .target(
             name: "CSQLiteHardening",
             linkerSettings: [.linkedLibrary("sqlite3")]),
@@ -48,7 +53,7 @@ let package = Package(
         .executableTarget(
             name: "notes",
             dependencies: [
-                "NoteStore", "NoteSync", "NoteWatch", "NoteText", "NoteInterchange",
+                "NoteStore", "NoteSync", "NoteWatch", "NoteText", "NoteInterchange", "NoteTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

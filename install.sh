@@ -6,8 +6,9 @@ set -euo pipefail
 
 readonly PROGRAM=install.sh
 readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev)
-# What the tests use besides: faketime runs a device with its wall clock moved.
-readonly TEST_PACKAGES=(faketime syncthing)
+# What the tests use besides: faketime runs a device with its wall clock moved; tmux is the
+# terminal in which the interactive tests type into real vim and nano.
+readonly TEST_PACKAGES=(faketime syncthing tmux vim nano)
 
 usage() {
     cat <<EOF

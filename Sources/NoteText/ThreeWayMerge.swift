@@ -7,6 +7,28 @@
 /// the side whose stamp wins.
 public enum ThreeWayMerge {
     public static func merge(base: String, older: String, newer: String) -> MergeResult {
+        merge(base: base, older: older, newer: newer) { _, newerText in newerText }
+    }
+
+    /// The merge as a person resolves it: each conflicting region holds both sides' lines
+    /// between git's conflict markers (`<<<<<<< olderLabel`, `=======`, `>>>>>>> newerLabel`);
+    /// everything else merges as ``merge(base:older:newer:)`` does.
+    public static func markingConflicts(
+        base: String, older: String, newer: String, olderLabel: String, newerLabel: String
+    ) -> MergeResult {
+        merge(base: base, older: older, newer: newer) { olderText, newerText in
+            func ended(_ lines: [Substring]) -> [Substring] {
+                guard let last = lines.last, !last.hasSuffix("\n") else { return lines }
+                return lines.dropLast() + [last + "\n"]
+            }
+            return ["<<<<<<< \(olderLabel)\n"] + ended(olderText) + ["=======\n"] + ended(newerText)
+                + [">>>>>>> \(newerLabel)\n"]
+        }
+    }
+
+    private static func merge(
+        base: String, older: String, newer: String, conflict: ([Substring], [Substring]) -> [Substring]
+    ) -> MergeResult {
         // Texts compare by their bytes: the merge gives back exactly what was written.
         if older.utf8.elementsEqual(newer.utf8) { return MergeResult(text: newer, conflicts: 0) }
         if base.utf8.elementsEqual(older.utf8) { return MergeResult(text: newer, conflicts: 0) }
@@ -43,8 +65,12 @@ public enum ThreeWayMerge {
                 output += olderText
             } else {
                 let same = olderText.count == newerText.count && zip(olderText, newerText).allSatisfy(LineDiff.same)
-                if !same { conflicts += 1 }
-                output += newerText
+                if same {
+                    output += newerText
+                } else {
+                    conflicts += 1
+                    output += conflict(olderText, newerText)
+                }
             }
             position = end
         }

@@ -23,6 +23,20 @@ import Testing
         #expect(result == MergeResult(text: "one\ntwo\nTHREE\nfour\nfive\n", conflicts: 1))
     }
 
+    @Test func markingConflictsKeepsBothSidesBetweenMarkers() {
+        let result = ThreeWayMerge.markingConflicts(
+            base: base, older: "ONE\ntwo\n3\nfour\nfive\n", newer: "one\ntwo\nTHREE\nfour\nfive\n",
+            olderLabel: "theirs", newerLabel: "yours")
+        #expect(result.conflicts == 1)
+        #expect(result.text == "ONE\ntwo\n<<<<<<< theirs\n3\n=======\nTHREE\n>>>>>>> yours\nfour\nfive\n")
+    }
+
+    @Test func markingConflictsEndsALastLineWithoutABreakBeforeTheMarker() {
+        let result = ThreeWayMerge.markingConflicts(
+            base: "a\nb", older: "a\nB", newer: "a\nb2", olderLabel: "theirs", newerLabel: "yours")
+        #expect(result.text == "a\n<<<<<<< theirs\nB\n=======\nb2\n>>>>>>> yours\n")
+    }
+
     @Test func sameChangeOnBothSidesIsNoConflict() {
         let result = ThreeWayMerge.merge(
             base: base, older: "one\ntwo\nTHREE\nfour\nfive\nsix\n", newer: "one\ntwo\nTHREE\nfour\nfive\n")

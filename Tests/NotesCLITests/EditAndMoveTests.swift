@@ -79,8 +79,6 @@ import Testing
         #expect(try fixture.show(id)["body"] as? String == "visual")
     }
 
-    /// While the editor is open, another device changes the body and the change is imported:
-    /// closing the editor must not write over it. The editor's text is kept in a file.
     /// A note on this device and on another one syncing with it: the other's store and the id.
     private func noteOnTwoDevices(_ fixture: CommandLineFixture, body: String) throws -> (other: URL, id: String) {
         let cloud = fixture.file("cloud")
@@ -93,13 +91,24 @@ import Testing
         return (other, id)
     }
 
+    /// While the editor is open, another device changes the same line and the change is
+    /// imported: closing the editor must not write over it. The editor opens again on both
+    /// versions between conflict markers, and what it then writes is saved.
     @Test func anEditThatArrivedWhileTheEditorWasOpenIsNotOverwritten() throws {
         let fixture = CommandLineFixture()
         let (other, id) = try noteOnTwoDevices(fixture, body: "eggs\n")
         let notes = NotesCommand.binary.path
-        // The editor writes its text, then the other device edits and this one imports,
-        // waiting until the imported body is there before the editor closes.
+        let seen = fixture.file("seen")
+        // The first time, the editor writes its text, then the other device edits and this
+        // one imports, waiting until the imported body is there before the editor closes.
+        // The second time, it keeps both lines.
         let environment = try editor(fixture, """
+            if [ -e '\(seen.path)' ]; then
+              cat "$1" >> '\(seen.path)'
+              printf 'eggs and bread from the other device\\nmilk from the editor\\n' > "$1"
+              exit 0
+            fi
+            cat "$1" > '\(seen.path)'
             printf 'eggs\\nmilk from the editor\\n' > "$1"
             '\(notes)' --store '\(other.path)' edit \(id) --body 'eggs and bread from the other device' || exit 9
             '\(notes)' --store '\(other.path)' sync now >/dev/null || exit 9
@@ -110,13 +119,19 @@ import Testing
             exit 9
             """)
         let result = try fixture.run(["edit", id], environment: environment)
-        fixture.expectFailure(result, status: 1, mentioning: ["changed while the editor was open", "your text is kept in '"])
-        #expect(try fixture.show(id)["body"] as? String == "eggs and bread from the other device")
-        let path = try #require(result.error.components(separatedBy: "kept in '").last?.components(separatedBy: "'").first)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "eggs\nmilk from the editor\n")
-        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
-        #expect(mode?.intValue == 0o600)
-        try? FileManager.default.removeItem(atPath: path)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.error.contains("changed while the editor was open"), "\(result)")
+        #expect(try String(contentsOf: seen, encoding: .utf8) == """
+            eggs
+            <<<<<<< saved elsewhere while you edited
+            eggs and bread from the other device
+            =======
+            eggs
+            milk from the editor
+            >>>>>>> your edit
+
+            """)
+        #expect(try fixture.show(id)["body"] as? String == "eggs and bread from the other device\nmilk from the editor\n")
     }
 
     /// While the editor is open, another device changes another line and the change is

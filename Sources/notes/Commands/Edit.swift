@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteTerminal
+import NoteText
 
 extension Notes {
     struct Edit: ParsableCommand {
@@ -8,7 +10,9 @@ extension Notes {
             abstract: "Rename an item or change a note's body.",
             discussion: """
                 With neither --name nor a body option, opens $VISUAL or $EDITOR on the note's body \
-                and saves only if it changed.
+                in the terminal and saves only if it changed. A change saved meanwhile merges with \
+                the edit; when both changed the same lines, the editor opens again with both \
+                versions between conflict markers.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -36,92 +40,67 @@ extension Notes {
                 throw InputError.usage("'\(item)' is a collection: give --name to rename it")
             }
             let editor = try ExternalEditor.find()
-            let edited = try editor.edit(target.body ?? "", label: target.name)
-            if edited == target.body { return }
-            do {
-                // A change made while the editor was open merges with this one, or, when both
-                // changed the same lines, the save is refused and nothing is lost.
-                if try store.edit(target.id, expecting: target, mergingBody: edited) {
-                    print("merged with a change made while the editor was open (see 'notes history')")
-                }
-            } catch let error as StoreError {
-                guard case .changedElsewhere = error else { throw error }
-                let kept = try ExternalEditor.keep(edited, for: target)
-                throw InputError.conflict(
-                    "cannot save the body of '\(target.name)': it changed while the editor was open (on another device "
-                        + "or in another process) on the same lines; your text is kept in '\(kept.path)'")
-            }
+            try EditorSession(store: store, editor: editor, note: target).run()
         }
     }
 }
 
-/// The person's editor, run on a temporary copy of a text.
+/// A note's body edited in the person's editor, saved when the editor ends.
 ///
-/// Found as `$VISUAL`, then `$EDITOR` (each a shell command, such as `code --wait`), then
-/// Debian's `editor` alternative, then `vi`; these two only when standard input is a terminal,
-/// since they need one.
-struct ExternalEditor {
-    /// The shell command that runs the editor.
-    let command: String
-    /// Where it came from, for messages: `VISUAL`, `EDITOR` or the fallback's name.
-    let source: String
+/// A change saved meanwhile (imported from another device, or from another process) merges
+/// with the edit. When both changed the same lines, the editor opens again on the merge with
+/// both versions of those lines between conflict markers, and what it ends with is saved:
+/// what was typed never leaves the store.
+struct EditorSession {
+    let store: Store
+    let editor: ExternalEditor
+    let note: Item
 
-    static func find(
-        environment: [String: String] = ProcessInfo.processInfo.environment, onTerminal: Bool = isatty(0) == 1
-    ) throws -> ExternalEditor {
-        for variable in ["VISUAL", "EDITOR"] {
-            guard let command = environment[variable]?.trimmingCharacters(in: .whitespaces), !command.isEmpty else { continue }
-            let program = command.split(separator: " ").first.map(String.init) ?? command
-            guard Self.executable(program, path: environment["PATH"]) != nil else {
-                throw InputError.usage("cannot run the editor '\(program)' (from \(variable)): not found; set \(variable) to an editor, or give --body or --body-file")
+    func run() throws {
+        let workspace = store.folder.appendingPathComponent(".editing")
+        var read = note
+        var text = note.body ?? ""
+        var resolving = false
+        while true {
+            var edited: String
+            var deferredSignal: Int32 = 0
+            do {
+                let result = try editor.edit(text, title: read.name, workspace: workspace) { try TextInput.read(path: $0.path) }
+                edited = result.text
+                deferredSignal = result.deferredSignal
+            } catch let error as TerminalError where resolving {
+                // The merge with markers holds everything typed: it is saved rather than lost.
+                Notes.warn("\(error); the note is saved with both versions between conflict markers")
+                edited = text
             }
-            return ExternalEditor(command: command, source: variable)
+            // Ended by a hang-up or SIGTERM: what the editor wrote is saved, then the signal acts.
+            defer { ForegroundProcess.deliver(deferredSignal) }
+            if !resolving && edited == read.body { return }
+            do {
+                if try store.edit(read.id, expecting: read, mergingBody: edited) {
+                    print("merged with a change made while the editor was open (see 'notes history')")
+                }
+                if resolving && edited.contains("<<<<<<< ") && edited.contains(">>>>>>> ") {
+                    Notes.warn("'\(read.name)' is saved with conflict markers in it: 'notes edit' it again to resolve them")
+                }
+                return
+            } catch StoreError.changedElsewhere(_, let properties) where properties == ["body"] {
+                let current = try store.item(read.id)
+                text = ThreeWayMerge.markingConflicts(
+                    base: read.body ?? "", older: current.body ?? "", newer: edited,
+                    olderLabel: "saved elsewhere while you edited", newerLabel: "your edit"
+                ).text
+                Notes.warn(
+                    "'\(read.name)' changed while the editor was open (on another device or in another process) "
+                        + "on the same lines: the editor opens again with both versions between conflict markers")
+                read = current
+                resolving = true
+                // With no terminal left to reopen the editor on, the merge with markers is saved.
+                if deferredSignal != 0 {
+                    _ = try store.edit(read.id, expecting: read, mergingBody: text)
+                    return
+                }
+            }
         }
-        guard onTerminal else {
-            throw InputError.usage("no editor: set VISUAL or EDITOR ('editor' and 'vi' need a terminal), or give --body or --body-file")
-        }
-        for fallback in ["editor", "vi"] where Self.executable(fallback, path: environment["PATH"]) != nil {
-            return ExternalEditor(command: fallback, source: fallback)
-        }
-        throw InputError.usage("no editor: set VISUAL or EDITOR (neither 'editor' nor 'vi' was found), or give --body or --body-file")
-    }
-
-    /// The path of `program`: itself when it holds a slash, else the first match on `PATH`.
-    static func executable(_ program: String, path: String?) -> String? {
-        if program.contains("/") { return FileManager.default.isExecutableFile(atPath: program) ? program : nil }
-        for folder in (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") {
-            let candidate = "\(folder)/\(program)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
-
-    func edit(_ text: String, label: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("notes-edit-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(
-            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("note.md")
-        try Data(text.utf8).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(command) \"$1\"", "sh", file.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw InputError.data("the editor '\(command)' (from \(source)) failed (status \(process.terminationStatus)); nothing was saved")
-        }
-        return try TextInput.read(path: file.path)
-    }
-
-    /// Writes text that could not be saved to a private file of its own, and returns it.
-    static func keep(_ text: String, for item: Item) throws -> URL {
-        let file = FileManager.default.temporaryDirectory
-            .appendingPathComponent("notes-unsaved-\(item.id.storeString.prefix(8))-\(UUID().uuidString.prefix(4).lowercased()).md")
-        guard FileManager.default.createFile(atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw InputError.output(path: file.path, reason: "cannot write the unsaved text")
-        }
-        return file
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import NoteInterchange
 import NoteStore
 import NoteSync
+import NoteTerminal
 import NoteWatch
 
 /// A failure of the command line itself: bad input that is not the store's to judge.
@@ -50,6 +51,9 @@ enum Failure {
         case let error as DemoError:
             return (error.description, other)
         case let error as WatchError:
+            return (error.description, other)
+        case let error as TerminalError:
+            if case .noEditor = error { return (error.description, usage) }
             return (error.description, other)
         case let error as SyncError:
             if case .invalidName = error { return (error.description, usage) }
