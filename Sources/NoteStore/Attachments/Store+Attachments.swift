@@ -22,15 +22,16 @@ extension Store {
         let prepared = try files.map { file in try Attachment.prepare(file, for: note, caption: caption, now: now) }
         do {
             try write { db in
-                var writer = SaveWriter(db: db, now: now, device: deviceID)
-                try writer.begin()
-                for (attachment, data) in prepared {
-                    // Written inside the transaction: a concurrent release of the same blob
-                    // waits for it, and then sees the new reference.
-                    try writeBlob(data, sha256: attachment.sha256)
-                    try writer.insert(attachment)
+                try SaveWriter.writing(db, now: now, device: deviceID) { writer in
+                    try writer.begin()
+                    for (attachment, data) in prepared {
+                        // Written inside the transaction: a concurrent release of the same blob
+                        // waits for it, and then sees the new reference.
+                        try writeBlob(data, sha256: attachment.sha256)
+                        try writer.insert(attachment)
+                    }
+                    try writer.finish()
                 }
-                try writer.finish()
             }
         } catch {
             try? releaseBlobs(prepared.map(\.0.sha256))
@@ -82,13 +83,14 @@ extension Store {
     /// Removes an attachment; its blob goes once no attachment references it.
     public func detach(_ id: UUID) throws {
         try write { db in
-            var writer = SaveWriter(db: db, now: Date.storeNow(), device: deviceID)
-            try writer.begin()
-            let found = try Attachment.fetchAll(
-                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id = ?", arguments: [id.storeString])
-            guard !found.isEmpty else { throw StoreError.unknownAttachment(id.storeString) }
-            try writer.delete(found)
-            try writer.finish()
+            try SaveWriter.writing(db, now: Date.storeNow(), device: deviceID) { writer in
+                try writer.begin()
+                let found = try Attachment.fetchAll(
+                    db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id = ?", arguments: [id.storeString])
+                guard !found.isEmpty else { throw StoreError.unknownAttachment(id.storeString) }
+                try writer.delete(found)
+                try writer.finish()
+            }
         }
         try releaseBlobs()
     }

@@ -28,32 +28,33 @@ extension ObjectContext {
         let summary: SaveSummary
         do {
             summary = try store.write { db -> SaveSummary in
-                var writer = SaveWriter(db: db, now: Date.storeNow(), device: store.deviceID)
-                writer.restoring = restoring
-                try writer.begin()
-                for id in insertionOrder {
-                    if let item = registry[id]?.current { try writer.insert(item, keepingDates: keepingDates.contains(id)) }
-                }
-                try writer.writeFirstVersions()
-                for (attachment, data) in staged {
-                    // Written inside the transaction, as Store.attachImages does.
-                    try store.writeBlob(data, sha256: attachment.sha256)
-                    try writer.insert(attachment)
-                }
-                for registration in registry.values {
-                    guard let original = registration.original, original != registration.current else {
-                        continue
+                try SaveWriter.writing(db, now: Date.storeNow(), device: store.deviceID) { writer in
+                    writer.restoring = restoring
+                    try writer.begin()
+                    for id in insertionOrder {
+                        if let item = registry[id]?.current { try writer.insert(item, keepingDates: keepingDates.contains(id)) }
                     }
-                    try writer.update(from: original, to: registration.current)
+                    try writer.writeFirstVersions()
+                    for (attachment, data) in staged {
+                        // Written inside the transaction, as Store.attachImages does.
+                        try store.writeBlob(data, sha256: attachment.sha256)
+                        try writer.insert(attachment)
+                    }
+                    for registration in registry.values {
+                        guard let original = registration.original, original != registration.current else {
+                            continue
+                        }
+                        try writer.update(from: original, to: registration.current)
+                    }
+                    for id in taggedOrder where deleted[id] == nil {
+                        if let item = registry[id]?.current, let edit = stagedTags[id] { try writer.writeTags(of: item, edit) }
+                    }
+                    try writer.trashLateContents()
+                    try writer.purge(roots: purgeRoots, expected: Array(deleted.values))
+                    try writer.validateRelations()
+                    try writer.finish()
+                    return writer.summary
                 }
-                for id in taggedOrder where deleted[id] == nil {
-                    if let item = registry[id]?.current, let edit = stagedTags[id] { try writer.writeTags(of: item, edit) }
-                }
-                try writer.trashLateContents()
-                try writer.purge(roots: purgeRoots, expected: Array(deleted.values))
-                try writer.validateRelations()
-                try writer.finish()
-                return writer.summary
             }
         } catch {
             if !staged.isEmpty { try? store.releaseBlobs(staged.map(\.attachment.sha256)) }
@@ -84,8 +85,14 @@ struct SaveWriter {
     var trashedCollections: [Item] = []
     var saveNumber: Int64 = 0
     let device: UUID
-    /// The stamp of every change of this save: the store's clock, ticked once per save.
+    /// The stamp of every change of this save: the store's clock, ticked once per save, and
+    /// at least ``floor``.
     var stamp: ChangeStamp
+    /// The least clock of the save: above the stamps of the values it replaces, once
+    /// ``writing(_:now:device:_:)`` has found them.
+    let floor: UInt64
+    /// The greatest stamp of a value the save replaces.
+    var replaced: ChangeStamp?
     /// The versions that the save brings back, per item and property.
     var restoring: [UUID: [HistoryProperty: ChangeStamp]] = [:]
     /// What this device calls itself in sync: saved with each version.
@@ -93,10 +100,11 @@ struct SaveWriter {
     /// The first versions of the items the save inserts, written together in key order.
     var firstVersions: [FirstVersions] = []
 
-    init(db: Database, now: Date, device: UUID) {
+    init(db: Database, now: Date, device: UUID, floor: UInt64 = 0) {
         self.db = db
         self.now = now
         self.device = device
+        self.floor = floor
         stamp = ChangeStamp(clock: 0, device: device)
     }
 
@@ -115,7 +123,7 @@ struct SaveWriter {
         saveNumber = try Int64.fetchOne(
             db, sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'") ?? 1
         let last = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'").flatMap { UInt64($0) } ?? 0
-        stamp = ChangeStamp(clock: HybridClock.tick(after: last, now: now), device: device)
+        stamp = ChangeStamp(clock: max(HybridClock.tick(after: last, now: now), floor), device: device)
         deviceName = try Self.deviceName(db)
         outbox.isRecording = try ChangeRecording.isOn(db)
     }
@@ -168,8 +176,9 @@ struct SaveWriter {
         let contentChanged = !assignments.isEmpty
         if current.trashed != original.trashed { set("trashed", .date(current.trashed)) }
         guard !assignments.isEmpty else { return }
-        try checkUnchangedElsewhere(original, changes: changes)
+        let stamps = try checkUnchangedElsewhere(original, changes: changes)
         if contentChanged { set("modified", .date(now)) }
+        replacing(stamps, changes.properties.map(\.name))
         let paths = changes.properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")
         assignments.append("stamps = json_set(stamps, \(paths))")
         arguments += StatementArguments(changes.properties.map { _ in stamp.text })
@@ -202,21 +211,23 @@ struct SaveWriter {
     /// Refuses the save when a property it changes no longer has, in the store, the value the
     /// context read: another process or an import changed it since, and writing over it would
     /// lose that change without a word (Core Data's default merge policy does the same).
-    private func checkUnchangedElsewhere(_ original: Item, changes: OutboxChanges) throws {
+    /// Returns the row's stamps.
+    private func checkUnchangedElsewhere(_ original: Item, changes: OutboxChanges) throws -> String? {
         let checksBody = changes["body"] != nil && original.body != nil
         let row = try Row.fetchOne(
             db.cachedStatement(
                 sql: checksBody
-                    ? "SELECT name, parent, trashed, body FROM item WHERE id = ?"
-                    : "SELECT name, parent, trashed, NULL AS body FROM item WHERE id = ?"),
+                    ? "SELECT name, parent, trashed, body, stamps FROM item WHERE id = ?"
+                    : "SELECT name, parent, trashed, NULL AS body, stamps FROM item WHERE id = ?"),
             arguments: [original.id.storeString])
-        guard let row else { return }  // purged meanwhile: the update says so
+        guard let row else { return nil }  // purged meanwhile: the update says so
         var changed: [String] = []
         if changes["name"] != nil, (row["name"] as String) != original.name { changed.append("name") }
         if checksBody, (row["body"] as String?) != original.body { changed.append("body") }
         if changes["parent"] != nil, (row["parent"] as String?) != original.parent?.storeString { changed.append("place") }
         if changes["trashed"] != nil, (row["trashed"] as Int64?) != original.trashed?.storeMilliseconds { changed.append("trash state") }
         guard changed.isEmpty else { throw StoreError.changedElsewhere(item: original.label, properties: changed) }
+        return row["stamps"]
     }
 
     /// Trashes contents that another process put into the collections trashed by this save
@@ -234,12 +245,13 @@ struct SaveWriter {
                 WITH RECURSIVE subtree(id) AS (
                     SELECT id FROM item WHERE parent = ?
                     UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
-                SELECT \(ItemFilter.columns(includingBody: false)) FROM item
+                SELECT \(ItemFilter.columns(includingBody: false)), stamps FROM item
                 WHERE id IN subtree AND trashed IS NULL
                 """,
             arguments: [collection.id.storeString])
         for row in rows {
             var item = Item(row: row)
+            replacing(row["stamps"], ["trashed"])
             item.trashed = collection.trashed
             try db.execute(
                 sql: "UPDATE item SET trashed = ?, stamps = json_set(stamps, '$.trashed', ?) WHERE id = ?",

@@ -35,6 +35,12 @@ extension SaveWriter {
         try deleteAttachments(ofNotes: all.filter { ids[$0] == .note })
         var states: [String: String] = [:]
         for id in all { states[id] = try TombstoneRecord.capturedState(of: id, db) }
+        // A purge counts as a move to the trash that replaces every value of the item.
+        try IDList.forEachChunk(of: all) { marks, arguments in
+            for stamps in try String.fetchAll(db, sql: "SELECT stamps FROM item WHERE id IN (\(marks))", arguments: arguments) {
+                replacing(stamps)
+            }
+        }
         for id in all {
             try searchIndex.willChange(id, db)
             if let uuid = UUID(storeText: id) { try VersionStorage.keepCurrentText(of: uuid, nil, db) }
@@ -58,14 +64,15 @@ extension SaveWriter {
     /// this save.
     private mutating func moveLiveContentsToTheTop(of purged: [String]) throws {
         let purgedSet = Set(purged)
-        var survivors: [Item] = []
+        var survivors: [(item: Item, stamps: String?)] = []
         try IDList.forEachChunk(of: purged) { marks, arguments in
             survivors += try Row.fetchAll(
-                db, sql: "SELECT \(ItemFilter.columns(includingBody: false)) FROM item WHERE parent IN (\(marks))",
+                db, sql: "SELECT \(ItemFilter.columns(includingBody: false)), stamps FROM item WHERE parent IN (\(marks))",
                 arguments: arguments
-            ).map(Item.init(row:)).filter { !purgedSet.contains($0.id.storeString) }
+            ).map { (Item(row: $0), $0["stamps"]) }.filter { !purgedSet.contains($0.item.id.storeString) }
         }
-        for var item in survivors {
+        for (var item, stamps) in survivors {
+            replacing(stamps, ["parent", "modified"])
             item.parent = nil
             try db.execute(
                 sql: "UPDATE item SET parent = NULL, modified = ?, stamps = json_set(stamps, '$.parent', ?, '$.modified', ?) WHERE id = ?",
@@ -124,6 +131,7 @@ extension SaveWriter {
     /// outbox and the save counter.
     mutating func finish() throws {
         guard failures.isEmpty else { throw StoreError.validation(failures) }
+        try checkStampAboveReplaced()
         try outbox.write(to: db, save: saveNumber, clock: stamp.clock, at: now)
         try db.execute(
             sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('last_save', ?), ('clock', ?)",

@@ -10,7 +10,9 @@ import NoteStore
 /// format holds, after which no device can write a greater one. So a clock is adopted only up
 /// to ``adoptionBound`` past this device's wall clock; a change beyond it still applies, with
 /// its stamp as it is, and its device is reported. The bound is the report threshold: a device
-/// that adopted a clock never runs far enough ahead to be reported itself.
+/// that adopted a clock never runs far enough ahead to be reported itself. (A save that
+/// replaces a value stamped further ahead is stamped above it all the same, in NoteStore's
+/// `SaveWriter`: that device then runs ahead, and is reported.)
 public enum ClockSkew {
     /// How far ahead a device's clock must run for `sync status` and `notes watch` to name it.
     static let reportThreshold: TimeInterval = 60
