@@ -30,8 +30,12 @@ final class RandomEditor {
     static let tags = ["home", "work", "later"]
     static let words = ["Soup", "Plans", "Trip", "Ideas", "Books", "Garden", "Work", "Music", "Tax", "Bike"]
 
-    init(seed: UInt64) {
+    /// Operations made three times as often as their weight says.
+    let favoured: Set<Operation>
+
+    init(seed: UInt64, favouring favoured: Set<Operation> = []) {
         random = SplitMix64(seed: seed)
+        self.favoured = favoured
     }
 
     /// The operations, with their weights.
@@ -57,9 +61,10 @@ final class RandomEditor {
 
     /// Makes one random change to `store`.
     func change(_ store: Store) throws {
-        var roll = Int.random(in: 0..<Operation.allCases.map(\.weight).reduce(0, +), using: &random)
+        func weight(_ operation: Operation) -> Int { operation.weight * (favoured.contains(operation) ? 3 : 1) }
+        var roll = Int.random(in: 0..<Operation.allCases.map(weight).reduce(0, +), using: &random)
         let operation = Operation.allCases.first { operation in
-            roll -= operation.weight
+            roll -= weight(operation)
             return roll < 0
         } ?? .addNote
         do {

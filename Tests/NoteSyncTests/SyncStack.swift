@@ -17,13 +17,16 @@ final class SyncStack {
 
     /// `devices` stores, enabled in turn unless `enable` is false; with a `passphrase`, the
     /// first one makes the container encrypted (with scrypt at its lowest accepted cost, which
-    /// the tests of this process share) and every device gives that passphrase.
-    init(devices: Int, enable: Bool = true, passphrase: String? = nil) throws {
+    /// the tests of this process share) and every device gives that passphrase. Device `i`
+    /// reads `clocks[i]` when there is one, else the system clock.
+    init(devices: Int, enable: Bool = true, passphrase: String? = nil, clocks: [WallClock] = []) throws {
         let folder = self.folder
         self.passphrase = passphrase
         if passphrase != nil { setenv("NOTES_SCRYPT_COST", "1024", 1) }
         try FileManager.default.createDirectory(at: folder.appending("cloud"), withIntermediateDirectories: true)
-        stores = try (0..<devices).map { try Store(folder: folder.appending("device-\($0)")) }
+        stores = try (0..<devices).map { index in
+            try Store(folder: folder.appending("device-\(index)"), wallClock: index < clocks.count ? clocks[index] : .system)
+        }
         engines = []
         engines = stores.map(engine(of:))
         if enable {

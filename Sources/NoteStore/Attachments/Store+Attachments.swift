@@ -18,7 +18,7 @@ extension Store {
         guard !note.isTrashed else {
             throw StoreError.invalidOperation(item: note.label, reason: "it is in the trash")
         }
-        let now = Date.storeNow()
+        let now = wallClock.storeNow()
         let prepared = try files.map { file in try Attachment.prepare(file, for: note, caption: caption, now: now) }
         do {
             try write { db in
@@ -83,7 +83,7 @@ extension Store {
     /// Removes an attachment; its blob goes once no attachment references it.
     public func detach(_ id: UUID) throws {
         try write { db in
-            try SaveWriter.writing(db, now: Date.storeNow(), device: deviceID) { writer in
+            try SaveWriter.writing(db, now: wallClock.storeNow(), device: deviceID) { writer in
                 try writer.begin()
                 let found = try Attachment.fetchAll(
                     db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id = ?", arguments: [id.storeString])

@@ -29,7 +29,7 @@ extension ObjectContext {
     /// ``Store/attachImages(_:to:caption:)`` says).
     @discardableResult
     public func attachImage(_ file: URL, to note: Item, caption: String? = nil, unlessIn known: Set<String> = []) throws -> Attachment? {
-        let (attachment, data) = try Attachment.prepare(file, for: note, caption: caption, now: Date.storeNow())
+        let (attachment, data) = try Attachment.prepare(file, for: note, caption: caption, now: store.wallClock.storeNow())
         if known.contains(attachment.sha256) { return nil }
         stagedAttachments.append((attachment, data))
         return attachment

@@ -28,7 +28,7 @@ extension ObjectContext {
         let summary: SaveSummary
         do {
             summary = try store.write { db -> SaveSummary in
-                try SaveWriter.writing(db, now: Date.storeNow(), device: store.deviceID) { writer in
+                try SaveWriter.writing(db, now: store.wallClock.storeNow(), device: store.deviceID) { writer in
                     writer.restoring = restoring
                     try writer.begin()
                     for id in insertionOrder {

@@ -13,7 +13,7 @@ extension ObjectContext {
         let members = try subtree(of: item)
         // The date tells what went to the trash together: keep it apart from earlier ones.
         let latest = members.compactMap(\.trashed).max().map { $0.addingTimeInterval(0.001) }
-        let date = max(Date.storeNow(), latest ?? .distantPast)
+        let date = max(store.wallClock.storeNow(), latest ?? .distantPast)
         for member in members where !member.isTrashed {
             try setTrashed(date, on: member.id)
         }

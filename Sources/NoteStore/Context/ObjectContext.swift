@@ -70,7 +70,7 @@ public final class ObjectContext {
     }
 
     private func insert(kind: ItemKind, name: String, body: String?, parent: UUID?) -> Item {
-        let now = Date.storeNow()
+        let now = store.wallClock.storeNow()
         let item = Item(
             id: UUID(), kind: kind, name: Item.normalizedName(name), created: now, modified: now,
             parent: parent, trashed: nil, body: body)

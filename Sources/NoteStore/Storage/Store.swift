@@ -14,6 +14,8 @@ public final class Store: Sendable {
     public let deviceID: UUID
     /// The model version of the open store (after migration, ``currentModelVersion``).
     public let modelVersion: Int
+    /// The wall clock of the store's saves, and of sync's bounds on the clocks it adopts.
+    public let wallClock: WallClock
     let pool: DatabasePool
 
     /// The model version this build writes.
@@ -38,8 +40,9 @@ public final class Store: Sendable {
 
     /// Opens the store in `folder`, creating the folder and the database when absent and
     /// migrating an older model version.
-    public init(folder: URL, access: Access = .readWrite) throws {
+    public init(folder: URL, access: Access = .readWrite, wallClock: WallClock = .system) throws {
         self.folder = folder.standardizedFileURL
+        self.wallClock = wallClock
         let path = self.folder.path
         let databasePath = self.folder.appendingPathComponent(Self.databaseFileName).path
         if access == .readOnly, let opened = try Self.openReadOnly(databasePath, storePath: path) {

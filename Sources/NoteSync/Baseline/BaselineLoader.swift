@@ -140,7 +140,7 @@ struct BaselineLoader {
         for cut in cuts where try !store.hasVersion(of: cut.object, cut.property, at: cut.stamp) { lacking.insert(cut.object) }
         if !lacking.isEmpty { _ = try UnpublishedEdits(store: store).keepAsNotes(only: lacking) }
         let knowledge = try database.knowledge()
-        let clock = ClockSkew.adoptable(try database.clock(), now: Date())
+        let clock = ClockSkew.adoptable(try database.clock(), now: store.wallClock.now())
         let merger = Merger()
         let writer = entry.manifest.device
         return try store.merge(durable: false) { replica -> Int in

@@ -216,7 +216,7 @@ struct LogImporter {
             }
         }
         CrashPoint.importRead.reach()
-        let now = Date()
+        let now = store.wallClock.now()
         let ahead = ClockSkew.ahead(of: log, now: now)
         let conflictsBefore = try replica.conflictCount()
         let (leftOut, clock) = try merger.apply(log, from: other, to: replica) { progress?.changeApplied(of: log.changes.count) }

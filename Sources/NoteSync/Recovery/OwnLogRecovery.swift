@@ -91,7 +91,7 @@ struct OwnLogRecovery {
         for sha256 in log.referencedBlobs where !store.hasBlob(sha256) {
             try store.storeBlob(container.readBlob(sha256), sha256: sha256)
         }
-        let now = Date()
+        let now = store.wallClock.now()
         try store.merge { replica in
             let clock = try merger.apply(log, from: device, to: replica).clock
             try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))
