@@ -87,8 +87,8 @@ public final class SyncEngine {
         try snapshotTaken?()
         try store.recordSync { ledger in
             if previous.containerID != container.identity {
-                for key in try ledger.values(withPrefix: SyncState.appliedPrefix).keys {
-                    try ledger.setValue(nil, for: key)
+                for prefix in [SyncState.appliedPrefix, SyncState.passedPrefix, SyncState.republishedPrefix] {
+                    for key in try ledger.values(withPrefix: prefix).keys { try ledger.setValue(nil, for: key) }
                 }
             }
             try ledger.setValue(String(published), for: SyncState.exportedKey)
@@ -224,6 +224,7 @@ public final class SyncEngine {
                 try importer.importAvailable(into: &report)
                 report.baseline = baseline
             }
+            report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
             try checkOwnLogs(container)
         case .nextLogs:
             // Each log applied and exported recorded the time of sync in its own transaction.
@@ -231,7 +232,8 @@ public final class SyncEngine {
             try? compaction.acknowledge(force: false)
             return report
         }
-        try compaction.acknowledge(force: false)
+        // A log passed over is said at once: its writer may have to publish it again.
+        try compaction.acknowledge(force: report.skipped.contains { $0.reason == .foreignContainer })
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
             try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)

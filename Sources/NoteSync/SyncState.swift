@@ -16,6 +16,11 @@ struct SyncState {
     static let sinceKey = "state.since"
     static let lastSyncKey = "last.sync"
     static let clockAheadPrefix = "clock.ahead."
+    /// Per other device, the sequences of its logs passed over as logs of another container.
+    static let passedPrefix = "passed."
+    /// Per sequence of this device's own logs that others passed over, the last log of the
+    /// content published again for it.
+    static let republishedPrefix = "republished."
     static let temporaryCleanupKey = "temporary.cleanup"
     static let accessKey = "cloud.access"
     static let exportErrorKey = "export.error"
@@ -46,6 +51,11 @@ struct SyncState {
     /// How far ahead of this device's wall clock the last applied log of a device ran, in
     /// seconds, for the devices past the report threshold.
     var clockAhead: [UUID: TimeInterval] = [:]
+    /// The logs of each other device passed over as logs of another container.
+    var passedOver: [UUID: Set<Int64>] = [:]
+    /// Per log of this device that others passed over, the last log that published its
+    /// content again.
+    var republished: [Int64: Int64] = [:]
 
     init(_ store: Store) throws {
         self.init(values: try store.syncValues(withPrefix: ""))
@@ -56,6 +66,14 @@ struct SyncState {
             if let device = UUID(uuidString: String(key.dropFirst(Self.appliedPrefix.count))), let sequence = Int64(value) {
                 applied[device] = sequence
             }
+        }
+        for (key, value) in values where key.hasPrefix(Self.passedPrefix) {
+            if let device = UUID(uuidString: String(key.dropFirst(Self.passedPrefix.count))) {
+                passedOver[device] = Set(value.split(separator: ",").compactMap { Int64($0) })
+            }
+        }
+        for (key, value) in values where key.hasPrefix(Self.republishedPrefix) {
+            if let sequence = Int64(key.dropFirst(Self.republishedPrefix.count)), let last = Int64(value) { republished[sequence] = last }
         }
         for (key, value) in values where key.hasPrefix(Self.clockAheadPrefix) {
             if let device = UUID(uuidString: String(key.dropFirst(Self.clockAheadPrefix.count))), let seconds = Double(value) {
@@ -82,4 +100,6 @@ struct SyncState {
 
     static func appliedKey(_ device: UUID) -> String { appliedPrefix + device.storeString }
     static func clockAheadKey(_ device: UUID) -> String { clockAheadPrefix + device.storeString }
+    static func passedKey(_ device: UUID) -> String { passedPrefix + device.storeString }
+    static func republishedKey(_ sequence: Int64) -> String { republishedPrefix + String(sequence) }
 }

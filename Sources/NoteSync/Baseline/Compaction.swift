@@ -49,8 +49,10 @@ struct Compaction {
             return
         }
         guard case var .present(registration) = container.registration(of: store.deviceID) else { return }
-        let applied = SyncState(values: values).applied.filter { $0.key != store.deviceID && $0.value > 0 }
+        let state = SyncState(values: values)
+        let applied = state.applied.filter { $0.key != store.deviceID && $0.value > 0 }
         registration.applied = applied
+        registration.passedOver = state.passedOver.isEmpty ? nil : state.passedOver
         registration.synced = CloudJSON.normalized(now)
         // Read in this order: what was applied, then whether anything saved waits to be
         // published, then the last log published, so that everything saved before the outbox
@@ -99,9 +101,16 @@ struct Compaction {
         let me = store.deviceID
         var bound = anchor.manifest.vector[me] ?? 0
         let retention = try Self.retention(store)
+        let republished = try SyncState(store).republished
         for registration in try container.devices().registrations
         where registration.device != me && !Self.isLeftBehind(registration, retention: retention, now: now) {
-            bound = min(bound, registration.applied?[me] ?? 0)
+            let applied = registration.applied?[me] ?? 0
+            bound = min(bound, applied)
+            // A log it passed over is not had, until it applied the logs that publish its
+            // content again.
+            for sequence in registration.passedOver?[me] ?? [] where republished[sequence].map({ applied < $0 }) ?? true {
+                bound = min(bound, sequence - 1)
+            }
         }
         var outcome = Outcome()
         for sequence in try container.logSequences(of: me).sequences where sequence <= bound {

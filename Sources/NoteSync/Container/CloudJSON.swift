@@ -129,4 +129,42 @@ extension KeyedEncodingContainer {
     mutating func encodeSequences(_ sequences: [UUID: Int64], forKey key: Key) throws {
         try encode(Dictionary(uniqueKeysWithValues: sequences.map { (CloudName.text(of: $0.key), $0.value) }), forKey: key)
     }
+
+    /// Sets of log sequences per device, written as ranges `[first, last]`, ascending and
+    /// apart: `{"<uuid>":[[3,3],[7,9]]}`.
+    mutating func encodeSequenceRanges(_ sequences: [UUID: Set<Int64>], forKey key: Key) throws {
+        var ranges: [String: [[Int64]]] = [:]
+        for (device, set) in sequences where !set.isEmpty {
+            var list: [[Int64]] = []
+            for sequence in set.sorted() {
+                if let last = list.last?.last, last + 1 == sequence { list[list.count - 1][1] = sequence } else { list.append([sequence, sequence]) }
+            }
+            ranges[CloudName.text(of: device)] = list
+        }
+        try encode(ranges, forKey: key)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// What ``KeyedEncodingContainer/encodeSequenceRanges(_:forKey:)`` wrote; a range that is
+    /// not two sequences, first ≤ last, from 1, is an error, and so is one of over 100,000 logs.
+    func decodeSequenceRanges(forKey key: Key) throws -> [UUID: Set<Int64>] {
+        var sequences: [UUID: Set<Int64>] = [:]
+        for (text, ranges) in try decode([String: [[Int64]]].self, forKey: key) {
+            guard let device = CloudName.uuid(text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: self, debugDescription: "'\(key.stringValue)' maps lowercase UUIDs to ranges of log sequences")
+            }
+            var set: Set<Int64> = []
+            for range in ranges {
+                guard range.count == 2, range[0] >= 1, range[0] <= range[1], range[1] - range[0] < 100_000 - Int64(set.count) else {
+                    throw DecodingError.dataCorruptedError(
+                        forKey: key, in: self, debugDescription: "'\(key.stringValue)' holds a range that is not [first, last]")
+                }
+                set.formUnion(range[0]...range[1])
+            }
+            sequences[device] = set
+        }
+        return sequences
+    }
 }

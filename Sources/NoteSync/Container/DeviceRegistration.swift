@@ -34,6 +34,10 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     /// of history needs to know no version can still arrive from before it
     /// (docs/sync-format.md, section 4); nil when it never said so.
     public var clean: [UUID: Int64]?
+    /// The logs of each other device that this device passed over as logs of another
+    /// container (docs/sync-format.md, section 4): it applied nothing of them, so their writer
+    /// publishes their content again and never counts them as had; nil when there are none.
+    public var passedOver: [UUID: Set<Int64>]?
 
     /// A registration of the current format; `registered` is kept to the millisecond, as written.
     public init(container: UUID, device: UUID, name: String, registered: Date = Date(), modelVersion: Int) {
@@ -46,7 +50,7 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced, clean
+        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced, clean, passedOver
     }
 
     public init(from decoder: any Decoder) throws {
@@ -62,6 +66,7 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         applied = keys.contains(.applied) ? try? keys.decodeSequences(forKey: .applied) : nil
         synced = (try? keys.decodeIfPresent(String.self, forKey: .synced)).flatMap { $0.flatMap(CloudJSON.date(from:)) }
         clean = keys.contains(.clean) ? try? keys.decodeSequences(forKey: .clean) : nil
+        passedOver = keys.contains(.passedOver) ? try? keys.decodeSequenceRanges(forKey: .passedOver) : nil
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -76,5 +81,6 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         if let applied { try keys.encodeSequences(applied, forKey: .applied) }
         if let synced { try keys.encode(CloudJSON.text(of: synced), forKey: .synced) }
         if let clean { try keys.encodeSequences(clean, forKey: .clean) }
+        if let passedOver, !passedOver.isEmpty { try keys.encodeSequenceRanges(passedOver, forKey: .passedOver) }
     }
 }

@@ -187,7 +187,12 @@ struct LogImporter {
         guard header.container == containerID else {
             // A log of an earlier container under the same name (its sentinel was replaced):
             // it can never belong to this one, and this device's logs here come after it.
+            // Nothing of it was applied: said in this device's registration, so that its
+            // writer publishes its content again if it was one of this container after all
+            // (its header rewritten), and never counts it as had here.
             report.skipped.append(SkippedFile(path: path, reason: .foreignContainer))
+            let passed = try replica.ledger.value(SyncState.passedKey(other)).map { $0 + "," } ?? ""
+            try replica.ledger.setValue(passed + String(sequence), for: SyncState.passedKey(other))
             try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
             return (.passed, bytes)
         }
