@@ -7,8 +7,9 @@ set -euo pipefail
 readonly PROGRAM=install.sh
 readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev)
 # What the tests use besides: faketime runs a device with its wall clock moved; tmux is the
-# terminal in which the interactive tests type into real vim and nano.
-readonly TEST_PACKAGES=(faketime syncthing tmux vim nano)
+# terminal in which the interactive tests type into real vim and nano, and press Tab in a
+# bash with bash-completion.
+readonly TEST_PACKAGES=(faketime syncthing tmux vim nano bash-completion)
 
 usage() {
     cat <<EOF

@@ -65,6 +65,9 @@ struct Notes: ParsableCommand {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if asksForVersion(arguments) { return print(NotesVersion.current) }
+            if arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] {
+                return print(completionScript(for: .bash) + CompletionQuoting.bashScriptAddition, terminator: "")
+            }
             if misplacesVersion(arguments) {
                 throw ValidationError("--version is an option of 'notes' alone: run 'notes --version'")
             }

@@ -4,7 +4,8 @@ import NoteStore
 
 /// Shell completion of item references: the paths of the items in the store named on the
 /// command line (`--store`), else by `NOTES_STORE` or the default, read-only. A store that
-/// does not exist is never made by completing.
+/// does not exist is never made by completing. The word typed so far may be quoted or
+/// escaped as a shell reads it (``CompletionQuoting``).
 enum ItemCompletion {
     /// Every item outside the trash.
     static let items = CompletionKind.custom { words, _, prefix in paths(words: words, prefix: prefix, kind: nil) }
@@ -25,6 +26,6 @@ enum ItemCompletion {
             let index = try? store.collectionIndex(),
             let items = try? store.fetch(ItemRequest(kind: kind, includesBodies: false))
         else { return [] }
-        return items.map { index.path(of: $0) }.filter { $0.hasPrefix(prefix) }.sorted()
+        return CompletionQuoting(typed: prefix).candidates(items.map { index.path(of: $0) }.sorted())
     }
 }

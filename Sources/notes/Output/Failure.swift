@@ -53,8 +53,11 @@ enum Failure {
         case let error as WatchError:
             return (error.description, other)
         case let error as TerminalError:
-            if case .noEditor = error { return (error.description, usage) }
-            return (error.description, other)
+            switch error {
+            case .noEditor: return (error.description, usage)
+            case .editorFailed: return (error.description, badData)
+            case .cannotRun, .workingFile: return (error.description, other)
+            }
         case let error as SyncError:
             if case .invalidName = error { return (error.description, usage) }
             if case .wrongPassphrase = error { return (error.description, badData) }
