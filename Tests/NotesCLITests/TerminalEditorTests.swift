@@ -155,4 +155,27 @@ import Testing
 
             """)
     }
+
+    /// `notes add NAME` on a terminal with no body opens the editor, as `git commit` does;
+    /// an empty buffer adds nothing.
+    @Test func addWithoutABodyOpensTheEditor() throws {
+        try FileManager.default.createDirectory(at: fixture.file("tmp"), withIntermediateDirectories: true)
+        let terminal = try terminal(editor: vim)
+        try terminal.run("notes add Shopping; echo \"exit=$?\"")
+        try terminal.waitForScreen(containing: "Shopping.md")
+        try terminal.waitForRawMode()
+        try terminal.type("ieggs")
+        try terminal.press("Escape")
+        try terminal.run(":wq")
+        try terminal.waitForScreen(containing: "exit=0")
+        #expect(try body("Shopping") == "eggs\n")
+        try terminal.run("clear; notes add Nothing; echo \"exit=$?\"")
+        try terminal.waitForScreen(containing: "Nothing.md")
+        try terminal.waitForRawMode()
+        try terminal.run(":q")
+        let screen = try terminal.waitForScreen(containing: "exit=1")
+        #expect(screen.contains("no note added: the body was left empty"))
+        #expect(try fixture.list().compactMap { $0["name"] as? String } == ["Shopping"])
+        try expectNoCopiesLeft()
+    }
 }

@@ -1,12 +1,17 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteTerminal
 
 extension Notes {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add a note and print its id.",
-            discussion: "Without --body or --body-file, the body is read from standard input when it is a pipe or a file.")
+            discussion: """
+                Without --body or --body-file, the body is read from standard input when it is a \
+                pipe or a file; on a terminal, $VISUAL or $EDITOR opens on an empty body, as \
+                'git commit' does, and an empty body adds nothing.
+                """)
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -19,12 +24,24 @@ extension Notes {
         @OptionGroup var bodyOptions: BodyOptions
 
         func run() throws {
-            let body = try bodyOptions.givenBody()
-                ?? (TextInput.standardInputIsPiped ? TextInput.read(.standardInput, name: "standard input") : "")
             let store = try storeOptions.open()
             let parent = try collection.map { try store.resolveCollection($0) }
-            let note = try store.addNote(named: name, body: body, in: parent)
-            print(note.id.storeString)
+            if let body = try bodyOptions.givenBody()
+                ?? (TextInput.standardInputIsPiped ? TextInput.read(.standardInput, name: "standard input") : nil)
+                ?? (isatty(0) == 1 ? nil : "")
+            {
+                return print(try store.addNote(named: name, body: body, in: parent).id.storeString)
+            }
+            // On a terminal with no body given: the person's editor, as 'git commit' opens it.
+            let edited = try ExternalEditor.find().edit("", title: name, workspace: store.editorWorkspace) {
+                try TextInput.read(path: $0.path)
+            }
+            defer { ForegroundProcess.deliver(edited.deferredSignal) }
+            guard !edited.text.allSatisfy(\.isWhitespace) else {
+                Notes.warn("no note added: the body was left empty")
+                throw ExitCode(1)
+            }
+            print(try store.addNote(named: name, body: edited.text, in: parent).id.storeString)
         }
     }
 
@@ -50,6 +67,9 @@ extension Notes {
 }
 
 extension Store {
+    /// The store's private folder for the editor's copies of texts (mode 0700).
+    var editorWorkspace: URL { folder.appendingPathComponent(".editing") }
+
     /// The id of the collection a reference names, or a usage error when it names a note.
     func resolveCollection(_ reference: String, scope: ReferenceScope = .live) throws -> UUID {
         let item = try resolve(reference, scope: scope)

@@ -57,7 +57,7 @@ struct EditorSession {
     let note: Item
 
     func run() throws {
-        let workspace = store.folder.appendingPathComponent(".editing")
+        let workspace = store.editorWorkspace
         var read = note
         var text = note.body ?? ""
         var resolving = false
