@@ -20,11 +20,14 @@ public struct ForegroundProcess: Sendable {
     public var arguments: [String]
     /// Its environment; nil for this process's own.
     public var environment: [String: String]?
+    /// A file descriptor to be its standard input; nil for this process's own.
+    public var standardInput: Int32?
 
-    public init(executable: String, arguments: [String], environment: [String: String]? = nil) {
+    public init(executable: String, arguments: [String], environment: [String: String]? = nil, standardInput: Int32? = nil) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
+        self.standardInput = standardInput
     }
 
     /// How the program ended.
@@ -71,16 +74,28 @@ public struct ForegroundProcess: Sendable {
             _ = notes_end_foreground_child()
             throw error
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let termination = Self.wait(for: pid)
         let deferred = notes_end_foreground_child()
         modes?.restore()
-        let termination: Termination =
-            status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
         return Outcome(termination: termination, deferredSignal: deferred)
     }
 
-    private func spawn() throws(TerminalError) -> pid_t {
+    /// Waits for the child `pid` to end.
+    static func wait(for pid: pid_t) -> Termination {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7f == 0 ? .exited((status >> 8) & 0xff) : .signalled(status & 0x7f)
+    }
+
+    /// Starts the program without waiting for it, with every signal at its default action.
+    func spawn() throws(TerminalError) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO)
+            posix_spawn_file_actions_addclose(&actions, standardInput)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -101,9 +116,9 @@ public struct ForegroundProcess: Sendable {
         var pid: pid_t = 0
         let result =
             if let envp {
-                posix_spawn(&pid, executable, nil, &attributes, argv, envp)
+                posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
             } else {
-                posix_spawn(&pid, executable, nil, &attributes, argv, environ)
+                posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
             }
         guard result == 0 else { throw .cannotRun(program: executable, reason: Self.errnoText(result)) }
         return pid

@@ -23,6 +23,8 @@ extension Notes {
 
         @OptionGroup var colorOptions: ColorOptions
 
+        @OptionGroup var pagerOptions: PagerOptions
+
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let shown = try store.resolve(item, scope: .any)
@@ -44,6 +46,8 @@ extension Notes {
             }
             let lines = UnifiedDiff.render(old: old, new: new, oldLabel: "\(shown.name) (\(first.id))", newLabel: newLabel)
             let styled = colorOptions.styles()
+            let pager = pagerOptions.start()
+            defer { pager?.finish() }
             for line in lines {
                 // Escaped first, then styled: the codes are the only control characters printed.
                 if styled { Swift.print(Self.colored(TerminalText.escaped(line, keepingLayout: true))) } else { print(line) }

@@ -28,6 +28,8 @@ extension Notes {
 
         @OptionGroup var timeOptions: TimeOptions
 
+        @OptionGroup var pagerOptions: PagerOptions
+
         func validate() throws {
             if json && restore != nil { throw ValidationError("--json lists versions: it does not go with --restore") }
         }
@@ -36,6 +38,8 @@ extension Notes {
             let store = try storeOptions.open(restore == nil ? .readOnly : .readWrite)
             let shown = try store.resolve(item, scope: .any)
             let history = try ItemHistory(store: store, item: shown)
+            let pager = restore == nil ? pagerOptions.start() : nil
+            defer { pager?.finish() }
             if let restore {
                 let entry = try history.entry(restore)
                 try store.change { context in

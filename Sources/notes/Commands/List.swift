@@ -36,6 +36,8 @@ extension Notes {
 
         @OptionGroup var timeOptions: TimeOptions
 
+        @OptionGroup var pagerOptions: PagerOptions
+
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let parent = try collection.map { try store.resolveCollection($0, scope: trash ? .any : .live) }
@@ -53,7 +55,12 @@ extension Notes {
                 }
                 return try self.render(entries, index: store.collectionIndex(), copies: store.conflictCopies(), store: store)
             }
-            guard watch else { return print(try render(), terminator: "") }
+            guard watch else {
+                let text = try render()
+                let pager = pagerOptions.start()
+                defer { pager?.finish() }
+                return print(text, terminator: "")
+            }
             try Watching.run(store: store, render: render)
         }
 

@@ -25,6 +25,8 @@ extension Notes {
 
         @OptionGroup var colorOptions: ColorOptions
 
+        @OptionGroup var pagerOptions: PagerOptions
+
         /// Interlinear annotation marks (U+FFF9, U+FFFB), which no note uses for text, around
         /// matches until they become styles.
         static let placeholders = ("\u{FFF9}", "\u{FFFB}")
@@ -44,6 +46,8 @@ extension Notes {
             // is escaped (TerminalText) and the styles are not.
             let results = try store.search(query, limit: limit, markers: highlight ? Self.placeholders : ("**", "**"))
             let index = try store.collectionIndex()
+            let pager = pagerOptions.start()
+            defer { pager?.finish() }
             if json {
                 let tags = try store.tags(ofItems: results.map(\.item.id))
                 return try JSONOutput.print(results.map { result in

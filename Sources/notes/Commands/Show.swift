@@ -21,9 +21,13 @@ extension Notes {
 
         @OptionGroup var timeOptions: TimeOptions
 
+        @OptionGroup var pagerOptions: PagerOptions
+
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let shown = try store.resolve(item, scope: .any)
+            let pager = pagerOptions.start()
+            defer { pager?.finish() }
             if let version { return try showVersion(version, of: shown, store: store) }
             let path = try store.path(of: shown)
             let attachments = shown.isNote ? try store.attachments(of: shown.id) : []
