@@ -74,7 +74,7 @@ public enum NotesCommand {
     }
 
     /// Runs `notes` on a pseudo-terminal made by util-linux's `script`, with only `environment`
-    /// (and a PATH and TERM unless given); returns its status and everything it printed.
+    /// (and a PATH and TERM, and an empty NOTES_PAGER, unless given); returns its status and everything it printed.
     /// `input` is typed on the terminal.
     public static func runOnTerminal(
         _ arguments: [String], store: URL, environment: [String: String] = [:], input: Data? = nil
@@ -84,7 +84,8 @@ public enum NotesCommand {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         process.arguments = ["--quiet", "--return", "--command", command, "/dev/null"]
-        var env = ["PATH": "/usr/bin:/bin", "TERM": "xterm"]
+        // No pager unless a test asks for one: the output is read, not paged.
+        var env = ["PATH": "/usr/bin:/bin", "TERM": "xterm", "NOTES_PAGER": ""]
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let output = Pipe()

@@ -23,8 +23,8 @@ import Testing
         #expect(lines.first == "\(id.prefix(8))  Work/Plan")
         let snippet = try #require(lines.last)
         #expect(snippet.hasPrefix("          "))
-        #expect(snippet.contains("**Launch**"))
-        #expect(snippet.trimmingCharacters(in: .whitespaces) == "first line then the **Launch** happens")
+        #expect(snippet.contains("«Launch»"))
+        #expect(snippet.trimmingCharacters(in: .whitespaces) == "first line then the «Launch» happens")
     }
 
     @Test func searchNeedsEveryWord() throws {

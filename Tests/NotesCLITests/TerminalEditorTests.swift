@@ -70,6 +70,8 @@ import Testing
         try terminal.waitForScreen(containing: "Soup.md")
         try terminal.waitForRawMode()
         try terminal.press("C-c")
+        // Vim says how to quit, and drops what was typed after the interrupt until then.
+        try terminal.waitForScreen(containing: "Type  :qa")
         try terminal.press("C-z")
         try terminal.waitForScreen(containing: "Stopped")
         try terminal.run("fg")

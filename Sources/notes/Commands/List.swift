@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import NoteStore
+import NoteTerminal
 
 extension Notes {
     struct List: ParsableCommand {
@@ -80,6 +81,9 @@ extension Notes {
                 encoder.outputFormatting = watch ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 return String(decoding: try encoder.encode(objects), as: UTF8.self) + "\n"
             }
+            // On a terminal, a name too long for its column is cut with '…' rather than wrapped
+            // under the id column.
+            let columns = DisplayWidth.terminalColumns()
             return entries.map { entry in
                 let item = entry.item
                 let name = self.tags.isEmpty
@@ -87,7 +91,8 @@ extension Notes {
                     : index.path(of: item)
                 let date = dates.string(from: sort == .created ? item.created : item.modified)
                 let mark = copies.contains(item.id) ? "  (conflict copy)" : ""
-                return "\(item.id.storeString.prefix(8))  \(date)  \(name)\(mark)\n"
+                let line = "\(item.id.storeString.prefix(8))  \(date)  \(name)\(mark)"
+                return (columns.map { DisplayWidth.truncated(TerminalText.escaped(line, keepingLayout: false), to: $0) } ?? line) + "\n"
             }.joined()
         }
     }

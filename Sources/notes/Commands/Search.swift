@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteTerminal
 
 extension Notes {
     struct Search: ParsableCommand {
@@ -44,7 +45,10 @@ extension Notes {
             let highlight = !json && colorOptions.styles()
             // Styled matches are marked with placeholders first, so that the snippet's own text
             // is escaped (TerminalText) and the styles are not.
-            let results = try store.search(query, limit: limit, markers: highlight ? Self.placeholders : ("**", "**"))
+            // Without styles, matches are marked with guillemets, which Markdown gives no meaning.
+            let markers = json ? ("**", "**") : highlight ? Self.placeholders : ("«", "»")
+            let results = try store.search(query, limit: limit, markers: markers)
+            let columns = DisplayWidth.terminalColumns()
             let index = try store.collectionIndex()
             let pager = pagerOptions.start()
             defer { pager?.finish() }
@@ -58,8 +62,16 @@ extension Notes {
                 })
             }
             for result in results {
-                print("\(result.item.id.storeString.prefix(8))  \(index.path(of: result.item))")
-                var snippet = TerminalText.escaped(result.snippet, keepingLayout: false)
+                let heading = "\(result.item.id.storeString.prefix(8))  \(index.path(of: result.item))"
+                print(columns.map { DisplayWidth.truncated(TerminalText.escaped(heading, keepingLayout: false), to: $0) } ?? heading)
+                // One line: line breaks, tabs and table pipes fold into single spaces.
+                let folded = result.snippet.split(whereSeparator: { $0.isWhitespace || $0 == "|" }).joined(separator: " ")
+                var snippet = TerminalText.escaped(folded, keepingLayout: false)
+                if let columns {
+                    snippet = DisplayWidth.truncated(snippet, to: columns - 10)
+                    // A match cut in two still ends its style.
+                    if snippet.contains(Self.placeholders.0), !snippet.hasSuffix(Self.placeholders.1) { snippet += Self.placeholders.1 }
+                }
                 if highlight {
                     snippet = snippet.replacingOccurrences(of: Self.placeholders.0, with: "\u{1B}[1m")
                         .replacingOccurrences(of: Self.placeholders.1, with: "\u{1B}[0m")

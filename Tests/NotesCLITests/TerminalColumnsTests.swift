@@ -1,0 +1,32 @@
+import Foundation
+import NoteTestSupport
+import Testing
+
+/// On a narrow terminal, listings and search results stay in their columns: long names are
+/// cut with '…' (CJK counted two columns wide), snippets are one line.
+@Suite(.serialized) struct TerminalColumnsTests {
+    let fixture = CommandLineFixture()
+
+    @Test func longNamesAreCutToTheTerminalsWidth() throws {
+        _ = try fixture.add(
+            "Call Anna re: flat viewing and a very long name that will not fit on a line of the terminal", body: "flat")
+        _ = try fixture.add("日本語メモ とても長い名前のノートです。これは端末の幅を超えるかもしれません", body: "東京 | a | table\nflat")
+        let terminal = try TerminalSession(width: 50, environment: ["NOTES_STORE": fixture.store.path, "NOTES_PAGER": ""])
+        try terminal.run("clear")
+        try terminal.waitForPrompt()
+        try terminal.run("notes ls --sort name")
+        var lines = try terminal.waitForPrompt().split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        // The command, two items, the prompt: no row more, as there would be if a line wrapped.
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines[1].hasSuffix("…") && lines[1].contains("Call Anna re: flat"))
+        #expect(lines[2].hasSuffix("…") && lines[2].contains("日本語メモ"))
+        try terminal.run("clear")
+        try terminal.waitForPrompt()
+        try terminal.run("notes search flat --color never")
+        lines = try terminal.waitForPrompt().split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        // The command, two results of two lines each, the prompt.
+        #expect(lines.count == 6, "\(lines)")
+        #expect(lines.contains("          «flat»"))
+        #expect(lines.contains("          東京 a table «flat»"))
+    }
+}
