@@ -44,7 +44,7 @@ public enum LineDiff {
     }
 
     /// A line as a key that is equal to another when their bytes are.
-    private struct LineBytes: Hashable {
+    struct LineBytes: Hashable {
         let line: Substring
 
         static func == (a: LineBytes, b: LineBytes) -> Bool { same(a.line, b.line) }
