@@ -7,12 +7,15 @@ public enum InterchangeError: Error, CustomStringConvertible, Equatable {
     case notEmpty(path: String)
     /// A file or folder could not be read or written.
     case io(path: String, reason: String)
+    /// A symbolic link stands where an export writes: it is not written through.
+    case symbolicLink(path: String)
     /// The JSON document is not an export of this tool.
     case notAnExport(path: String, reason: String)
 
     public var description: String {
         switch self {
         case let .notEmpty(path): return "cannot export to \(path): it is not empty (give --force to write over the files it has)"
+        case let .symbolicLink(path): return "cannot export to '\(path)': it is a symbolic link"
         case let .io(path, reason): return "cannot use \(path): \(reason)"
         case let .notAnExport(path, reason): return "cannot import \(path): \(reason)"
         }

@@ -29,11 +29,9 @@ public struct JSONExporter {
     /// Exports everything, or `root` and what it holds, into `folder`.
     public func export(to folder: URL, root: UUID? = nil, force: Bool = false) throws -> ExportReport {
         let tree = try ExportTree(store: store, root: root)
-        try ExportFolder.prepare(folder, force: force)
-        let file = folder.appendingPathComponent(Self.fileName)
-        guard FileManager.default.createFile(atPath: file.path, contents: nil), let handle = FileHandle(forWritingAtPath: file.path) else {
-            throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
-        }
+        let folder = try ExportDirectory.prepare(folder, force: force)
+        let file = folder.url.appendingPathComponent(Self.fileName)
+        let handle = try folder.create(Self.fileName)
         defer { try? handle.close() }
         var writer = Writer(store: store, tree: tree, folder: folder, file: file, handle: handle, total: tree.noteCount, progress: progress)
         try writer.line([("exported", .text(ExportDate.text(Date()))), ("format", .text(Self.format)), ("formatVersion", .integer(1))])
@@ -53,7 +51,8 @@ public struct JSONExporter {
     struct Writer {
         let store: Store
         let tree: ExportTree
-        let folder: URL
+        let folder: ExportDirectory
+        var images: ExportDirectory?
         let file: URL
         let handle: FileHandle
         let total: Int
@@ -82,8 +81,9 @@ public struct JSONExporter {
                     let ext = attachment.format == .jpeg ? "jpg" : attachment.format.rawValue
                     let name = "\(JSONExporter.imagesFolder)/\(attachment.sha256).\(ext)"
                     if writtenImages.insert(name).inserted {
-                        if writtenImages.count == 1 { try ExportFolder.makeFolder(folder.appendingPathComponent(JSONExporter.imagesFolder)) }
-                        try ExportFolder.write(try store.data(of: attachment), to: folder.appendingPathComponent(name))
+                        let images = try self.images ?? folder.folder(JSONExporter.imagesFolder)
+                        self.images = images
+                        try images.write(try store.data(of: attachment), to: "\(attachment.sha256).\(ext)")
                     }
                     images.append(.object([
                         ("bytes", .integer(Int(attachment.bytes))), ("caption", attachment.caption.map(JSONValue.text) ?? .null),

@@ -26,7 +26,7 @@ public struct MarkdownExporter {
     /// Exports everything, or `root` and what it holds, into `folder`.
     public func export(to folder: URL, root: UUID? = nil, force: Bool = false) throws -> ExportReport {
         let tree = try ExportTree(store: store, root: root)
-        try ExportFolder.prepare(folder, force: force)
+        let folder = try ExportDirectory.prepare(folder, force: force)
         var writer = Writer(store: store, tree: tree, total: tree.noteCount, progress: progress)
         var names = FileNames()
         if root != nil, let item = tree.roots.first {
@@ -48,30 +48,29 @@ public struct MarkdownExporter {
         let progress: ((Int, Int) -> Void)?
         var report = ExportReport()
 
-        mutating func writeContents(of collection: UUID?, in folder: URL, names: inout FileNames) throws {
+        mutating func writeContents(of collection: UUID?, in folder: ExportDirectory, names: inout FileNames) throws {
             for child in tree.collections(in: collection) {
                 try writeCollection(child, in: folder, names: &names)
             }
             try tree.notes(in: collection) { page in try writeNotes(Array(page), in: folder, names: &names) }
         }
 
-        mutating func writeCollection(_ collection: Item, in folder: URL, names: inout FileNames) throws {
+        mutating func writeCollection(_ collection: Item, in folder: ExportDirectory, names: inout FileNames) throws {
             let name = names.claim(collection.name)
-            let inside = folder.appendingPathComponent(name, isDirectory: true)
-            try ExportFolder.makeFolder(inside)
+            let inside = try folder.folder(name)
             var matter = FrontMatter()
             matter.append("id", collection.id.uuidString.lowercased())
             matter.append("created", ExportDate.text(collection.created))
             matter.append("modified", ExportDate.text(collection.modified))
             if name != collection.name { matter.append("name", collection.name) }
-            try ExportFolder.write(Data(matter.text.utf8), to: inside.appendingPathComponent(MarkdownExporter.collectionFile))
+            try inside.write(Data(matter.text.utf8), to: MarkdownExporter.collectionFile)
             report.collections += 1
             var inner = FileNames()
             inner.reserve(MarkdownExporter.collectionFile)
             try writeContents(of: collection.id, in: inside, names: &inner)
         }
 
-        mutating func writeNotes(_ notes: [Item], in folder: URL, names: inout FileNames) throws {
+        mutating func writeNotes(_ notes: [Item], in folder: ExportDirectory, names: inout FileNames) throws {
             let attachments = try store.attachments(ofNotes: notes.map(\.id))
             let tags = try store.tags(ofItems: notes.map(\.id))
             for note in notes {
@@ -88,13 +87,13 @@ public struct MarkdownExporter {
                     for (index, attachment) in images.enumerated() {
                         let ext = attachment.format == .jpeg ? "jpg" : attachment.format.rawValue
                         let file = names.claim("\(stem).\(index + 1)", suffix: ".\(ext)") + ".\(ext)"
-                        try ExportFolder.write(try store.data(of: attachment), to: folder.appendingPathComponent(file))
+                        try folder.write(try store.data(of: attachment), to: file)
                         links.append("![\(MarkdownLinks.escapeText(attachment.caption ?? ""))](<\(file)>)")
                         report.images += 1
                     }
                     text += "\n\n" + MarkdownExporter.imagesMarker + "\n" + links.joined(separator: "\n") + "\n"
                 }
-                try ExportFolder.write(Data(text.utf8), to: folder.appendingPathComponent(stem + ".md"))
+                try folder.write(Data(text.utf8), to: stem + ".md")
                 report.notes += 1
                 if report.notes % 200 == 0 { progress?(report.notes, total) }
             }

@@ -12,7 +12,8 @@ extension Notes {
                 when the file's name is not the note's); a note's images are files beside it, linked at the end \
                 of its body. Names that cannot be file names are made safe and unique. With --format json, \
                 DIR gets notes.jsonl (a line saying what it is, then one JSON object per item, with its \
-                attachments and tags) and images/ (a file per image). 'notes import' reads both back.
+                attachments and tags) and images/ (a file per image). 'notes import' reads both back. \
+                Nothing is written through a symbolic link: one in DIR where the export writes stops it.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions

@@ -1,0 +1,98 @@
+import Foundation
+import NoteInterchange
+import NoteStore
+import NoteTestSupport
+import Testing
+
+/// Symbolic links where an export writes: the export never writes through one.
+@Suite struct ExportLinkTests {
+    let folder = TemporaryFolder("notes-links")
+    var out: URL { folder.appending("out") }
+    var outside: URL { folder.appending("outside") }
+    var image: URL { RoundTripTests.images.appendingPathComponent("plain.png") }
+
+    func write(_ text: String, _ url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    func link(_ url: URL, to destination: String) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: destination)
+    }
+
+    /// A store with a note `Plan` (with an image) in a collection `Work`, and a note `Home`.
+    func store() throws -> Store {
+        let store = try Store(folder: folder.appending("store"))
+        let context = store.makeContext()
+        let work = context.insertCollection(named: "Work")
+        let plan = context.insertNote(named: "Plan", body: "ship it\n", in: work.id)
+        _ = context.insertNote(named: "Home", body: "water the plants\n")
+        try context.save()
+        _ = try store.attachImages([image], to: plan.id)
+        return store
+    }
+
+    func contents(_ url: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+    }
+
+    @Test func markdownExportRefusesALinkToAFileOutside() throws {
+        let store = try store()
+        try write("mine\n", outside.appendingPathComponent("diary.md"))
+        try link(out.appendingPathComponent("Home.md"), to: "../outside/diary.md")
+        #expect(throws: InterchangeError.symbolicLink(path: out.appendingPathComponent("Home.md").path)) {
+            try MarkdownExporter(store: store).export(to: out, force: true)
+        }
+        #expect(try String(contentsOf: outside.appendingPathComponent("diary.md"), encoding: .utf8) == "mine\n")
+        #expect(InterchangeError.symbolicLink(path: "out/Home.md").description == "cannot export to 'out/Home.md': it is a symbolic link")
+    }
+
+    @Test func markdownExportRefusesALinkToAFolderOutside() throws {
+        let store = try store()
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try link(out.appendingPathComponent("Work"), to: "../outside")
+        #expect(throws: InterchangeError.symbolicLink(path: out.appendingPathComponent("Work").path)) {
+            try MarkdownExporter(store: store).export(to: out, force: true)
+        }
+        #expect(try contents(outside) == [])
+    }
+
+    @Test func markdownExportRefusesADanglingLink() throws {
+        let store = try store()
+        try link(out.appendingPathComponent("Home.md"), to: "../outside/new.md")
+        #expect(throws: InterchangeError.symbolicLink(path: out.appendingPathComponent("Home.md").path)) {
+            try MarkdownExporter(store: store).export(to: out, force: true)
+        }
+        #expect(!FileManager.default.fileExists(atPath: outside.path))
+    }
+
+    @Test func jsonExportRefusesLinksToTheFileAndTheImagesFolder() throws {
+        let store = try store()
+        try write("mine\n", outside.appendingPathComponent("kept.txt"))
+        try link(out.appendingPathComponent("notes.jsonl"), to: "../outside/kept.txt")
+        #expect(throws: InterchangeError.symbolicLink(path: out.appendingPathComponent("notes.jsonl").path)) {
+            try JSONExporter(store: store).export(to: out, force: true)
+        }
+        #expect(try String(contentsOf: outside.appendingPathComponent("kept.txt"), encoding: .utf8) == "mine\n")
+        try FileManager.default.removeItem(at: out.appendingPathComponent("notes.jsonl"))
+        try link(out.appendingPathComponent("images"), to: "../outside")
+        #expect(throws: InterchangeError.symbolicLink(path: out.appendingPathComponent("images").path)) {
+            try JSONExporter(store: store).export(to: out, force: true)
+        }
+        #expect(try contents(outside) == ["kept.txt"])
+    }
+
+    /// A file of the export's with a second name outside (a hard link) is replaced, so the
+    /// file outside keeps its bytes.
+    @Test func exportReplacesAHardLinkInsteadOfWritingThroughIt() throws {
+        let store = try store()
+        try write("mine\n", outside.appendingPathComponent("diary.md"))
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try FileManager.default.linkItem(at: outside.appendingPathComponent("diary.md"), to: out.appendingPathComponent("Home.md"))
+        let report = try MarkdownExporter(store: store).export(to: out, force: true)
+        #expect(report.notes == 2)
+        #expect(try String(contentsOf: outside.appendingPathComponent("diary.md"), encoding: .utf8) == "mine\n")
+        #expect(try String(contentsOf: out.appendingPathComponent("Home.md"), encoding: .utf8).hasSuffix("water the plants\n"))
+    }
+}
