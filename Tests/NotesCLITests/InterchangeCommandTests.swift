@@ -50,6 +50,46 @@ import Testing
         #expect(try notes(source, "check").output == "ok\n")
     }
 
+    /// Export with --force into a folder holding links to a file and a folder outside: one line
+    /// naming the link, a non-zero status, nothing outside written. Import of a folder whose
+    /// links lead out of it: each reported on one line, nothing of theirs attached, status 65.
+    @Test func symbolicLinksLeadingOutAreRefused() throws {
+        let outside = folder.appending("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("mine\n".utf8).write(to: outside.appendingPathComponent("diary.md"))
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("Home.md").path, withDestinationPath: "../outside/diary.md")
+        try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("Work").path, withDestinationPath: "../outside")
+        #expect(try notes(source, "add", "Home", "--body", "water the plants\n").status == 0)
+        let onFile = try notes(source, "export", out.path, "--force")
+        #expect(onFile.status == 1 && onFile.error == "notes: cannot export to '\(out.path)/Home.md': it is a symbolic link\n", "\(onFile)")
+        #expect(try String(contentsOf: outside.appendingPathComponent("diary.md"), encoding: .utf8) == "mine\n")
+        try FileManager.default.removeItem(at: out.appendingPathComponent("Home.md"))
+        let work = try notes(source, "mkcol", "Work").line
+        #expect(try notes(source, "add", "Plan", "--in", work, "--body", "step one\n").status == 0)
+        let onFolder = try notes(source, "export", out.path, "--force")
+        #expect(onFolder.status == 1 && onFolder.error == "notes: cannot export to '\(out.path)/Work': it is a symbolic link\n", "\(onFolder)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["diary.md"])
+
+        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Samples/images/baseline.jpg").standardizedFileURL
+        try FileManager.default.copyItem(at: image, to: outside.appendingPathComponent("photo.jpg"))
+        let vault = folder.appending("vault")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: vault.appendingPathComponent("pic.jpg").path, withDestinationPath: "../outside/photo.jpg")
+        try FileManager.default.createSymbolicLink(atPath: vault.appendingPathComponent("assets").path, withDestinationPath: "../outside")
+        try Data("![a](pic.jpg)\n![b](assets/photo.jpg)\n".utf8).write(to: vault.appendingPathComponent("note.md"))
+        let imported = try notes(target, "import", vault.path)
+        #expect(imported.status == 65, "\(imported)")
+        #expect(imported.error == """
+            notes: assets: a symbolic link to outside what is imported, skipped
+            notes: note.md: image pic.jpg is a symbolic link to outside what is imported, not attached
+            notes: note.md: image assets/photo.jpg is a symbolic link to outside what is imported, not attached
+
+            """, "\(imported)")
+        #expect(imported.output == "created 1, updated 0, unchanged 0, images 0, skipped 3\n", "\(imported)")
+        #expect(try notes(target, "attachments", "note").output == "")
+    }
+
     /// The sample store (Samples/fill-store.sh), with tags and an image, exported in each
     /// format and imported into an empty store: the same listing, bodies, tags and images.
     @Test(arguments: ["md", "json"]) func theSampleStoreRoundTrips(format: String) throws {

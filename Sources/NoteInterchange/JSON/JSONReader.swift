@@ -6,8 +6,8 @@ import NoteStore
 ///
 /// The first line must say it is such an export, else nothing is read. An item line that is
 /// not an object with an `id`, a `kind` and a `name` is reported and skipped, and so is an
-/// attachment without a `file` inside the export's folder; an item whose `parent` is not in
-/// the file goes at the top of the import.
+/// attachment without a `file` inside the export's folder (a symbolic link that leads out of
+/// it is outside); an item whose `parent` is not in the file goes at the top of the import.
 public struct JSONReader: Sendable {
     public init() {}
 
@@ -48,6 +48,7 @@ public struct JSONReader: Sendable {
     public func stream(_ path: URL, _ body: (ImportEntry, UUID?) throws -> Void) throws -> [String] {
         let file = Self.file(path)
         let base = file.deletingLastPathComponent()
+        let tree = ImportedTree(base)
         guard let handle = FileHandle(forReadingAtPath: file.path) else {
             throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
         }
@@ -66,7 +67,7 @@ public struct JSONReader: Sendable {
                     }
                     return
                 }
-                guard let parsed = try parse(line, number: number, file: file, base: base) else { return }
+                guard let parsed = try parse(line, number: number, file: file, base: base, tree: tree) else { return }
                 guard send(parsed) else { throw Stopped() }
             }
             guard number > 0 else { throw InterchangeError.notAnExport(path: file.path, reason: "it is empty") }
@@ -95,7 +96,7 @@ public struct JSONReader: Sendable {
 
     /// The item of line `number`, or the problems it has; nil for the header and blank lines.
     /// Throws when the header is not an export's.
-    private func parse(_ line: Data, number: Int, file: URL, base: URL) throws -> Parsed? {
+    private func parse(_ line: Data, number: Int, file: URL, base: URL, tree: ImportedTree) throws -> Parsed? {
         let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
         if number == 1 {
             guard let object, object["format"] as? String == JSONExporter.format else {
@@ -108,7 +109,7 @@ public struct JSONReader: Sendable {
         }
         let source = "\(file.lastPathComponent) line \(number)"
         var problems: [String] = []
-        guard let object, let entry = entry(object, source: source, base: base, problems: &problems) else {
+        guard let object, let entry = entry(object, source: source, base: base, tree: tree, problems: &problems) else {
             if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .problem("\(source): not an item, skipped") }
             return nil
         }
@@ -125,7 +126,7 @@ public struct JSONReader: Sendable {
         return file
     }
 
-    private func entry(_ object: [String: Any], source: String, base: URL, problems: inout [String]) -> ImportEntry? {
+    private func entry(_ object: [String: Any], source: String, base: URL, tree: ImportedTree, problems: inout [String]) -> ImportEntry? {
         guard let id = (object["id"] as? String).flatMap(UUID.init(storeText:)), let kind = (object["kind"] as? String).flatMap(ItemKind.init(rawValue:)),
             let name = object["name"] as? String
         else { return nil }
@@ -140,7 +141,15 @@ public struct JSONReader: Sendable {
                 problems.append("\(source): an image without a file inside the export, not attached")
                 continue
             }
-            entry.images.append((base.appendingPathComponent(name), attachment["caption"] as? String))
+            var file = base.appendingPathComponent(name)
+            switch tree.resolve(file.path) {
+            case let .inside(resolved): file = URL(fileURLWithPath: resolved)
+            case .outside:
+                problems.append("\(source): image \(name) is a symbolic link to outside the export, not attached")
+                continue
+            case .missing: break  // Reported when it is attached.
+            }
+            entry.images.append((file, attachment["caption"] as? String))
         }
         return entry
     }

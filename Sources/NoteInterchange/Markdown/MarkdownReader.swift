@@ -11,6 +11,10 @@ import NoteStore
 /// files inside what is imported become attachments (the link stays in the body, except the
 /// block an export writes after the body). Hidden files and folders (a name starting with
 /// `.`) and files of other kinds are passed over. A file that is not UTF-8 is reported.
+///
+/// A symbolic link (a note's file, a folder, an image) is followed when it leads to a place
+/// inside what is imported (``ImportedTree``), and refused and reported when it leads out of
+/// it; a link to a folder that holds it is reported and not walked again.
 public struct MarkdownReader: Sendable {
     public init() {}
 
@@ -82,7 +86,7 @@ public struct MarkdownReader: Sendable {
         var problems: [String] = []
         if try !check(root) {
             let folder = root.deletingLastPathComponent()
-            let place = Place(folder: folder, source: "", root: folder)
+            let place = Place(folder: folder, source: "", root: folder, tree: ImportedTree(folder))
             if let note = readNote(named: root.lastPathComponent, in: place, problems: &problems) { try body(note, nil, nil) }
             return problems
         }
@@ -118,7 +122,7 @@ public struct MarkdownReader: Sendable {
         /// top): the start of its notes' sources.
         let source: String
         let root: URL
-
+        let tree: ImportedTree
     }
 
     /// What an entry of a folder is to an import: a folder to walk or a note's file; nil for
@@ -155,7 +159,11 @@ public struct MarkdownReader: Sendable {
     private struct Walk {
         let reader: MarkdownReader
         let root: URL
+        let tree: ImportedTree
         let send: (Walked) -> Bool
+        /// The resolved paths of the folders being walked, outermost first: a link back to one
+        /// of them is not walked again.
+        var chain: [String]
         var nextKey = 0
         /// Collections entered that no note was found in yet, outermost first: they are given
         /// when their first note is.
@@ -165,6 +173,8 @@ public struct MarkdownReader: Sendable {
             self.reader = reader
             self.root = root
             self.send = send
+            tree = ImportedTree(root)
+            chain = [tree.resolvedPath]
         }
 
         mutating func give(_ walked: Walked) throws {
@@ -179,58 +189,89 @@ public struct MarkdownReader: Sendable {
 
         mutating func contents(_ listed: [FolderListing.Entry], of folder: URL, key: Int?) throws {
             let source = reader.relative(folder, to: root).map { $0 + "/" } ?? ""
-            let place = Place(folder: folder, source: source, root: root)
+            let place = Place(folder: folder, source: source, root: root, tree: tree)
             for entry in listed.sorted(by: { $0.name < $1.name }) {
-                let name = entry.name
                 switch MarkdownReader.role(of: entry) {
-                case .folder?:
-                    let url = folder.appendingPathComponent(name, isDirectory: true)
-                    var collection = ImportEntry(source: source + name, kind: .collection, name: name)
-                    let inner: [FolderListing.Entry]
-                    do {
-                        inner = try FolderListing.entries(of: url.path)
-                    } catch {
-                        try give(.problem("\(collection.source): \(InterchangeError.io(path: error.path, reason: error.reason)), skipped"))
-                        continue
-                    }
-                    let marker = url.appendingPathComponent(MarkdownExporter.collectionFile)
-                    let marked = inner.contains { $0.name == MarkdownExporter.collectionFile }
-                    // The collection's front matter: what an export writes is a few lines.
-                    if marked, case let .bytes(data) = RawFiles.contents(of: marker.path, limit: 1 << 20),
-                        let text = String(validating: data, as: UTF8.self), case let (matter?, _) = FrontMatter.split(text)
-                    {
-                        reader.apply(matter, to: &collection)
-                    }
-                    // The import would skip it (and what it holds): its files are not read. Like
-                    // any folder, it is a collection, to be reported, only with notes in it or
-                    // when an export made it.
-                    if let problem = Importer.Run.problem(of: collection) {
-                        if marked || reader.count(url) > 0 { try give(.problem("\(collection.source): \(problem), skipped")) }
-                        continue
-                    }
-                    let inside = nextKey
-                    nextKey += 1
-                    let walked = Walked.entry(collection, key: inside, parent: key, problems: [])
-                    // A folder with no note at any depth (images, attachments) is no
-                    // collection, unless an export made it.
-                    if marked {
-                        try givePending()
-                        try give(walked)
-                    } else {
-                        pending.append(walked)
-                    }
-                    let depth = pending.count
-                    try contents(inner, of: url, key: inside)
-                    if !marked && pending.count == depth { pending.removeLast() }
-                case .note?:
-                    try givePending()
-                    var problems: [String] = []
-                    let note = reader.readNote(named: name, in: place, problems: &problems)
-                    try give(.entry(note, key: nil, parent: key, problems: problems))
+                case .folder?: try collection(entry.name, in: folder, source: source, key: key)
+                case .note?: try note(entry.name, in: place, key: key)
                 case nil:
-                    continue
+                    if entry.kind == .other, !entry.name.hasPrefix(".") { try link(entry.name, in: place, key: key) }
                 }
             }
+        }
+
+        /// A symbolic link met in the walk: a link to a folder or to a Markdown file is taken
+        /// as that folder or note when it leads inside what is imported, and reported when it
+        /// leads out; other links (an image, nothing) are passed over here.
+        mutating func link(_ name: String, in place: Place, key: Int?) throws {
+            let path = place.folder.path + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, stat(path, &info) == 0 else { return }
+            let isFolder = info.st_mode & S_IFMT == S_IFDIR
+            guard isFolder || (info.st_mode & S_IFMT == S_IFREG && MarkdownReader.isMarkdown(name)) else { return }
+            switch tree.resolve(path) {
+            case .missing: return
+            case .outside:
+                try give(.problem("\(place.source + name): a symbolic link to outside what is imported, skipped"))
+            case let .inside(resolved) where isFolder:
+                guard !chain.contains(resolved) else {
+                    try give(.problem("\(place.source + name): a symbolic link to a folder that holds it, skipped"))
+                    return
+                }
+                try collection(name, in: place.folder, source: place.source, key: key)
+            case .inside:
+                try note(name, in: place, key: key)
+            }
+        }
+
+        mutating func note(_ name: String, in place: Place, key: Int?) throws {
+            try givePending()
+            var problems: [String] = []
+            let note = reader.readNote(named: name, in: place, problems: &problems)
+            try give(.entry(note, key: nil, parent: key, problems: problems))
+        }
+
+        mutating func collection(_ name: String, in folder: URL, source: String, key: Int?) throws {
+            let url = folder.appendingPathComponent(name, isDirectory: true)
+            var collection = ImportEntry(source: source + name, kind: .collection, name: name)
+            let inner: [FolderListing.Entry]
+            do {
+                inner = try FolderListing.entries(of: url.path)
+            } catch {
+                try give(.problem("\(collection.source): \(InterchangeError.io(path: error.path, reason: error.reason)), skipped"))
+                return
+            }
+            let marker = url.appendingPathComponent(MarkdownExporter.collectionFile)
+            let marked = inner.contains { $0.name == MarkdownExporter.collectionFile }
+            // The collection's front matter: what an export writes is a few lines.
+            if marked, case let .bytes(data) = RawFiles.contents(of: marker.path, limit: 1 << 20),
+                let text = String(validating: data, as: UTF8.self), case let (matter?, _) = FrontMatter.split(text)
+            {
+                reader.apply(matter, to: &collection)
+            }
+            // The import would skip it (and what it holds): its files are not read. Like
+            // any folder, it is a collection, to be reported, only with notes in it or
+            // when an export made it.
+            if let problem = Importer.Run.problem(of: collection) {
+                if marked || reader.count(url) > 0 { try give(.problem("\(collection.source): \(problem), skipped")) }
+                return
+            }
+            let inside = nextKey
+            nextKey += 1
+            let walked = Walked.entry(collection, key: inside, parent: key, problems: [])
+            // A folder with no note at any depth (images, attachments) is no
+            // collection, unless an export made it.
+            if marked {
+                try givePending()
+                try give(walked)
+            } else {
+                pending.append(walked)
+            }
+            let depth = pending.count
+            chain.append(tree.resolve(url.path).insidePath ?? url.path)
+            defer { chain.removeLast() }
+            try contents(inner, of: url, key: inside)
+            if !marked && pending.count == depth { pending.removeLast() }
         }
     }
 
@@ -305,12 +346,18 @@ public struct MarkdownReader: Sendable {
                 problems.append("\(note.source): image \(destination) is outside what is imported, not attached")
                 continue
             }
-            guard FileManager.default.fileExists(atPath: target.path) else {
+            let file: URL
+            switch place.tree.resolve(target.path) {
+            case let .inside(resolved): file = URL(fileURLWithPath: resolved)
+            case .outside:
+                problems.append("\(note.source): image \(destination) is a symbolic link to outside what is imported, not attached")
+                continue
+            case .missing:
                 problems.append("\(note.source): image \(destination) not found, not attached")
                 continue
             }
-            if note.images.contains(where: { $0.file == target }) { continue }
-            note.images.append((target, link.text.isEmpty ? nil : link.text))
+            if note.images.contains(where: { $0.file == file }) { continue }
+            note.images.append((file, link.text.isEmpty ? nil : link.text))
         }
     }
 

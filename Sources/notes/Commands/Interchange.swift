@@ -64,7 +64,8 @@ extension Notes {
                 files again updates the notes it made (matched by the id in their front matter, else by name \
                 in the same place) instead of duplicating them. A file that is not UTF-8, a broken image link \
                 or a bad image is reported on one line and skipped; the rest is imported, and the exit \
-                status is then 65.
+                status is then 65. A symbolic link is followed only when it leads inside PATH; one that \
+                leads out of it is reported the same way.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
