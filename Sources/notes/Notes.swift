@@ -91,11 +91,6 @@ struct Notes: ParsableCommand {
         FileHandle.standardError.write(Data("notes: \(message)\n".utf8))
         Foundation.exit(status)
     }
-
-    /// Prints a warning on standard error, on one line, escaped as an error is.
-    static func warn(_ message: String) {
-        FileHandle.standardError.write(Data("notes: \(TerminalText.escaped(message, keepingLayout: false))\n".utf8))
-    }
 }
 
 enum NotesVersion {

@@ -38,7 +38,7 @@ extension Notes {
             }
             defer { ForegroundProcess.deliver(edited.deferredSignal) }
             guard !edited.text.allSatisfy(\.isWhitespace) else {
-                Notes.warn("no note added: the body was left empty")
+                TerminalText.warn("no note added: the body was left empty")
                 throw ExitCode(1)
             }
             print(try store.addNote(named: name, body: edited.text, in: parent).id.storeString)

@@ -70,7 +70,7 @@ struct EditorSession {
                 deferredSignal = result.deferredSignal
             } catch let error as TerminalError where resolving {
                 // The merge with markers holds everything typed: it is saved rather than lost.
-                Notes.warn("\(error); the note is saved with both versions between conflict markers")
+                TerminalText.warn("\(error); the note is saved with both versions between conflict markers")
                 edited = text
             }
             // Ended by a hang-up or SIGTERM: what the editor wrote is saved, then the signal acts.
@@ -81,7 +81,7 @@ struct EditorSession {
                     print("merged with a change made while the editor was open (see 'notes history')")
                 }
                 if resolving && edited.contains("<<<<<<< ") && edited.contains(">>>>>>> ") {
-                    Notes.warn("'\(read.name)' is saved with conflict markers in it: 'notes edit' it again to resolve them")
+                    TerminalText.warn("'\(read.name)' is saved with conflict markers in it: 'notes edit' it again to resolve them")
                 }
                 return
             } catch StoreError.changedElsewhere(_, let properties) where properties == ["body"] {
@@ -90,7 +90,7 @@ struct EditorSession {
                     base: read.body ?? "", older: current.body ?? "", newer: edited,
                     olderLabel: "saved elsewhere while you edited", newerLabel: "your edit"
                 ).text
-                Notes.warn(
+                TerminalText.warn(
                     "'\(read.name)' changed while the editor was open (on another device or in another process) "
                         + "on the same lines: the editor opens again with both versions between conflict markers")
                 read = current
