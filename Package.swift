@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CTerminal"),
         .target(
             name: "NoteTerminal",
-            dependencies: ["CTerminal"]),
+            dependencies: ["CTerminal", "NoteStore"]),
         .target(
             name: "CSQLiteHardening",
             linkerSettings: [.linkedLibrary("sqlite3")]),

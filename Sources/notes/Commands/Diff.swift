@@ -3,6 +3,7 @@ import Foundation
 import NoteStore
 import NoteSync
 import NoteText
+import NoteTerminal
 
 extension Notes {
     struct Diff: ParsableCommand {

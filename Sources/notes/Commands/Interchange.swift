@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NoteInterchange
 import NoteStore
+import NoteTerminal
 
 extension Notes {
     struct Export: ParsableCommand {

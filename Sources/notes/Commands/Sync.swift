@@ -3,6 +3,7 @@ import Foundation
 import NoteStore
 import NoteSync
 import NoteWatch
+import NoteTerminal
 
 extension Notes {
     struct Sync: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteTerminal
 
 extension Notes {
     struct TagCommand: ParsableCommand {

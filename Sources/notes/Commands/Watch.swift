@@ -4,6 +4,7 @@ import Foundation
 import NoteStore
 import NoteSync
 import NoteWatch
+import NoteTerminal
 
 extension Notes {
     struct Watch: ParsableCommand {

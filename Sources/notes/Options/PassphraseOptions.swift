@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteSync
+import NoteTerminal
 
 #if canImport(Glibc)
     import Glibc

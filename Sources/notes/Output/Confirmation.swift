@@ -1,4 +1,5 @@
 import Foundation
+import NoteTerminal
 
 /// A yes-or-no question asked on the terminal.
 enum Confirmation {

@@ -1,5 +1,6 @@
 import Foundation
 import NoteStore
+import NoteTerminal
 
 /// The JSON shape of an item, as `ls`, `show` and `search` print it.
 struct ItemJSON: Encodable {

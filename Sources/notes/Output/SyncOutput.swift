@@ -1,6 +1,7 @@
 import Foundation
 import NoteStore
 import NoteSync
+import NoteTerminal
 
 /// Sync reports and status as text for people.
 enum SyncOutput {

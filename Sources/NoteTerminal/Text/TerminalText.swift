@@ -5,16 +5,16 @@ import NoteStore
 /// drive a terminal or reverse the text around them (``ControlCharacters``) are shown as
 /// escapes (`\e`, `\u{202e}`), so that a name sent by another device cannot colour the screen,
 /// set the window title or disguise itself.
-enum TerminalText {
+public enum TerminalText {
     /// `text` with every such character escaped; with `keepingLayout`, line feeds, tabs and
     /// the carriage return of a CRLF line end are kept, for multi-line output such as a body.
     /// Writes `line`, escaped, as one `notes: ` line on standard error: what a command says
     /// beside its output (a file skipped by an import, a tag already there).
-    static func warn(_ line: String) {
+    public static func warn(_ line: String) {
         FileHandle.standardError.write(Data("notes: \(escaped(line, keepingLayout: false))\n".utf8))
     }
 
-    static func escaped(_ text: String, keepingLayout: Bool) -> String {
+    public static func escaped(_ text: String, keepingLayout: Bool) -> String {
         guard needsEscaping(text) else { return text }
         var out = String.UnicodeScalarView()
         let scalars = Array(text.unicodeScalars)
@@ -38,7 +38,7 @@ enum TerminalText {
     /// JSON text with such characters, which JSON allows raw inside strings, written as
     /// `\uXXXX` escapes: the same JSON value, safe on a terminal. (JSONEncoder already
     /// escapes those below U+0020.)
-    static func escapedJSON(_ json: String) -> String {
+    public static func escapedJSON(_ json: String) -> String {
         guard needsEscaping(json) else { return json }
         var out = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
@@ -70,12 +70,4 @@ enum TerminalText {
             bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }
         }
     }
-}
-
-/// Prints as the standard library's `print` does, with the characters of ``TerminalText``
-/// escaped (line feeds and tabs kept). Every line a command prints goes through here, so
-/// that no text from a store or the cloud reaches the terminal raw.
-func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    let text = items.map { String(describing: $0) }.joined(separator: separator)
-    Swift.print(TerminalText.escaped(text, keepingLayout: true), terminator: terminator)
 }
