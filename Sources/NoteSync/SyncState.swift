@@ -56,6 +56,9 @@ struct SyncState {
     /// Per log of this device that others passed over, the last log that published its
     /// content again.
     var republished: [Int64: Int64] = [:]
+    /// Baselines found unusable, by the path of their database, not checked again while
+    /// their files stay the same.
+    var unusableBaselines: [String: UnusableBaseline] = [:]
 
     init(_ store: Store) throws {
         self.init(values: try store.syncValues(withPrefix: ""))
@@ -80,6 +83,7 @@ struct SyncState {
                 clockAhead[device] = seconds
             }
         }
+        unusableBaselines = UnusableBaseline.records(in: values)
         access = values[Self.accessKey].flatMap(CloudAccess.init(rawValue:)) ?? .private
         exportedSequence = values[Self.exportedKey].flatMap(Int64.init) ?? 0
         cloud = values[Self.cloudKey].map { URL(fileURLWithPath: $0) }

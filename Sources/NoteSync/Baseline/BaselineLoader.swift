@@ -15,6 +15,9 @@ struct BaselineLoader {
     /// The store folder, where the copy is made (never in the cloud folder, where its bytes
     /// could change between the checks and their use).
     let folder: URL
+    /// The store that remembers the baselines found unusable, so that they are not checked
+    /// again until they change; none for a new device, which checks each once.
+    var store: Store? = nil
 
     /// The newest complete baseline that verifies, as a checked database in the store folder,
     /// for a device at `applied`; nil when none is ahead of it. Baselines passed over are
@@ -23,6 +26,18 @@ struct BaselineLoader {
     /// sequence) is taken.
     func newestVerified(
         aheadOf applied: [UUID: Int64], device: UUID?, covering: [UUID: Int64]? = nil, report: inout SyncReport
+    ) throws -> (entry: BaselineCatalog.Entry, database: BaselineDatabase, file: URL)? {
+        var found: [String: UnusableBaseline?] = [:]
+        defer { if let store { try? UnusableBaseline.record(found, in: store) } }
+        return try newestVerified(aheadOf: applied, device: device, covering: covering, report: &report, found: &found)
+    }
+
+    /// ``newestVerified(aheadOf:device:covering:report:)``, adding to `found` the baselines
+    /// found unusable (and, as nil, those remembered so that changed and verified), for the
+    /// caller to record.
+    func newestVerified(
+        aheadOf applied: [UUID: Int64], device: UUID?, covering: [UUID: Int64]? = nil, report: inout SyncReport,
+        found: inout [String: UnusableBaseline?]
     ) throws -> (entry: BaselineCatalog.Entry, database: BaselineDatabase, file: URL)? {
         Self.removeLeftovers(in: folder, .taken)
         let catalog = try BaselineCatalog.read(container, containerID: containerID)
@@ -36,15 +51,26 @@ struct BaselineLoader {
         for other in try container.logDevices().devices {
             logs[other] = try container.logSequences(of: other).sequences
         }
+        let remembered = try store.map { try SyncState($0).unusableBaselines } ?? [:]
         for entry in candidates where BaselineCatalog.isComplete(entry, logs: logs) {
+            let path = entry.name.databasePath
             do {
-                let (database, file) = try fetch(entry, becomingStore: device == nil)
-                return (entry, database, file)
-            } catch let problem as BaselineProblem {
-                report.skipped.append(SkippedFile(path: entry.name.databasePath, reason: .unreadable(problem.description)))
+                let identity = UnusableBaseline.identity(of: try container.baselineFiles(entry.name))
+                if let known = remembered[path], known.identity == identity {
+                    report.skipped.append(SkippedFile(path: path, reason: .unreadable(known.reason)))
+                    continue
+                }
+                do {
+                    let (database, file) = try fetch(entry, becomingStore: device == nil)
+                    if remembered[path] != nil { found[path] = .some(nil) }
+                    return (entry, database, file)
+                } catch let problem as BaselineProblem {
+                    report.skipped.append(SkippedFile(path: path, reason: .unreadable(problem.description)))
+                    found[path] = UnusableBaseline(identity: identity, reason: problem.description)
+                }
             } catch let error as SyncError {
                 if case .missing = error { continue }
-                report.skipped.append(SkippedFile(path: entry.name.databasePath, reason: SkippedFile.Reason(error)))
+                report.skipped.append(SkippedFile(path: path, reason: SkippedFile.Reason(error)))
             }
         }
         return nil
@@ -76,10 +102,16 @@ struct BaselineLoader {
     /// Copies the baseline's database into the store folder and checks it. A copy `becomingStore`
     /// (a new device's) starts towards the disk once hashed, to be synced when it is linked.
     private func fetch(_ entry: BaselineCatalog.Entry, becomingStore: Bool) throws -> (BaselineDatabase, URL) {
+        let manifest = entry.manifest
+        // The size first, from the listing: a manifest that declares more bytes than its
+        // database has (or fewer) costs nothing, however many it declares.
+        let listed = try container.baselineFiles(entry.name).database
+        guard listed.kind != .file || listed.size == manifest.bytes else {
+            throw BaselineProblem(text: "it has \(listed.size) bytes, not the \(manifest.bytes) of its manifest")
+        }
         let file = Self.temporaryFile(in: folder, .taken)
         var keep = false
         defer { if !keep { try? FileManager.default.removeItem(at: file) } }
-        let manifest = entry.manifest
         let bytes = try container.copyBaselineDatabase(entry.name, to: file, limit: Int(min(manifest.bytes, Int64(CloudContainer.baselineSizeLimit))))
         guard bytes == manifest.bytes else {
             throw BaselineProblem(text: "it has \(bytes) bytes, not the \(manifest.bytes) of its manifest")

@@ -182,6 +182,7 @@ struct Compaction {
             catalog.entries.allSatisfy { Self.dominates(candidate.manifest.vector, $0.manifest.vector) }
         }) else { return nil }
         do {
+            guard try container.baselineFiles(anchor.name).database.size == anchor.manifest.bytes else { return nil }
             let bytes = try container.copyBaselineDatabase(anchor.name, to: file, limit: Int(anchor.manifest.bytes))
             guard bytes == anchor.manifest.bytes, try BaselineLoader.sha256(of: file) == anchor.manifest.sha256 else { return nil }
         } catch let error as SyncError {

@@ -8,7 +8,7 @@ extension SyncEngine {
 
     /// Merges the newest baseline that is ahead of this store and verifies, when there is one.
     func startFromBaseline(_ container: CloudContainer, report: inout SyncReport) throws {
-        let loader = BaselineLoader(container: container, containerID: container.identity, folder: store.folder)
+        let loader = BaselineLoader(container: container, containerID: container.identity, folder: store.folder, store: store)
         guard let (entry, database, file) = try loader.newestVerified(
             aheadOf: try SyncState(store).applied, device: store.deviceID, report: &report)
         else { return }
@@ -53,7 +53,9 @@ extension SyncEngine {
         }
         var report = SyncReport()
         let loader = BaselineLoader(container: container, containerID: descriptor.container, folder: folder)
-        guard let (entry, database, file) = try loader.newestVerified(aheadOf: [:], device: nil, report: &report) else { return nil }
+        var unusable: [String: UnusableBaseline?] = [:]
+        guard let (entry, database, file) = try loader.newestVerified(aheadOf: [:], device: nil, report: &report, found: &unusable)
+        else { return nil }
         let clock = ClockSkew.adoptable(try database.clock(), now: Date())
         let items = try database.itemCount()
         database.close()
@@ -65,6 +67,8 @@ extension SyncEngine {
             return nil
         }
         CrashPoint.joinLinked.reach()
+        // The baselines passed over are not checked again by the new store while they stay the same.
+        try UnusableBaseline.record(unusable, in: store)
         try store.recordSync { ledger in
             for (device, sequence) in entry.manifest.vector where device != store.deviceID {
                 try ledger.setValue(String(sequence), for: SyncState.appliedKey(device))
@@ -76,7 +80,7 @@ extension SyncEngine {
         engine.importProgress = progress
         engine.passphrase = passphrase
         var attached = try engine.attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, joined: true)
-        attached.skipped = report.skipped + attached.skipped
+        attached.skipped = report.skipped + attached.skipped.filter { skipped in !report.skipped.contains(skipped) }
         attached.baseline = (entry.name.databasePath, items)
         return (engine, attached)
     }
@@ -184,6 +188,8 @@ extension SyncEngine {
         let catalog = try BaselineCatalog.read(container, containerID: container.identity)
         // Carried into this device's baselines, for the devices that come back without one.
         if HistoryRetention.wasDropped(in: catalog) { try HistoryRetention.noteDropped(in: store) }
+        // Baselines found unusable and gone since are forgotten.
+        try UnusableBaseline.record([:], present: Set(catalog.entries.map(\.name.databasePath)), in: store)
         var gaps: [UUID: Int64] = [:]
         var devices = Set(present.keys)
         for entry in catalog.entries { devices.formUnion(entry.manifest.vector.keys) }
@@ -198,11 +204,12 @@ extension SyncEngine {
             }
         }
         guard !gaps.isEmpty else { return false }
-        let loader = BaselineLoader(container: container, containerID: container.identity, folder: store.folder)
+        let loader = BaselineLoader(container: container, containerID: container.identity, folder: store.folder, store: store)
         var found = SyncReport()
-        guard let (entry, database, file) = try loader.newestVerified(
-            aheadOf: applied, device: store.deviceID, covering: gaps, report: &found)
-        else { return false }
+        let taken = try loader.newestVerified(aheadOf: applied, device: store.deviceID, covering: gaps, report: &found)
+        // The baselines passed over are reported, once each, in `sync status` too.
+        report.skipped += found.skipped.filter { skipped in !report.skipped.contains { $0.path == skipped.path } }
+        guard let (entry, database, file) = taken else { return false }
         defer {
             database.close()
             try? FileManager.default.removeItem(at: file)
@@ -262,6 +269,8 @@ extension SyncEngine {
         let copy = BaselineLoader.temporaryFile(in: store.folder, .taken)
         defer { try? FileManager.default.removeItem(at: copy) }
         do {
+            // The size first: a database of another size than its manifest's is not copied.
+            guard try container.baselineFiles(newest.name).database.size == newest.manifest.bytes else { return true }
             let bytes = try container.copyBaselineDatabase(newest.name, to: copy, limit: Int(newest.manifest.bytes))
             return try bytes != newest.manifest.bytes || BaselineLoader.sha256(of: copy) != newest.manifest.sha256
         } catch let error as SyncError {

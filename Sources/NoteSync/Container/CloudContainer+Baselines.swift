@@ -63,6 +63,16 @@ extension CloudContainer {
         try opened(fileSystem.read(path(name.manifestPath), limit: storedLimit(BaselineManifest.sizeLimit, name.manifestPath)), name.manifestPath)
     }
 
+    /// What `lstat(2)` says of a baseline's two files, without reading them: the manifest and
+    /// the database, whose size is its plain size (the size of its bytes once opened, in an
+    /// encrypted container).
+    public func baselineFiles(_ name: BaselineName) throws(SyncError) -> (manifest: CloudEntry, database: CloudEntry) {
+        let manifest = try fileSystem.entry(at: path(name.manifestPath))
+        var database = try fileSystem.entry(at: path(name.databasePath))
+        database.size = plainSize(database.size, name.databasePath)
+        return (manifest, database)
+    }
+
     /// Copies a baseline's database into the local file `destination` (made, never replaced).
     public func copyBaselineDatabase(_ name: BaselineName, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
         try copyOut(name.databasePath, to: destination, limit: limit)

@@ -19,11 +19,14 @@ public struct CloudEntry: Equatable, Sendable {
     public var size: Int64
     /// When it was last modified, when known.
     public var modified: Date?
+    /// Its inode number, when known: a file replaced under the same name has another one.
+    public var inode: UInt64?
 
-    public init(name: String, kind: Kind, size: Int64, modified: Date? = nil) {
+    public init(name: String, kind: Kind, size: Int64, modified: Date? = nil, inode: UInt64? = nil) {
         self.name = name
         self.kind = kind
         self.size = size
         self.modified = modified
+        self.inode = inode
     }
 }

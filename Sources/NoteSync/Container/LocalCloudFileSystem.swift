@@ -60,7 +60,7 @@ public struct LocalCloudFileSystem: CloudFileSystem {
         try inParent(of: path) { folder, name throws(SyncError) in
             var info = stat()
             guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { throw error(errno, at: path) }
-            return CloudEntry(name: name, kind: Self.kind(of: info), size: Int64(info.st_size))
+            return Self.entry(name, info)
         }
     }
 

@@ -50,7 +50,7 @@ struct OwnLogRecovery {
         var recovered = 0
         if !present.contains(position + 1) {
             // Compacted: a baseline holds them.
-            let loader = BaselineLoader(container: container, containerID: containerID, folder: store.folder)
+            let loader = BaselineLoader(container: container, containerID: containerID, folder: store.folder, store: store)
             var applied = try SyncState(store).applied
             applied[device] = position
             if let (entry, database, file) = try loader.newestVerified(
