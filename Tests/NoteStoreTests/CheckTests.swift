@@ -47,7 +47,57 @@ import Testing
         _ = try attached(fixture)
         let orphan = String(repeating: "ab", count: 32)
         try Data("x".utf8).write(to: fixture.store.folder.appendingPathComponent("blobs/\(orphan)"))
-        #expect(try fixture.store.check() == ["orphan blob: blobs/\(orphan) is not referenced by any attachment"])
+        #expect(try fixture.store.check() == ["leftover: blobs/\(orphan): an orphan blob, referenced by no attachment"])
+        #expect(try fixture.store.inspect().damage == [])
+    }
+
+    @Test func removesLeftoversButNeverABlobInUse() throws {
+        let fixture = try StoreFixture()
+        let attachment = try attached(fixture)
+        let blobs = fixture.store.folder.appendingPathComponent("blobs")
+        let orphan = String(repeating: "cd", count: 32)
+        try Data("x".utf8).write(to: blobs.appendingPathComponent(orphan))
+        // A blob being written by this (live) process, and one by a process that stopped.
+        let live = ".tmp-p\(getpid())-live"
+        try Data().write(to: blobs.appendingPathComponent(live))
+        let stopped = ".tmp-p\(try Self.stoppedProcess())-stopped"
+        try Data().write(to: blobs.appendingPathComponent(stopped))
+
+        #expect(try fixture.store.inspect().leftovers.count == 3)
+        #expect(try fixture.store.removeLeftovers() == 2)
+        let left = try FileManager.default.contentsOfDirectory(atPath: blobs.path).sorted()
+        #expect(left == [live, attachment.sha256].sorted())
+        #expect(try fixture.store.data(of: attachment).count > 0)
+    }
+
+    @Test func openingForWritingRemovesTemporaryFilesOfStoppedProcesses() throws {
+        let fixture = try StoreFixture()
+        _ = try attached(fixture)
+        let blobs = fixture.store.folder.appendingPathComponent("blobs")
+        let live = ".tmp-p\(getpid())-live"
+        let stopped = ".tmp-p\(try Self.stoppedProcess())-stopped"
+        let earlier = ".tmp-" + UUID().uuidString.lowercased()
+        for name in [live, stopped, earlier] { try Data().write(to: blobs.appendingPathComponent(name)) }
+        // A name of an earlier build, without a pid: a leftover once old.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: blobs.appendingPathComponent(earlier).path)
+
+        _ = try Store(folder: fixture.store.folder, access: .readOnly)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: blobs.path).contains(stopped), "not when reading")
+        _ = try Store(folder: fixture.store.folder)
+        let left = try FileManager.default.contentsOfDirectory(atPath: blobs.path)
+        #expect(left.contains(live))
+        #expect(!left.contains(stopped))
+        #expect(!left.contains(earlier))
+    }
+
+    /// The pid of a process that has stopped.
+    static func stoppedProcess() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
     }
 }
 

@@ -13,7 +13,31 @@ import Foundation
 struct BlobStore: Sendable {
     let folder: URL
 
+    /// The start of a temporary file's name: `.tmp-p<pid>-<random>`, the pid of its writer
+    /// (earlier builds wrote `.tmp-<random>`).
     static let temporaryPrefix = ".tmp-"
+
+    /// How old a temporary file must be before it is taken for a leftover whatever its name
+    /// says (a pid reused, a name without one): writing a blob takes seconds.
+    static let staleTemporaryAge: TimeInterval = 3600
+
+    /// A new temporary name, carrying this process's id.
+    static func temporaryName() -> String {
+        temporaryPrefix + "p\(getpid())-" + UUID().uuidString.lowercased()
+    }
+
+    /// Whether the temporary file `name`, last modified at `modified`, is a leftover of a
+    /// process that stopped: its writer (the pid in its name) is gone, or it is older than
+    /// ``staleTemporaryAge``. A file another live process is writing is never one.
+    static func isStaleTemporary(_ name: String, modified: Date?, now: Date = Date()) -> Bool {
+        guard name.hasPrefix(temporaryPrefix) else { return false }
+        if let modified, now.timeIntervalSince(modified) > staleTemporaryAge { return true }
+        let rest = name.dropFirst(temporaryPrefix.count)
+        guard rest.hasPrefix("p"), let dash = rest.firstIndex(of: "-"),
+            let pid = pid_t(rest[rest.index(after: rest.startIndex)..<dash]), pid > 0
+        else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
+    }
 
     init(storeFolder: URL) {
         folder = storeFolder.appendingPathComponent("blobs")
@@ -37,7 +61,7 @@ struct BlobStore: Sendable {
         if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
             throw BlobError.io(folder.path, StoreFolder.errnoText())
         }
-        let temporary = folder.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString.lowercased()).path
+        let temporary = folder.appendingPathComponent(Self.temporaryName()).path
         let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw BlobError.io(temporary, StoreFolder.errnoText()) }
         var failure: String?
@@ -77,6 +101,32 @@ struct BlobStore: Sendable {
     /// The names of the files in the folder (blobs and leftovers alike).
     func names() -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+
+    /// When the file `name` was last modified, or nil when it cannot be looked up.
+    func modified(_ name: String) -> Date? {
+        var info = stat()
+        guard lstat(folder.appendingPathComponent(name).path, &info) == 0 else { return nil }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+
+    /// Removes the temporary files that processes which stopped while writing a blob left
+    /// (``isStaleTemporary(_:modified:now:)``); returns their names.
+    @discardableResult
+    func removeStaleTemporaryFiles() -> [String] {
+        var removed: [String] = []
+        for name in names() where Self.isStaleTemporary(name, modified: modified(name)) {
+            if unlink(folder.appendingPathComponent(name).path) == 0 { removed.append(name) }
+        }
+        if !removed.isEmpty { syncFolder() }
+        return removed
+    }
+
+    /// Removes the blob `name` from the folder, synced.
+    func removeFile(_ name: String) -> Bool {
+        guard unlink(folder.appendingPathComponent(name).path) == 0 else { return false }
+        syncFolder()
+        return true
     }
 
     private func syncFolder() {

@@ -1,14 +1,32 @@
 import Foundation
 import GRDB
 
+/// What ``Store/inspect()`` found: damage, which loses or hides data, apart from leftovers of
+/// work that was interrupted, which only take room.
+public struct StoreInspection: Sendable {
+    /// One line per problem with the data: the database, a missing or damaged blob.
+    public var damage: [String] = []
+    /// One line per leftover: an orphan blob (no attachment references it) or a temporary
+    /// file, which ``Store/removeLeftovers()`` removes.
+    public var leftovers: [String] = []
+}
+
 extension Store {
-    /// Verifies the store and returns one line per problem; an empty list means all is well.
-    ///
-    /// Checks SQLite's integrity and foreign keys (https://sqlite.org/pragma.html#pragma_integrity_check),
-    /// the full-text index, that every attachment's blob is present and matches its hash, and
-    /// that no blob lies in `blobs/` without an attachment.
+    /// Verifies the store and returns one line per problem, damage then leftovers; an empty
+    /// list means all is well. See ``inspect()``.
     public func check() throws -> [String] {
-        var problems = try databaseProblems()
+        let inspection = try inspect()
+        return inspection.damage + inspection.leftovers
+    }
+
+    /// Verifies the store, telling damage from leftovers.
+    ///
+    /// Damage: SQLite's integrity and foreign keys (https://sqlite.org/pragma.html#pragma_integrity_check),
+    /// the full-text index, and every attachment's blob present and matching its hash.
+    /// Leftovers: files in `blobs/` that no attachment references (a sync or an import stopped
+    /// between writing the bytes and the rows), and temporary files.
+    public func inspect() throws -> StoreInspection {
+        var inspection = StoreInspection(damage: try databaseProblems())
         let attachments = try read { db in
             try Attachment.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM attachment ORDER BY sha256", arguments: [])
         }
@@ -17,20 +35,39 @@ extension Store {
             do {
                 _ = try blobs.read(attachment.sha256)
             } catch BlobError.missing {
-                problems.append("missing blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString)")
+                inspection.damage.append("missing blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString)")
             } catch {
-                problems.append(
+                inspection.damage.append(
                     "damaged blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString) does not match its hash")
             }
         }
         for name in blobs.names().sorted() where !referenced.contains(name) {
             if name.hasPrefix(BlobStore.temporaryPrefix) {
-                problems.append("leftover temporary file: blobs/\(name)")
+                inspection.leftovers.append("leftover: blobs/\(name): a temporary file")
             } else {
-                problems.append("orphan blob: blobs/\(name) is not referenced by any attachment")
+                inspection.leftovers.append("leftover: blobs/\(name): an orphan blob, referenced by no attachment")
             }
         }
-        return problems
+        return inspection
+    }
+
+    /// Removes the leftovers ``inspect()`` reports: the files in `blobs/` that no attachment
+    /// references, but the temporary files of live processes (a blob being written); returns
+    /// how many it removed.
+    ///
+    /// Runs in a write transaction, so that a save, which writes its blobs inside its
+    /// transaction, comes wholly before or after. A sync writes the blobs of the logs it
+    /// imports before the transaction that references them: the caller keeps syncs out
+    /// meanwhile (`SyncEngine.removeLeftovers()`).
+    public func removeLeftovers() throws -> Int {
+        try write { db in
+            let referenced = Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment"))
+            var removed = blobs.removeStaleTemporaryFiles().count
+            for name in blobs.names() where !referenced.contains(name) && !name.hasPrefix(BlobStore.temporaryPrefix) {
+                if blobs.removeFile(name) { removed += 1 }
+            }
+            return removed
+        }
     }
 
     private func databaseProblems() throws -> [String] {

@@ -63,6 +63,8 @@ public final class Store: Sendable {
         modelVersion = version
         deviceID = try Self.settleIdentity(pool, device: device, databasePath: databasePath, storePath: path)
         try finishBlobReleases()
+        // Leftovers of processes killed while writing a blob (a join, an import, a save).
+        blobs.removeStaleTemporaryFiles()
     }
 
     /// A read-only pool on an existing store at the current model version, else nil.

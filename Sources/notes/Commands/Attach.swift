@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteSync
 
 extension Notes {
     struct Attach: ParsableCommand {
@@ -100,16 +101,27 @@ extension Notes {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Verify the store: database integrity, and every blob present, whole and referenced.",
-            discussion: "Prints each problem on a line; exits 0 only when all is well.")
+            discussion: """
+                Prints each problem on a line: damage first, then leftovers of interrupted work \
+                (orphan blobs, temporary files), which only take room. Exits 0 unless there is damage.
+                """)
 
         @OptionGroup var storeOptions: StoreOptions
 
+        @Flag(help: "Remove the leftovers first (orphan blobs, temporary files of stopped processes).")
+        var repair = false
+
         func run() throws {
             let store = try storeOptions.open()
-            let problems = try store.check()
-            if problems.isEmpty { return print("ok") }
-            for problem in problems { print(problem) }
-            throw InputError.checkFailed(problems.count)
+            if repair {
+                let removed = try SyncEngine(store: store).removeLeftovers()
+                print("removed \(removed) leftover\(removed == 1 ? "" : "s")")
+            }
+            let inspection = try store.inspect()
+            for line in inspection.damage + inspection.leftovers { print(line) }
+            guard inspection.damage.isEmpty else { throw InputError.checkFailed(inspection.damage.count) }
+            let count = inspection.leftovers.count
+            print(count == 0 ? "ok" : "ok: no damage; \(count) leftover\(count == 1 ? "" : "s") of interrupted work: 'notes check --repair' removes them")
         }
     }
 }
