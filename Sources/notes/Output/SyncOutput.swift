@@ -31,11 +31,28 @@ enum SyncOutput {
         }
         for waiting in report.waiting { print("waiting: \(waiting.path): \(waiting.reason)") }
         let (foreign, others) = partition(report.skipped)
-        for skipped in others { print("skipped: \(skipped.path): \(skipped.reason)") }
+        for line in bounded(others) { print("skipped: " + line) }
         if let line = summary(ofForeign: foreign) { print("skipped: \(line)") }
         for (device, ahead) in report.clocksAhead.sorted(by: { $0.key.storeString < $1.key.storeString }) {
             print("clock: device \(device.storeString) runs \(ClockSkew.describe(ahead)) ahead of this one")
         }
+    }
+
+    /// How many skipped files are shown one a line; more are counted, and listed in full by
+    /// `notes sync status --json`.
+    static let skippedShown = 5
+
+    /// Lines for skipped files: each, when there are at most ``skippedShown``; else their
+    /// count by reason, the first few, and how many more.
+    private static func bounded(_ skipped: [SkippedFile]) -> [String] {
+        let lines = skipped.map { "\($0.path): \($0.reason)" }
+        guard skipped.count > skippedShown else { return lines }
+        var counts: [String: Int] = [:]
+        for file in skipped { counts[file.reason.kind, default: 0] += 1 }
+        let byReason = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return ["\(skipped.count) files (\(byReason))"] + lines.prefix(skippedShown)
+            + ["and \(skipped.count - skippedShown) more: 'notes sync status --json' lists them all"]
     }
 
     /// The logs of an earlier container under the same name, apart from the other skipped files.
@@ -103,7 +120,7 @@ enum SyncOutput {
         if !status.skipped.isEmpty {
             let (foreign, others) = partition(status.skipped)
             lines.append("skipped:")
-            lines += others.map { "  \($0.path): \($0.reason)" }
+            lines += bounded(others).map { "  " + $0 }
             if let line = summary(ofForeign: foreign) { lines.append("  " + line) }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -120,6 +137,17 @@ enum SyncOutput {
             unit += 1
         }
         return String(format: "%.1f %@", value, units[unit])
+    }
+}
+
+extension SkippedFile.Reason {
+    /// The reason without the details of one file, to count files by.
+    var kind: String {
+        switch self {
+        case .unreadable: return "unreadable"
+        case .damaged: return "damaged"
+        default: return description
+        }
     }
 }
 
