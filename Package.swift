@@ -23,9 +23,12 @@ let package = Package(
         .target(name: "NoteText"),
         .target(name: "CFileSystem"),
         .target(name: "CTerminal"),
+        .systemLibrary(
+            name: "CNCurses",
+            providers: [.apt(["libncurses-dev"])]),
         .target(
             name: "NoteTerminal",
-            dependencies: ["CTerminal", "NoteStore"]),
+            dependencies: ["CTerminal", "CNCurses", "NoteStore"]),
         .target(
             name: "CSQLiteHardening",
             linkerSettings: [.linkedLibrary("sqlite3")]),

@@ -77,6 +77,11 @@ public final class TerminalSession: @unchecked Sendable {
         try waitForScreen(within: timeout, "'\(text)'") { $0.contains(text) }
     }
 
+    /// Changes the terminal's size, as a person resizing the window does (SIGWINCH).
+    public func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-x", "\(width)", "-y", "\(height)"])
+    }
+
     /// Waits until the shell shows its prompt again, alone on the last line that is not blank:
     /// the command typed last has ended.
     @discardableResult
@@ -175,4 +180,17 @@ public final class TerminalSession: @unchecked Sendable {
 public struct TerminalSessionError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Columns a line of a captured screen takes, counting CJK as two (for width assertions).
+public enum DisplayColumns {
+    public static func of(_ line: String) -> Int {
+        line.unicodeScalars.reduce(0) { total, scalar in
+            let value = scalar.value
+            let wide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value) || (0xFF00...0xFF60).contains(value)
+                || (0x1F300...0x1FAFF).contains(value)
+            return total + (wide ? 2 : 1)
+        }
+    }
 }

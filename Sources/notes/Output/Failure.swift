@@ -54,7 +54,7 @@ enum Failure {
             return (error.description, other)
         case let error as TerminalError:
             switch error {
-            case .noEditor: return (error.description, usage)
+            case .noEditor, .notATerminal: return (error.description, usage)
             case .editorFailed: return (error.description, badData)
             case .cannotRun, .workingFile: return (error.description, other)
             }

@@ -1,0 +1,68 @@
+import CNCurses
+import Foundation
+import NoteStore
+
+/// What the preview pane shows of the selected note: its name, path, dates, tags and
+/// attachments, then its body, read from the store when the selection or the store changes.
+struct BrowserPreview {
+    var note: Item?
+    var path = ""
+    var tags: [String] = []
+    var attachments: [Attachment] = []
+
+    static func load(_ selected: Item?, store: Store) -> BrowserPreview {
+        guard let selected, let note = try? store.item(selected.id) else { return BrowserPreview() }
+        return BrowserPreview(
+            note: note, path: (try? store.path(of: note)) ?? note.name, tags: (try? store.tags(of: note.id)) ?? [],
+            attachments: (try? store.attachments(of: note.id)) ?? [])
+    }
+
+    /// The lines to show, the body's wrapped to `width` columns.
+    func lines(width: Int) -> [(text: String, attributes: Int32)] {
+        guard let note, width > 0 else { return [] }
+        var lines: [(text: String, attributes: Int32)] = [(note.name, notes_attr_bold()), (path, notes_attr_dim())]
+        lines.append(("modified " + Self.date(note.modified), notes_attr_dim()))
+        if !tags.isEmpty { lines.append(("tags: " + tags.map { "#" + $0 }.joined(separator: " "), 0)) }
+        if !attachments.isEmpty {
+            lines.append(("attachments: \(attachments.count)", 0))
+            lines += attachments.map { ("  \($0.caption ?? $0.format.rawValue) \($0.width)×\($0.height)", notes_attr_dim()) }
+        }
+        lines.append(("", 0))
+        for line in (note.body ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix(500) {
+            lines += Self.wrapped(String(line), width: width).map { ($0, 0) }
+        }
+        return lines
+    }
+
+    static func date(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+
+    /// A line cut into pieces of at most `width` columns, at spaces where it can.
+    static func wrapped(_ line: String, width: Int) -> [String] {
+        guard DisplayWidth.of(line) > width else { return [line] }
+        var pieces: [String] = []
+        var current = ""
+        var used = 0
+        for character in line {
+            let columns = DisplayWidth.of(String(character))
+            if used + columns > width {
+                if let space = current.lastIndex(of: " "), current.distance(from: current.startIndex, to: space) > 0 {
+                    pieces.append(String(current[..<space]))
+                    current = String(current[current.index(after: space)...])
+                } else {
+                    pieces.append(current)
+                    current = ""
+                }
+                used = DisplayWidth.of(current)
+            }
+            current.append(character)
+            used += columns
+        }
+        pieces.append(current)
+        return pieces
+    }
+}
