@@ -1,4 +1,3 @@
-import CTerminal
 import Foundation
 
 #if canImport(Glibc)
@@ -13,6 +12,7 @@ import Foundation
 /// through (`R`), and leaves the text on the screen when it ends (`X`). The pager runs in the
 /// terminal's foreground group, reading this process's standard output through a pipe.
 public final class Pager {
+    private let process: ForegroundProcess
     private let pid: pid_t
     private let savedOutput: Int32
 
@@ -41,16 +41,20 @@ public final class Pager {
         close(ends[0])
         dup2(ends[1], STDOUT_FILENO)
         close(ends[1])
-        return Pager(pid: pid, savedOutput: saved)
+        return Pager(process: process, pid: pid, savedOutput: saved)
     }
 
-    /// The pager's shell command, or nil when paging is off.
+    /// The pager's shell command, or nil when paging is off or its program is not found.
     static func command(environment: [String: String]) -> String? {
         let command = (environment["NOTES_PAGER"] ?? environment["PAGER"] ?? "less").trimmingCharacters(in: .whitespaces)
-        return command.isEmpty || command == "cat" ? nil : command
+        guard !command.isEmpty, command != "cat" else { return nil }
+        // A pager that is not there would take the output with it: print without one.
+        let program = command.split(separator: " ").first.map(String.init) ?? command
+        return ExternalEditor.executable(program, path: environment["PATH"]) == nil ? nil : command
     }
 
-    private init(pid: pid_t, savedOutput: Int32) {
+    private init(process: ForegroundProcess, pid: pid_t, savedOutput: Int32) {
+        self.process = process
         self.pid = pid
         self.savedOutput = savedOutput
     }
@@ -61,8 +65,6 @@ public final class Pager {
         fflush(nil)
         dup2(savedOutput, STDOUT_FILENO)
         close(savedOutput)
-        let began = notes_begin_foreground_child() == 0
-        _ = ForegroundProcess.wait(for: pid)
-        if began { ForegroundProcess.deliver(notes_end_foreground_child()) }
+        ForegroundProcess.deliver(process.wait(for: pid).deferredSignal)
     }
 }

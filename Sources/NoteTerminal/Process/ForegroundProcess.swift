@@ -22,12 +22,18 @@ public struct ForegroundProcess: Sendable {
     public var environment: [String: String]?
     /// A file descriptor to be its standard input; nil for this process's own.
     public var standardInput: Int32?
+    /// A file descriptor to be its standard output; nil for this process's own.
+    public var standardOutput: Int32?
 
-    public init(executable: String, arguments: [String], environment: [String: String]? = nil, standardInput: Int32? = nil) {
+    public init(
+        executable: String, arguments: [String], environment: [String: String]? = nil,
+        standardInput: Int32? = nil, standardOutput: Int32? = nil
+    ) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
         self.standardInput = standardInput
+        self.standardOutput = standardOutput
     }
 
     /// How the program ended.
@@ -59,9 +65,10 @@ public struct ForegroundProcess: Sendable {
     /// Meanwhile this process ignores SIGINT and SIGQUIT, which the terminal sends to the
     /// whole group and which are the program's to handle, and holds SIGTERM and SIGHUP until
     /// the program ends (see ``Outcome/deferredSignal``): a hang-up of the terminal reaches
-    /// the program by itself, and what it wrote is not lost with this process. The program starts with the default
-    /// action for every signal and none blocked. When it ends, the terminal's modes are put
-    /// back as they were, should it have left them changed (killed in raw mode).
+    /// the program by itself, and what it wrote is not lost with this process. The program
+    /// starts with the default action for every signal and none blocked. When it ends, the
+    /// terminal's modes are put back as they were, should it have left them changed (killed
+    /// in raw mode).
     public func run() throws(TerminalError) -> Outcome {
         let modes = TerminalModes.saved()
         guard notes_begin_foreground_child() == 0 else {
@@ -74,6 +81,19 @@ public struct ForegroundProcess: Sendable {
             _ = notes_end_foreground_child()
             throw error
         }
+        return finish(pid, modes: modes)
+    }
+
+    /// Waits for a child started with ``spawn()``, while SIGINT and SIGQUIT are its own.
+    func wait(for pid: pid_t) -> Outcome {
+        let modes = TerminalModes.saved()
+        guard notes_begin_foreground_child() == 0 else {
+            return Outcome(termination: Self.wait(for: pid), deferredSignal: 0)
+        }
+        return finish(pid, modes: modes)
+    }
+
+    private func finish(_ pid: pid_t, modes: TerminalModes?) -> Outcome {
         let termination = Self.wait(for: pid)
         let deferred = notes_end_foreground_child()
         modes?.restore()
@@ -92,9 +112,9 @@ public struct ForegroundProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let standardInput {
-            posix_spawn_file_actions_adddup2(&actions, standardInput, STDIN_FILENO)
-            posix_spawn_file_actions_addclose(&actions, standardInput)
+        for (descriptor, target) in [(standardInput, STDIN_FILENO), (standardOutput, STDOUT_FILENO)] {
+            guard let descriptor else { continue }
+            posix_spawn_file_actions_adddup2(&actions, descriptor, target)
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteTerminal
 
 extension Notes {
     struct Cat: ParsableCommand {
@@ -13,14 +14,16 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The note whose body to print.", completion: ItemCompletion.items)
-        var item: String
+        @Argument(help: "The note whose body to print (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        var item: String?
+
+        @OptionGroup var pickOptions: PickOptions
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let note = try store.resolve(item, scope: .any)
+            let note = try pickOptions.item(item, in: store, scope: .any, kind: .note, prompt: "cat> ")
             guard note.isNote, let body = note.body else {
-                throw InputError.usage("'\(item)' is a collection: it has no body")
+                throw InputError.usage("'\(item ?? note.name)' is a collection: it has no body")
             }
             guard isatty(1) == 1 else {
                 return FileHandle.standardOutput.write(Data(body.utf8))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteTerminal
 
 extension Notes {
     struct Move: ParsableCommand {
@@ -10,8 +11,10 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to move.", completion: ItemCompletion.items)
-        var item: String
+        @Argument(help: "The item to move (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        var item: String?
+
+        @OptionGroup var pickOptions: PickOptions
 
         @Option(help: ArgumentHelp("The collection to move it into.", valueName: "COLLECTION"), completion: ItemCompletion.collections)
         var to: String?
@@ -27,7 +30,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open()
-            let moved = try store.resolve(item)
+            let moved = try pickOptions.item(item, in: store, prompt: "mv> ")
             let parent = try to.map { try store.resolveCollection($0) }
             try store.move(moved.id, to: parent)
         }
@@ -39,12 +42,14 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to move to the trash.", completion: ItemCompletion.items)
-        var item: String
+        @Argument(help: "The item to move to the trash (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        var item: String?
+
+        @OptionGroup var pickOptions: PickOptions
 
         func run() throws {
             let store = try storeOptions.open()
-            try store.trash(store.resolve(item).id)
+            try store.trash(pickOptions.item(item, in: store, prompt: "rm> ").id)
         }
     }
 

@@ -17,8 +17,10 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to edit.", completion: ItemCompletion.items)
-        var item: String
+        @Argument(help: "The item to edit (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        var item: String?
+
+        @OptionGroup var pickOptions: PickOptions
 
         @Option(help: ArgumentHelp("The new name.", valueName: "NAME"))
         var name: String?
@@ -27,7 +29,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open()
-            let target = try store.resolve(item)
+            let target = try pickOptions.item(item, in: store, prompt: "edit> ")
             if let body = try bodyOptions.givenBody() {
                 try store.edit(target.id, name: name, body: body)
                 return
@@ -37,7 +39,7 @@ extension Notes {
                 return
             }
             guard target.isNote else {
-                throw InputError.usage("'\(item)' is a collection: give --name to rename it")
+                throw InputError.usage("'\(item ?? target.name)' is a collection: give --name to rename it")
             }
             let editor = try ExternalEditor.find()
             try EditorSession(store: store, editor: editor, note: target).run()

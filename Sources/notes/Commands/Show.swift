@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NoteStore
+import NoteTerminal
 import NoteSync
 
 extension Notes {
@@ -10,8 +11,10 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to show.", completion: ItemCompletion.items)
-        var item: String
+        @Argument(help: "The item to show (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        var item: String?
+
+        @OptionGroup var pickOptions: PickOptions
 
         @Option(help: ArgumentHelp("Show this version of its body (or name) instead, an id from 'notes history'.", valueName: "VERSION"))
         var version: String?
@@ -25,7 +28,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let shown = try store.resolve(item, scope: .any)
+            let shown = try pickOptions.item(item, in: store, scope: .any, prompt: "show> ")
             let pager = pagerOptions.start()
             defer { pager?.finish() }
             if let version { return try showVersion(version, of: shown, store: store) }
