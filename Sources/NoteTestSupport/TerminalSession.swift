@@ -83,7 +83,8 @@ public final class TerminalSession: @unchecked Sendable {
     }
 
     /// Waits until the shell shows its prompt again, alone on the last line that is not blank:
-    /// the command typed last has ended.
+    /// the command typed last has ended. Only after something else was on the screen (a
+    /// program's own screen): right after typing, the screen may not show the typing yet.
     @discardableResult
     public func waitForPrompt(within timeout: TimeInterval = 15) throws -> String {
         try waitForScreen(within: timeout, "the shell's prompt") { screen in

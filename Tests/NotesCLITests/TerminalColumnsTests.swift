@@ -14,18 +14,18 @@ import Testing
         let terminal = try TerminalSession(width: 50, environment: ["NOTES_STORE": fixture.store.path, "NOTES_PAGER": ""])
         try terminal.run("clear")
         try terminal.waitForPrompt()
-        try terminal.run("notes ls --sort name")
-        var lines = try terminal.waitForPrompt().split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-        // The command, two items, the prompt: no row more, as there would be if a line wrapped.
-        #expect(lines.count == 4, "\(lines)")
+        try terminal.run("notes ls --sort name; echo end")
+        var lines = try terminal.waitForScreen(containing: "\nend\n").split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        // The command, two items, the end: no row more, as there would be if a line wrapped.
+        #expect(lines.count == 5, "\(lines)")
         #expect(lines[1].hasSuffix("…") && lines[1].contains("Call Anna re: flat"))
         #expect(lines[2].hasSuffix("…") && lines[2].contains("日本語メモ"))
         try terminal.run("clear")
         try terminal.waitForPrompt()
-        try terminal.run("notes search flat --color never")
-        lines = try terminal.waitForPrompt().split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-        // The command, two results of two lines each, the prompt.
-        #expect(lines.count == 6, "\(lines)")
+        try terminal.run("notes search flat --color never; echo end")
+        lines = try terminal.waitForScreen(containing: "\nend\n").split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        // The command, two results of two lines each, the end.
+        #expect(lines.count == 7, "\(lines)")
         #expect(lines.contains("          «flat»"))
         #expect(lines.contains("          東京 a table «flat»"))
     }

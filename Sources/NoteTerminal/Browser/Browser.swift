@@ -57,7 +57,8 @@ public final class Browser {
         keypad(notes_screen(), true)
         curs_set(0)
         nodelay(notes_screen(), true)
-        let observation = try store.observeCommits { [wake] in wake.signal() }
+        // A check of the store's data version is one small query: 100 a second costs nothing.
+        let observation = try store.observeCommits(every: 0.01) { [wake] in wake.signal() }
         defer { observation.cancel() }
         try reload()
         places.select(near: 0)

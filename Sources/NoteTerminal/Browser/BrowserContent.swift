@@ -16,11 +16,7 @@ struct BrowserContent {
         let index = try store.collectionIndex()
         var content = BrowserContent()
         content.places = [BrowserRow(key: "place:everything", text: "All notes", depth: 0, item: nil, place: .everything)]
-        for entry in try store.listing(of: nil, recursive: true, sort: .name) where entry.item.isCollection {
-            content.places.append(
-                BrowserRow(key: entry.item.id.storeString, text: entry.item.name + "/", depth: entry.depth + 1, item: nil,
-                    place: .collection(entry.item.id)))
-        }
+        content.places += tree(of: try store.fetch(ItemRequest(kind: .collection, sort: .name, includesBodies: false)))
         content.places.append(BrowserRow(key: "place:trash", text: "Trash", depth: 0, item: nil, place: .trash))
 
         let scope: ItemRequest.Scope
@@ -37,11 +33,38 @@ struct BrowserContent {
         return content
     }
 
+    /// The collections as a tree: each after its parent, indented below it, by name.
+    private static func tree(of collections: [Item]) -> [BrowserRow] {
+        let ids = Set(collections.map(\.id))
+        var children: [UUID?: [Item]] = [:]
+        for collection in collections {
+            // A collection whose parent is gone (or in the trash) is shown at the top.
+            children[collection.parent.flatMap { ids.contains($0) ? $0 : nil }, default: []].append(collection)
+        }
+        var rows: [BrowserRow] = []
+        func add(_ parent: UUID?, depth: Int) {
+            for collection in children[parent] ?? [] {
+                rows.append(BrowserRow(
+                    key: collection.id.storeString, text: collection.name + "/", depth: depth, item: nil,
+                    place: .collection(collection.id)))
+                add(collection.id, depth: depth + 1)
+            }
+        }
+        add(nil, depth: 1)
+        return rows
+    }
+
     private static func byCollection(_ notes: [Item], index: CollectionIndex) -> [BrowserRow] {
+        // The section of a note is its collection's path: made once a collection.
+        var folders: [UUID?: String] = [:]
         var sections: [String: [Item]] = [:]
         for note in notes {
-            let path = index.path(of: note)
-            let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : ""
+            let folder = folders[note.parent] ?? {
+                let path = index.path(of: note)
+                let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : ""
+                folders[note.parent] = folder
+                return folder
+            }()
             sections[folder, default: []].append(note)
         }
         return sections.keys.sorted().flatMap { folder in

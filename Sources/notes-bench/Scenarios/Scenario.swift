@@ -10,6 +10,7 @@ protocol Scenario {
 enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case localSave = "local-save"
     case listing
+    case browser
     case insert
     case `import`
     case syncLatency = "sync-latency"
@@ -25,6 +26,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         switch self {
         case .localSave: return LocalSaveScenario()
         case .listing: return ListingScenario()
+        case .browser: return BrowserScenario()
         case .insert: return InsertScenario()
         case .import: return ImportScenario()
         case .syncLatency: return SyncLatencyScenario()
