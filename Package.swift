@@ -98,6 +98,9 @@ let package = Package(
             name: "NoteInterchangeTests",
             dependencies: ["NoteInterchange", "NoteStore", "NoteTestSupport"]),
         .testTarget(
+            name: "NoteTerminalTests",
+            dependencies: ["NoteTerminal"]),
+        .testTarget(
             name: "NoteWatchTests",
             dependencies: ["NoteWatch", "NoteTestSupport"]),
         .testTarget(

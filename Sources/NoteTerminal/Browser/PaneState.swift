@@ -10,31 +10,40 @@ struct PaneState {
 
     var selectedRow: BrowserRow? { selected.map { rows[$0] } }
 
-    /// Replaces the rows, and returns how they changed.
+    /// Replaces the rows, and returns how the rows on screen changed (the diff the screen
+    /// needs; the rest of a long list is not compared).
     @discardableResult
     mutating func replaceRows(_ new: [BrowserRow], height: Int) -> RowChanges {
-        let changes = RowChanges(from: rows.map(\.key), to: new.map(\.key))
-        let oldKey = selectedRow?.key
+        let oldWindow = window(height: height).map(\.key)
+        let oldSelectedKey = selectedRow?.key
+        let oldTopKey = top < rows.count ? rows[top].key : nil
         let oldPosition = selected ?? 0
-        let shift = changes.inserted.filter { $0 < top }.count - changes.removed.filter { $0 < top }.count
+        let oldTop = top
         rows = new
-        top = max(0, top + shift)
-        if let oldKey, let index = new.firstIndex(where: { $0.key == oldKey }) {
+        // The first row on screen stays first when it is still there: rows that come or go
+        // above it do not scroll the screen.
+        top = oldTopKey.flatMap { key in new.firstIndex { $0.key == key } } ?? min(oldTop, max(0, new.count - 1))
+        if let oldSelectedKey, let index = new.firstIndex(where: { $0.key == oldSelectedKey }) {
             selected = index
         } else {
             selected = nil
             select(near: min(oldPosition, max(0, new.count - 1)))
         }
         scrollToSelection(height: height)
-        return changes
+        return RowChanges(from: oldWindow, to: window(height: height).map(\.key))
+    }
+
+    /// The rows on screen.
+    func window(height: Int) -> ArraySlice<BrowserRow> {
+        rows[min(top, rows.count)..<min(top + max(0, height), rows.count)]
     }
 
     /// Selects the selectable row at `index`, else the next one after it, else before it.
     mutating func select(near index: Int) {
         guard !rows.isEmpty else { return selected = nil }
-        let after = rows.indices.filter { $0 >= index && rows[$0].isSelectable }.first
-        let before = rows.indices.filter { $0 < index && rows[$0].isSelectable }.last
-        selected = after ?? before
+        let start = max(0, min(index, rows.count - 1))
+        if let after = rows[start...].firstIndex(where: \.isSelectable) { return selected = after }
+        selected = rows[..<start].lastIndex(where: \.isSelectable)
     }
 
     /// Moves the selection by `steps` selectable rows (negative: up), stopping at the ends.
@@ -42,8 +51,10 @@ struct PaneState {
         guard var index = selected else { return select(near: 0) }
         var left = abs(steps)
         while left > 0 {
-            let candidates = steps > 0 ? Array(rows.indices.filter { $0 > index }) : rows.indices.filter { $0 < index }.reversed()
-            guard let next = candidates.first(where: { rows[$0].isSelectable }) else { break }
+            let next = steps > 0
+                ? rows[(index + 1)...].firstIndex(where: \.isSelectable)
+                : rows[..<index].lastIndex(where: \.isSelectable)
+            guard let next else { break }
             index = next
             left -= 1
         }

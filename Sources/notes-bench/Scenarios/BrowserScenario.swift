@@ -5,11 +5,11 @@ import NoteStore
     import Glibc
 #endif
 
-/// `browser`: `notes browse` open on a large store, at a real pseudo-terminal (util-linux's
-/// `script`), while another process saves notes, as `notes watch` does when it imports.
+/// `browser`: `notes browse` open on a large store, in a terminal of tmux, while another
+/// process saves notes, as `notes watch` does when it imports.
 ///
-/// Measured: from the commit of each save to the moment the new note's name is in what the
-/// browser wrote to the terminal; and the browser's peak resident memory. The store holds a
+/// Measured: from the commit of each save to the moment the new note's name is on the
+/// screen; and the browser's peak resident memory. The store holds a
 /// ``NoteLibrary`` (100,000 notes at full size); the browser shows All notes, the largest
 /// view, and each note saved is named to sort first, so that it appears on the screen.
 struct BrowserScenario: Scenario {
@@ -57,68 +57,33 @@ struct BrowserScenario: Scenario {
     }
 }
 
-/// `notes browse` on a pseudo-terminal made by `script`, whose output this process reads as
-/// it comes.
+/// `notes browse` in a terminal of tmux (80 by 24), whose screen this process reads with
+/// `capture-pane`: ncurses sends the terminal only the cells that changed, so the screen,
+/// not the bytes written, says when a name is shown. A capture takes a few milliseconds,
+/// which bounds the resolution of the figure.
 private final class TerminalRun {
-    private let pid: pid_t
-    private let input: Int32
-    private let output: Int32
-    private var seen = Data()
+    private let socket: String
+    private let pid: pid_t?
 
     init(notes: URL, store: URL, scratch: URL) throws {
-        var toScript: [Int32] = [-1, -1]
-        var fromScript: [Int32] = [-1, -1]
-        guard pipe(&toScript) == 0, pipe(&fromScript) == 0 else { throw BenchError.unexpected("cannot make pipes") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toScript[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromScript[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, scratch.appendingPathComponent("stderr").path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        for descriptor: Int32 in [toScript[0], toScript[1], fromScript[0], fromScript[1]] {
-            posix_spawn_file_actions_addclose(&actions, descriptor)
-        }
-        let command = "stty rows 24 cols 80; exec '\(notes.path)' --store '\(store.path)' browse"
-        let arguments: [String] = ["/usr/bin/script", "--quiet", "--return", "--command", command, "/dev/null"]
-        let variables: [String] = ["PATH=/usr/bin:/bin", "TERM=xterm-256color", "LANG=C.UTF-8", "HOME=\(scratch.path)"]
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, "/usr/bin/script", &actions, nil, argv, envp) == 0 else {
-            throw BenchError.unexpected("cannot start script")
-        }
-        close(toScript[0])
-        close(fromScript[1])
-        self.pid = pid
-        input = toScript[1]
-        output = fromScript[0]
+        socket = scratch.appendingPathComponent("tmux.socket").path
+        let command = "exec env -i PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 HOME='\(scratch.path)' '\(notes.path)' --store '\(store.path)' browse"
+        try Self.tmux(socket, ["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", command], capturing: false)
+        pid = Int32(try Self.tmux(socket, ["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// Reads the terminal's output until it holds `text` (after what was matched before).
+    /// Waits until the screen shows `text`.
     func waitFor(_ text: String, within seconds: Double) throws {
-        let wanted = Data(text.utf8)
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while seen.range(of: wanted) == nil {
-            guard ContinuousClock.now < deadline else { throw BenchError.unexpected("the browser never showed '\(text)'") }
-            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 1000) > 0 else { continue }
-            let count = read(output, &buffer, buffer.count)
-            guard count > 0 else { throw BenchError.unexpected("the browser ended before showing '\(text)'") }
-            seen.append(contentsOf: buffer[0..<count])
+        while ContinuousClock.now < deadline {
+            if try Self.tmux(socket, ["capture-pane", "-p"]).contains(text) { return }
         }
-        seen = Data(seen[seen.range(of: wanted)!.upperBound...])
+        throw BenchError.unexpected("the browser never showed '\(text)'")
     }
 
-    /// The peak resident memory of the `notes` process under `script`, from /proc.
+    /// The peak resident memory of the browser, from /proc.
     func peakMemoryMebibytes() -> Double? {
-        guard let children = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8),
-            let child = children.split(separator: " ").first,
-            let status = try? String(contentsOfFile: "/proc/\(child)/status", encoding: .utf8),
+        guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
             let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
         else { return nil }
@@ -126,11 +91,49 @@ private final class TerminalRun {
     }
 
     func quit() {
-        var key: UInt8 = UInt8(ascii: "q")
-        _ = write(input, &key, 1)
-        close(input)
+        _ = try? Self.tmux(socket, ["send-keys", "q"])
+        _ = try? Self.tmux(socket, ["kill-server"])
+    }
+
+    /// Runs tmux on the socket and returns what it printed; posix_spawn, so that the server
+    /// it may start holds no pipe of this process (its output is /dev/null then).
+    @discardableResult
+    private static func tmux(_ socket: String, _ arguments: [String], capturing: Bool = true) throws -> String {
+        var ends: [Int32] = [-1, -1]
+        if capturing { guard pipe(&ends) == 0 else { throw BenchError.unexpected("cannot make a pipe") } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capturing {
+            posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+            posix_spawn_file_actions_addclose(&actions, ends[0])
+            posix_spawn_file_actions_addclose(&actions, ends[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let all: [String] = ["tmux", "-S", socket] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = all.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ) == 0 else {
+            throw BenchError.unexpected("cannot start tmux")
+        }
+        var output = Data()
+        if capturing {
+            close(ends[1])
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            while true {
+                let count = read(ends[0], &buffer, buffer.count)
+                if count <= 0 { break }
+                output.append(contentsOf: buffer[0..<count])
+            }
+            close(ends[0])
+        }
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        close(output)
+        guard status == 0 else { throw BenchError.unexpected("tmux \(arguments.first ?? "") failed") }
+        return String(decoding: output, as: UTF8.self)
     }
 }
