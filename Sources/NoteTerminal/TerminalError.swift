@@ -11,8 +11,8 @@ public enum TerminalError: Error, CustomStringConvertible, Sendable {
     case editorFailed(command: String, source: String, termination: ForegroundProcess.Termination)
     /// A working file of the editor could not be written or read.
     case workingFile(path: String, reason: String)
-    /// A full-screen view was asked for without a terminal.
-    case notATerminal
+    /// A full-screen view (`what`: the browser, the picker) was asked for without a terminal.
+    case notATerminal(String)
 
     public var description: String {
         switch self {
@@ -21,7 +21,7 @@ public enum TerminalError: Error, CustomStringConvertible, Sendable {
         case let .editorFailed(command, source, termination):
             "the editor '\(command)' (from \(source)) \(termination)"
         case let .workingFile(path, reason): "cannot use the editor's file '\(path)': \(reason)"
-        case .notATerminal: "the browser needs a terminal: standard input and output are not one"
+        case let .notATerminal(what): "\(what) needs a terminal: there is none to draw on"
         }
     }
 }

@@ -38,7 +38,7 @@ import Testing
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any]
         let scenarios = report?["scenarios"] as? [[String: Any]] ?? []
         #expect(scenarios.map { $0["name"] as? String } == [
-            "local-save", "listing", "insert", "import", "sync-latency", "sustained", "catch-up", "idle", "history", "syncthing", "interchange",
+            "local-save", "listing", "browser", "insert", "import", "sync-latency", "sustained", "catch-up", "idle", "history", "syncthing", "interchange",
             "encryption",
         ])
         for scenario in scenarios {

@@ -9,7 +9,7 @@ import Testing
         let fixture = CommandLineFixture()
         let output = try fixture.succeed([]).output
         #expect(output.hasPrefix("usage: notes [--store DIR] <command>"))
-        #expect(output.contains("commands: add, mkcol, ls, show, cat, edit"))
+        #expect(output.contains("commands: add, mkcol, ls, browse, pick, show, cat, edit, append"))
         #expect(output.split(separator: "\n").count == 3)
         #expect(!FileManager.default.fileExists(atPath: fixture.store.path), "the short help opens no store")
     }

@@ -45,7 +45,7 @@ public final class Browser {
     /// by a signal or a crash meanwhile.
     public func run() throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
-            throw TerminalError.notATerminal
+            throw TerminalError.notATerminal("the browser")
         }
         setlocale(LC_ALL, "")
         _ = notes_guard_terminal()

@@ -31,9 +31,9 @@ final class ListPicker {
 
     func run() throws -> PickerCandidate? {
         setlocale(LC_ALL, "")
-        guard let tty = fopen("/dev/tty", "r+") else { throw TerminalError.notATerminal }
+        guard let tty = fopen("/dev/tty", "r+") else { throw TerminalError.notATerminal("the picker") }
         defer { fclose(tty) }
-        guard let screen = newterm(nil, tty, tty) else { throw TerminalError.notATerminal }
+        guard let screen = newterm(nil, tty, tty) else { throw TerminalError.notATerminal("the picker") }
         set_term(screen)
         defer {
             endwin()

@@ -24,7 +24,7 @@ public enum Picker {
         from candidates: [PickerCandidate], query: String, prompt: String,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> PickerCandidate? {
-        guard TerminalDevice.isAvailable else { throw TerminalError.notATerminal }
+        guard TerminalDevice.isAvailable else { throw TerminalError.notATerminal("the picker") }
         if let fzf = ExternalEditor.executable("fzf", path: environment["PATH"]) {
             return try withFzf(fzf, candidates: candidates, query: query, prompt: prompt)
         }
