@@ -212,6 +212,7 @@ public final class SyncEngine {
         var importer = LogImporter(store: store, container: container, containerID: containerID)
         if scope == .everything { importer.progress = ProgressReporter(folder: store.folder, report: importProgress) }
         let compaction = Compaction(store: store, container: container, containerID: containerID)
+        var awaited = AwaitedFiles()
         switch scope {
         case .everything:
             let before = report
@@ -225,6 +226,9 @@ public final class SyncEngine {
                 report.baseline = baseline
             }
             report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
+            let blobs = BlobRepair(store: store, container: container, containerID: containerID)
+            awaited.blobs = try blobs.fetchAwaited()
+            try blobs.repairAwaitedByOthers()
             try checkOwnLogs(container)
         case .nextLogs:
             // Each log applied and exported recorded the time of sync in its own transaction.
@@ -232,8 +236,10 @@ public final class SyncEngine {
             try? compaction.acknowledge(force: false)
             return report
         }
-        // A log passed over is said at once: its writer may have to publish it again.
-        try compaction.acknowledge(force: report.skipped.contains { $0.reason == .foreignContainer })
+        // A log passed over, or a change in what this device waits for, is said at once: a
+        // device that can mend it does so at its next sync.
+        let awaitedChanged = try SyncState.recordAwaited(awaited, in: store)
+        try compaction.acknowledge(force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer })
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
             try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)

@@ -21,6 +21,9 @@ struct SyncState {
     /// Per sequence of this device's own logs that others passed over, the last log of the
     /// content published again for it.
     static let republishedPrefix = "republished."
+    /// Per other device, the first of its logs this device needs and cannot have, as
+    /// `<uuid>:<sequence>` separated by commas.
+    static let awaitedLogsKey = "logs.awaited"
     static let temporaryCleanupKey = "temporary.cleanup"
     static let accessKey = "cloud.access"
     static let exportErrorKey = "export.error"
@@ -56,6 +59,8 @@ struct SyncState {
     /// Per log of this device that others passed over, the last log that published its
     /// content again.
     var republished: [Int64: Int64] = [:]
+    /// What this device waits for and cannot get from the container, as its registration says.
+    var awaited = AwaitedFiles()
     /// Baselines found unusable, by the path of their database, not checked again while
     /// their files stay the same.
     var unusableBaselines: [String: UnusableBaseline] = [:]
@@ -83,6 +88,13 @@ struct SyncState {
                 clockAhead[device] = seconds
             }
         }
+        for pair in (values[Self.awaitedLogsKey] ?? "").split(separator: ",") {
+            let parts = pair.split(separator: ":")
+            if parts.count == 2, let device = UUID(uuidString: String(parts[0])), let sequence = Int64(parts[1]) {
+                awaited.logs[device] = sequence
+            }
+        }
+        awaited.blobs = Set((values[Store.awaitedBlobsKey] ?? "").split(separator: ",").map(String.init))
         unusableBaselines = UnusableBaseline.records(in: values)
         access = values[Self.accessKey].flatMap(CloudAccess.init(rawValue:)) ?? .private
         exportedSequence = values[Self.exportedKey].flatMap(Int64.init) ?? 0
@@ -103,6 +115,20 @@ struct SyncState {
     }
 
     static func appliedKey(_ device: UUID) -> String { appliedPrefix + device.storeString }
+
+    /// Records what this device waits for; returns whether that changed.
+    static func recordAwaited(_ awaited: AwaitedFiles, in store: Store) throws -> Bool {
+        let logs = awaited.logs.sorted { $0.key.storeString < $1.key.storeString }.map { "\($0.key.storeString):\($0.value)" }
+        let blobs = awaited.blobs.sorted()
+        return try store.recordSync { ledger in
+            let before = (try ledger.value(awaitedLogsKey), try ledger.value(Store.awaitedBlobsKey))
+            let after = (logs.isEmpty ? nil : logs.joined(separator: ","), blobs.isEmpty ? nil : blobs.joined(separator: ","))
+            guard before != after else { return false }
+            try ledger.setValue(after.0, for: awaitedLogsKey)
+            try ledger.setValue(after.1, for: Store.awaitedBlobsKey)
+            return true
+        }
+    }
     static func clockAheadKey(_ device: UUID) -> String { clockAheadPrefix + device.storeString }
     static func passedKey(_ device: UUID) -> String { passedPrefix + device.storeString }
     static func republishedKey(_ sequence: Int64) -> String { republishedPrefix + String(sequence) }

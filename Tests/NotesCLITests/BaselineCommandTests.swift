@@ -67,6 +67,48 @@ import Testing
         #expect(try notes(joiner, ["attachments", "Work/Note 1"]).output.contains("PNG"))
     }
 
+    /// A blob that the baseline covers, damaged in the container: a new store joins with every
+    /// note, shows the attachment waiting for its bytes, and gets them once the writer's next
+    /// sync has put them back.
+    @Test func aNewStoreJoinsWhileABlobIsDamagedAndGetsItsBytesLater() throws {
+        try prepareWriter()
+        #expect(try notes(writer, ["sync", "compact"]).status == 0)
+        let blobs = cloud.appendingPathComponent("NoteCollector/blobs")
+        let names = try FileManager.default.contentsOfDirectory(atPath: blobs.path).filter { !$0.hasPrefix(".") }
+        #expect(names.count == 1)
+        let blob = blobs.appendingPathComponent(try #require(names.first))
+        var bytes = try Data(contentsOf: blob)
+        bytes[bytes.count / 2] ^= 0x10
+        try bytes.write(to: blob)
+
+        let joiner = folder.appending("joiner")
+        let joined = try notes(joiner, ["sync", "enable", "--cloud", cloud.path])
+        #expect(joined.status == 0, "\(joined)")
+        #expect(joined.output.contains("started from the baseline baselines/"), "\(joined)")
+        #expect(try listing(joiner) == listing(writer))
+        #expect(try notes(joiner, ["attachments", "Work/Note 1"]).output.contains("PNG"))
+        #expect(try notes(joiner, ["attachments", "Work/Note 1"]).output.contains("(waiting for its bytes)"))
+        #expect(try notes(joiner, ["show", "Work/Note 1"]).output.contains("(waiting for its bytes)"))
+        let listed = try JSONSerialization.jsonObject(with: Data(try notes(joiner, ["attachments", "Work/Note 1", "--json"]).output.utf8))
+        #expect((listed as? [[String: Any]])?.first?["waiting"] as? Bool == true, "\(listed)")
+        let shown = try JSONSerialization.jsonObject(with: Data(try notes(joiner, ["show", "Work/Note 1", "--json"]).output.utf8))
+        let attachments = (shown as? [String: Any])?["attachments"] as? [[String: Any]]
+        #expect(attachments?.first?["waiting"] as? Bool == true, "\(shown)")
+        let check = try notes(joiner, ["check"])
+        #expect(check.status == 0 && check.output.hasPrefix("waiting: blobs/"), "\(check)")
+
+        // The writer sees the new store wait for it at its next sync and puts the blob back.
+        #expect(try notes(writer, ["sync", "now"]).status == 0)
+        #expect(try notes(joiner, ["sync", "now"]).status == 0)
+        let after = try notes(joiner, ["attachments", "Work/Note 1", "--json"]).output
+        #expect(!after.contains("waiting"), "\(after)")
+        let saved = folder.appending("saved.png")
+        let id = try #require(((try JSONSerialization.jsonObject(with: Data(after.utf8))) as? [[String: Any]])?.first?["id"] as? String)
+        #expect(try notes(joiner, ["attachment-save", id, saved.path]).status == 0)
+        #expect(try Data(contentsOf: saved) == Data(contentsOf: SampleFiles.image("plain.png")))
+        #expect(try notes(joiner, ["check"]).output == "ok\n")
+    }
+
     @Test func compactNeedsSyncToBeOn() throws {
         #expect(try notes(writer, ["add", "n"]).status == 0)
         let result = try notes(writer, ["sync", "compact"])

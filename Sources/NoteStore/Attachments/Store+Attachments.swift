@@ -53,6 +53,24 @@ extension Store {
         try read { db in try Attachment.fetchAll(db, note: note) }
     }
 
+    /// Whether the store holds the bytes of an attachment. An attachment that came by sync
+    /// while its blob could not be had (missing or damaged in the cloud folder) waits for
+    /// them until sync fetches them.
+    public func hasBytes(of attachment: Attachment) -> Bool {
+        blobs.exists(attachment.sha256)
+    }
+
+    /// The blobs that attachments use, sorted.
+    public func blobsInUse() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+    }
+
+    /// The blobs that attachments use and that the store does not hold, sorted: the bytes
+    /// those attachments wait for.
+    public func blobsWithoutBytes() throws -> [String] {
+        try blobsInUse().filter { !blobs.exists($0) }
+    }
+
     /// The attachment with this id, or nil.
     public func attachment(_ id: UUID) throws -> Attachment? {
         try read { db in

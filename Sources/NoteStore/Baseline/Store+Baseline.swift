@@ -104,10 +104,12 @@ extension Store {
     /// ``BaselineDatabase/verify(_:)``), which must be in the store folder, and opens it.
     ///
     /// The baseline's blobs are written first, each fetched by `blob` (and checked against its
-    /// hash); then the file becomes the store's database, with `clock` as the store's clock and
-    /// without its header, by `link(2)`: only when the store has no database yet, never
-    /// replacing one. The new store makes its own device id when it opens. Throws when the store
-    /// got a database meanwhile; `file` is removed in every case.
+    /// hash); a blob that `blob` cannot give, or gives with other bytes, is left out, and the
+    /// attachments that use it wait for their bytes (``blobsWithoutBytes()``). Then the file
+    /// becomes the store's database, with `clock` as the store's clock and without its header,
+    /// by `link(2)`: only when the store has no database yet, never replacing one. The new
+    /// store makes its own device id when it opens. Throws when the store got a database
+    /// meanwhile; `file` is removed in every case.
     public static func create(
         folder: URL, fromBaseline file: URL, clock: UInt64, blob: (String) throws -> Data
     ) throws -> Store {
@@ -120,10 +122,9 @@ extension Store {
             let queue = try DatabaseQueue(path: file.path)
             for sha256 in try queue.read({ try String.fetchAll($0, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") })
             where !blobs.exists(sha256) {
-                let data = try blob(sha256)
-                guard BlobStore.sha256(of: data) == sha256 else {
-                    throw StoreError.invalidOperation(item: "blobs/\(sha256)", reason: "its bytes do not match their hash")
-                }
+                // A blob that cannot be had now (missing, damaged) leaves its attachments
+                // waiting for their bytes: every note joins, and sync fetches them later.
+                guard let data = try? blob(sha256), BlobStore.sha256(of: data) == sha256 else { continue }
                 try blobs.write(data, sha256: sha256)
             }
             try queue.write { db in

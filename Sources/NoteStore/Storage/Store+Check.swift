@@ -6,12 +6,19 @@ import GRDB
 public struct StoreInspection: Sendable {
     /// One line per problem with the data: the database, a missing or damaged blob.
     public var damage: [String] = []
+    /// One line per attachment whose bytes sync has not fetched yet (``awaitedBlobsKey``):
+    /// neither damage nor a leftover, since they arrive once a device publishes them again.
+    public var waiting: [String] = []
     /// One line per leftover: an orphan blob (no attachment references it) or a temporary
     /// file, which ``Store/removeLeftovers()`` removes.
     public var leftovers: [String] = []
 }
 
 extension Store {
+    /// The sync value listing, separated by commas, the blobs that sync looked for in the
+    /// cloud folder and could not have (missing or damaged there): their attachments wait.
+    public static let awaitedBlobsKey = "blobs.awaited"
+
     /// Verifies the store and returns one line per problem, damage then leftovers; an empty
     /// list means all is well. See ``inspect()``.
     public func check() throws -> [String] {
@@ -30,10 +37,15 @@ extension Store {
         let attachments = try read { db in
             try Attachment.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM attachment ORDER BY sha256", arguments: [])
         }
+        let awaited = Set(try syncValues(withPrefix: Self.awaitedBlobsKey)[Self.awaitedBlobsKey]?
+            .split(separator: ",").map(String.init) ?? [])
         var referenced: Set<String> = []
         for attachment in attachments where referenced.insert(attachment.sha256).inserted {
             do {
                 _ = try blobs.read(attachment.sha256)
+            } catch BlobError.missing where awaited.contains(attachment.sha256) {
+                inspection.waiting.append(
+                    "waiting: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString): its bytes are not in the cloud folder yet")
             } catch BlobError.missing {
                 inspection.damage.append("missing blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString)")
             } catch {

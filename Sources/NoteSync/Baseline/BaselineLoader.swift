@@ -147,12 +147,15 @@ struct BaselineLoader {
     }
 
     /// Merges a verified baseline into `store`, in one transaction with the record of the logs
-    /// it holds; its blobs are copied in first, and a baseline of an older model is upgraded
+    /// it holds; its blobs are copied in first (those the container lacks or holds damaged are
+    /// awaited), and a baseline of an older model is upgraded
     /// first, in `file`, its copy in the store folder. Returns how many changes it applied.
     func merge(_ database: BaselineDatabase, _ entry: BaselineCatalog.Entry, file: URL, into store: Store) throws -> Int {
         try database.upgradeToCurrentModel(file: file)
         for sha256 in try database.blobs() where !store.hasBlob(sha256) {
-            try store.storeBlob(container.readBlob(sha256), sha256: sha256)
+            // One that cannot be had now leaves its attachments waiting (``BlobRepair``).
+            guard let data = try? container.readBlob(sha256) else { continue }
+            try store.storeBlob(data, sha256: sha256)
         }
         let records = try database.records()
         // A cut of the store that the baseline holds is at or after the baseline's (settings

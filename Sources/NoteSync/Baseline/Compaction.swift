@@ -53,6 +53,7 @@ struct Compaction {
         let applied = state.applied.filter { $0.key != store.deviceID && $0.value > 0 }
         registration.applied = applied
         registration.passedOver = state.passedOver.isEmpty ? nil : state.passedOver
+        registration.waiting = state.awaited.isEmpty ? nil : state.awaited
         registration.synced = CloudJSON.normalized(now)
         // Read in this order: what was applied, then whether anything saved waits to be
         // published, then the last log published, so that everything saved before the outbox

@@ -225,7 +225,8 @@ extension SyncEngine {
     /// writes a baseline when one of them is damaged (its size or checksum), or when its own
     /// newest baseline is: the baseline holds it, so that no device waits behind it for longer. (A device that waits behind a damaged
     /// log that a baseline holds already takes that baseline.) Then puts right the blobs the
-    /// latest logs list that are missing or damaged and that this store holds.
+    /// latest logs list, and those this store's attachments use, when they are missing or
+    /// damaged and this store holds them (``BlobRepair/repairListed()``).
     func checkOwnLogs(_ container: CloudContainer) throws {
         let now = Date()
         let key = Self.ownLogsCheckedKey
@@ -254,7 +255,7 @@ extension SyncEngine {
             if damaged { break }
         }
         if damaged { _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(container) } }
-        try repairBlobs(container)
+        try BlobRepair(store: store, container: container, containerID: container.identity).repairListed()
         try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: key) }
     }
 
@@ -279,25 +280,6 @@ extension SyncEngine {
             case .missing: return false
             default: throw error
             }
-        }
-    }
-
-    /// Puts right, from this store's blobs, the blobs that the logs after the newest baseline
-    /// list (those a device may still need) and that are missing or damaged in the container:
-    /// any device that holds the right bytes does it, not only their writer.
-    func repairBlobs(_ container: CloudContainer) throws {
-        let newest = try BaselineCatalog.read(container, containerID: container.identity).entries.first?.manifest.vector ?? [:]
-        var listed: Set<String> = []
-        for device in try container.logDevices().devices {
-            for sequence in try container.logSequences(of: device).sequences where sequence > newest[device] ?? 0 {
-                guard let log = try? LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
-                else { continue }
-                listed.formUnion(log.referencedBlobs)
-            }
-        }
-        for sha256 in listed.sorted() where store.hasBlob(sha256) {
-            guard let data = try? store.blobData(sha256) else { continue }
-            _ = try container.repairBlob(data, sha256: sha256)
         }
     }
 }

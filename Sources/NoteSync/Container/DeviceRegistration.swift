@@ -38,6 +38,10 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     /// container (docs/sync-format.md, section 4): it applied nothing of them, so their writer
     /// publishes their content again and never counts them as had; nil when there are none.
     public var passedOver: [UUID: Set<Int64>]?
+    /// What this device waits for and cannot get from the container: blobs, and logs of other
+    /// devices (docs/sync-format.md, section 4), for a device that can mend them; nil when
+    /// nothing waits.
+    public var waiting: AwaitedFiles?
 
     /// A registration of the current format; `registered` is kept to the millisecond, as written.
     public init(container: UUID, device: UUID, name: String, registered: Date = Date(), modelVersion: Int) {
@@ -50,7 +54,7 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced, clean, passedOver
+        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced, clean, passedOver, waiting
     }
 
     public init(from decoder: any Decoder) throws {
@@ -67,6 +71,7 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         synced = (try? keys.decodeIfPresent(String.self, forKey: .synced)).flatMap { $0.flatMap(CloudJSON.date(from:)) }
         clean = keys.contains(.clean) ? try? keys.decodeSequences(forKey: .clean) : nil
         passedOver = keys.contains(.passedOver) ? try? keys.decodeSequenceRanges(forKey: .passedOver) : nil
+        waiting = keys.contains(.waiting) ? try? keys.decode(AwaitedFiles.self, forKey: .waiting) : nil
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -82,5 +87,6 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         if let synced { try keys.encode(CloudJSON.text(of: synced), forKey: .synced) }
         if let clean { try keys.encodeSequences(clean, forKey: .clean) }
         if let passedOver, !passedOver.isEmpty { try keys.encodeSequenceRanges(passedOver, forKey: .passedOver) }
+        if let waiting, !waiting.isEmpty { try keys.encode(waiting, forKey: .waiting) }
     }
 }

@@ -17,7 +17,8 @@ struct SnapshotPusher {
         var sequence = state.exportedSequence
         for batch in Self.batches(records) {
             sequence += 1
-            for sha256 in batch.blobs where try !container.hasBlob(sha256) {
+            // Bytes this store waits for itself are published by the device that holds them.
+            for sha256 in batch.blobs where try store.hasBlob(sha256) && !container.hasBlob(sha256) {
                 try container.publishBlob(store.blobData(sha256), sha256: sha256)
             }
             let header = LogHeader(

@@ -49,8 +49,9 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let attachments = try store.attachments(of: store.resolve(note, scope: .any).id)
-            if json { return try JSONOutput.print(attachments.map(AttachmentJSON.init)) }
-            for attachment in attachments { print(AttachmentJSON.line(attachment)) }
+            let listed = AttachmentJSON.list(attachments, in: store)
+            if json { return try JSONOutput.print(listed) }
+            for attachment in listed { print(attachment.line) }
         }
     }
 
@@ -102,8 +103,9 @@ extension Notes {
         static let configuration = CommandConfiguration(
             abstract: "Verify the store: database integrity, and every blob present, whole and referenced.",
             discussion: """
-                Prints each problem on a line: damage first, then leftovers of interrupted work \
-                (orphan blobs, temporary files), which only take room. Exits 0 unless there is damage.
+                Prints each problem on a line: damage first, then attachments waiting for bytes \
+                that sync has not fetched yet, then leftovers of interrupted work (orphan blobs, \
+                temporary files), which only take room. Exits 0 unless there is damage.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -118,7 +120,7 @@ extension Notes {
                 print("removed \(removed) leftover\(removed == 1 ? "" : "s")")
             }
             let inspection = try store.inspect()
-            for line in inspection.damage + inspection.leftovers { print(line) }
+            for line in inspection.damage + inspection.waiting + inspection.leftovers { print(line) }
             guard inspection.damage.isEmpty else { throw InputError.checkFailed(inspection.damage.count) }
             let count = inspection.leftovers.count
             print(count == 0 ? "ok" : "ok: no damage; \(count) leftover\(count == 1 ? "" : "s") of interrupted work: 'notes check --repair' removes them")

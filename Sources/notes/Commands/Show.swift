@@ -37,7 +37,7 @@ extension Notes {
             let tags = try store.tags(of: shown.id)
             if json {
                 var object = ItemJSON(shown, path: path, tags: tags, includeBody: shown.isNote)
-                if shown.isNote { object.attachments = attachments.map(AttachmentJSON.init) }
+                if shown.isNote { object.attachments = AttachmentJSON.list(attachments, in: store) }
                 return try JSONOutput.print(object)
             }
             var lines = [
@@ -57,7 +57,7 @@ extension Notes {
             }
             if !attachments.isEmpty {
                 lines.append("attachments:")
-                lines += attachments.map { "  " + AttachmentJSON.line($0) }
+                lines += AttachmentJSON.list(attachments, in: store).map { "  " + $0.line }
             }
             print(lines.joined(separator: "\n"))
             if let body = shown.body, !body.isEmpty {

@@ -12,8 +12,10 @@ struct AttachmentJSON: Encodable {
     let caption: String?
     let sha256: String
     let created: String
+    /// Whether the store waits for the bytes (sync has not fetched them yet); said only then.
+    let waiting: Bool
 
-    init(_ attachment: Attachment) {
+    init(_ attachment: Attachment, waiting: Bool = false) {
         id = attachment.id.storeString
         note = attachment.note.storeString
         format = attachment.format.rawValue
@@ -23,10 +25,16 @@ struct AttachmentJSON: Encodable {
         caption = attachment.caption
         sha256 = attachment.sha256
         created = Timestamp.iso(attachment.created)
+        self.waiting = waiting
+    }
+
+    /// The attachments of a note as printed, each saying whether its bytes are awaited.
+    static func list(_ attachments: [Attachment], in store: Store) -> [AttachmentJSON] {
+        attachments.map { AttachmentJSON($0, waiting: !store.hasBytes(of: $0)) }
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, note, format, width, height, bytes, caption, sha256, created
+        case id, note, format, width, height, bytes, caption, sha256, created, waiting
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -40,13 +48,15 @@ struct AttachmentJSON: Encodable {
         try container.encode(caption, forKey: .caption)
         try container.encode(sha256, forKey: .sha256)
         try container.encode(created, forKey: .created)
+        if waiting { try container.encode(true, forKey: .waiting) }
     }
 
-    /// One line for people: id, format, dimensions, size and caption.
-    static func line(_ attachment: Attachment) -> String {
-        let size = ByteCountFormatter.string(fromByteCount: attachment.bytes, countStyle: .file)
-        let caption = attachment.caption.map { "  \($0.split(whereSeparator: \.isNewline).joined(separator: " "))" } ?? ""
-        return "\(attachment.id.storeString.prefix(8))  \(attachment.format.rawValue.uppercased())  "
-            + "\(attachment.width)×\(attachment.height)  \(size)\(caption)"
+    /// One line for people: id, format, dimensions, size and caption, and whether the bytes
+    /// are awaited.
+    var line: String {
+        let size = ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
+        let caption = caption.map { "  \($0.split(whereSeparator: \.isNewline).joined(separator: " "))" } ?? ""
+        return "\(id.prefix(8))  \(format.uppercased())  \(width)×\(height)  \(size)\(caption)"
+            + (waiting ? "  (waiting for its bytes)" : "")
     }
 }
