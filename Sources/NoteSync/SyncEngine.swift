@@ -216,20 +216,23 @@ public final class SyncEngine {
         switch scope {
         case .everything:
             let before = report
-            let present = try importer.importAvailable(into: &report)
+            var present = try importer.importAvailable(into: &report)
             if try catchUpThroughBaseline(container, present: present, report: &report) {
                 // Logs that waited or could not be read before may be behind the baseline now.
                 let baseline = report.baseline
                 report.waiting = before.waiting
                 report.skipped = before.skipped
-                try importer.importAvailable(into: &report)
+                present = try importer.importAvailable(into: &report)
                 report.baseline = baseline
             }
             report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
             let blobs = BlobRepair(store: store, container: container, containerID: containerID)
             awaited.blobs = try blobs.fetchAwaited()
             try blobs.repairAwaitedByOthers()
+            let logs = AwaitedLogs(store: store, container: container, containerID: containerID)
+            awaited.logs = try logs.find(present: present, report: report)
             try checkOwnLogs(container)
+            try coverAwaitedLogs(logs)
         case .nextLogs:
             // Each log applied and exported recorded the time of sync in its own transaction.
             try importer.importNextLogs(applied: state.applied, into: &report)

@@ -86,4 +86,6 @@ public struct SyncReport: Sendable {
     /// The container this device moved to, having found that another device created the
     /// container at the same time and that the file-sync engine kept the other's.
     public var joinedContainer: UUID? = nil
+    /// Per other device, the highest of its logs that a log waiting in this sync depends on.
+    var neededLogs: [UUID: Int64] = [:]
 }

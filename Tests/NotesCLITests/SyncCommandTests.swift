@@ -270,4 +270,37 @@ import Testing
         #expect(badName.status == 64, "\(badName)")
         #expect(try notes(laptop, "sync", "enable").status == 64)
     }
+
+    /// The newest logs of the laptop removed from the container after the desktop applied them:
+    /// a third store waits for them; the laptop's next `sync now` covers them with a baseline,
+    /// and the third store's next `sync now` catches up through it.
+    @Test func aWriterCoversItsRemovedLogsWhenANewDeviceWaitsForThem() throws {
+        try enable(laptop, "laptop")
+        try enable(desktop, "desktop")
+        for name in ["one", "two", "three"] {
+            #expect(try notes(laptop, "add", name, "--body", name).status == 0)
+            #expect(try notes(laptop, "sync", "now").status == 0)
+        }
+        #expect(try notes(desktop, "sync", "now").status == 0)
+        #expect(try notes(desktop, "add", "four").status == 0)
+        #expect(try notes(desktop, "sync", "now").status == 0)
+        let logs = cloud.appendingPathComponent("NoteCollector/logs")
+        let laptopLogs = try #require(try FileManager.default.contentsOfDirectory(atPath: logs.path).first { folder in
+            try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(folder).path).count > 1
+        })
+        let folder = logs.appendingPathComponent(laptopLogs)
+        let sequences = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        for name in sequences.suffix(2) { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+
+        let tablet = self.folder.appending("tablet")
+        try enable(tablet, "tablet")
+        let waiting = try notes(tablet, "sync", "now")
+        #expect(waiting.output.contains("waiting: "), "\(waiting)")
+        #expect(try names(tablet) != names(desktop))
+        #expect(try notes(laptop, "sync", "now").status == 0)
+        let caughtUp = try notes(tablet, "sync", "now")
+        #expect(caughtUp.status == 0 && !caughtUp.output.contains("waiting: "), "\(caughtUp)")
+        #expect(try names(tablet) == ["four", "one", "three", "two"])
+        #expect(try names(tablet) == names(desktop))
+    }
 }

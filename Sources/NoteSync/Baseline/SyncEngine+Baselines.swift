@@ -219,6 +219,13 @@ extension SyncEngine {
         return true
     }
 
+    /// Writes a baseline when another device waits for logs of this device that it cannot
+    /// have (``AwaitedLogs``): the baseline holds them, and the waiting device takes it.
+    func coverAwaitedLogs(_ logs: AwaitedLogs) throws {
+        guard try logs.isBaselineDue() else { return }
+        _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(logs.container) }
+    }
+
     static let ownLogsCheckedKey = "own.logs.checked"
 
     /// Reads this device's logs that no baseline of its own holds, at most once an hour, and

@@ -205,6 +205,7 @@ struct LogImporter {
             return (.waiting("written by model version \(header.modelVersion); this build understands up to \(Store.currentModelVersion)"), 0)
         }
         for (dependency, needed) in header.dependencies where dependency != device && (applied[dependency] ?? 0) < needed {
+            report.neededLogs[dependency] = max(report.neededLogs[dependency] ?? 0, needed)
             return (.waiting("it needs log \(needed) of device \(dependency.storeString)"), 0)
         }
         let blobs = log.referencedBlobs
