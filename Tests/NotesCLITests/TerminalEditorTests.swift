@@ -25,6 +25,29 @@ import Testing
         #expect((try? FileManager.default.contentsOfDirectory(atPath: fixture.file("tmp").path)) ?? [] == [])
     }
 
+    /// A note named Soup with `body`, and a terminal in which `notes edit Soup` has vim open
+    /// and ready for keys.
+    func editingSoup(body: String) throws -> (id: String, terminal: TerminalSession) {
+        let id = try fixture.add("Soup", body: body)
+        try FileManager.default.createDirectory(at: fixture.file("tmp"), withIntermediateDirectories: true)
+        let terminal = try terminal(editor: vim)
+        try terminal.run("notes edit Soup; echo \"exit=$?\"")
+        try terminal.waitForScreen(containing: "Soup.md")
+        try terminal.waitForRawMode()
+        return (id, terminal)
+    }
+
+    /// Vim open on Soup, whose second line another process changes while this one changes
+    /// it too and saves: the editor opens again on the conflict.
+    func conflictInTheEditor() throws -> (id: String, terminal: TerminalSession, screen: String) {
+        let (id, terminal) = try editingSoup(body: "leeks\nsalt\n")
+        try fixture.succeed(["edit", id, "--body", "leeks\nsea salt\n"])
+        try terminal.type("jccno salt")
+        try terminal.press("Escape")
+        try terminal.run(":wq")
+        return (id, terminal, try terminal.waitForScreen(containing: ">>>>>>> your edit"))
+    }
+
     @Test func vimEditsANoteAndSaves() throws {
         let id = try fixture.add("Soup", body: "leeks\nsalt\n")
         try FileManager.default.createDirectory(at: fixture.file("tmp"), withIntermediateDirectories: true)
@@ -89,12 +112,7 @@ import Testing
     /// SIGTERM to `notes` while the editor is open waits for the editor: what it writes is
     /// saved, then `notes` ends by the signal, leaving no copy of the text behind.
     @Test func sigtermWhileTheEditorIsOpenSavesWhatItWrites() throws {
-        let id = try fixture.add("Soup", body: "leeks\n")
-        try FileManager.default.createDirectory(at: fixture.file("tmp"), withIntermediateDirectories: true)
-        let terminal = try terminal(editor: vim)
-        try terminal.run("notes edit Soup; echo \"exit=$?\"")
-        try terminal.waitForScreen(containing: "Soup.md")
-        try terminal.waitForRawMode()
+        let (id, terminal) = try editingSoup(body: "leeks\n")
         let notes = try #require(try terminal.processes(named: "notes").first)
         #expect(kill(notes, SIGTERM) == 0)
         try terminal.type("Gothyme")
@@ -108,17 +126,7 @@ import Testing
     /// The same lines changed in another process while the editor was open: the editor opens
     /// again on both versions between conflict markers, and what it ends with is saved.
     @Test func aConflictReopensTheEditorWithMarkers() throws {
-        let id = try fixture.add("Soup", body: "leeks\nsalt\n")
-        try FileManager.default.createDirectory(at: fixture.file("tmp"), withIntermediateDirectories: true)
-        let terminal = try terminal(editor: vim)
-        try terminal.run("notes edit Soup; echo \"exit=$?\"")
-        try terminal.waitForScreen(containing: "Soup.md")
-        try terminal.waitForRawMode()
-        try fixture.succeed(["edit", id, "--body", "leeks\nsea salt\n"])
-        try terminal.type("jccno salt")
-        try terminal.press("Escape")
-        try terminal.run(":wq")
-        let screen = try terminal.waitForScreen(containing: ">>>>>>> your edit")
+        let (id, terminal, screen) = try conflictInTheEditor()
         #expect(screen.contains("<<<<<<< saved elsewhere while you edited"))
         #expect(screen.contains("sea salt"))
         #expect(screen.contains("no salt"))
@@ -133,17 +141,7 @@ import Testing
 
     /// Leaving the editor without resolving keeps both versions, markers and all, in the note.
     @Test func anUnresolvedConflictIsSavedWithItsMarkers() throws {
-        let id = try fixture.add("Soup", body: "leeks\nsalt\n")
-        try FileManager.default.createDirectory(at: fixture.file("tmp"), withIntermediateDirectories: true)
-        let terminal = try terminal(editor: vim)
-        try terminal.run("notes edit Soup; echo \"exit=$?\"")
-        try terminal.waitForScreen(containing: "Soup.md")
-        try terminal.waitForRawMode()
-        try fixture.succeed(["edit", id, "--body", "leeks\nsea salt\n"])
-        try terminal.type("jccno salt")
-        try terminal.press("Escape")
-        try terminal.run(":wq")
-        try terminal.waitForScreen(containing: ">>>>>>> your edit")
+        let (id, terminal, _) = try conflictInTheEditor()
         try terminal.run(":q")
         let screen = try terminal.waitForScreen(containing: "exit=0")
         #expect(screen.contains("is saved with conflict markers in it"))
