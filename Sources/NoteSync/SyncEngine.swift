@@ -240,9 +240,11 @@ public final class SyncEngine {
             return report
         }
         // A log passed over, or a change in what this device waits for, is said at once: a
-        // device that can mend it does so at its next sync.
+        // device that can mend it (the writer may have to publish a log again) does so at its
+        // next sync.
         let awaitedChanged = try SyncState.recordAwaited(awaited, in: store)
-        try compaction.acknowledge(force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer })
+        try compaction.acknowledge(
+            force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer || $0.reason == .missingBase })
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
             try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)

@@ -31,8 +31,9 @@ public struct LineDelta: Equatable, Sendable {
         self.operations = operations
     }
 
-    /// The text the delta makes of `base`.
-    public func apply(to base: String) throws(LineDeltaError) -> String {
+    /// The text the delta makes of `base`, at most `limit` bytes of UTF-8: a delta from an
+    /// untrusted source can copy the same lines again and again.
+    public func apply(to base: String, limit: Int = .max) throws(LineDeltaError) -> String {
         let lines = TextLines.split(base)
         var bytes: [UInt8] = []
         for operation in operations {
@@ -41,9 +42,13 @@ public struct LineDelta: Equatable, Sendable {
                 guard start >= 0, count >= 0, start <= lines.count, count <= lines.count - start else {
                     throw .doesNotFit
                 }
-                for line in lines[start..<(start + count)] { bytes += line.utf8 }
+                for line in lines[start..<(start + count)] {
+                    bytes += line.utf8
+                    guard bytes.count <= limit else { throw .tooLarge }
+                }
             case let .insert(inserted):
                 bytes += inserted
+                guard bytes.count <= limit else { throw .tooLarge }
             }
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -116,11 +121,14 @@ public enum LineDeltaError: Error, CustomStringConvertible, Sendable {
     case damaged
     /// The delta names lines the base does not have.
     case doesNotFit
+    /// The text it makes is larger than the bound it was applied with.
+    case tooLarge
 
     public var description: String {
         switch self {
         case .damaged: return "the delta is damaged"
         case .doesNotFit: return "the delta does not fit its base text"
+        case .tooLarge: return "the delta makes a text larger than allowed"
         }
     }
 }

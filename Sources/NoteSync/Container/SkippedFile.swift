@@ -17,6 +17,9 @@ public struct SkippedFile: Equatable, Sendable, CustomStringConvertible {
         case tooLarge
         /// It belongs to another container.
         case foreignContainer
+        /// A log with a body delta against a version this device does not hold: passed over,
+        /// and asked of its writer again.
+        case missingBase
         /// A registration whose device is not the one its file name says.
         case wrongDevice
         /// It could not be read, or read but not understood.
@@ -32,6 +35,7 @@ public struct SkippedFile: Equatable, Sendable, CustomStringConvertible {
             case .notAFolder: return "not a folder"
             case .tooLarge: return "too large"
             case .foreignContainer: return "foreign container"
+            case .missingBase: return "a body delta against a version this device lacks; asked of its writer"
             case .wrongDevice: return "names another device than its file name"
             case let .unreadable(reason): return "unreadable: \(reason)"
             case let .damaged(reason): return "damaged: \(reason)"

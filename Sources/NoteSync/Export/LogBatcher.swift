@@ -13,9 +13,10 @@ struct LogBatcher {
         var size = 0
 
         /// The model version the log carries: the lowest that reads it whole, so that a log
-        /// without tags or versions edited from a merge stays readable by builds of model 4
-        /// (docs/sync-format.md, "Versions").
+        /// without tags or versions edited from a merge stays readable by builds of model 4,
+        /// and one without body deltas by builds of model 8 (docs/sync-format.md, "Versions").
         var modelVersion: Int {
+            if changes.contains(where: { $0.bodyDelta != nil }) { return LogCodec.modelVersionWithDeltas }
             let needsFive = changes.contains { $0.entity == .tag || !($0.history?.fromMerge.isEmpty ?? true) }
             return needsFive ? Store.modelVersionWithTags : Store.modelVersionWithoutTags
         }

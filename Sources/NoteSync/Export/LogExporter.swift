@@ -34,7 +34,7 @@ struct LogExporter {
             return 0
         }
         var written = 0
-        var batches = Self.batches(entries)
+        var batches = try batches(entries)
         // The first log covers every outbox row from the first, also rows left out above, so
         // that an interrupted export is recognised by its first row.
         if let first = all.first?.sequence, let range = batches.first?.outbox {
@@ -129,17 +129,33 @@ struct LogExporter {
         try container.writeLog(device: device, sequence: sequence, data: LogCodec.encode(log))
     }
 
-    /// The changes of the entries, cut into logs.
-    static func batches(_ entries: [OutboxEntry]) -> [LogBatcher.Batch] {
+    /// The changes of the entries, cut into logs; the body of a large note goes as a delta
+    /// against the version it was edited from when that is much smaller (``BodyDelta``).
+    func batches(_ entries: [OutboxEntry]) throws -> [LogBatcher.Batch] {
         var batcher = LogBatcher()
         for entry in entries {
-            let change = LogChange(
+            var change = LogChange(
                 entity: entry.entity, object: entry.object,
                 operation: LogChange.Operation(rawValue: entry.operation.rawValue) ?? .update, clock: entry.clock,
                 values: entry.changes, history: entry.history)
+            if let delta = try bodyDelta(of: entry) {
+                change.values.remove(HistoryProperty.body.rawValue)
+                change.bodyDelta = delta
+            }
             batcher.add(change, outboxRow: entry.sequence)
         }
         return batcher.finish()
     }
 
+    /// The entry's body as a delta against the newest of the versions it was edited from,
+    /// which every reader holds before it reads the log (docs/sync-format.md, 5.3); nil for
+    /// another change, a small body, or a delta not much smaller than the body.
+    private func bodyDelta(of entry: OutboxEntry) throws -> BodyDelta? {
+        guard entry.entity == .note, entry.operation == .update,
+            case let .text(body)? = entry.changes[HistoryProperty.body.rawValue], body.utf8.count >= BodyDelta.minimumBodyBytes,
+            let base = entry.history?.bases[.body]?.max(),
+            let baseText = try store.text(of: entry.object, .body, at: base)
+        else { return nil }
+        return BodyDelta.make(from: baseText, base: base, to: body)
+    }
 }

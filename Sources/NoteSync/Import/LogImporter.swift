@@ -153,6 +153,15 @@ struct LogImporter {
         }
     }
 
+    /// Records a log as taken without applying anything of it, and says so in this device's
+    /// registration (`passedOver`), so that its writer publishes its content again.
+    private func passOver(_ other: UUID, _ sequence: Int64, replica: Replica) throws -> Outcome {
+        let passed = try replica.ledger.value(SyncState.passedKey(other)).map { $0 + "," } ?? ""
+        try replica.ledger.setValue(passed + String(sequence), for: SyncState.passedKey(other))
+        try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
+        return .passed
+    }
+
     /// Reads, checks and, when it can, applies one log in the replica's transaction; returns
     /// what became of it and its size.
     private func attempt(
@@ -191,18 +200,15 @@ struct LogImporter {
             // writer publishes its content again if it was one of this container after all
             // (its header rewritten), and never counts it as had here.
             report.skipped.append(SkippedFile(path: path, reason: .foreignContainer))
-            let passed = try replica.ledger.value(SyncState.passedKey(other)).map { $0 + "," } ?? ""
-            try replica.ledger.setValue(passed + String(sequence), for: SyncState.passedKey(other))
-            try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
-            return (.passed, bytes)
+            return (try passOver(other, sequence, replica: replica), bytes)
         }
         guard header.device == other, header.sequence == sequence else {
             report.skipped.append(SkippedFile(path: path, reason: .unreadable(
                 "its header says device \(header.device.storeString), log \(header.sequence)")))
             return (.skipped, 0)
         }
-        guard header.modelVersion <= Store.currentModelVersion else {
-            return (.waiting("written by model version \(header.modelVersion); this build understands up to \(Store.currentModelVersion)"), 0)
+        guard header.modelVersion <= LogCodec.readableModelVersion else {
+            return (.waiting("written by model version \(header.modelVersion); this build understands up to \(LogCodec.readableModelVersion)"), 0)
         }
         for (dependency, needed) in header.dependencies where dependency != device && (applied[dependency] ?? 0) < needed {
             report.neededLogs[dependency] = max(report.neededLogs[dependency] ?? 0, needed)
@@ -221,11 +227,23 @@ struct LogImporter {
                 return (.waiting("blob \(sha256) cannot be used yet: \(error)"), 0)
             }
         }
+        var deltas = DeltaReader(replica: replica, device: other)
+        do {
+            try deltas.check(log)
+        } catch .missingBase {
+            // Made against a version this device lacks (one it passed over): asked of its
+            // writer as a passed-over log is, which publishes its content again, whole.
+            report.skipped.append(SkippedFile(path: path, reason: .missingBase))
+            return (try passOver(other, sequence, replica: replica), bytes)
+        } catch let .damaged(problem) {
+            report.skipped.append(SkippedFile(path: path, reason: .unreadable(problem.description)))
+            return (.skipped, 0)
+        }
         CrashPoint.importRead.reach()
         let now = store.wallClock.now()
         let ahead = ClockSkew.ahead(of: log, now: now)
         let conflictsBefore = try replica.conflictCount()
-        let (leftOut, clock) = try merger.apply(log, from: other, to: replica) { progress?.changeApplied(of: log.changes.count) }
+        let (leftOut, clock) = try merger.apply(log, from: other, to: replica, deltas: deltas) { progress?.changeApplied(of: log.changes.count) }
         // A blob copied in for an insert that the merge ignored would stay for ever.
         for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
         try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))

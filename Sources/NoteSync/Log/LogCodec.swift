@@ -14,6 +14,11 @@ public enum LogCodec {
     public static let maximumSize = 64 * 1024 * 1024
     /// Writers start a new log once this much is written.
     public static let targetSize = 4 * 1024 * 1024
+    /// The model version of a log that carries a body as a delta (docs/sync-format.md,
+    /// "Versions"): builds of model 8 wait on it. Stores and baselines stay of model 8.
+    public static let modelVersionWithDeltas = 9
+    /// The highest model version of the logs this build applies.
+    public static let readableModelVersion = max(Store.currentModelVersion, modelVersionWithDeltas)
 
     // MARK: Encoding
 
@@ -48,7 +53,9 @@ public enum LogCodec {
 
     /// One change as one line of JSON.
     public static func changeLine(_ change: LogChange) -> String {
-        var line = "{\"clock\":\(change.clock),\"entity\":" + JSONText.string(change.entityName)
+        var line = "{\"clock\":\(change.clock)"
+        if let delta = change.bodyDelta { line += ",\"delta\":" + delta.json }
+        line += ",\"entity\":" + JSONText.string(change.entityName)
         if let history = change.history, !history.isEmpty { line += ",\"history\":" + history.json }
         line += ",\"object\":\"\(change.object.storeString)\",\"operation\":\"\(change.operation.rawValue)\""
         if !change.stamps.isEmpty {
@@ -196,6 +203,7 @@ public enum LogCodec {
         var values: [(key: String, value: JSONScanner.Value)]?
         var stampMembers: [(key: String, value: JSONScanner.Value)] = []
         var history: ChangeHistory?
+        var delta: BodyDelta?
         for (key, value) in members {
             switch (key, value) {
             case let ("entity", .text(text)): entity = text
@@ -207,6 +215,11 @@ public enum LogCodec {
             case let ("history", .object(object)):
                 guard let read = ChangeHistory(members: object) else { throw .corrupt("line \(number) has a history that is not one") }
                 history = read
+            case let ("delta", .object(object)):
+                guard let read = BodyDelta(members: object) else { throw .corrupt("line \(number) has a body delta that is not one") }
+                delta = read
+            case ("delta", _):
+                throw .corrupt("line \(number) has a body delta that is not one")
             default: break  // unknown keys, a `stamps` that is not an object; a required key of another type stays missing
             }
         }
@@ -229,9 +242,15 @@ public enum LogCodec {
             }
             stamps[name] = stamp
         }
+        if let delta {
+            // Only the update of a note's body, from one of its bases, in place of the body.
+            guard entity == Entity.note.rawValue, operation == .update, changes["body"] == nil,
+                history?.bases[.body]?.contains(delta.base) == true
+            else { throw .corrupt("line \(number) has a body delta where it cannot have one") }
+        }
         return LogChange(
             entityName: entity, object: id, operation: operation, clock: UInt64(clock), values: changes, stamps: stamps,
-            history: history)
+            history: history, bodyDelta: delta)
     }
 }
 

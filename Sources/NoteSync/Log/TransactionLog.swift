@@ -77,6 +77,9 @@ public struct LogChange: Sendable, Equatable {
     public var stamps: [String: ChangeStamp]
     /// What the change carries for history (sync format 2); nil in a change of format 1.
     public var history: ChangeHistory?
+    /// The note's body as a delta against a version every reader holds (model version 9),
+    /// in place of `values["body"]`.
+    public var bodyDelta: BodyDelta?
 
     /// The model's entity; nil for a name this build does not know.
     public var entity: Entity? { Entity(rawValue: entityName) }
@@ -92,9 +95,10 @@ public struct LogChange: Sendable, Equatable {
 
     public init(
         entityName: String, object: UUID, operation: Operation, clock: UInt64, values: OutboxChanges,
-        stamps: [String: ChangeStamp] = [:], history: ChangeHistory? = nil
+        stamps: [String: ChangeStamp] = [:], history: ChangeHistory? = nil, bodyDelta: BodyDelta? = nil
     ) {
         self.history = history
+        self.bodyDelta = bodyDelta
         self.entityName = entityName
         self.object = object
         self.operation = operation

@@ -26,14 +26,18 @@ struct Merger {
 
     /// Applies every change of a log written by `device`, in file order, calling `each` after
     /// each change; returns how many were left out and the greatest clock the log holds (of its
-    /// changes and of the stamps they carry), which the replica's clock observes.
+    /// changes and of the stamps they carry), which the replica's clock observes. Bodies
+    /// carried as deltas are made by `deltas` (checked already, or made here: a failure
+    /// throws ``DeltaReader/Failure`` part way).
     func apply(
-        _ log: TransactionLog, from device: UUID, to replica: Replica, each: () -> Void = {}
+        _ log: TransactionLog, from device: UUID, to replica: Replica, deltas: DeltaReader? = nil, each: () -> Void = {}
     ) throws -> (leftOut: Int, clock: UInt64) {
         var leftOut = 0
         var clock: UInt64 = 0
-        for change in log.changes {
+        var deltas = deltas ?? DeltaReader(replica: replica, device: device)
+        for (index, change) in log.changes.enumerated() {
             CrashPoint.importApplying.reach()
+            let change = try deltas.whole(change, at: index)
             if !(try apply(change, from: device, to: replica)) { leftOut += 1 }
             each()
             clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)

@@ -92,10 +92,15 @@ struct OwnLogRecovery {
             try store.storeBlob(container.readBlob(sha256), sha256: sha256)
         }
         let now = store.wallClock.now()
-        try store.merge { replica in
-            let clock = try merger.apply(log, from: device, to: replica).clock
-            try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))
-            try replica.ledger.setValue(String(sequence), for: SyncState.exportedKey)
+        do {
+            try store.merge { replica in
+                let clock = try merger.apply(log, from: device, to: replica).clock
+                try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))
+                try replica.ledger.setValue(String(sequence), for: SyncState.exportedKey)
+            }
+        } catch is DeltaReader.Failure {
+            // A body delta against a version this store does not hold, or a damaged one.
+            return false
         }
         return true
     }

@@ -1,0 +1,93 @@
+import Foundation
+import NoteStore
+
+/// Makes the bodies that the changes of a log carry as deltas (docs/sync-format.md, 5.3,
+/// "delta"), from the versions the store holds and the bodies of earlier changes of the log.
+///
+/// ``check(_:)`` makes every body of a log before any change of it is applied, so that a log
+/// whose delta cannot be used touches nothing: a base this device does not hold passes the log
+/// over (its writer publishes its content again), a delta that does not make its text makes
+/// the log damaged.
+struct DeltaReader {
+    /// Why the deltas of a log cannot be used.
+    enum Failure: Error {
+        /// A delta's base is not a version this device holds.
+        case missingBase
+        /// A delta that does not read, does not fit its base, or makes another text than its
+        /// hash: the log is damaged.
+        case damaged(LogProblem)
+    }
+
+    /// The bodies ``check(_:)`` keeps for the changes that carry deltas, at most: more are
+    /// made again when applied.
+    static let keptBytes = 64 << 20
+
+    let replica: Replica
+    /// The writer of the log.
+    let device: UUID
+    /// Per note, the last body an earlier change of the log carried, with its stamp.
+    private var carried: [UUID: (stamp: ChangeStamp, text: String)] = [:]
+    /// Bodies made by ``check(_:)``, by the change's place in the log.
+    private var made: [Int: String] = [:]
+
+    init(replica: Replica, device: UUID) {
+        self.replica = replica
+        self.device = device
+    }
+
+    /// Makes every body the log carries as a delta, in file order, without applying anything.
+    mutating func check(_ log: TransactionLog) throws(Failure) {
+        guard log.changes.contains(where: { $0.bodyDelta != nil }) else { return }
+        var kept = 0
+        for (index, change) in log.changes.enumerated() {
+            guard let text = try body(of: change, at: index), change.bodyDelta != nil else { continue }
+            if kept + text.utf8.count <= Self.keptBytes {
+                made[index] = text
+                kept += text.utf8.count
+            }
+        }
+        carried = [:]
+    }
+
+    /// The change as it reads with its body whole: its delta made into `values["body"]`.
+    mutating func whole(_ change: LogChange, at index: Int) throws(Failure) -> LogChange {
+        guard let text = try body(of: change, at: index), change.bodyDelta != nil else { return change }
+        var change = change
+        change.values.set(HistoryProperty.body.rawValue, .text(text))
+        change.bodyDelta = nil
+        return change
+    }
+
+    /// The body the change carries, whole or as a delta; nil when it carries none.
+    private mutating func body(of change: LogChange, at index: Int) throws(Failure) -> String? {
+        let stamp = change.stamp(of: HistoryProperty.body.rawValue, device: device)
+        if case let .text(text)? = change.values[HistoryProperty.body.rawValue] {
+            carried[change.object] = (stamp, text)
+            return text
+        }
+        guard let delta = change.bodyDelta else { return nil }
+        let text: String
+        if let known = made[index] {
+            text = known
+        } else {
+            let base: String?
+            if let last = carried[change.object], last.stamp == delta.base {
+                base = last.text
+            } else {
+                do {
+                    base = try replica.text(of: change.object, .body, at: delta.base)
+                } catch {
+                    base = nil
+                }
+            }
+            guard let base else { throw .missingBase }
+            do {
+                text = try delta.text(from: base)
+            } catch {
+                throw .damaged(error)
+            }
+        }
+        carried[change.object] = (stamp, text)
+        return text
+    }
+}
