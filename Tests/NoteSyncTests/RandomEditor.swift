@@ -1,5 +1,6 @@
 import Foundation
 import NoteStore
+import NoteSync
 import NoteTestSupport
 
 /// Makes random changes to stores, as a person using several devices would, and remembers what
@@ -94,8 +95,10 @@ final class RandomEditor {
             guard let item = random.pick(items) else { return false }
             try store.edit(item.id, name: name())
         case .editBody:
-            guard let note = random.pick(notes) else { return false }
-            let text = body()
+            guard var note = random.pick(notes) else { return false }
+            let long = random.chance(40)
+            if long, random.chance(70), let longer = random.pick(try longNotes(in: store)) { note = longer }
+            let text = long ? try longBody(editing: note.id, on: store) : body()
             if try store.edit(note.id, body: text) { savedBodies[note.id, default: []].insert(text) }
         case .move:
             // Mostly collections, so that concurrent moves make cycles for the merge to break.
@@ -163,6 +166,30 @@ final class RandomEditor {
 
     private func name() -> String {
         "\(random.pick(Self.words) ?? "Note") \(Int.random(in: 1...99, using: &random))"
+    }
+
+    /// The notes whose body is long enough to travel as a delta.
+    private func longNotes(in store: Store) throws -> [Item] {
+        try store.fetch(ItemRequest(trash: .included, includesBodies: true)).filter {
+            $0.isNote && ($0.body?.utf8.count ?? 0) >= BodyDelta.minimumBodyBytes
+        }
+    }
+
+    /// A body long enough to travel as a delta (``BodyDelta/minimumBodyBytes``): a new one
+    /// in place of a short body, else the note's body with one line changed, added or removed.
+    private func longBody(editing note: UUID, on store: Store) throws -> String {
+        var lines = (try store.item(note, includingBody: true).body ?? "").split(separator: "\n").map(String.init)
+        guard lines.count >= 150 else {
+            return (1...200).map { "line \($0) of a long body: \(random.pick(Self.words) ?? "")\n" }.joined()
+        }
+        let index = Int.random(in: 0..<lines.count, using: &random)
+        let line = "\(random.pick(Self.words) ?? "") \(Int.random(in: 1...99, using: &random))"
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0: lines[index] = line
+        case 1: lines.insert(line, at: index)
+        default: if lines.count > 150 { lines.remove(at: index) } else { lines[index] = line }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     private func body() -> String {

@@ -30,7 +30,17 @@ import Testing
         try Self.converge(seed: seed, passphrase: "seed \(seed)")
     }
 
-    static func converge(seed: UInt64, passphrase: String?) throws {
+    /// Long bodies are edited a line at a time now and then: some seeds' logs carry deltas.
+    @Test func randomHistoriesCarryBodyDeltas() throws {
+        var deltas = 0
+        for seed in Self.seeds.prefix(20) { deltas += try Self.converge(seed: seed, passphrase: nil) }
+        #expect(deltas > 0)
+    }
+
+    /// Runs one random history to its end and checks it; returns how many body deltas its logs
+    /// carried.
+    @discardableResult
+    static func converge(seed: UInt64, passphrase: String?) throws -> Int {
         let stack = try SyncStack(devices: 3, passphrase: passphrase)
         let editor = RandomEditor(seed: seed)
         let first = Int.random(in: 0..<3, using: &editor.random)
@@ -67,6 +77,19 @@ import Testing
             #expect(try store.check() == [], "seed \(seed): device \(index)")
             #expect(try store.outboxEntries().isEmpty, "seed \(seed): device \(index) has unexported changes")
         }
+        return try Self.bodyDeltas(in: stack.container())
+    }
+
+    /// How many changes of the container's logs carry a body delta.
+    static func bodyDeltas(in container: CloudContainer) throws -> Int {
+        var count = 0
+        for device in try container.logDevices().devices {
+            for sequence in try container.logSequences(of: device).sequences {
+                let data = try container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize)
+                count += try LogCodec.decode(data).changes.filter { $0.bodyDelta != nil }.count
+            }
+        }
+        return count
     }
 
     /// The same, with baselines: devices write them at random points and compact (two without
