@@ -21,6 +21,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case syncthing
     case interchange
     case encryption
+    case bigNote = "big-note"
 
     var scenario: any Scenario {
         switch self {
@@ -37,6 +38,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .syncthing: return SyncthingScenario()
         case .interchange: return InterchangeScenario()
         case .encryption: return EncryptionScenario()
+        case .bigNote: return BigNoteScenario()
         }
     }
 }
