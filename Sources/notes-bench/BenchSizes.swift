@@ -56,7 +56,7 @@ struct BenchSizes: Sendable {
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
         historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000], interchangeRepetitions: 3,
-        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 200_000, bigNoteEdits: 200)
+        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000, bigNoteEdits: 200)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,

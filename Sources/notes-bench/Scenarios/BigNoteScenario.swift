@@ -3,7 +3,7 @@ import NoteStore
 
 /// `big-note`: one-line edits of a 10 MB note, and a new device after many of them.
 ///
-/// Device A (the `notes` binary, as a person runs it) adds a note of about 10 MB (200,000
+/// Device A (the `notes` binary, as a person runs it) adds a note of about 10 MB (195,000
 /// numbered lines), syncs, and device B takes it in. Then, `bigNoteEdits` times, one line of the
 /// note changes: timed, A's `notes edit --body-file` (the save) and A's `notes sync now` (the
 /// export of its log), whose log's bytes are counted; for the first ten edits, B's `notes sync
