@@ -169,7 +169,7 @@ import Testing
         let follower = UUID()
         try container.writeLog(
             device: newer, sequence: 1,
-            data: Self.log(container: identity, device: newer, modelVersion: Store.currentModelVersion + 1, note: "from a newer build"))
+            data: Self.log(container: identity, device: newer, modelVersion: LogCodec.readableModelVersion + 1, note: "from a newer build"))
         try container.writeLog(
             device: newer, sequence: 2, data: Self.log(container: identity, device: newer, sequence: 2, note: "after it"))
         try container.writeLog(
@@ -183,7 +183,7 @@ import Testing
         #expect(report.skipped.isEmpty, "a newer log is kept, not skipped")
         let first = CloudContainer.logPath(device: newer, sequence: 1)
         let waiting = try #require(report.waiting.first { $0.path == first })
-        #expect(waiting.reason.contains("model version \(Store.currentModelVersion + 1)"), "\(waiting.reason)")
+        #expect(waiting.reason.contains("model version \(LogCodec.readableModelVersion + 1)"), "\(waiting.reason)")
         let dependent = try #require(report.waiting.first { $0.path == CloudContainer.logPath(device: follower, sequence: 1) })
         #expect(dependent.reason.contains(newer.storeString))
         #expect(report.waiting.count == 2)

@@ -38,8 +38,8 @@ import Testing
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any]
         let scenarios = report?["scenarios"] as? [[String: Any]] ?? []
         #expect(scenarios.map { $0["name"] as? String } == [
-            "local-save", "listing", "browser", "insert", "import", "sync-latency", "sustained", "catch-up", "idle", "history", "syncthing", "interchange",
-            "encryption",
+            "local-save", "listing", "browser", "insert", "import", "sync-latency", "sustained", "catch-up", "idle", "history", "syncthing",
+            "interchange", "encryption", "big-note",
         ])
         for scenario in scenarios {
             let measurements = scenario["measurements"] as? [[String: Any]] ?? []
