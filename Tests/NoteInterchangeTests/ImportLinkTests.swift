@@ -7,37 +7,17 @@ import Testing
 /// Symbolic links where an import reads: followed only while they lead inside what is
 /// imported.
 @Suite struct ImportLinkTests {
-    let folder = TemporaryFolder("notes-links")
-    var out: URL { folder.appending("out") }
-    var outside: URL { folder.appending("outside") }
-    var vault: URL { folder.appending("vault") }
-    var image: URL { RoundTripTests.images.appendingPathComponent("plain.png") }
+    let fixture = LinkFixture()
+    var out: URL { fixture.out }
+    var outside: URL { fixture.outside }
+    var vault: URL { fixture.vault }
+    var image: URL { fixture.image }
+    var folder: TemporaryFolder { fixture.folder }
 
-    func write(_ text: String, _ url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
-    }
-
-    func link(_ url: URL, to destination: String) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: destination)
-    }
-
-    /// A store with a note `Plan` (with an image) in a collection `Work`, and a note `Home`.
-    func store() throws -> Store {
-        let store = try Store(folder: folder.appending("store"))
-        let context = store.makeContext()
-        let work = context.insertCollection(named: "Work")
-        let plan = context.insertNote(named: "Plan", body: "ship it\n", in: work.id)
-        _ = context.insertNote(named: "Home", body: "water the plants\n")
-        try context.save()
-        _ = try store.attachImages([image], to: plan.id)
-        return store
-    }
-
-    func contents(_ url: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
-    }
+    func write(_ text: String, _ url: URL) throws { try fixture.write(text, url) }
+    func link(_ url: URL, to destination: String) throws { try fixture.link(url, to: destination) }
+    func store() throws -> Store { try fixture.store() }
+    func contents(_ url: URL) throws -> [String] { try fixture.contents(url) }
 
     @Test func importRefusesLinksThatLeaveTheFolder() throws {
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
