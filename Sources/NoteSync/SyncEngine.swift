@@ -227,16 +227,28 @@ public final class SyncEngine {
             }
             report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
             let blobs = BlobRepair(store: store, container: container, containerID: containerID)
-            awaited.blobs = try blobs.fetchAwaited()
+            awaited.blobs = try blobs.fetchAwaited().union(report.neededBlobs.filter { !store.hasBlob($0) })
             try blobs.repairAwaitedByOthers()
             let logs = AwaitedLogs(store: store, container: container, containerID: containerID)
             awaited.logs = try logs.find(present: present, report: report)
-            try checkOwnLogs(container)
+            try checkOwnLogs(container, now: ownLogsNeedACheck(container, report: report))
             try coverAwaitedLogs(logs)
         case .nextLogs:
             // Each log applied and exported recorded the time of sync in its own transaction.
             try importer.importNextLogs(applied: state.applied, into: &report)
             try? compaction.acknowledge(force: false)
+            // A log that cannot be read, or that waits for a blob the container lacks or holds
+            // damaged, is a fault: a full sync says so in this device's registration at once,
+            // so that a device that can mend it does.
+            guard report.skipped.isEmpty && report.neededBlobs.isEmpty else {
+                var full = try sync(importing: .everything)
+                full.importedLogs += report.importedLogs
+                full.importedChanges += report.importedChanges
+                full.conflicts += report.conflicts
+                full.leftOut += report.leftOut
+                full.clocksAhead.merge(report.clocksAhead) { max($0, $1) }
+                return full
+            }
             return report
         }
         // A log passed over, or a change in what this device waits for, is said at once: a

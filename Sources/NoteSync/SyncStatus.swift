@@ -88,4 +88,10 @@ public struct SyncReport: Sendable {
     public var joinedContainer: UUID? = nil
     /// Per other device, the highest of its logs that a log waiting in this sync depends on.
     var neededLogs: [UUID: Int64] = [:]
+    /// The blobs that a log waiting in this sync lists and that the container lacks or holds
+    /// damaged: said in this device's registration, so that a device holding them puts them
+    /// back.
+    var neededBlobs: Set<String> = []
+    /// Whether a log whose header names this device was found in another device's folder.
+    var ownLogsElsewhere = false
 }

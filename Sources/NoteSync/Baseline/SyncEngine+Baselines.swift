@@ -228,16 +228,22 @@ extension SyncEngine {
 
     static let ownLogsCheckedKey = "own.logs.checked"
 
-    /// Reads this device's logs that no baseline of its own holds, at most once an hour, and
-    /// writes a baseline when one of them is damaged (its size or checksum), or when its own
-    /// newest baseline is: the baseline holds it, so that no device waits behind it for longer. (A device that waits behind a damaged
-    /// log that a baseline holds already takes that baseline.) Then puts right the blobs the
-    /// latest logs list, and those this store's attachments use, when they are missing or
-    /// damaged and this store holds them (``BlobRepair/repairListed()``).
-    func checkOwnLogs(_ container: CloudContainer) throws {
+    /// Reads this device's logs that no baseline of its own holds, at most once an hour, or at
+    /// once when `now` (another device says it waits for a log of this device, or this sync
+    /// found one of this device's logs in another device's folder), and writes a baseline when
+    /// one of them is damaged (its size or checksum), or when its own newest
+    /// baseline is damaged: the baseline holds it, so that no device waits behind it for
+    /// longer. (A device that waits behind a damaged log that a baseline holds already takes
+    /// that baseline.) A file in this device's folder whose header names another device was
+    /// not written by this device (the folders of two devices traded places, or a file was
+    /// copied in): it is removed, so that nobody waits on it and this device's next log can
+    /// take its name. Then puts right the blobs the latest logs list, and those this store's
+    /// attachments use, when they are missing or damaged and this store holds them
+    /// (``BlobRepair/repairListed()``).
+    func checkOwnLogs(_ container: CloudContainer, now checkNow: Bool = false) throws {
         let now = Date()
         let key = Self.ownLogsCheckedKey
-        if let last = try store.syncValues(withPrefix: key)[key].flatMap(JSONText.date), last <= now,
+        if !checkNow, let last = try store.syncValues(withPrefix: key)[key].flatMap(JSONText.date), last <= now,
             now.timeIntervalSince(last) < 3600
         {
             return
@@ -245,11 +251,17 @@ extension SyncEngine {
         let catalog = try BaselineCatalog.read(container, containerID: container.identity)
         let held = catalog.entries
             .filter { $0.manifest.device == store.deviceID }.compactMap { $0.manifest.vector[store.deviceID] }.max() ?? 0
+        let published = try SyncState(store).exportedSequence
         var damaged = try isNewestOwnBaselineDamaged(container, catalog: catalog)
         for sequence in try container.logSequences(of: store.deviceID).sequences where sequence > held {
             do {
                 let log = try LogCodec.decode(container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize))
-                if log.header.device != store.deviceID || log.header.sequence != sequence { damaged = true }
+                if log.header.device != store.deviceID {
+                    try container.fileSystem.remove(container.path(container.logPath(of: store.deviceID, sequence: sequence)))
+                    damaged = damaged || sequence <= published
+                } else if log.header.sequence != sequence {
+                    damaged = true
+                }
             } catch is LogProblem {
                 damaged = true
             } catch let error as SyncError {
@@ -259,11 +271,21 @@ extension SyncEngine {
                 default: throw error
                 }
             }
-            if damaged { break }
         }
+        // A log of this device gone from its folder matters when another device has not
+        // applied it: that device waits for it and says so, and ``AwaitedLogs`` covers it.
         if damaged { _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(container) } }
         try BlobRepair(store: store, container: container, containerID: container.identity).repairListed()
         try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: key) }
+    }
+
+    /// Whether another device says it waits for a log of this device, or this sync found a log
+    /// whose header names this device in another device's folder: either says that this
+    /// device's folder may hold what it did not write, or lack what it did.
+    func ownLogsNeedACheck(_ container: CloudContainer, report: SyncReport) throws -> Bool {
+        if report.ownLogsElsewhere { return true }
+        let me = store.deviceID
+        return try container.devices().registrations.contains { $0.device != me && $0.waiting?.logs[me] != nil }
     }
 
     /// Whether this device's newest baseline (or a manifest of its own) cannot be used: a

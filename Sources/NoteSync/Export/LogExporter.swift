@@ -77,7 +77,8 @@ struct LogExporter {
     }
 
     /// Finishes an export that wrote its log but stopped before its store transaction: the
-    /// log after the recorded sequence is there, and starts with the first outbox row.
+    /// log after the recorded sequence is there, and starts with the first outbox row. A log
+    /// of another device found under that name is removed.
     /// Returns the sequence of the last log exported, completed or not.
     private func completeInterruptedExport(after exported: Int64, firstRow first: Int64) throws -> Int64 {
         let sequence = exported + 1
@@ -92,6 +93,12 @@ struct LogExporter {
             existing = try LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
         } catch let problem as LogProblem {
             throw SyncError.badFile(path: path, reason: problem.description)
+        }
+        if existing.header.device != device {
+            // Not written by this device (another device's log copied in, or the folders of
+            // two devices traded places): it takes no name of this device's logs.
+            try container.fileSystem.remove(container.path(path))
+            return exported
         }
         guard let range = try Self.exportedRange(existing, device: device, containerID: containerID, store: store) else {
             throw SyncError.badFile(

@@ -203,6 +203,7 @@ struct LogImporter {
             return (try passOver(other, sequence, replica: replica), bytes)
         }
         guard header.device == other, header.sequence == sequence else {
+            if header.device == device { report.ownLogsElsewhere = true }
             report.skipped.append(SkippedFile(path: path, reason: .unreadable(
                 "its header says device \(header.device.storeString), log \(header.sequence)")))
             return (.skipped, 0)
@@ -217,13 +218,17 @@ struct LogImporter {
         let blobs = log.referencedBlobs
         for sha256 in blobs where !store.hasBlob(sha256) {
             do {
-                guard try container.hasBlob(sha256) else { return (.waiting("blob \(sha256) is not in the container yet"), 0) }
+                guard try container.hasBlob(sha256) else {
+                    report.neededBlobs.insert(sha256)
+                    return (.waiting("blob \(sha256) is not in the container yet"), 0)
+                }
             } catch {
                 return (.waiting("blob \(sha256) cannot be looked up: \(Self.reason(error))"), 0)
             }
             do {
                 try store.storeBlob(container.readBlob(sha256, limit: Int(Attachment.maximumBytes)), sha256: sha256)
             } catch {
+                if case SyncError.damagedBlob = error { report.neededBlobs.insert(sha256) }
                 return (.waiting("blob \(sha256) cannot be used yet: \(error)"), 0)
             }
         }
