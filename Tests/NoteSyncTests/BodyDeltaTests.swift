@@ -70,6 +70,32 @@ import Testing
         #expect(body.contains("line 10 on a") && body.contains("line 20 on b"))
     }
 
+    /// Rounds of concurrent edits (merged on each device) and edits of one device alone: each
+    /// delta is made from the note's body as the store holds it when the stamp of its last
+    /// change is the delta's base, and from history when that body is another text (a merge's),
+    /// so every device, and one joining by the logs, ends with the same note.
+    @Test func deltasAfterMergesApplyAndANewDeviceJoinsByThem() throws {
+        let stack = try SyncStack(devices: 2)
+        let (a, b) = (stack.stores[0], stack.stores[1])
+        let note = try a.addNote(named: "Long", body: Self.largeBody(lines: 400), in: nil).id
+        try stack.syncUntilQuiet()
+        for round in 1...6 {
+            try Self.editLine(round * 10, of: note, on: a, to: "round \(round) on a")
+            try Self.editLine(round * 10 + 200, of: note, on: b, to: "round \(round) on b")
+            try stack.engines[0].syncNow()
+            try stack.engines[1].syncNow()
+            try Self.editLine(round * 10 + 5, of: note, on: b, to: "round \(round) on b alone")
+            try stack.syncUntilQuiet()
+            let dumps = try stack.dumps()
+            #expect(dumps[0] == dumps[1], "round \(round)")
+        }
+        try stack.join()
+        let all = try stack.dumps()
+        #expect(all[2] == all[0])
+        let body = try #require(try stack.stores[2].item(note, includingBody: true).body)
+        #expect(body.contains("round 6 on a") && body.contains("round 6 on b") && body.contains("round 6 on b alone"))
+    }
+
     @Test func aSmallNoteGoesWhole() throws {
         let stack = try SyncStack(devices: 1)
         let store = stack.stores[0]

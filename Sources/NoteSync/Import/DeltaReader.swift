@@ -69,16 +69,22 @@ struct DeltaReader {
         let text: String
         if let known = made[index] {
             text = known
+        } else if let last = carried[change.object], last.stamp == delta.base {
+            do {
+                text = try delta.text(from: last.text)
+            } catch {
+                throw .damaged(error)
+            }
+        } else if let current = try currentBody(of: change.object, ifItsStampIs: delta.base),
+            let made = try? delta.text(from: current)
+        {
+            text = made
         } else {
             let base: String?
-            if let last = carried[change.object], last.stamp == delta.base {
-                base = last.text
-            } else {
-                do {
-                    base = try replica.text(of: change.object, .body, at: delta.base)
-                } catch {
-                    base = nil
-                }
+            do {
+                base = try replica.text(of: change.object, .body, at: delta.base)
+            } catch {
+                base = nil
             }
             guard let base else { throw .missingBase }
             do {
@@ -89,5 +95,19 @@ struct DeltaReader {
         }
         carried[change.object] = (stamp, text)
         return text
+    }
+
+    /// The note's body as the store holds it now, when the stamp of its last change is `base`:
+    /// then it is the text of that version, read at once rather than made again from the
+    /// deltas that history keeps it as (up to 50 of them on a long note). The text the delta
+    /// makes of it is checked against the delta's SHA-256 all the same, and when it does not
+    /// match, the version's text is made from history.
+    private func currentBody(of note: UUID, ifItsStampIs base: ChangeStamp) throws(Failure) -> String? {
+        do {
+            guard try replica.state(of: note)?.stamp(of: HistoryProperty.body.rawValue) == base else { return nil }
+            return try replica.currentText(of: note, .body)
+        } catch {
+            return nil
+        }
     }
 }
