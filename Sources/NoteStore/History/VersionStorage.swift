@@ -74,7 +74,8 @@ enum VersionStorage {
         if let base = version.deltaBase, version.text.utf8.count > 64,
             let baseDepth = version.deltaBaseDepth ?? line.entry(base.stamp)?.depth, baseDepth + 1 < maximumDepth
         {
-            let delta = Data(LineDelta.make(from: base.text, to: version.text).encoded)
+            let delta = version.knownDelta.flatMap { $0.base == base.stamp ? Data($0.lines) : nil }
+                ?? Data(LineDelta.make(from: base.text, to: version.text).encoded)
             if delta.count < version.text.utf8.count / 2 {
                 content = delta
                 deltaOf = base.stamp
@@ -269,6 +270,10 @@ public struct VersionDraft: Sendable {
     public var deltaBase: (stamp: ChangeStamp, text: String)?
     /// The delta depth of `deltaBase`, when the caller read it already.
     public var deltaBaseDepth: Int?
+    /// The encoded ``LineDelta`` from the text of the version `base` to `text`, when the
+    /// caller has it (a log carried it, checked): stored as it is when `base` is
+    /// `deltaBase`'s stamp, rather than made again from the two texts.
+    public var knownDelta: (base: ChangeStamp, lines: [UInt8])?
     /// See ``Version/fromMerge``.
     public var fromMerge = false
     /// `context` as the store writes it, when the caller made it already (a save writes the

@@ -49,12 +49,12 @@ struct DeltaReader {
         carried = [:]
     }
 
-    /// The change as it reads with its body whole: its delta made into `values["body"]`.
+    /// The change as it reads with its body whole: its delta made into `values["body"]`. The
+    /// delta stays, checked, for history to store the version as (``HistoryMerger``).
     mutating func whole(_ change: LogChange, at index: Int) throws(Failure) -> LogChange {
         guard let text = try body(of: change, at: index), change.bodyDelta != nil else { return change }
         var change = change
         change.values.set(HistoryProperty.body.rawValue, .text(text))
-        change.bodyDelta = nil
         return change
     }
 

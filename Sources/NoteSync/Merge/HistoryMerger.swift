@@ -24,6 +24,8 @@ struct HistoryMerger {
         var text: String
         /// See ``Version/fromMerge``.
         var fromMerge = false
+        /// The delta the log carried the text as, checked (``DeltaReader``).
+        var delta: BodyDelta? = nil
     }
 
     /// A text the merge leaves to the caller to write, with other values of the same change.
@@ -61,6 +63,7 @@ struct HistoryMerger {
         if heads.count == 1, let current, incoming.bases?.contains(before[0]) ?? false {
             draft.deltaBase = (before[0], current)
             draft.deltaBaseDepth = heads[0].depth
+            draft.knownDelta = incoming.delta.map { ($0.base, $0.lines) }
         }
         let fromEveryHead = incoming.bases.map { Set($0).isSuperset(of: before) } ?? false
         // A version that descends from no head may be one a baseline dropped, arriving again.

@@ -142,6 +142,7 @@ struct Merger {
         HistoryMerger.Incoming(
             object: change.object, property: property, stamp: change.stamp(of: property.rawValue, device: device),
             bases: change.history?.bases[property], restored: change.history?.restored[property],
-            context: change.history?.context, text: text, fromMerge: change.history?.fromMerge.contains(property) ?? false)
+            context: change.history?.context, text: text, fromMerge: change.history?.fromMerge.contains(property) ?? false,
+            delta: property == .body ? change.bodyDelta : nil)
     }
 }
