@@ -35,7 +35,7 @@ public final class SyncEngine {
     /// What it writes into the cloud folder, then and later, is readable by this account alone,
     /// or also by the group with `access` `.group`.
     ///
-    /// With `encrypt`, a container made here is encrypted (docs/sync-format.md, section 15),
+    /// With `encrypt`, a container made here is encrypted (docs/sync-format.md, section 16),
     /// with a passphrase from ``passphrase``; an encrypted container is joined with its
     /// passphrase whether or not `encrypt` is given.
     public func enable(

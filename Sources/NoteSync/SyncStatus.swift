@@ -54,7 +54,7 @@ public struct SyncStatus: Sendable {
     /// Whether the container is encrypted, and whether this store keeps its key.
     public var encryption: (encrypted: Bool, keyHeld: Bool) = (false, false)
     /// Whether saves are recorded for export: false in a store marked as never synced
-    /// (docs/sync-format.md, section 11), whose first `sync enable` sends all it holds.
+    /// (docs/sync-format.md, section 14), whose first `sync enable` sends all it holds.
     public var recordsChanges = true
 }
 

@@ -15,7 +15,7 @@ import Testing
     }
 
     /// A stamp's text is 16 hex digits of its clock, `/` and its device's id, and stamps order
-    /// as their texts do (docs/sync-format.md, "Clocks and order").
+    /// as their texts do (docs/sync-format.md, "Clocks and stamps").
     @Test func aStampsTextAndOrderAreThoseOfTheFormat() {
         var generator = SystemRandomNumberGenerator()
         var stamps: [ChangeStamp] = []

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Stamps are totally ordered, by clock and then by device id, so that every device picks the
 /// same last writer. The text form, 16 hex digits of the clock, `/` and the device id, sorts
-/// in the same order as the stamps (docs/sync-format.md, "Clocks and order").
+/// in the same order as the stamps (docs/sync-format.md, "Clocks and stamps").
 public struct ChangeStamp: Comparable, Hashable, Sendable, CustomStringConvertible {
     public let clock: UInt64
     public let device: UUID

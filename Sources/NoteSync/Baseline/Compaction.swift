@@ -22,7 +22,7 @@ struct Compaction {
     static let acknowledgedKey = "ack.time"
     /// How often a device rewrites its registration with what it has applied, at most: 10
     /// minutes, or the seconds of `NOTES_ACKNOWLEDGE_SECONDS` (a testing hook,
-    /// docs/sync-format.md, section 14).
+    /// CONTRIBUTING.md).
     static let acknowledgementInterval: TimeInterval = {
         if let text = ProcessInfo.processInfo.environment["NOTES_ACKNOWLEDGE_SECONDS"], let seconds = TimeInterval(text),
             (0...600).contains(seconds)

@@ -1,7 +1,7 @@
 import Foundation
 import NoteStore
 
-/// Baselines in the engine (docs/sync-format.md, section 11a): joining from one, writing one
+/// Baselines in the engine (docs/sync-format.md, section 15): joining from one, writing one
 /// and compacting, and catching up through one when logs are gone or damaged.
 extension SyncEngine {
     // MARK: Joining

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The files of an encrypted container (docs/sync-format.md, section 15): every file but
+/// The files of an encrypted container (docs/sync-format.md, section 16): every file but
 /// `container.json` and `key.json` is sealed by ``FileSealing`` for its path before it is
 /// published, and opened after it is read; a blob is named by the keyed hash of its SHA-256.
 /// In a plain container (``CloudContainer/sealing`` nil) each of these is the identity.

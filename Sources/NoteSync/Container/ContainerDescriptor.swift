@@ -14,7 +14,7 @@ public struct ContainerDescriptor: Codable, Equatable, Sendable {
     public static let format = "note-collector-container"
     /// The format version of a container whose files are plain: what every build reads.
     public static let currentFormatVersion = 1
-    /// The format version of an encrypted container (docs/sync-format.md, section 15): builds
+    /// The format version of an encrypted container (docs/sync-format.md, section 16): builds
     /// before encryption refuse it, and so never write a plain file into it.
     public static let encryptedFormatVersion = 2
     /// The most bytes a `container.json` may have.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The key file and the making of an encrypted container (docs/sync-format.md, section 15).
+/// The key file and the making of an encrypted container (docs/sync-format.md, section 16).
 extension CloudContainer {
     /// `key.json`, read now and checked to be of this container. Throws
     /// ``SyncError/encryption(_:)`` when it is missing, not understood or of another container.

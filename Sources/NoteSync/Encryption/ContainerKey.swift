@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// The random 256-bit key of an encrypted container, from which every file's key and every
-/// blob's name derive (docs/sync-format.md, section 15).
+/// blob's name derive (docs/sync-format.md, section 16).
 ///
 /// Made once, by the device that creates the container; it never changes. Devices keep it in
 /// their store; the container holds it only wrapped by a key derived from the passphrase

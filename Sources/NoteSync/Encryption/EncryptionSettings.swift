@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `encryption` object of an encrypted container's `container.json` (docs/sync-format.md,
-/// section 15): the cipher, the scrypt parameters that every wrapping of the container key
+/// section 16): the cipher, the scrypt parameters that every wrapping of the container key
 /// uses, and the check that tells the container key from any other.
 ///
 /// `{"cipher":"AES-256-GCM","kdf":"scrypt","keyCheck":"<base64>","n":131072,"p":1,"r":8}`

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// The envelope of every file of an encrypted container but `container.json` and `key.json`
-/// (docs/sync-format.md, section 15): AES-256-GCM over chunks of 64 KiB, with a key of its own
+/// (docs/sync-format.md, section 16): AES-256-GCM over chunks of 64 KiB, with a key of its own
 /// for each file.
 ///
 /// ```

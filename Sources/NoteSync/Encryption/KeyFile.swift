@@ -3,7 +3,7 @@ import Foundation
 import _CryptoExtras
 
 /// The contents of `key.json` in an encrypted container: the container key, wrapped by a key
-/// derived from the passphrase (docs/sync-format.md, section 15).
+/// derived from the passphrase (docs/sync-format.md, section 16).
 ///
 /// `{"container":"<uuid>","format":"note-collector-key","formatVersion":1,"salt":"<base64>",
 /// "wrappedKey":"<base64>","written":"<ISO 8601>"}`

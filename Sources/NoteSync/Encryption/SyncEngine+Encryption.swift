@@ -15,7 +15,7 @@ public enum PassphraseRequest: Sendable, Equatable {
 /// terminal, no file, no variable), and the engine then says how to give one.
 public typealias PassphraseSource = (PassphraseRequest) throws -> String?
 
-/// Encrypted containers in the engine (docs/sync-format.md, section 15): the key kept in the
+/// Encrypted containers in the engine (docs/sync-format.md, section 16): the key kept in the
 /// store, unlocking with the passphrase, changing it, forgetting the key.
 extension SyncEngine {
     /// The handle on the container sync is attached to, sealed with the container key when it

@@ -2,8 +2,8 @@ import Foundation
 import NoteStore
 
 /// Pushes a snapshot of the whole store into a container, as the logs that follow this device's
-/// last published one, each property with its original stamp (docs/sync-format.md, "Sentinel
-/// and identity").
+/// last published one, each property with its original stamp (docs/sync-format.md, "Sentinel,
+/// identity and sync states").
 struct SnapshotPusher {
     let store: Store
     let container: CloudContainer

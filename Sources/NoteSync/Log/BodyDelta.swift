@@ -7,7 +7,7 @@ import NoteText
 /// holds, with the SHA-256 of the text it makes (docs/sync-format.md, 5.3, "delta").
 ///
 /// The base is one of the versions the body was edited from (the change's `history.bases`):
-/// those are in the log's causal past, and a baseline never drops them (section 11a), so a
+/// those are in the log's causal past, and a baseline never drops them (section 15), so a
 /// reader has applied them before it reads the log. A one-line edit of a 10 MB note is then a
 /// log of a few hundred bytes instead of a copy of the note.
 public struct BodyDelta: Sendable, Equatable {

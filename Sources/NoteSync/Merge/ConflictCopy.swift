@@ -4,7 +4,7 @@ import NoteStore
 
 /// The note that keeps a losing version of a body: its id, derived from the note and the
 /// version so that every device makes the same one, and its name, which says what it is
-/// (docs/sync-format.md, "Conflict copies").
+/// (docs/sync-format.md, "Conflicts and conflict copies").
 enum ConflictCopy {
     /// The copy's id: a UUID (version 4 layout) made of the SHA-256 of the note's id and the
     /// losing version's stamp.
