@@ -60,6 +60,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: nowhere.path))
     }
 
+    /// The bash script comes with the addition of `notes` also after `--store DIR`, as a
+    /// script that installs completion may well run it.
+    @Test func theBashScriptHasItsAdditionAfterStoreToo() throws {
+        let fixture = CommandLineFixture()
+        for arguments in [["--generate-completion-script", "bash"], ["--generate-completion-script=bash"]] {
+            #expect(try NotesCommand.run(arguments).output.contains("-F _notes_unquoted notes"))
+            #expect(try fixture.succeed(arguments).output.contains("-F _notes_unquoted notes"))
+        }
+    }
+
     @Test func catPrintsTheBodyByteForByteToAPipe() throws {
         let fixture = CommandLineFixture()
         let body = "first line\n\u{1B}[1mbold\u{1B}[0m\ttab\r\nno final break"
