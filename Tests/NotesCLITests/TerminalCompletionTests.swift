@@ -13,6 +13,7 @@ import Testing
         _ = try fixture.add("Glossary", in: "Getting started", body: "the glossary's body")
         _ = try fixture.add("Café ☕ notes", body: "the café's body")
         _ = try fixture.add("It's \"quoted\" (twice)", body: "the quoted body")
+        _ = try fixture.add("Rent `date` $HOME", body: "the rent's body")
         let script = fixture.file("notes.bash")
         let generated = try fixture.succeed(["--generate-completion-script", "bash"]).output
         try Data(generated.utf8).write(to: script)
@@ -56,6 +57,14 @@ import Testing
         try complete(terminal, "notes cat Caf", to: "notes cat Café\\ ☕\\ notes", printing: "the café's body")
         try complete(
             terminal, "notes cat It", to: "notes cat It\\'s\\ \\\"quoted\\\"\\ \\(twice\\)", printing: "the quoted body")
+    }
+
+    /// `$` and a backquote are escaped, never left for the shell to expand: bash itself would
+    /// leave them bare, taking them for an expansion typed on purpose.
+    @Test func dollarAndBackquoteAreEscaped() throws {
+        let terminal = try terminal()
+        try complete(terminal, "notes cat Re", to: "notes cat Rent\\ \\`date\\`\\ \\$HOME", printing: "the rent's body")
+        try complete(terminal, "notes cat 'Re", to: "notes cat 'Rent `date` $HOME'", printing: "the rent's body")
     }
 
     @Test func aCommonPrefixWithASpaceIsInsertedEscaped() throws {

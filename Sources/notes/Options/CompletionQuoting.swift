@@ -84,10 +84,17 @@ struct CompletionQuoting {
     /// the word as typed when it escapes with backslashes (and dequoted when it opens with a
     /// quote); the script compares the candidates with that word. The addition hands the
     /// script the word without its backslashes, and is the function bash calls.
+    ///
+    /// Bash quotes what it inserts (`-o filenames`), but in a word without an opening quote it
+    /// leaves `$` and a backquote bare when the name is no file in the working folder: it takes
+    /// them for an expansion typed on purpose (`bash_quote_filename` in bash's `bashline.c`).
+    /// A name with either is escaped by the addition instead, as `printf %q` does, and bash
+    /// told to leave it as it is (`compopt -o noquote`).
     static let bashScriptAddition = #"""
 
         # Added by notes: the word being completed without its backslashes, as bash gives it
-        # when it opens with a quote, so that `Getting\ started/<Tab>` completes.
+        # when it opens with a quote, so that `Getting\ started/<Tab>` completes; and names
+        # with `$` or a backquote escaped here, since bash would leave those bare.
         _notes_unquoted() {
             local typed="${2}" plain="" i
             if [[ "${COMP_WORDS[COMP_CWORD]:0:1}" != [\'\"] ]]; then
@@ -96,8 +103,16 @@ struct CompletionQuoting {
                     plain+="${typed:i:1}"
                 done
                 typed="${plain}"
+                _notes "${1}" "${typed}" "${3}"
+                if [[ "${COMPREPLY[*]}" == *[\$\`]* ]]; then
+                    compopt -o noquote
+                    for i in "${!COMPREPLY[@]}"; do
+                        printf -v "COMPREPLY[${i}]" %q "${COMPREPLY[i]}"
+                    done
+                fi
+            else
+                _notes "${1}" "${typed}" "${3}"
             fi
-            _notes "${1}" "${typed}" "${3}"
         }
 
         complete -o filenames -F _notes_unquoted notes
