@@ -11,7 +11,9 @@ import Foundation
 ///   an open quote. So each candidate goes back escaped once.
 /// - zsh: `_describe` quotes what it inserts; a colon separates a description, so `:` and
 ///   `\` are escaped.
-/// - fish: quotes what it inserts; fish 3 hands over words already unquoted, fish 4 as typed.
+/// - fish: quotes what it inserts; fish 3 hands over words already unquoted, fish 4 as typed,
+///   where a backslash also escapes `'` and `\` inside single quotes (fish-language(1),
+///   "Quotes").
 struct CompletionQuoting {
     enum Shell { case bash, zsh, fish, other }
 
@@ -28,7 +30,7 @@ struct CompletionQuoting {
         default: shell = .other
         }
         let typedAsItIs = shell == .other || (shell == .fish && version < 4)
-        prefix = typedAsItIs ? typed : Self.unquoted(typed)
+        prefix = typedAsItIs ? typed : Self.unquoted(typed, asFishReadsIt: shell == .fish)
     }
 
     /// The candidates that start with the word, in the form the shell's script takes.
@@ -56,18 +58,20 @@ struct CompletionQuoting {
         return result
     }
 
-    /// A word as a POSIX shell reads it, with its quotes and backslashes removed; an unclosed
-    /// quote runs to the end (the word is being typed).
-    static func unquoted(_ typed: String) -> String {
+    /// A word as a POSIX shell reads it (or fish, with `asFishReadsIt`), with its quotes and
+    /// backslashes removed; an unclosed quote runs to the end (the word is being typed).
+    static func unquoted(_ typed: String, asFishReadsIt fish: Bool = false) -> String {
+        // Inside each kind of quote, what a backslash escapes; before anything else it stays.
+        let escapable: [Character: String] = ["\"": fish ? "\"\\$" : "\"\\$`", "'": fish ? "'\\" : ""]
         var result = ""
         var quote: Character?
         var escaping = false
         for character in typed {
             if escaping {
-                if quote == "\"" && !"\"\\$`".contains(character) { result.append("\\") }
+                if let quote, escapable[quote]?.contains(character) != true { result.append("\\") }
                 result.append(character)
                 escaping = false
-            } else if character == "\\" && quote != "'" {
+            } else if character == "\\" && (quote != "'" || fish) {
                 escaping = true
             } else if let open = quote, character == open {
                 quote = nil
