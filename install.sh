@@ -9,7 +9,7 @@ readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev libncurses-dev)
 # What the tests use besides: faketime runs a device with its wall clock moved; tmux is the
 # terminal in which the interactive tests type into real vim and nano, and press Tab in a
 # bash with bash-completion, and choose in fzf.
-readonly TEST_PACKAGES=(faketime syncthing tmux vim nano bash-completion fzf)
+readonly TEST_PACKAGES=(faketime syncthing tmux vim nano bash-completion zsh fish fzf)
 
 usage() {
     cat <<EOF

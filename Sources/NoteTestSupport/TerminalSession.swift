@@ -1,8 +1,8 @@
 import Foundation
 
-/// A real terminal with an interactive bash in it, driven as a person drives one: tmux runs
-/// the shell on a pseudo-terminal of the given size; keys are typed with `send-keys` and the
-/// screen is read with `capture-pane`.
+/// A real terminal with an interactive shell in it (bash unless told), driven as a person
+/// drives one: tmux runs the shell on a pseudo-terminal of the given size; keys are typed with
+/// `send-keys` and the screen is read with `capture-pane`.
 ///
 /// The shell does job control as a login shell does, so a command typed here runs in the
 /// terminal's foreground process group, and the programs it starts (vim, nano, less) see a
@@ -12,9 +12,28 @@ public final class TerminalSession: @unchecked Sendable {
     private let socket: String
     private let folder: TemporaryFolder
 
-    /// Starts `bash --norc --noprofile` with the prompt `$ `, `PATH` holding the built `notes`
-    /// first, `HOME` (and the working folder) in a folder of its own, and `environment` on top.
-    public init(width: Int = 80, height: Int = 24, environment: [String: String] = [:]) throws {
+    /// An interactive shell, started without its start-up files and with the prompt `$ `.
+    public enum Shell: String, Sendable, CaseIterable, CustomStringConvertible {
+        case bash, zsh, fish
+
+        /// The command line that starts it (`PS1` comes from the environment).
+        var command: [String] {
+            switch self {
+            case .bash: ["bash", "--norc", "--noprofile"]
+            case .zsh: ["zsh", "-f"]
+            // No greeting, and no suggestion from history drawn after the cursor.
+            case .fish:
+                ["fish", "--no-config", "--init-command",
+                 "function fish_prompt; printf '$ '; end; set -g fish_greeting; set -g fish_autosuggestion_enabled 0"]
+            }
+        }
+
+        public var description: String { rawValue }
+    }
+
+    /// Starts `shell` with the prompt `$ `, `PATH` holding the built `notes` first, `HOME`
+    /// (and the working folder) in a folder of its own, and `environment` on top.
+    public init(width: Int = 80, height: Int = 24, environment: [String: String] = [:], shell: Shell = .bash) throws {
         folder = TemporaryFolder("notes-terminal")
         socket = folder.appending("tmux.socket").path
         let home = folder.appending("home")
@@ -25,7 +44,7 @@ public final class TerminalSession: @unchecked Sendable {
         ]
         for (key, value) in environment { env[key] = value }
         let shell = ["env", "-i"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            + ["bash", "--norc", "--noprofile"]
+            + shell.command
         try startServer(["-f", "/dev/null", "new-session", "-d", "-c", home.path, "-x", "\(width)", "-y", "\(height)", "--"] + shell)
         guard eventually(within: 10, { (try? screen())?.contains("$") ?? false }) else {
             throw TerminalSessionError("the shell in the terminal did not start: \((try? screen()) ?? "")")

@@ -42,6 +42,13 @@ struct Notes: ParsableCommand {
         Array(afterStoreOption(arguments)) == ["--version"]
     }
 
+    /// Whether the arguments ask for the bash completion script (after `--store DIR`), which
+    /// `notes` prints with an addition of its own (``CompletionQuoting/bashScriptAddition``).
+    static func asksForBashCompletion(_ arguments: [String]) -> Bool {
+        let rest = Array(afterStoreOption(arguments))
+        return rest == ["--generate-completion-script", "bash"] || rest == ["--generate-completion-script=bash"]
+    }
+
     /// The arguments after a leading `--store DIR` (or `--store=DIR`).
     private static func afterStoreOption(_ arguments: [String]) -> ArraySlice<String> {
         if arguments.first == "--store" { return arguments.dropFirst(2) }
@@ -65,7 +72,7 @@ struct Notes: ParsableCommand {
         do {
             let arguments = Array(CommandLine.arguments.dropFirst())
             if asksForVersion(arguments) { return print(NotesVersion.current) }
-            if arguments == ["--generate-completion-script", "bash"] || arguments == ["--generate-completion-script=bash"] {
+            if asksForBashCompletion(arguments) {
                 return print(completionScript(for: .bash) + CompletionQuoting.bashScriptAddition, terminator: "")
             }
             if misplacesVersion(arguments) {

@@ -60,6 +60,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: nowhere.path))
     }
 
+    /// The word being completed as each shell hands it over: zsh and fish 4 as typed, fish 3
+    /// without its quoting; in fish a backslash escapes `'` inside single quotes too.
+    @Test(arguments: [
+        ("zsh", "5.9", "It\\'s\\ \\\"q"), ("zsh", "5.9", "'It'\\''s \"q"), ("fish", "4.0.2", "'It\\'s \"q"),
+        ("fish", "4.0.2", "It\\'s\\ \\\"q"), ("fish", "3.6.0", "It's \"q"),
+    ])
+    func completionReadsTheWordAsTheShellTypesIt(_ shell: String, _ version: String, _ typed: String) throws {
+        let fixture = CommandLineFixture()
+        _ = try fixture.add("It's \"quoted\"", body: "x")
+        _ = try fixture.add("Its", body: "x")
+        let line = ["notes", "--store", fixture.store.path, "cat", typed]
+        let result = try NotesCommand.run(
+            ["---completion", "cat", "--", "positional@0", String(line.count - 1), String(typed.count)] + line,
+            environment: ["SAP_SHELL": shell, "SAP_SHELL_VERSION": version])
+        // zsh's script takes a last line of its own, blank.
+        let candidates = result.output.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(result.status == 0 && candidates == ["It's \"quoted\""], "\(result)")
+    }
+
+    /// The bash script comes with the addition of `notes` also after `--store DIR`, as a
+    /// script that installs completion may well run it.
+    @Test func theBashScriptHasItsAdditionAfterStoreToo() throws {
+        let fixture = CommandLineFixture()
+        for arguments in [["--generate-completion-script", "bash"], ["--generate-completion-script=bash"]] {
+            #expect(try NotesCommand.run(arguments).output.contains("-F _notes_unquoted notes"))
+            #expect(try fixture.succeed(arguments).output.contains("-F _notes_unquoted notes"))
+        }
+    }
+
     @Test func catPrintsTheBodyByteForByteToAPipe() throws {
         let fixture = CommandLineFixture()
         let body = "first line\n\u{1B}[1mbold\u{1B}[0m\ttab\r\nno final break"

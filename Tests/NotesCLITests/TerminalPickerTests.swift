@@ -75,12 +75,63 @@ import Testing
         #expect(try fixture.show(id)["body"] as? String == "leeks\nsalt\n")
     }
 
+    /// `tag -i`: the note is picked among the notes alone, and every argument is a tag.
+    @Test func tagWithIPicksTheNoteAndTakesEveryArgumentAsATag() throws {
+        let terminal = try terminal()
+        try terminal.run("notes tag -i winter '#hot'; echo \"exit=$?\"")
+        try terminal.waitForScreen(containing: "tag>")
+        try terminal.waitForScreen(containing: "2/2")
+        try terminal.type("soup")
+        try terminal.waitForScreen(containing: "1/2")
+        try terminal.press("Enter")
+        try terminal.waitForScreen(containing: "exit=0")
+        #expect(try fixture.show("Recipes/Soup")["tags"] as? [String] == ["hot", "kitchen", "winter"])
+        try terminal.run("notes untag -i hot; echo \"untagged=$?\"")
+        try terminal.waitForScreen(containing: "untag>")
+        try terminal.type("soup")
+        try terminal.waitForScreen(containing: "1/2")
+        try terminal.press("Enter")
+        try terminal.waitForScreen(containing: "untagged=0")
+        #expect(try fixture.show("Recipes/Soup")["tags"] as? [String] == ["kitchen", "winter"])
+    }
+
+    /// `attach -i`: the note is picked, and every argument is a file to attach to it.
+    @Test func attachWithIPicksTheNoteAndTakesEveryArgumentAsAFile() throws {
+        let terminal = try terminal()
+        let images = [SampleFiles.image("plain.png").path, SampleFiles.image("still.gif").path]
+        try terminal.run("notes attach -i \(images.joined(separator: " ")) --caption 'the view'; echo \"exit=$?\"")
+        try terminal.waitForScreen(containing: "attach>")
+        try terminal.type("gloss")
+        try terminal.waitForScreen(containing: "1/2")
+        try terminal.press("Enter")
+        try terminal.waitForScreen(containing: "exit=0")
+        let listed = try fixture.succeed(["attachments", "Getting started/Glossary"]).output
+        #expect(listed.split(separator: "\n").count == 2 && listed.contains("the view"), "\(listed)")
+        #expect(try fixture.succeed(["attachments", "Recipes/Soup"]).output.isEmpty)
+    }
+
     /// Without a terminal, an item left out is a usage error, not a picker.
     @Test func withoutATerminalTheItemIsRequired() throws {
         _ = try fixture.add("Soup", body: "leeks")
-        for command in ["show", "cat", "edit", "rm"] {
-            fixture.expectFailure(try fixture.run([command]), status: 64, mentioning: ["give the item", "terminal"])
+        let image = SampleFiles.image("plain.png").path
+        for arguments in [["show"], ["cat"], ["edit"], ["rm"], ["tag", "-i", "winter"], ["untag", "-i", "winter"], ["attach", "-i", image]] {
+            fixture.expectFailure(try fixture.run(arguments), status: 64, mentioning: ["give the item", "terminal"])
         }
         #expect(try fixture.show("Soup")["trashed"] as? Bool == false)
+        #expect(try fixture.show("Soup")["tags"] as? [String] == [])
+        #expect(try fixture.succeed(["attachments", "Soup"]).output.isEmpty)
+    }
+
+    /// Without -i, `tag` and `attach` take the note first, as ever; a missing note or tag is
+    /// the parser's one-line error.
+    @Test func withoutITheNoteComesFirst() throws {
+        _ = try fixture.add("Soup", body: "leeks")
+        try fixture.succeed(["tag", "Soup", "winter", "hot"])
+        #expect(try fixture.show("Soup")["tags"] as? [String] == ["hot", "winter"])
+        #expect(try fixture.succeed(["attach", "Soup", SampleFiles.image("plain.png").path]).output.count > 0)
+        fixture.expectFailure(try fixture.run(["tag"]), status: 64, mentioning: ["missing expected argument '<note>'"])
+        fixture.expectFailure(try fixture.run(["tag", "-i"]), status: 64, mentioning: ["missing expected argument '<TAG> ...'"])
+        fixture.expectFailure(try fixture.run(["attach", "Soup"]), status: 64, mentioning: ["missing expected argument '<FILE> ...'"])
+        fixture.expectFailure(try fixture.run(["attach", "-i"]), status: 64, mentioning: ["missing expected argument '<FILE> ...'"])
     }
 }

@@ -7,26 +7,38 @@ extension Notes {
     struct Attach: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Attach image files (PNG, JPEG, GIF or WebP) to a note and print the new attachment ids.",
+            usage: """
+                notes attach [--store <DIR>] <note> <FILE> ... [--caption <TEXT>]
+                notes attach [--store <DIR>] -i <FILE> ... [--caption <TEXT>]
+                """,
             discussion: "If one file is refused, none is attached.")
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The note to attach to.", completion: ItemCompletion.items)
-        var note: String
+        @Argument(help: ArgumentHelp("The note to attach to (with -i, the first file).", valueName: "note"), completion: ItemCompletion.items)
+        var first: String?
 
-        @Argument(help: ArgumentHelp("The image files.", valueName: "FILE"))
-        var files: [String]
+        @Argument(help: ArgumentHelp("The image files.", valueName: "FILE"), completion: .file())
+        var rest: [String] = []
+
+        @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Choose the note in a picker (fzf when installed); every argument is a file.")
+        var interactive = false
 
         @Option(help: ArgumentHelp("A caption for the attachments (at most 1,000 characters).", valueName: "TEXT"))
         var caption: String?
 
+        /// The files given: with `-i`, every argument.
+        var files: [String] { interactive ? (first.map { [$0] } ?? []) + rest : rest }
+
         func validate() throws {
-            if files.isEmpty { throw ValidationError("give at least one image file") }
+            if !interactive && first == nil { throw ValidationError("Missing expected argument '<note>'") }
+            if files.isEmpty { throw ValidationError("Missing expected argument '<FILE> ...'") }
         }
 
         func run() throws {
             let store = try storeOptions.open()
-            let target = try store.resolve(note)
+            let target = try ItemPicker.item(
+                interactive ? nil : first, picking: interactive, in: store, scope: .live, kind: .note, prompt: "attach> ")
             let urls = files.map { URL(fileURLWithPath: $0) }
             for attachment in try store.attachImages(urls, to: target.id, caption: caption) {
                 print(attachment.id.storeString)

@@ -6,10 +6,10 @@ import NoteTerminal
 extension Notes {
     struct TagCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "tag", abstract: "Add tags to a note.",
+            commandName: "tag", abstract: "Add tags to a note.", usage: TagArguments.usage("tag"),
             discussion: """
-                A tag has 1 to 100 characters, without white space or commas; a leading # is left out \\
-                (#work is the tag work). Tags are case-sensitive. A tag added on one device and removed \\
+                A tag has 1 to 100 characters, without white space or commas; a leading # is left out \
+                (#work is the tag work). Tags are case-sensitive. A tag added on one device and removed \
                 on another before they sync stays.
                 """)
 
@@ -18,7 +18,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open()
-            let target = try store.resolve(arguments.note, scope: .any)
+            let target = try arguments.note(in: store, prompt: "tag> ")
             if try store.tag(target.id, with: arguments.tags).isEmpty {
                 TerminalText.warn("'\(target.label)' already carries \(arguments.list)")
             }
@@ -26,14 +26,14 @@ extension Notes {
     }
 
     struct Untag: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove tags from a note.")
+        static let configuration = CommandConfiguration(abstract: "Remove tags from a note.", usage: TagArguments.usage("untag"))
 
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var arguments: TagArguments
 
         func run() throws {
             let store = try storeOptions.open()
-            let target = try store.resolve(arguments.note, scope: .any)
+            let target = try arguments.note(in: store, prompt: "untag> ")
             if try store.untag(target.id, arguments.tags).isEmpty {
                 TerminalText.warn("'\(target.label)' carries none of \(arguments.list)")
             }
@@ -65,13 +65,37 @@ extension Notes {
     }
 }
 
-/// The note and the tags of `tag` and `untag`.
+/// The note and the tags of `tag` and `untag`; with `-i`, the tags alone, and the note is
+/// chosen in the picker.
 struct TagArguments: ParsableArguments {
-    @Argument(help: "The note.", completion: ItemCompletion.items)
-    var note: String
+    @Argument(help: ArgumentHelp("The note (with -i, the first tag).", valueName: "note"), completion: ItemCompletion.items)
+    var first: String?
 
     @Argument(help: ArgumentHelp("The tags.", valueName: "TAG"))
-    var tags: [String]
+    var rest: [String] = []
+
+    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Choose the note in a picker (fzf when installed); every argument is a tag.")
+    var interactive = false
+
+    /// The usage line of `command`, in its two forms.
+    static func usage(_ command: String) -> String {
+        """
+        notes \(command) [--store <DIR>] <note> <TAG> ...
+        notes \(command) [--store <DIR>] -i <TAG> ...
+        """
+    }
+
+    func validate() throws {
+        if !interactive && first == nil { throw ValidationError("Missing expected argument '<note>'") }
+        if tags.isEmpty { throw ValidationError("Missing expected argument '<TAG> ...'") }
+    }
+
+    var tags: [String] { interactive ? (first.map { [$0] } ?? []) + rest : rest }
+
+    /// The note named, or with `-i` the one chosen in the picker.
+    func note(in store: Store, prompt: String) throws -> Item {
+        try ItemPicker.item(interactive ? nil : first, picking: interactive, in: store, scope: .any, kind: .note, prompt: prompt)
+    }
 
     /// The tags as normalized, each once, for messages.
     var list: String {

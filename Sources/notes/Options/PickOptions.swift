@@ -11,19 +11,27 @@ struct PickOptions: ParsableArguments {
     /// The item `reference` names; without one, or with `-i`, the one chosen in the picker,
     /// offered among the items of `scope` (`kind` only, when given).
     func item(_ reference: String?, in store: Store, scope: ReferenceScope = .live, kind: ItemKind? = nil, prompt: String) throws -> Item {
-        if let reference, !interactive { return try store.resolve(reference, scope: scope) }
-        guard isatty(STDIN_FILENO) == 1 else {
-            throw ValidationError("give the item (a path or an id): a picker needs a terminal")
-        }
-        guard let chosen = try ItemPicker.choose(in: store, scope: scope, kind: kind, query: reference ?? "", prompt: prompt) else {
-            throw ExitCode(1)
-        }
-        return chosen
+        try ItemPicker.item(reference, picking: interactive, in: store, scope: scope, kind: kind, prompt: prompt)
     }
 }
 
 /// The items of a store offered in the picker: each by its path, with its tags.
 enum ItemPicker {
+    /// The item `reference` names; without one, or when `picking`, the one chosen in the
+    /// picker (`reference` being its query). Without a terminal to pick on, a usage error.
+    static func item(
+        _ reference: String?, picking: Bool, in store: Store, scope: ReferenceScope, kind: ItemKind?, prompt: String
+    ) throws -> Item {
+        if let reference, !picking { return try store.resolve(reference, scope: scope) }
+        guard isatty(STDIN_FILENO) == 1 else {
+            throw ValidationError("give the item (a path or an id): a picker needs a terminal")
+        }
+        guard let chosen = try choose(in: store, scope: scope, kind: kind, query: reference ?? "", prompt: prompt) else {
+            throw ExitCode(1)
+        }
+        return chosen
+    }
+
     static func choose(in store: Store, scope: ReferenceScope, kind: ItemKind?, query: String, prompt: String) throws -> Item? {
         let trash: ItemRequest.Trash = switch scope {
         case .live: .excluded
