@@ -34,24 +34,39 @@ public struct LineDelta: Equatable, Sendable {
     /// The text the delta makes of `base`, at most `limit` bytes of UTF-8: a delta from an
     /// untrusted source can copy the same lines again and again.
     public func apply(to base: String, limit: Int = .max) throws(LineDeltaError) -> String {
-        let lines = TextLines.split(base)
+        var base = base
+        base.makeContiguousUTF8()
+        let made = base.utf8.withContiguousStorageIfAvailable { text in
+            Result { () throws(LineDeltaError) -> [UInt8] in try apply(to: text, limit: limit) }
+        }
+        // A contiguous string always has its storage at hand.
+        guard let made else { throw .doesNotFit }
+        return String(decoding: try made.get(), as: UTF8.self)
+    }
+
+    /// The bytes the delta makes of the UTF-8 bytes of a text: each copied run of lines is one
+    /// copy of bytes, found through the offsets of the text's line breaks.
+    private func apply(to text: UnsafeBufferPointer<UInt8>, limit: Int) throws(LineDeltaError) -> [UInt8] {
+        // bounds[k] is where line k starts; the last one is where the text ends.
+        var bounds: [Int] = [0]
+        for index in text.indices where text[index] == 0x0A { bounds.append(index + 1) }
+        if bounds[bounds.count - 1] != text.count { bounds.append(text.count) }
+        let lineCount = bounds.count - 1
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(limit, text.count + 4_096))
         for operation in operations {
             switch operation {
             case let .copy(start, count):
-                guard start >= 0, count >= 0, start <= lines.count, count <= lines.count - start else {
-                    throw .doesNotFit
-                }
-                for line in lines[start..<(start + count)] {
-                    bytes += line.utf8
-                    guard bytes.count <= limit else { throw .tooLarge }
-                }
+                guard start >= 0, count >= 0, start <= lineCount, count <= lineCount - start else { throw .doesNotFit }
+                let (from, to) = (bounds[start], bounds[start + count])
+                guard to - from <= limit - bytes.count else { throw .tooLarge }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[from..<to]))
             case let .insert(inserted):
+                guard inserted.count <= limit - bytes.count else { throw .tooLarge }
                 bytes += inserted
-                guard bytes.count <= limit else { throw .tooLarge }
             }
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     public var encoded: [UInt8] {
