@@ -58,15 +58,17 @@ enum VersionStorage {
 
     /// Writes a version unless one with its stamp is there; returns whether it wrote it. The
     /// new version is written as a head; the caller sets the heads, or, with `onlyHead`, it is
-    /// made the only head in the same write (a save's new version).
+    /// made the only head in the same write (a save's new version, even when it is there
+    /// already), or, with `onlyHeadIfNew`, only when it is written (an edit of every head that
+    /// arrives).
     @discardableResult
-    static func insert(_ version: NewVersion, onlyHead: Bool = false, _ db: Database) throws -> Bool {
+    static func insert(_ version: NewVersion, onlyHead: Bool = false, onlyHeadIfNew: Bool = false, _ db: Database) throws -> Bool {
         var line = try line(version.object, version.property, db)
         guard line.index(of: version.stamp) == nil else {
             if onlyHead { try setHeads([version.stamp], version.object, version.property, db) }
             return false
         }
-        if onlyHead { line.updateAll { $0.isHead = false } }
+        if onlyHead || onlyHeadIfNew { line.updateAll { $0.isHead = false } }
         let bases = version.bases?.sorted()
         var deltaOf: ChangeStamp?
         var depth = 0

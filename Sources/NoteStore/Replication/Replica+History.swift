@@ -83,10 +83,11 @@ extension Replica {
         }
     }
 
-    /// Writes a version unless one with its stamp is there; returns whether it wrote it.
+    /// Writes a version unless one with its stamp is there; returns whether it wrote it. With
+    /// `asOnlyHead`, a version written is made the only head in the same write.
     @discardableResult
-    public func addVersion(_ version: VersionDraft) throws -> Bool {
-        try VersionStorage.insert(version, db)
+    public func addVersion(_ version: VersionDraft, asOnlyHead: Bool = false) throws -> Bool {
+        try VersionStorage.insert(version, onlyHeadIfNew: asOnlyHead, db)
     }
 
     /// Makes exactly `heads` the heads of a property of an object; `current`: the heads as

@@ -72,12 +72,11 @@ struct HistoryMerger {
         {
             return nil
         }
-        guard try replica.addVersion(draft) else { return nil }
-        // The usual case: edited from every head there is (or a first version).
-        if fromEveryHead, incoming.bases != nil {
-            if !before.isEmpty {
-                try replica.setHeads([incoming.stamp], of: incoming.object, incoming.property, current: before + [incoming.stamp])
-            }
+        // The usual case: edited from every head there is (or a first version); the version
+        // becomes the only head as it is written.
+        let usual = fromEveryHead && incoming.bases != nil
+        guard try replica.addVersion(draft, asOnlyHead: usual) else { return nil }
+        if usual {
             guard let current, !current.utf8.elementsEqual(incoming.text.utf8) else { return nil }
             return PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
         }
