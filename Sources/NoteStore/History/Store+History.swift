@@ -25,6 +25,20 @@ extension Store {
         try read { db in try VersionStorage.text(object, property, stamp, db) }
     }
 
+    /// The encoded ``LineDelta`` that history keeps a version as, with the version it applies
+    /// to and the size of the text it makes; nil when history keeps the version whole (or has
+    /// no such version).
+    public func storedDelta(
+        of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp
+    ) throws -> (base: ChangeStamp, lines: [UInt8], size: Int)? {
+        try read { db in
+            guard let entry = try VersionStorage.line(object, property, db).entry(stamp), let base = entry.deltaOf,
+                let content = entry.content
+            else { return nil }
+            return (base, [UInt8](content), entry.size)
+        }
+    }
+
     /// The cuts of history the store records: for each property of an object whose older
     /// versions a baseline dropped, the version every version it holds descends from or is
     /// (their `dropped` left empty).

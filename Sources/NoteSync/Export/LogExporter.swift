@@ -160,9 +160,16 @@ struct LogExporter {
     private func bodyDelta(of entry: OutboxEntry) throws -> BodyDelta? {
         guard entry.entity == .note, entry.operation == .update,
             case let .text(body)? = entry.changes[HistoryProperty.body.rawValue], body.utf8.count >= BodyDelta.minimumBodyBytes,
-            let base = entry.history?.bases[.body]?.max(),
-            let baseText = try store.text(of: entry.object, .body, at: base)
+            let base = entry.history?.bases[.body]?.max()
         else { return nil }
+        // The save kept the version as a delta against its base when that was small: taken as
+        // it is, rather than made again from the base's text (up to 50 deltas away in history).
+        if let stored = try store.storedDelta(of: entry.object, .body, at: ChangeStamp(clock: entry.clock, device: store.deviceID)),
+            stored.base == base, stored.size == body.utf8.count
+        {
+            return BodyDelta.made(base: base, lines: stored.lines, text: body)
+        }
+        guard let baseText = try store.text(of: entry.object, .body, at: base) else { return nil }
         return BodyDelta.make(from: baseText, base: base, to: body)
     }
 }

@@ -38,6 +38,14 @@ public struct BodyDelta: Sendable, Equatable {
         return BodyDelta(base: base, lines: lines, sha256: Self.digest(text))
     }
 
+    /// The delta from `base` to `text` whose lines are `lines`, made already, when it is less
+    /// than half the size of `text`; nil otherwise.
+    public static func made(base: ChangeStamp, lines: [UInt8], text: String) -> BodyDelta? {
+        let size = text.utf8.count
+        guard size >= minimumBodyBytes, (lines.count + 2) / 3 * 4 < size / 2 else { return nil }
+        return BodyDelta(base: base, lines: lines, sha256: Self.digest(text))
+    }
+
     /// The text the delta makes of the base's text; throws when the delta does not read, does
     /// not fit the base, makes more than a body may hold, or makes another text than its hash.
     public func text(from baseText: String) throws(LogProblem) -> String {
