@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "NoteWatch", targets: ["NoteWatch"]),
         .library(name: "NoteInterchange", targets: ["NoteInterchange"]),
         .library(name: "NoteTerminal", targets: ["NoteTerminal"]),
+        .library(name: "NoteMarkdown", targets: ["NoteMarkdown"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -21,6 +22,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "NoteText"),
+        .systemLibrary(
+            name: "CCmarkGFM",
+            providers: [.apt(["libcmark-gfm-dev"])]),
+        .target(
+            name: "NoteMarkdown",
+            dependencies: ["CCmarkGFM"]),
         .target(name: "CFileSystem"),
         .target(name: "CTerminal"),
         .systemLibrary(
@@ -69,7 +76,7 @@ let package = Package(
             ]),
         .target(
             name: "NoteInterchange",
-            dependencies: ["NoteStore"]),
+            dependencies: ["NoteStore", "NoteMarkdown"]),
         .target(name: "SyncthingLoopback"),
         .target(
             name: "NoteTestSupport",
@@ -97,6 +104,9 @@ let package = Package(
         .testTarget(
             name: "NoteInterchangeTests",
             dependencies: ["NoteInterchange", "NoteStore", "NoteTestSupport"]),
+        .testTarget(
+            name: "NoteMarkdownTests",
+            dependencies: ["NoteMarkdown"]),
         .testTarget(
             name: "NoteTerminalTests",
             dependencies: ["NoteTerminal"]),

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 readonly PROGRAM=install.sh
-readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev libncurses-dev)
+readonly PACKAGES=(libsqlite3-dev libinotifytools0-dev libncurses-dev libcmark-gfm-dev)
 # What the tests use besides: faketime runs a device with its wall clock moved; tmux is the
 # terminal in which the interactive tests type into real vim and nano, and press Tab in a
 # bash with bash-completion, and choose in fzf.
