@@ -139,7 +139,6 @@ import Testing
         #expect(last.map { String(text[$0.lowerBound...]) } == "![c](d.png)")
         #expect(ByteSearch.firstRange(of: Array("![".utf8), in: text, from: text.index(after: first!.lowerBound)) == last)
         #expect(ByteSearch.firstRange(of: Array("zz".utf8), in: text) == nil)
-        #expect(MarkdownLinks.images(in: text).map(\.destination) == ["b.png", "d.png"])
     }
 
     @Test func frontMatterValuesReadAsBefore() {

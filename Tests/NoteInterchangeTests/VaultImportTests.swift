@@ -31,7 +31,8 @@ import Testing
             at: RoundTripTests.images.appendingPathComponent("plain.png"), to: vault.appendingPathComponent("Daily/assets/plain copy.png"))
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
-        #expect(report.created == 3 && report.images == 1 && report.problems.isEmpty, "\(report)")
+        #expect(report.created == 3 && report.images == 1, "\(report)")
+        #expect(report.problems == ["Daily/2024-03-01.md: image pic.png not found, not attached"])
         let daily = try store.resolve("Daily/2024-03-01")
         // The front matter is not kept; wiki links stay as text; the image link stays too.
         #expect(daily.body == "See [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n")
@@ -49,6 +50,52 @@ import Testing
     /// A git repository of notes: its `.git` folder (hidden) is passed over, its Markdown
     /// files come in with the tags of their front matter, and pulling changes then importing
     /// again updates the notes instead of duplicating them.
+    /// A vault in Obsidian's layout: its images in the attachment folder that
+    /// `.obsidian/app.json` names, embedded by name with sizes and fragments, linked by path
+    /// from the top, by `<img>` and reference style, and mentioned in code, which attaches
+    /// nothing. Every image is attached once per note, with its caption; bodies stay as written.
+    @Test func embedsFindTheirFilesAsObsidianDoes() throws {
+        try write("{\"attachmentFolderPath\": \"Files/attachments\"}", ".obsidian/app.json")
+        for (sample, path) in [
+            ("plain.png", "Files/attachments/shot.png"), ("baseline.jpg", "Files/attachments/bases.jpg"),
+            ("still.gif", "deep/inside/anim.gif"), ("lossy.webp", "b/dup.webp"), ("indexed.png", "a/long/path/dup.webp"),
+            ("interlaced.png", "top.png"),
+        ] {
+            try FileManager.default.createDirectory(at: vault.appendingPathComponent(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: RoundTripTests.images.appendingPathComponent(sample), to: vault.appendingPathComponent(path))
+        }
+        let body = """
+            # Daily
+            ![[shot.png]] and again ![[shot.png|300]] and ![[bases.jpg#interface|the bases]].
+            ![[anim.gif]] ![[dup.webp]] ![[Other note]] ![[Other note#Part]]
+            `![[code.png]]` and ![alt][logo] and <img src="/top.png" width=10>
+
+            ```
+            ![[fenced.png]] ![](fenced.png)
+            ```
+
+            [logo]: ../top.png "Logo"
+            ![[missing.png]]
+
+            """
+        try write(body, "Journal/2024/Daily.md")
+        try write("Other\n", "Other note.md")
+        let store = try Store(folder: folder.appending("store"))
+        let report = try importVault(into: store)
+        #expect(report.problems == [
+            "Journal/2024/Daily.md: image /top.png is outside what is imported, not attached",
+            "Journal/2024/Daily.md: image missing.png not found, not attached",
+        ], "\(report)")
+        let daily = try store.resolve("Journal/2024/Daily")
+        #expect(daily.body == body)
+        let attachments = try store.attachments(of: daily.id)
+        // shot.png once, bases.jpg with its shown text, anim.gif by name, the shorter dup.webp
+        // (the longer one is a PNG), and top.png by name from a path that leads nowhere.
+        #expect(attachments.map(\.format.rawValue).sorted() == ["gif", "jpeg", "png", "png", "webp"], "\(attachments)")
+        #expect(Set(attachments.map(\.caption)) == [nil, "the bases", "alt"])
+        #expect(report.images == 5)
+    }
+
     @Test func aGitRepositoryOfNotes() throws {
         func git(_ arguments: String...) throws {
             let process = Process()

@@ -1,4 +1,5 @@
 import Foundation
+import NoteMarkdown
 import NoteStore
 
 /// Reads a Markdown file, or a folder tree of them, as ``MarkdownExporter`` writes it or as
@@ -86,7 +87,8 @@ public struct MarkdownReader: Sendable {
         var problems: [String] = []
         if try !check(root) {
             let folder = root.deletingLastPathComponent()
-            let place = Place(folder: folder, source: "", root: folder, tree: ImportedTree(folder))
+            let tree = ImportedTree(folder)
+            let place = Place(folder: folder, source: "", root: folder, tree: tree, files: VaultFiles(root: folder, tree: tree))
             if let note = readNote(named: root.lastPathComponent, in: place, problems: &problems) { try body(note, nil, nil) }
             return problems
         }
@@ -123,6 +125,8 @@ public struct MarkdownReader: Sendable {
         let source: String
         let root: URL
         let tree: ImportedTree
+        /// The files of what is imported, to find the file of an image or an embed.
+        let files: VaultFiles
     }
 
     /// What an entry of a folder is to an import: a folder to walk or a note's file; nil for
@@ -160,6 +164,7 @@ public struct MarkdownReader: Sendable {
         let reader: MarkdownReader
         let root: URL
         let tree: ImportedTree
+        let files: VaultFiles
         let send: (Walked) -> Bool
         /// The resolved paths of the folders being walked, outermost first: a link back to one
         /// of them is not walked again.
@@ -174,6 +179,7 @@ public struct MarkdownReader: Sendable {
             self.root = root
             self.send = send
             tree = ImportedTree(root)
+            files = VaultFiles(root: root, tree: tree)
             chain = [tree.resolvedPath]
         }
 
@@ -189,7 +195,7 @@ public struct MarkdownReader: Sendable {
 
         mutating func contents(_ listed: [FolderListing.Entry], of folder: URL, key: Int?) throws {
             let source = reader.relative(folder, to: root).map { $0 + "/" } ?? ""
-            let place = Place(folder: folder, source: source, root: root, tree: tree)
+            let place = Place(folder: folder, source: source, root: root, tree: tree, files: files)
             for entry in listed.sorted(by: { $0.name < $1.name }) {
                 switch MarkdownReader.role(of: entry) {
                 case .folder?: try collection(entry.name, in: folder, source: source, key: key)
@@ -300,11 +306,11 @@ public struct MarkdownReader: Sendable {
             range.lowerBound == body.startIndex || body.utf8[body.utf8.index(before: range.lowerBound)] != 0x0D,
             body[range.upperBound...].split(separator: "\n").allSatisfy({ $0.hasPrefix("![") })
         {
-            let links = MarkdownLinks.images(in: body[range.upperBound...])
+            let links = MarkdownScanner.references(in: String(body[range.upperBound...]))
             body = body[..<range.lowerBound]
             attach(links, in: place, to: &note, problems: &problems)
         }
-        attach(MarkdownLinks.images(in: body), in: place, to: &note, problems: &problems)
+        attach(MarkdownScanner.references(in: String(body)), in: place, to: &note, problems: &problems)
         note.body = String(body)
         return note
     }
@@ -331,34 +337,52 @@ public struct MarkdownReader: Sendable {
         if entry.kind == .note, let tags = matter.list("tags") { entry.tags = tags }
     }
 
-    /// Local image links become attachments; links to the web are left as text. A link to a
-    /// file outside what is imported, or to none, is reported.
+    /// Images and embedded files become attachments: `![text](path)` (reference style too),
+    /// `<img src>`, and Obsidian's `![[file.png]]`, `![[file.png|300]]`, `![[file.png#page]]`,
+    /// found as ``VaultFiles`` finds them, never inside code. The body keeps its text as
+    /// written. Links to the web are left as text; an embedded note (`![[Note]]`) is not a
+    /// file. A file outside what is imported, or none, is reported.
     private func attach(
-        _ links: [MarkdownLinks.ImageLink], in place: Place, to note: inout ImportEntry, problems: inout [String]
+        _ references: [MarkdownReference], in place: Place, to note: inout ImportEntry, problems: inout [String]
     ) {
-        let root = place.root
-        for link in links {
-            let destination = link.destination
-            if destination.isEmpty || destination.contains("://") || destination.hasPrefix("data:") || destination.hasPrefix("#") { continue }
-            let target = (destination.hasPrefix("/") ? URL(fileURLWithPath: destination)
-                : place.folder.appendingPathComponent(destination)).standardizedFileURL
-            guard target.path.hasPrefix(root.path + "/") || target.path == root.path else {
-                problems.append("\(note.source): image \(destination) is outside what is imported, not attached")
-                continue
-            }
+        for reference in references {
+            guard reference.kind == .image || reference.kind == .htmlImage || reference.kind == .wikiEmbed,
+                !reference.target.isEmpty, !reference.isExternal
+            else { continue }
+            let written = reference.target
+            if reference.kind == .wikiEmbed, Self.isNoteName(written) { continue }
             let file: URL
-            switch place.tree.resolve(target.path) {
-            case let .inside(resolved): file = URL(fileURLWithPath: resolved)
+            switch place.files.find(written, from: place.folder) {
+            case let .file(found): file = found
             case .outside:
-                problems.append("\(note.source): image \(destination) is a symbolic link to outside what is imported, not attached")
+                problems.append("\(note.source): image \(written) is outside what is imported, not attached")
+                continue
+            case .linkOutside:
+                problems.append("\(note.source): image \(written) is a symbolic link to outside what is imported, not attached")
                 continue
             case .missing:
-                problems.append("\(note.source): image \(destination) not found, not attached")
+                problems.append("\(note.source): image \(written) not found, not attached")
                 continue
             }
             if note.images.contains(where: { $0.file == file }) { continue }
-            note.images.append((file, link.text.isEmpty ? nil : link.text))
+            note.images.append((file, Self.caption(of: reference)))
         }
+    }
+
+    /// Whether an embed's target names a note rather than a file: no extension, or a
+    /// Markdown one.
+    private static func isNoteName(_ target: String) -> Bool {
+        let name = (target as NSString).lastPathComponent
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return true }
+        return isMarkdown(name)
+    }
+
+    /// A Markdown image's text, or an embed's shown text when it is not a size (`300`,
+    /// `300x200`); nil when there is none.
+    private static func caption(of reference: MarkdownReference) -> String? {
+        let text = reference.kind == .wikiEmbed ? reference.display ?? "" : reference.text
+        let isSize = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "x") }
+        return text.isEmpty || isSize ? nil : text
     }
 
     /// The path of `url` relative to `base`; nil when it is `base`.
