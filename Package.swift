@@ -99,7 +99,7 @@ let package = Package(
             dependencies: ["NoteInterchange", "NoteStore", "NoteTestSupport"]),
         .testTarget(
             name: "NoteTerminalTests",
-            dependencies: ["NoteTerminal"]),
+            dependencies: ["NoteTerminal", "NoteStore", "NoteTestSupport"]),
         .testTarget(
             name: "NoteWatchTests",
             dependencies: ["NoteWatch", "NoteTestSupport"]),
