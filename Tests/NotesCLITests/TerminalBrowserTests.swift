@@ -88,6 +88,15 @@ import Testing
         try terminal.waitForScreen(containing: "│ Long/note 0")
         try terminal.press("g")
         try terminal.waitForScreen(containing: "│ 東京")
+        // Another order starts at its first row, as the list did.
+        try terminal.press("s")
+        try terminal.waitForScreen(within: 15, "the newest day first") { screen in
+            screen.split(separator: "\n").dropFirst().first?.contains("│ 20") == true
+        }
+        try terminal.press("s")
+        try terminal.waitForScreen(within: 15, "the top level first") { screen in
+            screen.split(separator: "\n").dropFirst().first?.contains("│ (top level)") == true
+        }
         try quit(terminal)
     }
 

@@ -62,12 +62,13 @@ extension Browser {
         notesReachEnd = window.reachesEnd
     }
 
-    /// Where the screen starts: the note of the first row on screen, or the note under it when
-    /// that row is a heading.
+    /// Where the screen starts: the list's start when it shows the first row (rows that come
+    /// before it, or another order or filter, start there too), else the note of the first row
+    /// on screen, or the note under it when that row is a heading.
     private var topAnchor: NoteList.Anchor {
-        guard notes.top < notes.rows.count, let note = notes.rows[notes.top...].lazy.compactMap(\.item).first else {
-            return .start
-        }
+        guard notes.top > 0 || !notesReachStart, notes.top < notes.rows.count,
+            let note = notes.rows[notes.top...].lazy.compactMap(\.item).first
+        else { return .start }
         return .note(note)
     }
 }
