@@ -109,7 +109,7 @@ let package = Package(
             dependencies: ["NoteMarkdown"]),
         .testTarget(
             name: "NoteTerminalTests",
-            dependencies: ["NoteTerminal"]),
+            dependencies: ["NoteTerminal", "NoteStore", "NoteTestSupport"]),
         .testTarget(
             name: "NoteWatchTests",
             dependencies: ["NoteWatch", "NoteTestSupport"]),

@@ -10,6 +10,9 @@ struct BenchSizes: Sendable {
     var listingRounds: Int
     /// `listing`: the sizes of the notes full of the searched word added for the last search.
     var longNoteMegabytes: [Double]
+    /// `browser`: notes in the store the browser shows, and saves made while it is open.
+    var browserNotes: Int
+    var browserSaves: Int
     /// `insert`: notes inserted in one save, and repetitions of each variant.
     var insertNotes: Int
     var insertRepetitions: Int
@@ -51,7 +54,7 @@ struct BenchSizes: Sendable {
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
-        longNoteMegabytes: [1, 5, 10],
+        longNoteMegabytes: [1, 5, 10], browserNotes: 100_000, browserSaves: 30,
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
@@ -60,7 +63,7 @@ struct BenchSizes: Sendable {
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
-        longNoteMegabytes: [0.1, 0.5, 1],
+        longNoteMegabytes: [0.1, 0.5, 1], browserNotes: 2_000, browserSaves: 5,
         insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,

@@ -28,6 +28,9 @@ struct NotesBench: ParsableCommand {
         help: ArgumentHelp("The scenarios to run (default: all).", valueName: "NAME"))
     var scenarios: [ScenarioName] = []
 
+    @Option(help: ArgumentHelp("The notes in the store of the browser scenario (default: 100,000; 2,000 with --quick).", valueName: "COUNT"))
+    var browserNotes: Int?
+
     @Option(help: ArgumentHelp("Write the latency distribution chart of sync-latency to this SVG file.", valueName: "PATH"))
     var chart: String?
 
@@ -41,7 +44,9 @@ struct NotesBench: ParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw BenchError.missingBinary(binary.path)
         }
-        let bench = try Workbench(sizes: quick ? .quick : .full, notesBinary: binary)
+        var sizes = quick ? BenchSizes.quick : .full
+        if let browserNotes { sizes.browserNotes = browserNotes }
+        let bench = try Workbench(sizes: sizes, notesBinary: binary)
         var report = Report(
             quick: quick, command: CommandLine.arguments.joined(separator: " "),
             started: Date().ISO8601Format(), machine: .current())

@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 import NoteTestSupport
 import Testing
 
@@ -58,6 +59,44 @@ import Testing
         #expect(screen.contains("│ Getting started/Glossary"), "the selection moved: \(screen)")
         try fixture.succeed(["rm", "Arrived from elsewhere"])
         try terminal.waitForScreen(within: 15, "the trashed note gone") { !$0.contains("Arrived from elsewhere") }
+        try quit(terminal)
+    }
+
+    /// A list longer than the rows the browser reads at a time: moves, ends and pages go
+    /// through it, a note saved elsewhere appears beside the selection far down, and the
+    /// selection follows its note when another process moves it away.
+    @Test func aLongListScrollsAndFollowsItsSelection() throws {
+        let store = try Store(folder: fixture.store)
+        let context = store.makeContext()
+        let long = context.insertCollection(named: "Long")
+        for number in 1...120 { _ = context.insertNote(named: String(format: "note %03d", number), body: "", in: long.id) }
+        try context.save()
+        let terminal = try terminal()
+        // 日本語メモ, Glossary, note 001 ... note 120, Soup.
+        try terminal.press("G")
+        try terminal.waitForScreen(containing: "│ Recipes/Soup")
+        try terminal.press("g")
+        try terminal.waitForScreen(containing: "│ 東京")
+        for _ in 0..<5 { try terminal.press("Space") }
+        try terminal.waitForScreen(containing: "│ Long/note 104")
+        _ = try fixture.add("note 103a", in: "Long", body: "new")
+        let screen = try terminal.waitForScreen(containing: "note 103a")
+        #expect(screen.contains("│ Long/note 104"), "the selection moved: \(screen)")
+        try fixture.succeed(["mv", "Long/note 104", "--to", "Recipes"])
+        try terminal.waitForScreen(containing: "│ Recipes/note 104")
+        for _ in 0..<5 { try terminal.press("PageUp") }
+        try terminal.waitForScreen(containing: "│ Long/note 0")
+        try terminal.press("g")
+        try terminal.waitForScreen(containing: "│ 東京")
+        // Another order starts at its first row, as the list did.
+        try terminal.press("s")
+        try terminal.waitForScreen(within: 15, "the newest day first") { screen in
+            screen.split(separator: "\n").dropFirst().first?.contains("│ 20") == true
+        }
+        try terminal.press("s")
+        try terminal.waitForScreen(within: 15, "the top level first") { screen in
+            screen.split(separator: "\n").dropFirst().first?.contains("│ (top level)") == true
+        }
         try quit(terminal)
     }
 

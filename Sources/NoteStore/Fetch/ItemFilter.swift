@@ -47,6 +47,12 @@ enum ItemFilter {
                 """
             arguments = [root.storeString] + arguments
             clauses.append("item.id IN subtree")
+        case let .contents(of: parents):
+            let ids = parents.compactMap { $0?.storeString }
+            var alternatives = ids.isEmpty ? [] : ["item.parent IN (" + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")"]
+            arguments += StatementArguments(ids)
+            if parents.contains(nil) { alternatives.append("item.parent IS NULL") }
+            clauses.append(alternatives.isEmpty ? "0" : "(" + alternatives.joined(separator: " OR ") + ")")
         }
         switch request.trash {
         case .excluded: clauses.append("item.trashed IS NULL")
@@ -61,6 +67,11 @@ enum ItemFilter {
             clauses.append("EXISTS (SELECT 1 FROM tag WHERE tag.name = ? AND tag.item = item.id)")
             arguments += [tag]
         }
+        if let start = request.start {
+            let (clause, values) = startClause(start, sort: request.sort)
+            clauses.append(clause)
+            arguments += values
+        }
         var sql = prefix + " SELECT " + columns(includingBody: request.includesBodies) + " FROM item"
         if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
         sql += " ORDER BY " + orderBy(request.sort)
@@ -72,6 +83,27 @@ enum ItemFilter {
             sql += " LIMIT -1 OFFSET \(request.offset)"
         }
         return (sql, arguments)
+    }
+
+    /// The items from `start` on in the order of `sort` (the order is total: by the sort's
+    /// value, then by id).
+    static func startClause(_ start: ItemRequest.Start, sort: ItemSort) -> (String, StatementArguments) {
+        let (item, inclusive) = switch start {
+        case let .after(item): (item, false)
+        case let .at(item): (item, true)
+        }
+        let beyond = sort.ascending ? ">" : "<"
+        let idBeyond = inclusive ? beyond + "=" : beyond
+        let column: String
+        let value: any DatabaseValueConvertible
+        switch sort.key {
+        case .name: (column, value) = ("item.name COLLATE itemName", item.name)
+        case .created: (column, value) = ("item.created", item.created.storeMilliseconds)
+        case .modified: (column, value) = ("item.modified", item.modified.storeMilliseconds)
+        }
+        return (
+            "(\(column) \(beyond) ? OR (\(column) = ? AND item.id \(idBeyond) ?))",
+            [value, value, item.id.storeString])
     }
 
     static func orderBy(_ sort: ItemSort) -> String {
@@ -93,9 +125,15 @@ enum ItemFilter {
         default: break
         }
         if let text = request.nameContains, !fold(item.name).contains(fold(text)) { return false }
+        switch request.start {
+        case let .after(start)?: if !request.sort.orders(start, before: item) { return false }
+        case let .at(start)?: if request.sort.orders(item, before: start) { return false }
+        case nil: break
+        }
         switch request.scope {
         case .topLevel: return item.parent == nil
         case let .children(of: parent): return item.parent == parent
+        case let .contents(of: parents): return parents.contains(item.parent)
         case .everywhere, .descendants: return true
         }
     }

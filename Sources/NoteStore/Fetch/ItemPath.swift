@@ -64,6 +64,18 @@ public struct CollectionIndex: Sendable {
         }
         return names.reversed().joined(separator: "/")
     }
+
+    /// The collections of the index, each with the collection it is in (nil: the top level).
+    public var parents: [UUID: UUID?] { entries.mapValues(\.parent) }
+
+    /// The path of a collection; empty for the top level (nil) and for an id the index does
+    /// not hold, as ``path(of:)`` reads it for the items inside.
+    public func path(ofCollection id: UUID?) -> String {
+        guard let id, let entry = entries[id] else { return "" }
+        return path(of: Item(
+            id: id, kind: .collection, name: entry.name, created: .distantPast, modified: .distantPast,
+            parent: entry.parent, trashed: nil, body: nil))
+    }
 }
 
 extension Store {

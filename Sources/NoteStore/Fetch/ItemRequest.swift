@@ -15,6 +15,19 @@ public struct ItemRequest: Sendable, Equatable {
         case children(of: UUID)
         /// The contents of a collection at any depth.
         case descendants(of: UUID)
+        /// The direct contents of several collections; nil in the list stands for the top level.
+        case contents(of: [UUID?])
+    }
+
+    /// Where the items start in the order of `sort`, for reading a long list a window at a
+    /// time (keyset paging): each window starts where the last one ended, so that the
+    /// rows before it are never read, as they are for `offset`. The item gives its values
+    /// as they were when it was read; it need not match the request, nor be saved still.
+    public enum Start: Sendable, Equatable {
+        /// The items after this one.
+        case after(Item)
+        /// This item, when it matches, and the items after it.
+        case at(Item)
     }
 
     /// Whether trashed items take part.
@@ -32,6 +45,8 @@ public struct ItemRequest: Sendable, Equatable {
     /// Keeps items that carry every one of these tags.
     public var tags: [String]
     public var sort: ItemSort
+    /// Keeps the items from this place on in the order of `sort`.
+    public var start: Start?
     public var limit: Int?
     public var offset: Int
     /// When false, notes come without their body (`body` is nil), which keeps listings cheap.
@@ -39,8 +54,8 @@ public struct ItemRequest: Sendable, Equatable {
 
     public init(
         kind: ItemKind? = nil, scope: Scope = .everywhere, trash: Trash = .excluded,
-        nameContains: String? = nil, tags: [String] = [], sort: ItemSort = .name, limit: Int? = nil, offset: Int = 0,
-        includesBodies: Bool = true
+        nameContains: String? = nil, tags: [String] = [], sort: ItemSort = .name, start: Start? = nil, limit: Int? = nil,
+        offset: Int = 0, includesBodies: Bool = true
     ) {
         self.kind = kind
         self.scope = scope
@@ -48,6 +63,7 @@ public struct ItemRequest: Sendable, Equatable {
         self.nameContains = nameContains
         self.tags = tags
         self.sort = sort
+        self.start = start
         self.limit = limit
         self.offset = offset
         self.includesBodies = includesBodies
@@ -67,6 +83,10 @@ public struct ItemSort: Sendable, Equatable {
         self.key = key
         self.ascending = ascending
     }
+
+    /// The same order, backwards: with a ``ItemRequest/Start``, the items before it, nearest
+    /// first.
+    public var reversed: ItemSort { ItemSort(key, ascending: !ascending) }
 
     public static let name = ItemSort(.name)
     public static let created = ItemSort(.created)

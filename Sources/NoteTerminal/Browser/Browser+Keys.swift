@@ -18,9 +18,9 @@ extension Browser {
         case .code(Int32(KEY_NPAGE)), .character(" "): try move(by: height - 1, height: height)
         case .code(Int32(KEY_PPAGE)): try move(by: -(height - 1), height: height)
         case .character("g"), .code(Int32(KEY_HOME)):
-            if focus == .places { places.selectFirst(height: height); try reload() } else { notes.selectFirst(height: height) }
+            if focus == .places { places.selectFirst(height: height); try reload() } else { try selectNotesEnd(last: false, height: height) }
         case .character("G"), .code(Int32(KEY_END)):
-            if focus == .places { places.selectLast(height: height); try reload() } else { notes.selectLast(height: height) }
+            if focus == .places { places.selectLast(height: height); try reload() } else { try selectNotesEnd(last: true, height: height) }
         case .character("h"), .code(Int32(KEY_LEFT)): focus = .places
         case .character("l"), .code(Int32(KEY_RIGHT)): focus = .notes
         case .character("\t"): focus = focus == .places ? .notes : .places
@@ -39,6 +39,7 @@ extension Browser {
         case .code(Int32(KEY_RESIZE)):
             notes.scrollToSelection(height: height)
             places.scrollToSelection(height: height)
+            try reload()
             clear()
         default: break
         }
@@ -54,7 +55,7 @@ extension Browser {
             notes = PaneState()
             try reload()
         } else {
-            notes.move(by: steps, height: height)
+            try moveNotes(by: steps, height: height)
         }
     }
 
@@ -102,10 +103,7 @@ extension Browser {
         do {
             let note = try store.addNote(named: name, body: "", in: parent)
             try reload()
-            if let index = notes.rows.firstIndex(where: { $0.key == note.id.storeString }) {
-                notes.select(near: index)
-                notes.scrollToSelection(height: BrowserScreen.layout.listHeight)
-            }
+            try selectNote(note, height: BrowserScreen.layout.listHeight)
             focus = .notes
             try edit(note)
         } catch {

@@ -10,8 +10,9 @@ import NoteStore
 /// `notes browse`: the collections, the notes of the selected one in sections, and a preview of
 /// the selected note, kept in step with the store as a fetched results controller keeps a
 /// table view: the store's observation of commits (by this process, another one, or an
-/// import of sync) wakes the loop, which loads the rows again and applies them as changes,
-/// keeping the selection on the same item.
+/// import of sync) wakes the loop, which loads the rows on screen again and applies them as
+/// changes, keeping the selection on the same item. The notes pane holds a window of its list
+/// (``NoteList``), read again on every change and when a move goes past it.
 public final class Browser {
     /// What the browser asks of the command that opened it.
     public struct Actions {
@@ -27,7 +28,12 @@ public final class Browser {
     var places = PaneState()
     var notes = PaneState()
     var focus = Focus.notes
-    var order = BrowserContent.Order.byCollection
+    var order = NoteList.Order.byCollection
+    /// The notes of the place shown, as of the last load, and whether the notes pane's rows
+    /// run to the list's ends.
+    var noteList: NoteList?
+    var notesReachStart = true
+    var notesReachEnd = true
     var filter = ""
     var status = ""
     var showsHelp = false
@@ -76,15 +82,15 @@ public final class Browser {
         }
     }
 
-    /// Loads the rows again and applies them to the panes; the preview follows the selection.
+    /// Loads the places and the notes on screen again and applies them to the panes; the
+    /// preview follows the selection.
     func reload() throws {
         let height = BrowserScreen.layout.listHeight
-        let wanted = place
-        var content = try BrowserContent.load(from: store, place: wanted, order: order, filter: filter)
-        places.replaceRows(content.places, height: height)
-        // The place shown may be gone (a collection removed elsewhere): show the one selected now.
-        if place != wanted { content = try BrowserContent.load(from: store, place: place, order: order, filter: filter) }
-        notes.replaceRows(content.notes, height: height)
+        let index = try store.collectionIndex()
+        // The place shown may be gone (a collection removed elsewhere): the one selected now.
+        places.replaceRows(try PlaceList.load(from: store), height: height)
+        noteList = NoteList(store: store, index: index, place: place, order: order, filter: filter)
+        try reloadNotes(height: height)
         preview = BrowserPreview.load(notes.selectedRow?.item, store: store)
     }
 

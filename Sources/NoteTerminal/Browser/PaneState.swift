@@ -12,8 +12,12 @@ struct PaneState {
 
     /// Replaces the rows, and returns how the rows on screen changed (the diff the screen
     /// needs; the rest of a long list is not compared).
+    ///
+    /// `anchor`, for rows that are a window of a longer list, is the index in `new` of the
+    /// place of the first row on screen, which serves when that row is gone; a selection that
+    /// is gone then moves to the row on its line of the screen.
     @discardableResult
-    mutating func replaceRows(_ new: [BrowserRow], height: Int) -> RowChanges {
+    mutating func replaceRows(_ new: [BrowserRow], height: Int, anchor: Int? = nil) -> RowChanges {
         let oldWindow = window(height: height).map(\.key)
         let oldSelectedKey = selectedRow?.key
         let oldTopKey = top < rows.count ? rows[top].key : nil
@@ -22,12 +26,13 @@ struct PaneState {
         rows = new
         // The first row on screen stays first when it is still there: rows that come or go
         // above it do not scroll the screen.
-        top = oldTopKey.flatMap { key in new.firstIndex { $0.key == key } } ?? min(oldTop, max(0, new.count - 1))
+        top = oldTopKey.flatMap { key in new.firstIndex { $0.key == key } } ?? anchor ?? min(oldTop, max(0, new.count - 1))
         if let oldSelectedKey, let index = new.firstIndex(where: { $0.key == oldSelectedKey }) {
             selected = index
         } else {
             selected = nil
-            select(near: min(oldPosition, max(0, new.count - 1)))
+            let position = anchor == nil ? oldPosition : max(0, top + oldPosition - oldTop)
+            select(near: min(position, max(0, new.count - 1)))
         }
         scrollToSelection(height: height)
         return RowChanges(from: oldWindow, to: window(height: height).map(\.key))
@@ -36,6 +41,15 @@ struct PaneState {
     /// The rows on screen.
     func window(height: Int) -> ArraySlice<BrowserRow> {
         rows[min(top, rows.count)..<min(top + max(0, height), rows.count)]
+    }
+
+    /// Selects the row with this key, if there is one, and scrolls to it.
+    @discardableResult
+    mutating func select(key: String, height: Int) -> Bool {
+        guard let index = rows.firstIndex(where: { $0.key == key }) else { return false }
+        selected = index
+        scrollToSelection(height: height)
+        return true
     }
 
     /// Selects the selectable row at `index`, else the next one after it, else before it.
