@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "NoteStore",
             dependencies: [
-                "NoteText", "CSQLiteHardening", "CFileSystem",
+                "NoteText", "NoteMarkdown", "CSQLiteHardening", "CFileSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

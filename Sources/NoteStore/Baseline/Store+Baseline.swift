@@ -70,6 +70,13 @@ extension Store {
                     DELETE FROM blob_release;
                     DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
                     """)
+                // The link index is derived: the store made from the baseline builds its own,
+                // and a baseline stays what a store of its model version is to every build.
+                try db.execute(sql: """
+                    DROP TABLE IF EXISTS link;
+                    DROP TABLE IF EXISTS link_name;
+                    DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.linksMigration)';
+                    """)
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if let pruning = try retention(made) { made.cuts = try VersionStorage.prune(pruning, db) }
                 made.recordsCuts = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")!

@@ -149,7 +149,7 @@ struct SaveWriter {
                 item.created.storeMilliseconds, item.modified.storeMilliseconds,
                 item.trashed?.storeMilliseconds, body, insertionStamps,
             ])
-        searchIndex.inserted(rowid: db.lastInsertedRowID, text: (item.name, body))
+        searchIndex.inserted(rowid: db.lastInsertedRowID, id: item.id.storeString, text: (item.name, body))
         let history = recordFirstVersions(of: item)
         outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history)
         inserted.append(item.id)

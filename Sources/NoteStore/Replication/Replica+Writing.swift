@@ -36,7 +36,7 @@ extension Replica {
                 item.created.storeMilliseconds, item.modified.storeMilliseconds, item.trashed?.storeMilliseconds,
                 item.body, Self.stampsJSON(stamps),
             ])
-        searchIndex.inserted(rowid: db.lastInsertedRowID)
+        searchIndex.inserted(rowid: db.lastInsertedRowID, id: object.storeString)
         // A new collection may be the merged parent of displaced items: the repair runs.
         if item.parent != nil || kind == .collection { movedItems.insert(object) }
     }

@@ -45,6 +45,11 @@ enum StoreSchema {
         migrator.registerMigration("v8", foreignKeyChecks: .immediate) { db in
             try addHistoryLines(db)
         }
+        // Derived tables, not a model version: a baseline leaves them out (and the record of
+        // this migration), and a store made from one builds them when it opens.
+        migrator.registerMigration(linksMigration, foreignKeyChecks: .immediate) { db in
+            try addLinkIndex(db)
+        }
         return migrator
     }
 

@@ -12,7 +12,8 @@ import GRDB
 /// (a trigger runs in a statement savepoint, and so does `INSERT ... SELECT`), and gathers the
 /// items whose text a transaction changes to write their entries at the end, in rowid order,
 /// with values rather than a select: an import applying updates in the order of a log became
-/// about four times faster in its index.
+/// about four times faster in its index. The link index (``LinkIndex``) follows the same
+/// entries: a note's links when its body changes, its names when its name does.
 enum SearchIndex {
     /// The text of an item as the index holds it.
     struct Entry {
@@ -29,6 +30,8 @@ enum SearchIndex {
         /// The text of rows inserted by the transaction, when the inserter gave it: written
         /// without reading the row again, unless the row changes or goes meanwhile.
         private var insertedText: [Int64: (name: String, body: String?)] = [:]
+        /// The item id of each row gathered.
+        private var ids: [Int64: String] = [:]
         /// Past this much old text held, the batch writes what it has (and starts again).
         private static let heldBytesLimit = 32 << 20
 
@@ -36,6 +39,7 @@ enum SearchIndex {
         func willChange(_ id: String, _ db: Database) throws {
             guard let entry = try SearchIndex.entry(of: id, db) else { return }
             insertedText[entry.rowid] = nil
+            ids[entry.rowid] = id
             guard indexed[entry.rowid] == nil else { return }
             indexed[entry.rowid] = entry
             heldBytes += entry.name.utf8.count + (entry.body?.utf8.count ?? 0)
@@ -43,9 +47,10 @@ enum SearchIndex {
         }
 
         /// Call after inserting an item row; with its name and body when they are at hand.
-        func inserted(rowid: Int64, text: (name: String, body: String?)? = nil) {
+        func inserted(rowid: Int64, id: String, text: (name: String, body: String?)? = nil) {
             if indexed[rowid] == nil { indexed[rowid] = .some(nil) }
             insertedText[rowid] = text
+            ids[rowid] = id
         }
 
         /// Writes the gathered entries: each old one removed, each row's current text added.
@@ -56,15 +61,24 @@ enum SearchIndex {
             let add = try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, name, body) VALUES (?, ?, ?)")
             let read = try db.cachedStatement(sql: "SELECT name, body FROM item WHERE rowid = ?")
             for rowid in indexed.keys.sorted() {
-                if case let old?? = indexed[rowid] { try remove.execute(arguments: [rowid, old.name, old.body]) }
+                let old = indexed[rowid] ?? nil
+                if let old { try remove.execute(arguments: [rowid, old.name, old.body]) }
+                var now: (name: String, body: String?)?
                 if let text = insertedText[rowid] {
-                    try add.execute(arguments: [rowid, text.name, text.body])
+                    now = text
                 } else if let row = try Row.fetchOne(read, arguments: [rowid]) {
-                    try add.execute(arguments: [rowid, row[0] as String, row[1] as String?])
+                    now = (row["name"], row["body"])
+                }
+                if let now { try add.execute(arguments: [rowid, now.name, now.body]) }
+                guard let id = ids[rowid] else { continue }
+                if old == nil || old?.body != now?.body { try LinkIndex.writeLinks(of: id, body: now?.body, db) }
+                if old == nil || old?.name != now?.name {
+                    try LinkIndex.writeNames(of: id, name: now?.name, isNote: now?.body != nil, db)
                 }
             }
             indexed = [:]
             insertedText = [:]
+            ids = [:]
             heldBytes = 0
         }
     }

@@ -79,13 +79,16 @@ public final class Store: Sendable {
             opened = try? DatabasePool(path: "file:\(databasePath)?immutable=1", configuration: configuration)
         }
         guard let pool = opened else { return nil }
-        let found = try? pool.read { db -> (String?, String?) in
-            guard try db.tableExists("metadata") else { return (nil, nil) }
+        let found = try? pool.read { db -> (String?, String?, Bool) in
+            guard try db.tableExists("metadata") else { return (nil, nil, false) }
             let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
             let byKey = Dictionary(values.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
-            return (byKey["model_version"], byKey["device_id"])
+            let complete = try StoreSchema.migrator.hasCompletedMigrations(db)
+            return (byKey["model_version"], byKey["device_id"], complete)
         }
-        guard let (versionText, deviceText) = found, let versionText, let version = Int(versionText),
+        // A store without every migration (a derived table that a baseline left out) opens to
+        // write, which migrates it.
+        guard let (versionText, deviceText, complete) = found, complete, let versionText, let version = Int(versionText),
             let deviceText, let device = UUID(storeText: deviceText)
         else { return nil }
         if version > currentModelVersion {

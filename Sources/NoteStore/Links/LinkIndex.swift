@@ -1,0 +1,150 @@
+import Foundation
+import GRDB
+import NoteMarkdown
+
+/// Keeps the link index (`link`, `link_name`) in step with the items, in the transaction that
+/// changes them (docs/links.md).
+///
+/// A note's links are those of its body as written: wiki links `[[Name]]`, `[[Path/Name]]`,
+/// `[[Name#Heading|text]]`, embeds of notes `![[Name]]`, and Markdown links to `.md` files,
+/// never inside code (``MarkdownScanner``). They are kept as written, not resolved: what a link
+/// reaches depends on the names of every note, and is found when asked (``LinkResolver``).
+/// The names a link can resolve by are kept per note, folded: its name now, and each name it
+/// had before, with the stamp of the version that replaced it.
+enum LinkIndex {
+    /// One link of a body, as the index keeps it.
+    struct Link: Equatable {
+        var position: Int
+        var line: Int
+        var embed: Bool
+        var target: String
+        var fragment: String?
+        var display: String?
+    }
+
+    /// The links of a body that the index keeps.
+    static func links(of body: String) -> [Link] {
+        let references = MarkdownScanner.references(in: body)
+        guard !references.isEmpty else { return [] }
+        var rows: [Link] = []
+        var line = 1
+        var counted = 0
+        let bytes = Array(body.utf8)
+        for reference in references {
+            guard let target = noteTarget(of: reference) else { continue }
+            while counted < reference.range.lowerBound, counted < bytes.count {
+                if bytes[counted] == 0x0A { line += 1 }
+                counted += 1
+            }
+            rows.append(Link(
+                position: reference.range.lowerBound, line: line, embed: reference.kind == .wikiEmbed, target: target,
+                fragment: reference.fragment, display: reference.display ?? (reference.kind == .link ? reference.text : nil)))
+        }
+        return rows
+    }
+
+    /// What a reference names when it names a note: the target of a wiki link, of an embed
+    /// without an extension or with `.md`, or of a Markdown link to a local `.md` file; nil for
+    /// files, the web and links within the note (`[[#Heading]]`).
+    static func noteTarget(of reference: MarkdownReference) -> String? {
+        let target = reference.target
+        guard !target.isEmpty, !reference.isExternal else { return nil }
+        switch reference.kind {
+        case .wikiLink:
+            return target
+        case .wikiEmbed:
+            let name = (target as NSString).lastPathComponent
+            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return target }
+            return hasMarkdownExtension(name) ? target : nil
+        case .link:
+            return hasMarkdownExtension(target) ? target : nil
+        case .image, .htmlImage:
+            return nil
+        }
+    }
+
+    static func hasMarkdownExtension(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasSuffix(".md") || lower.hasSuffix(".markdown")
+    }
+
+    /// The target without a Markdown extension, and a leading `./` or `/`.
+    static func withoutExtension(_ target: String) -> String {
+        var text = Substring(target)
+        while text.hasPrefix("./") { text = text.dropFirst(2) }
+        while text.hasPrefix("/") { text = text.dropFirst() }
+        let lower = text.lowercased()
+        if lower.hasSuffix(".markdown") { text = text.dropLast(9) } else if lower.hasSuffix(".md") { text = text.dropLast(3) }
+        return String(text)
+    }
+
+    /// A name as links find it: case folded, without surrounding spaces.
+    static func fold(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// The key a link is found by: its last name, folded.
+    static func key(of target: String) -> String {
+        let path = withoutExtension(target)
+        let last = path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+        return fold(last)
+    }
+
+    /// Writes the links of the note `id` (none when `body` is nil: a collection, or gone).
+    static func writeLinks(of id: String, body: String?, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM link WHERE source = ?").execute(arguments: [id])
+        guard let body else { return }
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO link (source, position, line, embed, target, fragment, display, key)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for row in links(of: body) {
+            try insert.execute(arguments: [
+                id, row.position, row.line, row.embed, row.target, row.fragment, row.display, key(of: row.target),
+            ])
+        }
+    }
+
+    /// Writes the names the note `id` is found by: `name`, and the names of its history
+    /// before, each with the greatest stamp of a version that replaced it. Nothing for a
+    /// collection or an item gone.
+    static func writeNames(of id: String, name: String?, isNote: Bool, _ db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
+        guard let name, isNote else { return }
+        var until: [String: String] = [fold(name): ""]
+        if let object = UUID(storeText: id) {
+            let line = try VersionStorage.line(object, .name, db)
+            let versions = VersionStorage.versions(of: line)
+            var replaced: [ChangeStamp: ChangeStamp] = [:]
+            for version in versions {
+                for base in version.bases ?? [] where replaced[base].map({ $0 < version.stamp }) ?? true {
+                    replaced[base] = version.stamp
+                }
+            }
+            for version in versions {
+                guard let text = try? VersionStorage.text(version.stamp, in: line, db) else { continue }
+                let key = fold(text)
+                guard until[key] != "" else { continue }
+                let end = (replaced[version.stamp] ?? version.stamp).text
+                if until[key].map({ $0 < end }) ?? true { until[key] = end }
+            }
+        }
+        let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
+        for (key, end) in until where !key.isEmpty {
+            try insert.execute(arguments: [id, key, end])
+        }
+    }
+
+    /// Fills both tables from every item: for the migration that adds them, and
+    /// `notes check --repair`.
+    static func rebuild(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM link; DELETE FROM link_name")
+        // The tables written are not the one read: writing while the cursor reads is safe.
+        let items = try Row.fetchCursor(db, sql: "SELECT id, kind, name, body FROM item")
+        while let row = try items.next() {
+            let id: String = row["id"]
+            try writeLinks(of: id, body: row["body"], db)
+            try writeNames(of: id, name: row["name"], isNote: (row["kind"] as String) == "note", db)
+        }
+    }
+}

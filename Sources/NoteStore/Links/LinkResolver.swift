@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// What a link reaches: a pure function of the store's items and their names' history, so that
+/// every device that holds the same notes resolves every link alike (docs/links.md).
+///
+/// - A target with a `/` is a path from the top level (without `.md`), each name matched
+///   case-insensitively; when no note has that path now, its last name is resolved as a name.
+/// - A name reaches the note of that name (case-insensitively) outside the trash; of several,
+///   the one in the linking note's own collection, then the one with the shortest path, then
+///   the smallest id. With none outside the trash, the same rule picks among the notes in it.
+/// - A name that no note has now reaches the note that had it last: the one whose version
+///   that replaced the name has the greatest stamp.
+/// - Nothing else: the link resolves to nothing.
+struct LinkResolver {
+    let db: Database
+
+    /// Where a link leads.
+    enum Resolution: Equatable {
+        case note(UUID)
+        case nothing
+    }
+
+    /// Resolves the target of a link in the note `source`.
+    func resolve(_ target: String, from source: UUID?) throws -> Resolution {
+        let path = LinkIndex.withoutExtension(target)
+        let names = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let last = names.last else { return .nothing }
+        if names.count > 1, let found = try note(atPath: names) { return .note(found) }
+        return try resolve(name: LinkIndex.fold(last), from: source)
+    }
+
+    /// The note whose path is `names` (each matched folded), preferring items outside the trash.
+    private func note(atPath names: [String]) throws -> UUID? {
+        var parents: [String?] = [nil]
+        for (index, name) in names.enumerated() {
+            let folded = LinkIndex.fold(name)
+            var next: [(id: String, trashed: Bool)] = []
+            for parent in parents {
+                let rows = try Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT id, name, kind, trashed FROM item WHERE parent IS ?"), arguments: [parent])
+                for row in rows where LinkIndex.fold(row["name"]) == folded {
+                    let isLast = index == names.count - 1
+                    guard (row["kind"] as String == "note") == isLast else { continue }
+                    next.append((row["id"], (row["trashed"] as Int64?) != nil))
+                }
+            }
+            guard !next.isEmpty else { return nil }
+            let live = next.filter { !$0.trashed }
+            parents = (live.isEmpty ? next : live).map(\.id).sorted()
+        }
+        return parents.first.flatMap { $0 }.flatMap(UUID.init(storeText:))
+    }
+
+    /// The note a folded name reaches.
+    func resolve(name key: String, from source: UUID?) throws -> Resolution {
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT link_name.item AS id, link_name.until AS until, item.parent AS parent, item.trashed AS trashed
+                FROM link_name JOIN item ON item.id = link_name.item
+                WHERE link_name.key = ?
+                """),
+            arguments: [key])
+        let current = rows.filter { ($0["until"] as String).isEmpty }
+        if !current.isEmpty {
+            let live = current.filter { ($0["trashed"] as Int64?) == nil }
+            return try best(live.isEmpty ? current : live, from: source).map(Resolution.note) ?? .nothing
+        }
+        // The note that had the name last.
+        let last = rows.max { ($0["until"] as String, $1["id"] as String) < ($1["until"] as String, $0["id"] as String) }
+        return last.flatMap { UUID(storeText: $0["id"]) }.map(Resolution.note) ?? .nothing
+    }
+
+    /// Of several notes of one name: the one in the source's collection, then the one of the
+    /// shortest path, then the smallest id.
+    private func best(_ rows: [Row], from source: UUID?) throws -> UUID? {
+        guard rows.count > 1 else { return rows.first.flatMap { UUID(storeText: $0["id"]) } }
+        let home: String? = try source.flatMap {
+            try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [$0.storeString])
+        }
+        let ranked = try rows.map { row -> (Int, Int, String) in
+            let id: String = row["id"]
+            let parent: String? = row["parent"]
+            return (parent == home ? 0 : 1, try depth(of: id), id)
+        }
+        return ranked.min { $0 < $1 }.flatMap { UUID(storeText: $0.2) }
+    }
+
+    /// How many collections hold the item, at any depth.
+    private func depth(of id: String) throws -> Int {
+        var depth = 0
+        var current: String? = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [id])
+        while let parent = current, depth < 1_000 {
+            depth += 1
+            current = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [parent])
+        }
+        return depth
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+
+/// A link in a note's body, and what it reaches now.
+public struct NoteLink: Sendable, Equatable {
+    /// The note whose body holds the link.
+    public let source: UUID
+    /// The line of the body it is on, from 1.
+    public let line: Int
+    /// What it names, as written (without its fragment): `Name`, `Path/Name`, `Name.md`.
+    public let target: String
+    /// After `#`: a heading or a block of the note reached.
+    public let fragment: String?
+    /// After `|`, or a Markdown link's text.
+    public let display: String?
+    /// Whether it shows the note in place (`![[Name]]`).
+    public let isEmbed: Bool
+    /// The note it reaches (docs/links.md, "Resolution"); nil when none.
+    public let resolved: UUID?
+
+    /// The link as written, without its shown text: `[[Name#Heading]]`.
+    public var written: String {
+        (isEmbed ? "![[" : "[[") + target + (fragment.map { "#" + $0 } ?? "") + "]]"
+    }
+}
+
+extension Store {
+    /// The links of a note's body, in the order of the text, each with what it reaches.
+    public func links(of note: UUID) throws -> [NoteLink] {
+        try read { db in
+            let resolver = LinkResolver(db: db)
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM link WHERE source = ? ORDER BY position", arguments: [note.storeString]
+            ).map { try Self.link($0, resolver) }
+        }
+    }
+
+    /// The links of other notes' bodies (outside the trash) that reach `note`, by the path of
+    /// their note and then their place in it.
+    public func backlinks(of note: UUID) throws -> [NoteLink] {
+        try read { db in
+            let resolver = LinkResolver(db: db)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT link.* FROM link JOIN item ON item.id = link.source
+                    WHERE item.trashed IS NULL AND link.key IN (SELECT key FROM link_name WHERE item = ?)
+                    ORDER BY link.source, link.position
+                    """,
+                arguments: [note.storeString])
+            return try rows.map { try Self.link($0, resolver) }.filter { $0.resolved == note }
+        }
+    }
+
+    /// Every link of a note outside the trash that reaches nothing, by note and place.
+    public func unresolvedLinks() throws -> [NoteLink] {
+        try read { db in
+            let resolver = LinkResolver(db: db)
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT link.* FROM link JOIN item ON item.id = link.source
+                    WHERE item.trashed IS NULL ORDER BY link.source, link.position
+                    """
+            ).map { try Self.link($0, resolver) }.filter { $0.resolved == nil }
+        }
+    }
+
+    /// The notes outside the trash with no link in their body that reaches a note, and none
+    /// from another note's body reaching them.
+    public func orphans() throws -> Set<UUID> {
+        try read { db in
+            let resolver = LinkResolver(db: db)
+            var linked: Set<UUID> = []
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT link.* FROM link JOIN item ON item.id = link.source WHERE item.trashed IS NULL")
+            while let row = try rows.next() {
+                let link = try Self.link(row, resolver)
+                guard let target = link.resolved else { continue }
+                linked.insert(link.source)
+                linked.insert(target)
+            }
+            let notes = try String.fetchAll(db, sql: "SELECT id FROM item WHERE kind = 'note' AND trashed IS NULL")
+            return Set(notes.compactMap(UUID.init(storeText:))).subtracting(linked)
+        }
+    }
+
+    /// Rebuilds the link index from every note: `notes check --repair`.
+    public func rebuildLinkIndex() throws {
+        try write { db in try LinkIndex.rebuild(db) }
+    }
+
+    private static func link(_ row: Row, _ resolver: LinkResolver) throws -> NoteLink {
+        let sourceText: String = row["source"]
+        guard let source = UUID(storeText: sourceText) else {
+            throw StoreError.invalidOperation(item: sourceText, reason: "a row of the link index names no item")
+        }
+        let target: String = row["target"]
+        let resolution = try resolver.resolve(target, from: source)
+        let resolved: UUID? = if case let .note(id) = resolution { id } else { nil }
+        return NoteLink(
+            source: source, line: row["line"], target: target, fragment: row["fragment"], display: row["display"],
+            isEmbed: row["embed"], resolved: resolved)
+    }
+}

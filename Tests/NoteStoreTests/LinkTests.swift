@@ -1,0 +1,100 @@
+import Foundation
+import NoteStore
+import Testing
+
+/// The link index and the resolution of links, on the corner cases of docs/links.md.
+@Suite struct LinkTests {
+    let fixture: StoreFixture
+    var store: Store { fixture.store }
+
+    init() throws {
+        fixture = try StoreFixture()
+    }
+
+    func resolved(_ note: UUID) throws -> [String?] {
+        try store.links(of: note).map { link in try link.resolved.map { try store.item($0).name } }
+    }
+
+    @Test func linksAreIndexedAsWrittenAndNeverInsideCode() throws {
+        let target = try store.addNote(named: "Create a vault", body: "# Steps\n", in: nil)
+        let note = try store.addNote(named: "Guide", body: """
+            See [[Create a vault#Steps|the steps]], ![[Create a vault]] and [the same](Create%20a%20vault.md).
+            `[[In a span]]`
+            ```
+            [[In a fence]]
+            ```
+            [[Nowhere]] ![[image.png]] [web](https://example.com/x.md)
+            """, in: nil)
+        let links = try store.links(of: note.id)
+        #expect(links.map(\.target) == ["Create a vault", "Create a vault", "Create a vault.md", "Nowhere"])
+        #expect(links.map(\.line) == [1, 1, 1, 6])
+        #expect(links[0].fragment == "Steps" && links[0].display == "the steps" && !links[0].isEmbed && links[1].isEmbed)
+        #expect(links.map(\.resolved) == [target.id, target.id, target.id, nil])
+        #expect(try store.backlinks(of: target.id).map(\.line) == [1, 1, 1])
+        #expect(try store.unresolvedLinks().map(\.target) == ["Nowhere"])
+    }
+
+    /// Two notes of one name: the linking note's own collection first, then the shortest
+    /// path, then the smallest id; a path picks one; case does not matter.
+    @Test func aNameInTwoCollections() throws {
+        let tree = try fixture.makeTree()
+        let inWork = try store.addNote(named: "Budget", body: "", in: tree.work)
+        let inRecipes = try store.addNote(named: "budget", body: "", in: tree.recipes)
+        let fromIdeas = try store.addNote(named: "From ideas", body: "[[BUDGET]]", in: tree.ideas)
+        let fromRecipes = try store.addNote(named: "From recipes", body: "[[Budget]] [[Work/budget]]", in: tree.recipes)
+        #expect(try store.links(of: fromIdeas.id).map(\.resolved) == [inWork.id], "the shorter path")
+        #expect(try store.links(of: fromRecipes.id).map(\.resolved) == [inRecipes.id, inWork.id], "its own collection, then a path")
+        #expect(try store.backlinks(of: inWork.id).map(\.source) == [fromIdeas.id, fromRecipes.id].sorted { $0.storeString < $1.storeString })
+    }
+
+    /// A rename, seen or not by the device that wrote the link: the old name still reaches
+    /// the note, until another note takes the name.
+    @Test func aLinkToAnOldNameReachesTheNoteThatHadItLast() throws {
+        let plan = try store.addNote(named: "Plan", body: "", in: nil)
+        let note = try store.addNote(named: "Diary", body: "see [[Plan]]", in: nil)
+        #expect(try store.edit(plan.id, name: "Launch plan"))
+        #expect(try resolved(note.id) == ["Launch plan"])
+        #expect(try store.backlinks(of: plan.id).map(\.source) == [note.id])
+        let other = try store.addNote(named: "plan", body: "", in: nil)
+        #expect(try store.links(of: note.id).map(\.resolved) == [other.id], "a note of that name now")
+        #expect(try store.backlinks(of: plan.id).isEmpty)
+    }
+
+    @Test func aMovedNoteIsFoundByItsNameWhenItsPathNoLongerLeadsToIt() throws {
+        let tree = try fixture.makeTree()
+        let note = try store.addNote(named: "Index", body: "[[Home/Recipes/Soup]] and [[Work/Meeting]]", in: nil)
+        try store.move(tree.soup, to: tree.work)
+        #expect(try store.links(of: note.id).map(\.resolved) == [tree.soup, tree.meeting])
+    }
+
+    @Test func aTrashedTargetIsReachedOnlyWithoutAnotherAndAPurgedOneNotAtAll() throws {
+        let old = try store.addNote(named: "Recipe", body: "", in: nil)
+        let note = try store.addNote(named: "Menu", body: "[[Recipe]]", in: nil)
+        _ = try store.trash(old.id)
+        #expect(try store.links(of: note.id).map(\.resolved) == [old.id])
+        let new = try store.addNote(named: "Recipe", body: "", in: nil)
+        #expect(try store.links(of: note.id).map(\.resolved) == [new.id])
+        _ = try store.trash(new.id)
+        _ = try store.emptyTrash()
+        #expect(try store.links(of: note.id).map(\.resolved) == [nil])
+        #expect(try store.orphans() == [note.id])
+    }
+
+    @Test func orphansHaveNoLinkInOrOut() throws {
+        let a = try store.addNote(named: "A", body: "[[B]]", in: nil)
+        let b = try store.addNote(named: "B", body: "", in: nil)
+        let c = try store.addNote(named: "C", body: "[[Nothing]]", in: nil)
+        #expect(try store.orphans() == [c.id])
+        #expect(try store.edit(a.id, body: "no more links"))
+        #expect(try store.orphans() == [a.id, b.id, c.id])
+    }
+
+    @Test func theIndexIsRebuiltAlike() throws {
+        let target = try store.addNote(named: "T", body: "", in: nil)
+        let note = try store.addNote(named: "N", body: "[[T]] [[U]]", in: nil)
+        let before = try store.links(of: note.id)
+        try store.rebuildLinkIndex()
+        #expect(try store.links(of: note.id) == before)
+        #expect(before.map(\.resolved) == [target.id, nil])
+    }
+}
