@@ -16,7 +16,7 @@ enum LinkIndex {
     struct Link: Equatable {
         var position: Int
         var line: Int
-        var embed: Bool
+        var kind: NoteLink.Kind
         var target: String
         var fragment: String?
         var display: String?
@@ -37,7 +37,8 @@ enum LinkIndex {
                 counted += 1
             }
             rows.append(Link(
-                position: reference.range.lowerBound, line: line, embed: reference.kind == .wikiEmbed, target: target,
+                position: reference.range.lowerBound, line: line,
+                kind: reference.kind == .wikiEmbed ? .embed : reference.kind == .link ? .markdown : .wiki, target: target,
                 fragment: reference.fragment, display: reference.display ?? (reference.kind == .link ? reference.text : nil)))
         }
         return rows
@@ -95,12 +96,12 @@ enum LinkIndex {
         try db.cachedStatement(sql: "DELETE FROM link WHERE source = ?").execute(arguments: [id])
         guard let body else { return }
         let insert = try db.cachedStatement(sql: """
-            INSERT INTO link (source, position, line, embed, target, fragment, display, key)
+            INSERT INTO link (source, position, line, kind, target, fragment, display, key)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for row in links(of: body) {
             try insert.execute(arguments: [
-                id, row.position, row.line, row.embed, row.target, row.fragment, row.display, key(of: row.target),
+                id, row.position, row.line, row.kind.rawValue, row.target, row.fragment, row.display, key(of: row.target),
             ])
         }
     }

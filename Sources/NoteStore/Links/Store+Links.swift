@@ -13,14 +13,31 @@ public struct NoteLink: Sendable, Equatable {
     public let fragment: String?
     /// After `|`, or a Markdown link's text.
     public let display: String?
-    /// Whether it shows the note in place (`![[Name]]`).
-    public let isEmbed: Bool
+    /// How it is written.
+    public let kind: Kind
     /// The note it reaches (docs/links.md, "Resolution"); nil when none.
     public let resolved: UUID?
 
-    /// The link as written, without its shown text: `[[Name#Heading]]`.
+    public enum Kind: String, Sendable {
+        /// `[[Name]]`.
+        case wiki
+        /// `![[Name]]`: the note shown in place.
+        case embed
+        /// `[text](Name.md)`.
+        case markdown
+    }
+
+    public var isEmbed: Bool { kind == .embed }
+
+    /// The link as written, without a wiki link's shown text: `[[Name#Heading]]`,
+    /// `[text](Name.md#Heading)`.
     public var written: String {
-        (isEmbed ? "![[" : "[[") + target + (fragment.map { "#" + $0 } ?? "") + "]]"
+        let full = target + (fragment.map { "#" + $0 } ?? "")
+        switch kind {
+        case .wiki: return "[[" + full + "]]"
+        case .embed: return "![[" + full + "]]"
+        case .markdown: return "[" + (display ?? "") + "](" + full + ")"
+        }
     }
 }
 
@@ -96,10 +113,14 @@ extension Store {
             throw StoreError.invalidOperation(item: sourceText, reason: "a row of the link index names no item")
         }
         let target: String = row["target"]
+        let kindText: String = row["kind"]
+        guard let kind = NoteLink.Kind(rawValue: kindText) else {
+            throw StoreError.invalidOperation(item: sourceText, reason: "a row of its link index has the unknown kind '\(kindText)'")
+        }
         let resolution = try resolver.resolve(target, from: source)
         let resolved: UUID? = if case let .note(id) = resolution { id } else { nil }
         return NoteLink(
             source: source, line: row["line"], target: target, fragment: row["fragment"], display: row["display"],
-            isEmbed: row["embed"], resolved: resolved)
+            kind: kind, resolved: resolved)
     }
 }

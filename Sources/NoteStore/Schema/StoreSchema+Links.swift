@@ -15,7 +15,7 @@ extension StoreSchema {
                 source TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
                 position INTEGER NOT NULL,
                 line INTEGER NOT NULL,
-                embed INTEGER NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('wiki', 'embed', 'markdown')),
                 target TEXT NOT NULL,
                 fragment TEXT,
                 display TEXT,

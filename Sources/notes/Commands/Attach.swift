@@ -117,12 +117,13 @@ extension Notes {
             discussion: """
                 Prints each problem on a line: damage first, then attachments waiting for bytes \
                 that sync has not fetched yet, then leftovers of interrupted work (orphan blobs, \
-                temporary files), which only take room. Exits 0 unless there is damage.
+                temporary files), which only take room, then links that reach no note \
+                ('path:line: [[Name]] reaches no note'). Exits 0 unless there is damage.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Flag(help: "Remove the leftovers first (orphan blobs, temporary files of stopped processes).")
+        @Flag(help: "Remove the leftovers first (orphan blobs, temporary files of stopped processes), and build the link index again.")
         var repair = false
 
         func run() throws {
@@ -130,9 +131,14 @@ extension Notes {
             if repair {
                 let removed = try SyncEngine(store: store).removeLeftovers()
                 print("removed \(removed) leftover\(removed == 1 ? "" : "s")")
+                try store.rebuildLinkIndex()
             }
             let inspection = try store.inspect()
             for line in inspection.damage + inspection.waiting + inspection.leftovers { print(line) }
+            var paths = Paths(store: store)
+            for link in try store.unresolvedLinks() {
+                print("\(try paths.path(of: link.source)):\(link.line): \(link.written) reaches no note")
+            }
             guard inspection.damage.isEmpty else { throw InputError.checkFailed(inspection.damage.count) }
             let count = inspection.leftovers.count
             print(count == 0 ? "ok" : "ok: no damage; \(count) leftover\(count == 1 ? "" : "s") of interrupted work: 'notes check --repair' removes them")

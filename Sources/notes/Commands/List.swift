@@ -29,6 +29,9 @@ extension Notes {
             valueName: "TAG"))
         var tags: [String] = []
 
+        @Flag(help: "List the notes that no link reaches and whose bodies link to no note, in every collection (or at any depth in COLLECTION), with their paths.")
+        var orphans = false
+
         @Flag(help: "Print a JSON array.")
         var json = false
 
@@ -44,15 +47,20 @@ extension Notes {
             let parent = try collection.map { try store.resolveCollection($0, scope: trash ? .any : .live) }
             let sorting = ItemSort(sort, ascending: sort == .name)
             let tags = self.tags.map(Tag.normalized)
+            let orphans = self.orphans
             let render = { @Sendable () throws -> String in
-                let entries: [ListingEntry]
-                if tags.isEmpty {
+                var entries: [ListingEntry]
+                if tags.isEmpty && !orphans {
                     entries = try store.listing(of: parent, recursive: recursive, trash: trash, sort: sorting)
                 } else {
                     let request = ItemRequest(
                         kind: .note, scope: parent.map { .descendants(of: $0) } ?? .everywhere, trash: trash ? .only : .excluded,
                         tags: tags, sort: sorting, includesBodies: false)
                     entries = try store.fetch(request).map { ListingEntry(item: $0, depth: 0) }
+                }
+                if orphans {
+                    let found = try store.orphans()
+                    entries = entries.filter { found.contains($0.item.id) }
                 }
                 return try self.render(entries, index: store.collectionIndex(), copies: store.conflictCopies(), store: store)
             }
@@ -86,7 +94,7 @@ extension Notes {
             let columns = DisplayWidth.terminalColumns()
             return entries.map { entry in
                 let item = entry.item
-                let name = self.tags.isEmpty
+                let name = self.tags.isEmpty && !orphans
                     ? String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
                     : index.path(of: item)
                 let date = dates.string(from: sort == .created ? item.created : item.modified)

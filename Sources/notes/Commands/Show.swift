@@ -35,9 +35,13 @@ extension Notes {
             let path = try store.path(of: shown)
             let attachments = shown.isNote ? try store.attachments(of: shown.id) : []
             let tags = try store.tags(of: shown.id)
+            let linkedFrom = shown.isNote ? try Backlink.all(to: shown.id, in: store) : []
             if json {
                 var object = ItemJSON(shown, path: path, tags: tags, includeBody: shown.isNote)
-                if shown.isNote { object.attachments = AttachmentJSON.list(attachments, in: store) }
+                if shown.isNote {
+                    object.attachments = AttachmentJSON.list(attachments, in: store)
+                    object.linkedFrom = linkedFrom
+                }
                 return try JSONOutput.print(object)
             }
             var lines = [
@@ -63,6 +67,12 @@ extension Notes {
             if let body = shown.body, !body.isEmpty {
                 print("")
                 print(body, terminator: body.hasSuffix("\n") ? "" : "\n")
+            }
+            // Last, what links to it: the lines of other notes, as 'notes backlinks' prints them.
+            if !linkedFrom.isEmpty {
+                print("")
+                print("linked from:")
+                for backlink in linkedFrom { print("  \(backlink.path):\(backlink.line): \(backlink.text)") }
             }
         }
 

@@ -16,6 +16,8 @@ struct ItemJSON: Encodable {
     var snippet: String?
     var rank: Double?
     var attachments: [AttachmentJSON]?
+    /// The lines of other notes that link to it (`show`).
+    var linkedFrom: [Backlink]?
     /// A note's tags, sorted; a collection's: none.
     var tags: [String] = []
     /// Whether the item is a conflict copy, in listings.
@@ -35,7 +37,7 @@ struct ItemJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, name, parent, path, created, modified, trashed, tags, body, snippet, rank, attachments, conflictCopy
+        case id, kind, name, parent, path, created, modified, trashed, tags, body, snippet, rank, attachments, conflictCopy, linkedFrom
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -53,6 +55,7 @@ struct ItemJSON: Encodable {
         try container.encodeIfPresent(snippet, forKey: .snippet)
         try container.encodeIfPresent(rank, forKey: .rank)
         try container.encodeIfPresent(attachments, forKey: .attachments)
+        try container.encodeIfPresent(linkedFrom, forKey: .linkedFrom)
         try container.encodeIfPresent(conflictCopy, forKey: .conflictCopy)
     }
 }
