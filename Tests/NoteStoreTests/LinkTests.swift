@@ -47,12 +47,12 @@ import Testing
         #expect(try store.backlinks(of: inWork.id).map(\.source) == [fromIdeas.id, fromRecipes.id].sorted { $0.storeString < $1.storeString })
     }
 
-    /// A rename, seen or not by the device that wrote the link: the old name still reaches
-    /// the note, until another note takes the name.
+    /// A link written with a name its note had before (on a device that had not seen the
+    /// rename) still reaches the note, until another note takes the name.
     @Test func aLinkToAnOldNameReachesTheNoteThatHadItLast() throws {
         let plan = try store.addNote(named: "Plan", body: "", in: nil)
-        let note = try store.addNote(named: "Diary", body: "see [[Plan]]", in: nil)
         #expect(try store.edit(plan.id, name: "Launch plan"))
+        let note = try store.addNote(named: "Diary", body: "see [[Plan]]", in: nil)
         #expect(try resolved(note.id) == ["Launch plan"])
         #expect(try store.backlinks(of: plan.id).map(\.source) == [note.id])
         let other = try store.addNote(named: "plan", body: "", in: nil)
@@ -96,5 +96,33 @@ import Testing
         try store.rebuildLinkIndex()
         #expect(try store.links(of: note.id) == before)
         #expect(before.map(\.resolved) == [target.id, nil])
+    }
+
+    /// A rename rewrites the links that reach the note, in their notes' bodies, in the same
+    /// save: names and paths, embeds, headings and shown texts kept, Markdown links too; a
+    /// link to another note of the old name's neighbour is left alone.
+    @Test func aRenameRewritesTheLinksThatReachTheNote() throws {
+        let tree = try fixture.makeTree()
+        let guide = try store.addNote(named: "Guide", body: """
+            See [[Soup#Leeks|the soup]], ![[soup]] and [[Home/Recipes/Soup]].
+            Also [it](../Recipes/Soup.md#top) and `[[Soup]]` in code, and [[Meeting]].
+            """, in: tree.work)
+        let versions = try store.history(of: guide.id).count
+        #expect(try store.edit(tree.soup, name: "Leek soup"))
+        #expect(try store.item(guide.id).body == """
+            See [[Leek soup#Leeks|the soup]], ![[Leek soup]] and [[Home/Recipes/Leek soup]].
+            Also [it](../Recipes/Leek%20soup.md#top) and `[[Soup]]` in code, and [[Meeting]].
+            """)
+        #expect(try store.history(of: guide.id).count == versions + 1, "an edit with its version in history")
+        #expect(try store.links(of: guide.id).map(\.resolved) == [tree.soup, tree.soup, tree.soup, tree.soup, tree.meeting])
+    }
+
+    /// A move rewrites the links that reach the note by its path, and only those.
+    @Test func aMoveRewritesPathsOnly() throws {
+        let tree = try fixture.makeTree()
+        let note = try store.addNote(named: "Index", body: "[[Home/Recipes/Soup]] and [[Soup]]\n", in: nil)
+        try store.move(tree.soup, to: tree.ideas)
+        #expect(try store.item(note.id).body == "[[Work/Ideas/Soup]] and [[Soup]]\n")
+        #expect(try store.links(of: note.id).map(\.resolved) == [tree.soup, tree.soup])
     }
 }

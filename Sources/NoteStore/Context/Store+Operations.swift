@@ -14,10 +14,19 @@ extension Store {
         try change { $0.insertCollection(named: name, in: parent) }
     }
 
-    /// Changes the name and/or body of an item; returns false when nothing changed.
+    /// Changes the name and/or body of an item; returns false when nothing changed. A note
+    /// renamed takes the links that reach it along: in the same save, the bodies that link
+    /// to it name it by its new name (``LinkRewriter``).
     @discardableResult
     public func edit(_ id: UUID, name: String? = nil, body: String? = nil) throws -> Bool {
         try change { context in
+            if let name {
+                let before = try context.object(with: id)
+                let normalized = Item.normalizedName(name)
+                if before.isNote, normalized != before.name {
+                    try rewriteLinks(to: before, name: normalized, parent: before.parent, in: context)
+                }
+            }
             var item = try context.object(with: id)
             if let name { item.name = name }
             if let body {
@@ -61,9 +70,34 @@ extension Store {
         }
     }
 
-    /// Moves an item into a collection, or to the top level with nil.
+    /// Moves an item into a collection, or to the top level with nil. A note moved takes the
+    /// links that reach it by its path along, in the same save.
     public func move(_ id: UUID, to parent: UUID?) throws {
-        try change { try $0.move(id, to: parent) }
+        try change { context in
+            let before = try context.object(with: id)
+            if before.isNote, before.parent != parent {
+                try rewriteLinks(to: before, name: before.name, parent: parent, in: context)
+            }
+            try context.move(id, to: parent)
+        }
+    }
+
+    /// Rewrites, in the context, the bodies whose links reach `note` so that they reach it as
+    /// `name` in `parent`: ordinary edits, with history, saved with the change itself.
+    private func rewriteLinks(to note: Item, name: String, parent: UUID?, in context: ObjectContext) throws {
+        let backlinks = try self.backlinks(of: note.id) + (try links(of: note.id).filter { $0.resolved == note.id })
+        guard !backlinks.isEmpty else { return }
+        let folder = try parent.map { try path(of: item($0, includingBody: false)) }
+        let target = LinkRewriter.Target(
+            name: name, path: folder.map { $0 + "/" + name } ?? name, renamed: name != note.name)
+        for (source, links) in Dictionary(grouping: backlinks, by: \.source) {
+            var linking = try context.object(with: source)
+            guard let body = linking.body,
+                let rewritten = LinkRewriter.rewrite(body, at: Set(links.map(\.position)), to: target)
+            else { continue }
+            linking.body = rewritten
+            try context.update(linking)
+        }
     }
 
     /// Moves an item (and a collection's contents) to the trash; returns how many items went.

@@ -7,6 +7,8 @@ public struct NoteLink: Sendable, Equatable {
     public let source: UUID
     /// The line of the body it is on, from 1.
     public let line: Int
+    /// Where it starts in the body, in bytes of UTF-8.
+    public let position: Int
     /// What it names, as written (without its fragment): `Name`, `Path/Name`, `Name.md`.
     public let target: String
     /// After `#`: a heading or a block of the note reached.
@@ -120,7 +122,7 @@ extension Store {
         let resolution = try resolver.resolve(target, from: source)
         let resolved: UUID? = if case let .note(id) = resolution { id } else { nil }
         return NoteLink(
-            source: source, line: row["line"], target: target, fragment: row["fragment"], display: row["display"],
+            source: source, line: row["line"], position: row["position"], target: target, fragment: row["fragment"], display: row["display"],
             kind: kind, resolved: resolved)
     }
 }
