@@ -39,6 +39,13 @@ import Testing
         #expect(links?.map { ($0["resolved"] as? [String: Any])?["path"] as? String } == ["Guides/Create a vault", nil])
         #expect(links?.first?["fragment"] as? String == "Steps" && links?.first?["display"] as? String == "the steps")
 
+        let linking = try fixture.succeed(["search", "links:\"Guides/Create a vault\"", "--json"]).output
+        let found = try JSONSerialization.jsonObject(with: Data(linking.utf8)) as? [[String: Any]]
+        #expect(Set(found?.compactMap { $0["path"] as? String } ?? []) == ["Start", "Guides/Other"])
+        let both = try fixture.succeed(["search", "first links:\"Create a vault\"", "--json"]).output
+        #expect((try JSONSerialization.jsonObject(with: Data(both.utf8)) as? [[String: Any]])?.compactMap { $0["path"] as? String } == ["Start"])
+        let unknown = try fixture.run(["search", "links:Nowhere"])
+        #expect(unknown.status != 0 && unknown.error.split(separator: "\n").count == 1, "\(unknown)")
         #expect(try fixture.succeed(["ls", "--orphans"]).output.hasSuffix("  Alone\n"))
         let check = try fixture.succeed(["check"])
         #expect(check.output == "Start:2: [[Nowhere]] reaches no note\nok\n", "\(check)")

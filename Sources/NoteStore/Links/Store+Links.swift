@@ -104,6 +104,14 @@ extension Store {
         }
     }
 
+    /// The note that `[[target]]` reaches from a note at the top level, if any.
+    public func resolveLink(_ target: String) throws -> UUID? {
+        try read { db in
+            if case let .note(id) = try LinkResolver(db: db).resolve(target, from: nil) { return id }
+            return nil
+        }
+    }
+
     /// Rebuilds the link index from every note: `notes check --repair`.
     public func rebuildLinkIndex() throws {
         try write { db in try LinkIndex.rebuild(db) }

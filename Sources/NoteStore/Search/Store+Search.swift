@@ -11,14 +11,27 @@ extension Store {
     /// The time does not grow with the number of matches in a note: FTS5 orders the rows by
     /// rank itself (https://sqlite.org/fts5.html#sorting_by_auxiliary_function_results), so
     /// that the snippet is made for the returned rows only, by ``SnippetFunction``.
+    ///
+    /// `tag:NAME` keeps the notes that carry the tag, `links:NOTE` those whose bodies link to
+    /// NOTE (an id or a path, or else a name as a link names it; in double quotes when it holds
+    /// spaces).
     public func search(
         _ query: String, limit: Int = 50, markers: (String, String) = ("**", "**")
     ) throws -> [SearchResult] {
-        let (words, tags) = Self.searchTerms(query)
+        let terms = Self.searchTerms(query)
+        let (words, tags) = (terms.words, terms.tags)
+        var linking: Set<UUID>?
+        for reference in terms.links {
+            let target = try (try? resolve(reference, scope: .any).id) ?? resolveLink(reference) ?? resolve(reference, scope: .any).id
+            let sources = Set(try backlinks(of: target).map(\.source))
+            linking = linking.map { $0.intersection(sources) } ?? sources
+        }
         let tagClauses = tags.map { _ in " AND EXISTS (SELECT 1 FROM tag WHERE tag.name = ? AND tag.item = item.id)" }.joined()
+            + (linking == nil ? "" : " AND item.id IN (SELECT value FROM json_each(?))")
+        let linkArguments: [String] = linking.map { [Self.jsonArray($0)] } ?? []
         guard let match = Self.ftsQuery(for: words) else {
-            guard !tags.isEmpty else { return [] }
-            return try notesTagged(tags, limit: limit)
+            guard !tags.isEmpty || linking != nil else { return [] }
+            return try notesTagged(tags, linking: linking, limit: limit)
         }
         let sql = """
             SELECT \(ItemFilter.columns(includingBody: false)),
@@ -31,7 +44,10 @@ extension Store {
             LIMIT ?
             """
         return try read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments([markers.0, markers.1, match]) + StatementArguments(tags) + [limit]).map { row in
+            try Row.fetchAll(
+                db, sql: sql,
+                arguments: StatementArguments([markers.0, markers.1, match]) + StatementArguments(tags) + StatementArguments(linkArguments) + [limit]
+            ).map { row in
                 let snippet = (row["snippet"] as String? ?? "")
                     .split(whereSeparator: \.isNewline).joined(separator: " ")
                 return SearchResult(item: Item(row: row), snippet: snippet, rank: row["rank"])
@@ -39,13 +55,14 @@ extension Store {
         }
     }
 
-    /// A query of tags only: the notes outside the trash that carry them all, most recently
-    /// modified first, each with the start of its body as snippet.
-    private func notesTagged(_ tags: [String], limit: Int) throws -> [SearchResult] {
-        let request = ItemRequest(kind: .note, tags: tags, sort: ItemSort(.modified, ascending: false), limit: limit)
+    /// A query of tags and links only: the notes outside the trash that carry the tags and
+    /// are among `linking` (when given), most recently modified first, each with the start of
+    /// its body as snippet.
+    private func notesTagged(_ tags: [String], linking: Set<UUID>?, limit: Int) throws -> [SearchResult] {
+        let request = ItemRequest(kind: .note, tags: tags, sort: ItemSort(.modified, ascending: false), limit: linking == nil ? limit : nil)
         let (sql, arguments) = ItemFilter.sql(for: request)
         return try read { db in
-            try Item.fetchAll(db, sql: sql, arguments: arguments).map { item in
+            try Item.fetchAll(db, sql: sql, arguments: arguments).filter { linking?.contains($0.id) ?? true }.prefix(limit).map { item in
                 let start = (item.body ?? "").prefix(200).split(whereSeparator: \.isNewline).joined(separator: " ")
                 var listed = item
                 listed.body = nil
@@ -54,18 +71,47 @@ extension Store {
         }
     }
 
-    /// The words of a query and its `tag:NAME` terms (a leading `#` of NAME left out).
-    public static func searchTerms(_ query: String) -> (words: String, tags: [String]) {
+    /// The words, tags and links of a query.
+    public struct SearchTerms: Equatable, Sendable {
+        /// The words to look for, separated by spaces.
+        public var words: String
+        /// The `tag:NAME` terms (a leading `#` of NAME left out).
+        public var tags: [String]
+        /// The `links:NOTE` terms: references of notes.
+        public var links: [String]
+    }
+
+    /// The terms of a query: `tag:NAME`, `links:NOTE` or `links:"A NOTE"`, and words.
+    public static func searchTerms(_ query: String) -> SearchTerms {
+        var terms = SearchTerms(words: "", tags: [], links: [])
         var words: [Substring] = []
-        var tags: [String] = []
-        for word in query.split(whereSeparator: \.isWhitespace) {
+        var rest = Substring(query)
+        while let start = rest.firstIndex(where: { !$0.isWhitespace }) {
+            rest = rest[start...]
+            if rest.lowercased().hasPrefix("links:\""), let close = rest.dropFirst(7).firstIndex(of: "\"") {
+                let reference = rest[rest.index(rest.startIndex, offsetBy: 7)..<close]
+                if !reference.isEmpty { terms.links.append(String(reference)) }
+                rest = rest[rest.index(after: close)...]
+                continue
+            }
+            let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
+            let word = rest[..<end]
+            rest = rest[end...]
             if word.lowercased().hasPrefix("tag:"), word.count > 4 {
-                tags.append(Tag.normalized(String(word.dropFirst(4))))
+                terms.tags.append(Tag.normalized(String(word.dropFirst(4))))
+            } else if word.lowercased().hasPrefix("links:"), word.count > 6 {
+                terms.links.append(String(word.dropFirst(6)))
             } else {
                 words.append(word)
             }
         }
-        return (words.joined(separator: " "), tags)
+        terms.words = words.joined(separator: " ")
+        return terms
+    }
+
+    /// Ids as a JSON array, for `json_each`.
+    private static func jsonArray(_ ids: Set<UUID>) -> String {
+        "[" + ids.map { "\"\($0.storeString)\"" }.sorted().joined(separator: ",") + "]"
     }
 
     /// The FTS5 query for words typed by a person: each word quoted, so that no input is a

@@ -9,13 +9,14 @@ extension Notes {
             abstract: "Full-text search of names and bodies, best matches first.",
             discussion: """
                 Every word must occur, ignoring case and accents; a word ending in * matches as a prefix. \
-                tag:NAME keeps the notes that carry the tag NAME; a query of tags only lists those notes, \
-                most recently modified first.
+                tag:NAME keeps the notes that carry the tag NAME, and links:NOTE (links:"A NOTE" with spaces) \
+                the notes whose bodies link to NOTE; a query of only these lists those notes, most recently \
+                modified first.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The words to look for, and tag:NAME terms.")
+        @Argument(help: "The words to look for, and tag:NAME and links:NOTE terms.")
         var query: String
 
         @Option(help: ArgumentHelp("The most results to print.", valueName: "N"))
@@ -34,8 +35,8 @@ extension Notes {
 
         func validate() throws {
             guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-            let (words, tags) = Store.searchTerms(query)
-            guard !tags.isEmpty || words.contains(where: { $0.isLetter || $0.isNumber }) else {
+            let terms = Store.searchTerms(query)
+            guard !terms.tags.isEmpty || !terms.links.isEmpty || terms.words.contains(where: { $0.isLetter || $0.isNumber }) else {
                 throw ValidationError("the query has no word to look for")
             }
         }
