@@ -48,6 +48,25 @@ import Testing
         try quit(terminal)
     }
 
+    /// The preview lists the notes a note links to and those linking to it; Tab takes the
+    /// focus to them and Enter goes to the note; a link added elsewhere shows at once.
+    @Test func thePreviewListsLinksAndEnterFollowsThem() throws {
+        _ = try fixture.add("Index", body: "See [[Glossary]] and [[Nowhere]].")
+        let terminal = try terminal()
+        try terminal.waitForScreen(containing: "│   → Getting started/Glossary")
+        try terminal.waitForScreen(containing: "│   → [[Nowhere]] (nothing)")
+        try terminal.press("\t")
+        try terminal.press("\r")
+        // On Glossary now: its preview lists the note that links to it.
+        try terminal.waitForScreen(containing: "│   ← Index:1")
+        try terminal.waitForScreen(containing: "│ A glossary of terms.")
+        _ = try fixture.add("Later", in: "Recipes", body: "also [[glossary]]")
+        try terminal.waitForScreen(containing: "│   ← Recipes/Later:1")
+        try terminal.press("l", "j", "\r")
+        try terminal.waitForScreen(containing: "│ also [[glossary]]")
+        try quit(terminal)
+    }
+
     /// A note saved by another process appears within the deadline, with the selection
     /// kept on the note that was selected.
     @Test func aNoteSavedElsewhereAppearsInPlace() throws {

@@ -21,11 +21,21 @@ extension Browser {
             if focus == .places { places.selectFirst(height: height); try reload() } else { try selectNotesEnd(last: false, height: height) }
         case .character("G"), .code(Int32(KEY_END)):
             if focus == .places { places.selectLast(height: height); try reload() } else { try selectNotesEnd(last: true, height: height) }
-        case .character("h"), .code(Int32(KEY_LEFT)): focus = .places
-        case .character("l"), .code(Int32(KEY_RIGHT)): focus = .notes
-        case .character("\t"): focus = focus == .places ? .notes : .places
+        case .character("h"), .code(Int32(KEY_LEFT)): focus = focus == .links ? .notes : .places
+        case .character("l"), .code(Int32(KEY_RIGHT)): focus = focus == .places || preview.links.isEmpty ? .notes : .links
+        case .character("\t"):
+            switch focus {
+            case .places: focus = .notes
+            case .notes: focus = preview.links.isEmpty ? .places : .links
+            case .links: focus = .places
+            }
+        case .character("\u{1B}") where focus == .links: focus = .notes
         case .character("\n"), .character("\r"), .code(Int32(KEY_ENTER)):
-            if focus == .places { focus = .notes } else if let note = notes.selectedRow?.item { try edit(note) }
+            switch focus {
+            case .places: focus = .notes
+            case .notes: if let note = notes.selectedRow?.item { try edit(note) }
+            case .links: try follow(height: height)
+            }
         case .character("/"): try search()
         case .character("s"):
             order = order == .byCollection ? .byDay : .byCollection
@@ -46,10 +56,34 @@ extension Browser {
         if preview.note?.id != notes.selectedRow?.item?.id {
             preview = BrowserPreview.load(notes.selectedRow?.item, store: store)
         }
+        preview.chosen = focus == .links ? min(preview.chosen ?? 0, max(0, preview.links.count - 1)) : nil
         return true
     }
 
+    /// Selects the note of the link entry chosen in the preview: in the place shown when it
+    /// is listed there, else in All notes.
+    private func follow(height: Int) throws {
+        guard let chosen = preview.chosen, chosen < preview.links.count else { return }
+        guard let id = preview.links[chosen].note, let target = try? store.item(id, includingBody: false) else {
+            return status = "this link reaches no note"
+        }
+        focus = .notes
+        try selectNote(target, height: height)
+        if notes.selectedRow?.item?.id != id {
+            places.selectFirst(height: height)
+            try reload()
+            try selectNote(target, height: height)
+        }
+        if notes.selectedRow?.item?.id != id { status = "'\(target.name)' is not listed here" }
+        preview = BrowserPreview.load(notes.selectedRow?.item, store: store)
+    }
+
     private func move(by steps: Int, height: Int) throws {
+        if focus == .links {
+            guard !preview.links.isEmpty else { return }
+            preview.chosen = max(0, min(preview.links.count - 1, (preview.chosen ?? 0) + (steps > 0 ? 1 : -1)))
+            return
+        }
         if focus == .places {
             places.move(by: steps, height: height)
             notes = PaneState()

@@ -21,7 +21,7 @@ public final class Browser {
         public init(edit: @escaping (Item) throws -> Void) { self.edit = edit }
     }
 
-    enum Focus { case places, notes }
+    enum Focus { case places, notes, links }
 
     let store: Store
     let actions: Actions
@@ -91,7 +91,11 @@ public final class Browser {
         places.replaceRows(try PlaceList.load(from: store), height: height)
         noteList = NoteList(store: store, index: index, place: place, order: order, filter: filter)
         try reloadNotes(height: height)
+        let chosen = preview.chosen
         preview = BrowserPreview.load(notes.selectedRow?.item, store: store)
+        if focus == .links {
+            if preview.links.isEmpty { focus = .notes } else { preview.chosen = min(chosen ?? 0, preview.links.count - 1) }
+        }
     }
 
     func draw() {

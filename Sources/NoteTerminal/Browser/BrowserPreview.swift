@@ -2,19 +2,48 @@ import CNCurses
 import Foundation
 import NoteStore
 
-/// What the preview pane shows of the selected note: its name, path, dates, tags and
-/// attachments, then its body, read from the store when the selection or the store changes.
+/// What the preview pane shows of the selected note: its name, path, dates, tags,
+/// attachments, the notes it links to and those that link to it, then its body, read from the
+/// store when the selection or the store changes.
 struct BrowserPreview {
     var note: Item?
     var path = ""
     var tags: [String] = []
     var attachments: [Attachment] = []
+    /// The notes it links to (`→`) and those that link to it (`←`), which Enter follows
+    /// when the preview has the focus.
+    var links: [LinkEntry] = []
+    /// The link entry chosen, when the preview has the focus.
+    var chosen: Int?
+
+    struct LinkEntry: Equatable {
+        /// `→ path` or `← path:line`.
+        var text: String
+        /// The note it leads to; nil for a link that reaches nothing.
+        var note: UUID?
+    }
 
     static func load(_ selected: Item?, store: Store) -> BrowserPreview {
         guard let selected, let note = try? store.item(selected.id) else { return BrowserPreview() }
         return BrowserPreview(
             note: note, path: (try? store.path(of: note)) ?? note.name, tags: (try? store.tags(of: note.id)) ?? [],
-            attachments: (try? store.attachments(of: note.id)) ?? [])
+            attachments: (try? store.attachments(of: note.id)) ?? [], links: linkEntries(of: note, store: store))
+    }
+
+    /// The links of the note in the order of its body, then the notes that link to it by
+    /// path, each note once per direction.
+    static func linkEntries(of note: Item, store: Store) -> [LinkEntry] {
+        func path(_ id: UUID) -> String { (try? store.path(of: store.item(id, includingBody: false))) ?? id.storeString }
+        var entries: [LinkEntry] = []
+        var seen: Set<String> = []
+        for link in (try? store.links(of: note.id)) ?? [] where seen.insert("→\(link.resolved?.storeString ?? link.target)").inserted {
+            entries.append(LinkEntry(text: "→ " + (link.resolved.map(path) ?? link.written + " (nothing)"), note: link.resolved))
+        }
+        var backlinks: [LinkEntry] = []
+        for link in (try? store.backlinks(of: note.id)) ?? [] where seen.insert("←\(link.source.storeString)").inserted {
+            backlinks.append(LinkEntry(text: "← \(path(link.source)):\(link.line)", note: link.source))
+        }
+        return entries + backlinks.sorted { $0.text < $1.text }
     }
 
     /// The lines to show, the body's wrapped to `width` columns.
@@ -26,6 +55,12 @@ struct BrowserPreview {
         if !attachments.isEmpty {
             lines.append(("attachments: \(attachments.count)", 0))
             lines += attachments.map { ("  \($0.caption ?? $0.format.rawValue) \($0.width)×\($0.height)", notes_attr_dim()) }
+        }
+        if !links.isEmpty {
+            lines.append(("links:", 0))
+            for (index, entry) in links.enumerated() {
+                lines.append(("  " + entry.text, index == chosen ? notes_attr_reverse() : notes_attr_dim()))
+            }
         }
         lines.append(("", 0))
         for line in (note.body ?? "").split(separator: "\n", omittingEmptySubsequences: false).prefix(500) {

@@ -64,7 +64,8 @@ enum BrowserScreen {
 
     static let help = [
         "j k  ↓ ↑    move            Enter  edit the note in $EDITOR",
-        "h l  ← →    collections / notes     Tab  switch pane",
+        "h l  ← →    collections / notes / links  Tab  switch pane",
+        "Enter on a link: go to its note",
         "g G         first / last    /      search names as you type",
         "n           new note        t      tag the note",
         "m           move the note   d      move it to the trash",
