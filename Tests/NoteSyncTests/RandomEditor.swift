@@ -84,7 +84,7 @@ final class RandomEditor {
         switch operation {
         case .addNote:
             let parent = random.chance(40) ? random.pick(collections)?.id : nil
-            let text = body()
+            let text = body(linkingTo: notes)
             let id = try store.addNote(named: name(), body: text, in: parent).id
             created.insert(id)
             savedBodies[id, default: []].insert(text)
@@ -98,7 +98,7 @@ final class RandomEditor {
             guard var note = random.pick(notes) else { return false }
             let long = random.chance(40)
             if long, random.chance(70), let longer = random.pick(try longNotes(in: store)) { note = longer }
-            let text = long ? try longBody(editing: note.id, on: store) : body()
+            let text = long ? try longBody(editing: note.id, on: store) : body(linkingTo: notes)
             if try store.edit(note.id, body: text) { savedBodies[note.id, default: []].insert(text) }
         case .move:
             // Mostly collections, so that concurrent moves make cycles for the merge to break.
@@ -192,9 +192,29 @@ final class RandomEditor {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func body() -> String {
-        random.chance(20) ? "" : (0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(Self.words) ?? "" }
-            .joined(separator: " ")
+    /// A few words; often with a link to one of `notes` (by name, by path, or by a name no
+    /// note may have), so that renames and moves rewrite links and resolve them on every device.
+    private func body(linkingTo notes: [Item] = []) -> String {
+        guard !random.chance(20) else { return "" }
+        var words = (0..<Int.random(in: 1...4, using: &random)).map { _ in random.pick(Self.words) ?? "" }
+        if random.chance(40) {
+            if let target = random.pick(notes), random.chance(80) {
+                words.append("[[\(target.name)]]")
+            } else {
+                words.append("[[\(name())]]")
+            }
+        }
+        return words.joined(separator: " ")
+    }
+
+    /// Per note of `store`, the notes its links reach: the same on every device in step.
+    func linkResolutions(in store: Store) throws -> [UUID: [UUID?]] {
+        var resolved: [UUID: [UUID?]] = [:]
+        for note in try store.fetch(ItemRequest(kind: .note, trash: .included, includesBodies: false)) {
+            let links = try store.links(of: note.id)
+            if !links.isEmpty { resolved[note.id] = links.map(\.resolved) }
+        }
+        return resolved
     }
 
     // MARK: What every device must show

@@ -87,7 +87,11 @@ extension Replica {
     /// `asOnlyHead`, a version written is made the only head in the same write.
     @discardableResult
     public func addVersion(_ version: VersionDraft, asOnlyHead: Bool = false) throws -> Bool {
-        try VersionStorage.insert(version, onlyHeadIfNew: asOnlyHead, db)
+        let added = try VersionStorage.insert(version, onlyHeadIfNew: asOnlyHead, db)
+        // A name's version changes the names the item is found by, also when it does not
+        // become its name (a concurrent rename that lost, a version arriving late).
+        if added, version.property == .name { searchIndex.namesChanged(version.object.storeString) }
+        return added
     }
 
     /// Makes exactly `heads` the heads of a property of an object; `current`: the heads as

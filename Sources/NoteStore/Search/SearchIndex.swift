@@ -32,6 +32,13 @@ enum SearchIndex {
         private var insertedText: [Int64: (name: String, body: String?)] = [:]
         /// The item id of each row gathered.
         private var ids: [Int64: String] = [:]
+        /// Items whose history of names changed: the names they are found by are written again.
+        private var renamed: Set<String> = []
+
+        /// Call when a version of the item's name is added to history.
+        func namesChanged(_ id: String) {
+            renamed.insert(id)
+        }
         /// Past this much old text held, the batch writes what it has (and starts again).
         private static let heldBytesLimit = 32 << 20
 
@@ -55,6 +62,12 @@ enum SearchIndex {
 
         /// Writes the gathered entries: each old one removed, each row's current text added.
         func write(_ db: Database) throws {
+            defer { renamed = [] }
+            try writeEntries(db)
+            try writeNames(db)
+        }
+
+        private func writeEntries(_ db: Database) throws {
             guard !indexed.isEmpty else { return }
             let remove = try db.cachedStatement(
                 sql: "INSERT INTO item_fts(item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
@@ -72,7 +85,8 @@ enum SearchIndex {
                 if let now { try add.execute(arguments: [rowid, now.name, now.body]) }
                 guard let id = ids[rowid] else { continue }
                 if old == nil || old?.body != now?.body { try LinkIndex.writeLinks(of: id, body: now?.body, db) }
-                if old == nil || old?.name != now?.name {
+                let historyChanged = renamed.remove(id) != nil
+                if old == nil || old?.name != now?.name || historyChanged {
                     try LinkIndex.writeNames(of: id, name: now?.name, isNote: now?.body != nil, db)
                 }
             }
@@ -80,6 +94,17 @@ enum SearchIndex {
             insertedText = [:]
             ids = [:]
             heldBytes = 0
+        }
+
+        /// Writes the names of the items whose history of names changed and that no entry
+        /// gathered covered (those are written with their entry).
+        private func writeNames(_ db: Database) throws {
+            guard !renamed.isEmpty else { return }
+            let read = try db.cachedStatement(sql: "SELECT kind, name FROM item WHERE id = ?")
+            for id in renamed.sorted() {
+                let row = try Row.fetchOne(read, arguments: [id])
+                try LinkIndex.writeNames(of: id, name: row?["name"], isNote: (row?["kind"] as String?) == "note", db)
+            }
         }
     }
 
