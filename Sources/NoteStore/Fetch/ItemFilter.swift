@@ -20,16 +20,14 @@ enum ItemFilter {
             + (includingBody ? "item.body" : "NULL AS body")
     }
 
-    /// SQL for the request, with its arguments.
+    /// SQL for the request, its arguments in place.
     /// With `window`, the SQL reads the first `window` rows and leaves limit and offset to the
     /// caller; without it, the request's own limit and offset apply.
-    static func sql(for request: ItemRequest, window: Int? = nil) -> (String, StatementArguments) {
-        var clauses: [String] = []
-        var arguments: StatementArguments = []
-        var prefix = ""
+    static func sql(for request: ItemRequest, window: Int? = nil) -> SQL {
+        var clauses: [SQL] = []
+        var prefix: SQL = ""
         if let kind = request.kind {
-            clauses.append("item.kind = ?")
-            arguments += [kind.rawValue]
+            clauses.append("item.kind = \(kind.rawValue)")
         }
         switch request.scope {
         case .everywhere:
@@ -37,15 +35,13 @@ enum ItemFilter {
         case .topLevel:
             clauses.append("item.parent IS NULL")
         case let .children(of: parent):
-            clauses.append("item.parent = ?")
-            arguments += [parent.storeString]
+            clauses.append("item.parent = \(parent.storeString)")
         case let .descendants(of: root):
             prefix = """
                 WITH RECURSIVE subtree(id) AS (
-                    SELECT id FROM item WHERE parent = ?
+                    SELECT id FROM item WHERE parent = \(root.storeString)
                     UNION ALL SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
                 """
-            arguments = [root.storeString] + arguments
             clauses.append("item.id IN subtree")
         }
         switch request.trash {
@@ -54,16 +50,14 @@ enum ItemFilter {
         case .included: break
         }
         if let text = request.nameContains {
-            clauses.append("instr(fold(item.name), ?) > 0")
-            arguments += [fold(text)]
+            clauses.append("instr(fold(item.name), \(fold(text))) > 0")
         }
         for tag in request.tags {
-            clauses.append("EXISTS (SELECT 1 FROM tag WHERE tag.name = ? AND tag.item = item.id)")
-            arguments += [tag]
+            clauses.append("EXISTS (SELECT 1 FROM tag WHERE tag.name = \(tag) AND tag.item = item.id)")
         }
-        var sql = prefix + " SELECT " + columns(includingBody: request.includesBodies) + " FROM item"
-        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
-        sql += " ORDER BY " + orderBy(request.sort)
+        var sql: SQL = "\(literal: prefix) SELECT \(sql: columns(includingBody: request.includesBodies)) FROM item"
+        if !clauses.isEmpty { sql += " WHERE \(literal: clauses.joined(separator: " AND "))" }
+        sql += " ORDER BY \(sql: orderBy(request.sort))"
         if let window {
             sql += " LIMIT \(window)"
         } else if let limit = request.limit {
@@ -71,7 +65,7 @@ enum ItemFilter {
         } else if request.offset > 0 {
             sql += " LIMIT -1 OFFSET \(request.offset)"
         }
-        return (sql, arguments)
+        return sql
     }
 
     static func orderBy(_ sort: ItemSort) -> String {

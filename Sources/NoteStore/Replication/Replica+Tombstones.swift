@@ -52,7 +52,7 @@ extension TombstoneRecord {
                 """),
             arguments: [id])
         else { return nil }
-        var item = Item(row: row)
+        var item = try Item(row: row)
         if row["isDisplaced"] as Bool { item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(storeText:)) }
         var values = OutboxChanges(inserting: item)
         values.remove("kind")

@@ -15,27 +15,29 @@ extension Store {
         _ query: String, limit: Int = 50, markers: (String, String) = ("**", "**")
     ) throws -> [SearchResult] {
         let (words, tags) = Self.searchTerms(query)
-        let tagClauses = tags.map { _ in " AND EXISTS (SELECT 1 FROM tag WHERE tag.name = ? AND tag.item = item.id)" }.joined()
+        let tagClauses = tags.map { tag -> SQL in
+            " AND EXISTS (SELECT 1 FROM tag WHERE tag.name = \(tag) AND tag.item = item.id)"
+        }.joined()
         guard let match = Self.ftsQuery(for: words) else {
             guard !tags.isEmpty else { return [] }
             return try notesTagged(tags, limit: limit)
         }
-        let sql = """
-            SELECT \(ItemFilter.columns(includingBody: false)),
-                \(SnippetFunction.name)(item_fts, ?, ?) AS snippet,
+        let request = SQLRequest<Row>(literal: """
+            SELECT \(sql: ItemFilter.columns(includingBody: false)),
+                \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) AS snippet,
                 item_fts.rank AS rank
             FROM item_fts JOIN item ON item.rowid = item_fts.rowid
-            WHERE item_fts MATCH ? AND item_fts.rank MATCH 'bm25(4.0, 1.0)'
-                AND item.trashed IS NULL\(tagClauses)
+            WHERE item_fts MATCH \(match) AND item_fts.rank MATCH 'bm25(4.0, 1.0)'
+                AND item.trashed IS NULL\(literal: tagClauses)
             ORDER BY item_fts.rank
-            LIMIT ?
-            """
+            LIMIT \(limit)
+            """)
         return try read { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments([markers.0, markers.1, match]) + StatementArguments(tags) + [limit]).map { row in
+            try Row.fetchCursor(db, request).map { row in
                 let snippet = (row["snippet"] as String? ?? "")
                     .split(whereSeparator: \.isNewline).joined(separator: " ")
-                return SearchResult(item: Item(row: row), snippet: snippet, rank: row["rank"])
-            }
+                return SearchResult(item: try Item(row: row), snippet: snippet, rank: row["rank"])
+            }.reduce(into: []) { $0.append($1) }
         }
     }
 
@@ -43,9 +45,8 @@ extension Store {
     /// modified first, each with the start of its body as snippet.
     private func notesTagged(_ tags: [String], limit: Int) throws -> [SearchResult] {
         let request = ItemRequest(kind: .note, tags: tags, sort: ItemSort(.modified, ascending: false), limit: limit)
-        let (sql, arguments) = ItemFilter.sql(for: request)
         return try read { db in
-            try Item.fetchAll(db, sql: sql, arguments: arguments).map { item in
+            try Item.fetchAll(db, SQLRequest(literal: ItemFilter.sql(for: request))).map { item in
                 let start = (item.body ?? "").prefix(200).split(whereSeparator: \.isNewline).joined(separator: " ")
                 var listed = item
                 listed.body = nil
