@@ -21,6 +21,13 @@ struct InsertScenario: Scenario {
         INSERT INTO item (id, kind, name, parent, created, modified, trashed, body)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
+    /// Where a row of ``itemInsertSQL`` holds the id, the name and the body.
+    enum ItemColumn {
+        static let id = 0
+        static let name = 2
+        static let body = 7
+    }
+
     static let outboxInsertSQL = """
         INSERT INTO outbox (save, model, entity, object, operation, changes, recorded)
         VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -184,7 +191,7 @@ struct InsertScenario: Scenario {
             items.bind(row)
             try items.execute()
             if variant != .itemsWithoutSearchIndex {
-                index.bind([row[2], row[7]])
+                index.bind([row[ItemColumn.name], row[ItemColumn.body]])
                 try index.execute()
             }
         }
