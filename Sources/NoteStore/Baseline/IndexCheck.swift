@@ -76,13 +76,14 @@ enum IndexCheck {
         init(_ db: Database, name: String, table: String, sql: String?) throws {
             var columns: [String] = []
             var keyColumns = 0
-            for column in try Row.fetchAll(db, sql: "SELECT cid, name, desc, coll, key FROM pragma_index_xinfo(?) ORDER BY seqno", arguments: [name]) {
-                let cid: Int = column[0]
-                guard cid != -2, (column[2] as Int) == 0, (column[3] as String?) == "BINARY" else {
+            let info = SQLRequest<Row>(literal: "SELECT cid, name, desc, coll, key FROM pragma_index_xinfo(\(name)) ORDER BY seqno")
+            for column in try info.fetchAll(db) {
+                let cid: Int = column["cid"]
+                guard cid != -2, (column["desc"] as Int) == 0, (column["coll"] as String?) == "BINARY" else {
                     throw Problem(description: "the index \(name) is not of columns in ascending byte order")
                 }
-                columns.append(cid == -1 ? "rowid" : (column[1] as String).quotedDatabaseIdentifier)
-                if (column[4] as Int) == 1 { keyColumns += 1 }
+                columns.append(cid == -1 ? "rowid" : (column["name"] as String).quotedDatabaseIdentifier)
+                if (column["key"] as Int) == 1 { keyColumns += 1 }
             }
             self.name = name
             self.table = table

@@ -76,8 +76,9 @@ extension Store {
             var total = 0
             let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
             while let row = try lines.next() {
-                guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
-                    let line = HistoryLine(object: object, property: property, decoding: row[2])
+                guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
+                    let property = HistoryEncoding.property(row["property"]),
+                    let line = HistoryLine(object: object, property: property, decoding: row["line"])
                 else { continue }
                 total += bytes(line)
             }

@@ -137,11 +137,11 @@ enum VersionStorage {
         let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")
         var changed: [HistoryLine] = []
         while let row = try lines.next() {
-            guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
-                var line = HistoryLine(object: object, property: property, decoding: row[2]),
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"]),
+                var line = HistoryLine(object: object, property: property, decoding: row["line"]),
                 line.entries.contains(where: { $0.isHead && $0.deltaOf == nil && $0.content != nil }),
                 let item = try Row.fetchOne(current, arguments: [object.storeString]),
-                let text = (property == .body ? item[1] : item[0]) as String?
+                let text = item[property == .body ? "body" : "name"] as String?
             else { continue }
             let bytes = Data(text.utf8)
             var elided = false

@@ -108,9 +108,7 @@ extension Store {
     /// The recorded changes not yet taken by sync, oldest first.
     public func outboxEntries() throws -> [OutboxEntry] {
         try read { db in
-            try OutboxEntry.fetchAll(
-                db,
-                sql: "SELECT id, save, model, entity, object, operation, changes, recorded, clock, history FROM outbox ORDER BY id")
+            try OutboxEntry.fetchAll(db, sql: "SELECT \(OutboxEntry.columns) FROM outbox ORDER BY id")
         }
     }
 }
@@ -129,6 +127,9 @@ extension OutboxEntry: FetchableRecord {
         static let clock = Column("clock")
         static let history = Column("history")
     }
+
+    /// The columns of the `outbox` table that an entry is read from, in the order of ``Columns``.
+    static let columns = "id, save, model, entity, object, operation, changes, recorded, clock, history"
 
     /// Decodes an entry from a row of the `outbox` table.
     ///

@@ -92,10 +92,10 @@ extension StoreSchema {
         var next = first
         for _ in 1..<VersionStorage.maximumContextChain {
             guard let row = try Row.fetchOne(lookup, arguments: [object, property, HistoryEncoding.bytes(of: next)]) else { break }
-            if let stored = row[0] as String? {
+            if let stored = row["context"] as String? {
                 return stored.utf8.elementsEqual(json.utf8) ? nil : json
             }
-            guard let bases = row[1] as Data?, let base = HistoryEncoding.stamp(bases) else { break }
+            guard let bases = row["bases"] as Data?, let base = HistoryEncoding.stamp(bases) else { break }
             next = base
         }
         return json
@@ -110,11 +110,12 @@ extension StoreSchema {
         let elide = try db.makeStatement(sql: "UPDATE history SET content = NULL WHERE object = ? AND property = ? AND stamp = ?")
         var found: [(Data, Int, Data)] = []
         while let row = try heads.next() {
-            guard let object = HistoryEncoding.id(row[0]), let item = try Row.fetchOne(current, arguments: [object.storeString]) else {
+            guard let object = HistoryEncoding.id(row["object"]), let item = try Row.fetchOne(current, arguments: [object.storeString]) else {
                 continue
             }
-            let text: String? = (row[1] as Int) == 0 ? item[1] : item[0]
-            if let text, Data(text.utf8) == (row[3] as Data) { found.append((row[0], row[1], row[2])) }
+            let property: Int = row["property"]
+            let text: String? = item[property == 0 ? "body" : "name"]
+            if let text, Data(text.utf8) == (row["content"] as Data) { found.append((row["object"], property, row["stamp"])) }
         }
         for (object, property, stamp) in found { try elide.execute(arguments: [object, property, stamp]) }
     }

@@ -51,6 +51,8 @@ enum SearchIndex {
         /// Writes the gathered entries: each old one removed, each row's current text added.
         func write(_ db: Database) throws {
             guard !indexed.isEmpty else { return }
+            // Cached statements with placeholders: they run once or twice for every item a
+            // save or an import changes.
             let remove = try db.cachedStatement(
                 sql: "INSERT INTO item_fts(item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
             let add = try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, name, body) VALUES (?, ?, ?)")
@@ -60,7 +62,7 @@ enum SearchIndex {
                 if let text = insertedText[rowid] {
                     try add.execute(arguments: [rowid, text.name, text.body])
                 } else if let row = try Row.fetchOne(read, arguments: [rowid]) {
-                    try add.execute(arguments: [rowid, row[0] as String, row[1] as String?])
+                    try add.execute(arguments: [rowid, row["name"] as String, row["body"] as String?])
                 }
             }
             indexed = [:]
