@@ -65,7 +65,7 @@ public final class BaselineDatabase {
                 try checkIntegrity(db, modelVersion: modelVersion, file: file)
                 try checkContents(db, modelVersion: modelVersion)
                 let header = Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0[0] as String, $0[1] as String) },
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0["key"] as String, $0["value"] as String) },
                     uniquingKeysWith: { first, _ in first })
                 return (header, modelVersion)
             }
@@ -130,7 +130,7 @@ public final class BaselineDatabase {
     static func createHeader(_ header: [String: String], _ db: Database) throws {
         try db.execute(sql: "CREATE TABLE \(headerTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
         for (key, value) in header.sorted(by: { $0.key < $1.key }) {
-            try db.execute(sql: "INSERT INTO \(headerTable)(key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.execute(literal: "INSERT INTO \(sql: headerTable)(key, value) VALUES (\(key), \(value))")
         }
     }
 
@@ -211,7 +211,7 @@ public final class BaselineDatabase {
 
     private static func schema(_ db: Database) throws -> [SchemaEntry] {
         try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").map {
-            SchemaEntry(type: $0[0], name: $0[1], table: $0[2], sql: $0[3])
+            SchemaEntry(type: $0["type"], name: $0["name"], table: $0["tbl_name"], sql: $0["sql"])
         }
     }
 

@@ -124,6 +124,8 @@ extension VersionStorage {
     /// Records the cut of a property of an object, replacing an earlier one (every version
     /// kept descends from the later cut, which descends from the earlier).
     static func recordCut(_ cut: HistoryCut, _ db: Database) throws {
+        // Cached statements with placeholders, here and below in this file: pruning and
+        // imports run each for every line they weigh.
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO history_cut (object, property, stamp) VALUES (?, ?, ?)")
             .execute(arguments: [
                 HistoryEncoding.bytes(of: cut.object), HistoryEncoding.code(of: cut.property), HistoryEncoding.bytes(of: cut.stamp),

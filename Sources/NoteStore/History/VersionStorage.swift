@@ -31,6 +31,8 @@ enum VersionStorage {
     /// The versions of a property of an object; empty when there are none. Throws when the
     /// line cannot be read.
     static func line(_ object: UUID, _ property: HistoryProperty, _ db: Database) throws -> HistoryLine {
+        // Cached statements with placeholders, here and below in this file:
+        // every save and import runs each for each name or body it changes.
         guard let blob = try Data.fetchOne(
             db.cachedStatement(sql: "SELECT line FROM history_line WHERE object = ? AND property = ?"),
             arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])

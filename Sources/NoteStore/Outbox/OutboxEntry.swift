@@ -84,6 +84,7 @@ struct OutboxWriter {
     }
 
     func write(to db: Database, save: Int64, clock: UInt64, at date: Date) throws {
+        // A cached statement with placeholders: a save runs it once for each change it records.
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO outbox (save, model, entity, object, operation, changes, recorded, clock, history)

@@ -102,6 +102,8 @@ extension Replica {
 
     /// The current name or body of an item; nil when there is no such item (or body).
     public func currentText(of object: UUID, _ property: HistoryProperty) throws -> String? {
+        // Cached statements with placeholders, here and below in this file:
+        // an import runs each for every version it merges.
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT \(property == .name ? "name" : "body") FROM item WHERE id = ?"),
             arguments: [object.storeString])

@@ -65,6 +65,8 @@ extension Replica {
     }
 
     public func isCollection(_ id: UUID) throws -> Bool {
+        // Cached statements with placeholders, here and below in this file:
+        // an import runs each for every change it moves.
         try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item WHERE id = ? AND kind = 'collection')"),
             arguments: [id.storeString]) ?? false

@@ -65,6 +65,8 @@ public final class Replica {
 
     /// The stamp of the object's purge, when it was purged.
     public func tombstone(of object: UUID) throws -> ChangeStamp? {
+        // Cached statements with placeholders, here and below in this file:
+        // an import runs each for every change it applies.
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT stamp FROM tombstone WHERE object = ?"), arguments: [object.storeString]
         ).flatMap(ChangeStamp.init(text:))

@@ -88,6 +88,7 @@ extension StoreSchema {
     private static func storedContext(_ json: String?, object: Data, property: Int, bases: [ChangeStamp]?, _ db: Database) throws -> String? {
         guard let first = bases?.first else { return json }
         guard let json else { return "" }
+        // A cached statement with placeholders: the migration runs it for every version it compacts.
         let lookup = try db.cachedStatement(sql: "SELECT context, bases FROM history WHERE object = ? AND property = ? AND stamp = ?")
         var next = first
         for _ in 1..<VersionStorage.maximumContextChain {

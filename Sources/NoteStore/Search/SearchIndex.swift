@@ -72,8 +72,9 @@ enum SearchIndex {
     }
 
     private static func entry(of id: String, _ db: Database) throws -> Entry? {
+        // A cached statement with a placeholder: it runs for every item a save or an import changes.
         let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT rowid, name, body FROM item WHERE id = ?"), arguments: [id])
-        return row.map { Entry(rowid: $0[0], name: $0[1], body: $0[2]) }
+        return row.map { Entry(rowid: $0["rowid"], name: $0["name"], body: $0["body"]) }
     }
 }

@@ -82,7 +82,7 @@ public final class Store: Sendable {
         let found = try? pool.read { db -> (String?, String?) in
             guard try db.tableExists("metadata") else { return (nil, nil) }
             let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
-            let byKey = Dictionary(values.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
+            let byKey = Dictionary(values.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a })
             return (byKey["model_version"], byKey["device_id"])
         }
         guard let (versionText, deviceText) = found, let versionText, let version = Int(versionText),
@@ -145,9 +145,7 @@ public final class Store: Sendable {
                     return (id, version)
                 }
                 let id = UUID()
-                try db.execute(
-                    sql: "INSERT INTO metadata(key, value) VALUES ('device_id', ?)",
-                    arguments: [id.storeString])
+                try db.execute(literal: "INSERT INTO metadata(key, value) VALUES ('device_id', \(id.storeString))")
                 return (id, version)
             }
         } catch let error as StoreError {

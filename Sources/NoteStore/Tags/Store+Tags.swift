@@ -49,11 +49,11 @@ extension Store {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT tag.name, COUNT(DISTINCT tag.item) FROM tag JOIN item ON item.id = tag.item
+                    SELECT tag.name AS name, COUNT(DISTINCT tag.item) AS notes FROM tag JOIN item ON item.id = tag.item
                     \(includingTrash ? "" : "WHERE item.trashed IS NULL")
                     GROUP BY tag.name ORDER BY tag.name
                     """
-            ).map { TagCount(tag: $0[0], notes: $0[1]) }
+            ).map { TagCount(tag: $0["name"], notes: $0["notes"]) }
         }
     }
 }
