@@ -61,9 +61,9 @@ extension Attachment: FetchableRecord {
     /// A row whose id or note is not an id, or whose kind or format is unknown, throws
     /// ``StoreError/damagedRow(table:id:problem:)``: it is never passed over in silence.
     public init(row: Row) throws {
-        let rowID: String = row[Columns.id]
+        let (id, rowID) = try row.storeRowID(table: "attachment")
         self.init(
-            id: try row.storeID(Columns.id, table: "attachment", rowID: rowID),
+            id: id,
             kind: try row.storeCase(Columns.kind, table: "attachment", rowID: rowID),
             note: try row.storeID(Columns.note, table: "attachment", rowID: rowID),
             sha256: row[Columns.sha256],

@@ -90,9 +90,9 @@ extension Store {
             var result: [(id: UUID, parent: UUID?)] = []
             let rows = try Row.fetchCursor(db, SQLRequest(literal: "SELECT id, parent FROM (\(sql))"))
             while let row = try rows.next() {
-                let rowID: String = row[Item.Columns.id]
+                let (id, rowID) = try row.storeRowID(table: "item")
                 result.append((
-                    try row.storeID(Item.Columns.id, table: "item", rowID: rowID),
+                    id,
                     try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID)))
             }
             return result

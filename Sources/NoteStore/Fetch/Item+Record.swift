@@ -19,9 +19,9 @@ extension Item: FetchableRecord {
     /// A row whose id or parent is not an id, or whose kind is unknown, throws
     /// ``StoreError/damagedRow(table:id:problem:)``: it is never read as some other item.
     public init(row: Row) throws {
-        let rowID: String = row[Columns.id]
+        let (id, rowID) = try row.storeRowID(table: "item")
         self.init(
-            id: try row.storeID(Columns.id, table: "item", rowID: rowID),
+            id: id,
             kind: try row.storeCase(Columns.kind, table: "item", rowID: rowID),
             name: row[Columns.name],
             created: Date(storeMilliseconds: row[Columns.created]),
@@ -31,6 +31,8 @@ extension Item: FetchableRecord {
             body: row[Columns.body])
     }
 
+    /// The item with this id, or nil; through the statement cache, since saves and imports
+    /// ask for items one at a time.
     static func fetchOne(_ db: Database, id: UUID, includingBody: Bool = true) throws -> Item? {
         try SQLRequest<Item>(
             literal: "SELECT \(sql: ItemFilter.columns(includingBody: includingBody)) FROM item WHERE id = \(id.storeString)",

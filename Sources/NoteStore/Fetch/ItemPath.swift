@@ -47,8 +47,8 @@ public struct CollectionIndex: Sendable {
         var entries: [UUID: Entry] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, name, parent FROM item WHERE kind = 'collection'")
         while let row = try rows.next() {
-            let rowID: String = row[Item.Columns.id]
-            entries[try row.storeID(Item.Columns.id, table: "item", rowID: rowID)] = Entry(
+            let (id, rowID) = try row.storeRowID(table: "item")
+            entries[id] = Entry(
                 name: row[Item.Columns.name], parent: try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID))
         }
         self.entries = entries

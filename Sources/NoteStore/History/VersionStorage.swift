@@ -136,6 +136,7 @@ enum VersionStorage {
     /// text: for a copy of the store (a baseline).
     static func keepTextsOnce(_ db: Database) throws {
         let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
+        // Prepared once, with a placeholder: it runs for every line.
         let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")
         var changed: [HistoryLine] = []
         while let row = try lines.next() {

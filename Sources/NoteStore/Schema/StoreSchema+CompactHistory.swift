@@ -54,6 +54,7 @@ extension StoreSchema {
                 AND depth >= 0 AND typeof(content) IN ('blob', 'text') AND typeof(from_merge) = 'integer'
             ORDER BY object, property, stamp
             """)
+        // Prepared once, with placeholders: it runs for every version.
         let insert = try db.makeStatement(sql: """
             INSERT OR IGNORE INTO history
                 (object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge)
@@ -107,6 +108,7 @@ extension StoreSchema {
     private static func keepTextsOnce(_ db: Database) throws {
         let heads = try Row.fetchCursor(
             db, sql: "SELECT object, property, stamp, content FROM history WHERE head AND delta_of IS NULL AND content IS NOT NULL")
+        // Prepared once, with placeholders: they run for every head.
         let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")
         let elide = try db.makeStatement(sql: "UPDATE history SET content = NULL WHERE object = ? AND property = ? AND stamp = ?")
         var found: [(Data, Int, Data)] = []

@@ -2,6 +2,16 @@ import Foundation
 import GRDB
 
 extension Row {
+    /// The row's own id, read from its `id` column, and the text it was read from, which names
+    /// the row in errors (read once: the text of an id is too long to be kept inline).
+    func storeRowID(table: String) throws -> (id: UUID, text: String) {
+        let text: String = self["id"]
+        guard let id = UUID(storeText: text) else {
+            throw StoreError.damagedRow(table: table, id: text, problem: "its id is not a UUID")
+        }
+        return (id, text)
+    }
+
     /// The id in `column`, as the store writes ids; a ``StoreError/damagedRow(table:id:problem:)``
     /// of the row `rowID` of `table` when the text is not an id.
     func storeID(_ column: Column, table: String, rowID: String) throws -> UUID {
@@ -29,10 +39,7 @@ extension Row {
     }
 
     private func damage(_ column: Column, _ text: String, table: String, rowID: String) -> StoreError {
-        if column.name == "id" {
-            return StoreError.damagedRow(table: table, id: rowID, problem: "its id is not a UUID")
-        }
-        return StoreError.damagedRow(table: table, id: rowID, problem: "its \(column.name) '\(Self.shown(text))' is not a UUID")
+        StoreError.damagedRow(table: table, id: rowID, problem: "its \(column.name) '\(Self.shown(text))' is not a UUID")
     }
 
     /// A value as an error shows it: at most 40 characters.
