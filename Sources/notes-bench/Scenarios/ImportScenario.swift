@@ -110,11 +110,13 @@ struct ImportScenario: Scenario {
         let notes = try library.saveAll(to: store)
         let file = folder.appendingPathComponent(Store.databaseFileName).path
         var rows = Rows()
-        let items = "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = ? ORDER BY rowid"
-        let lines = "SELECT \(Self.lineColumns) FROM history_line ORDER BY object, property"
+        func items(_ kind: ItemKind) -> SQL {
+            "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = \(kind.rawValue) ORDER BY rowid"
+        }
+        let lines: SQL = "SELECT \(sql: Self.lineColumns) FROM history_line ORDER BY object, property"
         var firstLines: [[RawValue]] = []
         (rows.collections, rows.notes, firstLines) = try DatabaseQueue(path: file).read { db in
-            (try RawValue.rows(db, items, ["collection"]), try RawValue.rows(db, items, ["note"]), try RawValue.rows(db, lines, []))
+            (try RawValue.rows(db, items(.collection)), try RawValue.rows(db, items(.note)), try RawValue.rows(db, lines))
         }
         for row in firstLines {
             guard case let .bytes(bytes) = row[Self.lineObject], let object = UUID(storeBytes: bytes)?.storeString else { continue }
@@ -127,16 +129,17 @@ struct ImportScenario: Scenario {
         }
         try DatabaseQueue(path: file).read { db in
             // The outbox, not yet exported, holds the order of the changes in the logs.
-            let updated = try String.fetchAll(
-                db, sql: "SELECT object FROM outbox WHERE save = ? ORDER BY id", arguments: [second?.save ?? 0])
-            let current = try RawValue.rows(db, "SELECT \(Self.updateColumns) FROM item WHERE kind = 'note'", [])
+            let updated = try SQLRequest<String>(
+                literal: "SELECT object FROM outbox WHERE save = \(second?.save ?? 0) ORDER BY id"
+            ).fetchAll(db)
+            let current = try RawValue.rows(db, "SELECT \(sql: Self.updateColumns) FROM item WHERE kind = 'note'")
             var byID: [String: [RawValue]] = [:]
             for row in current { if case let .text(id) = row[UpdateColumn.id] { byID[id] = row } }
             rows.updates = updated.compactMap { byID[$0] }
             rows.updated = updated.compactMap { offsets[$0] }
             // Each line as the second save left it, where that save changed it.
             let unchanged = Set(firstLines)
-            for row in try RawValue.rows(db, lines, []) where !unchanged.contains(row) {
+            for row in try RawValue.rows(db, lines) where !unchanged.contains(row) {
                 guard case let .bytes(bytes) = row[Self.lineObject], let object = UUID(storeBytes: bytes)?.storeString else { continue }
                 rows.updatedVersions[object, default: []].append(row)
             }
