@@ -26,16 +26,16 @@ extension StoreSchema {
             """)
         // Only rows of the types the store writes: a baseline of model 6 or 7, which is
         // upgraded so, is untrusted.
-        let rows = try Row.fetchCursor(db, sql: """
+        let rows = try Row.fetchCursor(db, SQLRequest(literal: """
             SELECT object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge
             FROM history
             WHERE typeof(object) = 'blob' AND typeof(property) = 'integer' AND typeof(stamp) = 'blob' AND typeof(origin) = 'integer'
                 AND typeof(bases) IN ('blob', 'null') AND typeof(restored) IN ('blob', 'null') AND typeof(context) IN ('text', 'null')
                 AND typeof(head) = 'integer' AND typeof(size) = 'integer' AND size BETWEEN 0 AND 4294967295
-                AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' AND depth BETWEEN 0 AND ?
+                AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' AND depth BETWEEN 0 AND \(VersionStorage.maximumDepth)
                 AND typeof(content) IN ('blob', 'null') AND (content IS NOT NULL OR delta_of IS NULL) AND typeof(from_merge) = 'integer'
             ORDER BY object, property, stamp
-            """, arguments: [VersionStorage.maximumDepth])
+            """))
         var line: HistoryLine?
         while let row = try rows.next() {
             guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"]),
