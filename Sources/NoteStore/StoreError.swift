@@ -30,6 +30,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case changedElsewhere(item: String, properties: [String])
     /// A tag breaks the rules on tags (``Tag/problem(_:)``).
     case invalidTag(String, reason: String)
+    /// A row of the store's database holds what no model allows (an unknown kind, an id that
+    /// is not one): it is reported, never read as a made-up value.
+    case damagedRow(table: String, id: String, problem: String)
     /// The underlying database failed.
     case database(path: String, underlying: any Error)
 
@@ -69,6 +72,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "cannot save '\(item)': its \(list) changed in the store since it was read (from another device or process); nothing was saved"
         case let .invalidTag(tag, reason):
             return "invalid tag '\(tag.count > 60 ? tag.prefix(57) + "..." : tag)': \(reason)"
+        case let .damagedRow(table, id, problem):
+            let shown = id.count > 40 ? id.prefix(37) + "..." : id
+            return "row '\(shown)' of table \(table) is damaged: \(problem)"
         case let .database(path, underlying):
             return "store '\(path)': \(Self.describe(underlying, at: path))"
         }

@@ -39,30 +39,49 @@ public struct Attachment: Hashable, Sendable, Identifiable {
     public var entity: Entity { .imageAttachment }
 }
 
-extension Attachment {
-    static let columns = "id, kind, note, sha256, format, width, height, bytes, caption, created"
-
-    init?(row: Row) {
-        guard let id = UUID(storeText: row[0]), let note = UUID(storeText: row[2]),
-            let kind = Kind(rawValue: row[1]), let format = ImageFormat(rawValue: row[4])
-        else { return nil }
-        self.init(
-            id: id, kind: kind, note: note, sha256: row[3], format: format, width: row[5],
-            height: row[6], bytes: row[7], caption: row[8], created: Date(storeMilliseconds: row[9]))
+extension Attachment: FetchableRecord {
+    /// The columns an attachment is read from, in the order of ``columns``.
+    enum Columns {
+        static let id = Column("id")
+        static let kind = Column("kind")
+        static let note = Column("note")
+        static let sha256 = Column("sha256")
+        static let format = Column("format")
+        static let width = Column("width")
+        static let height = Column("height")
+        static let bytes = Column("bytes")
+        static let caption = Column("caption")
+        static let created = Column("created")
     }
 
-    static func fetchAll(_ db: Database, sql: String, arguments: StatementArguments) throws -> [Attachment] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).compactMap(Attachment.init(row:))
+    static let columns = "id, kind, note, sha256, format, width, height, bytes, caption, created"
+
+    /// Decodes an attachment from a row of ``columns``.
+    ///
+    /// A row whose id or note is not an id, or whose kind or format is unknown, throws
+    /// ``StoreError/damagedRow(table:id:problem:)``: it is never passed over in silence.
+    public init(row: Row) throws {
+        let (id, rowID) = try row.storeRowID(table: "attachment")
+        self.init(
+            id: id,
+            kind: try row.storeCase(Columns.kind, table: "attachment", rowID: rowID),
+            note: try row.storeID(Columns.note, table: "attachment", rowID: rowID),
+            sha256: row[Columns.sha256],
+            format: try row.storeCase(Columns.format, table: "attachment", rowID: rowID),
+            width: row[Columns.width], height: row[Columns.height], bytes: row[Columns.bytes],
+            caption: row[Columns.caption], created: Date(storeMilliseconds: row[Columns.created]))
     }
 
     /// The attachments of a note, oldest first.
     static func fetchAll(_ db: Database, note: UUID) throws -> [Attachment] {
-        try Row.fetchAll(
-            db.cachedStatement(sql: "SELECT \(columns) FROM attachment WHERE note = ? ORDER BY created, rowid"),
-            arguments: [note.storeString]
-        ).compactMap(Attachment.init(row:))
+        try SQLRequest<Attachment>(
+            literal: "SELECT \(sql: columns) FROM attachment WHERE note = \(note.storeString) ORDER BY created, rowid",
+            cached: true
+        ).fetchAll(db)
     }
+}
 
+extension Attachment {
     /// Reads and checks an image file for `note` (see ``Store/attachImages(_:to:caption:)``):
     /// the attachment it makes, created `now`, and its bytes. `caption` is trimmed, and nil
     /// when empty.

@@ -5,6 +5,7 @@ extension SaveWriter {
     /// Inserts an attachment row and records it in the outbox, with the blob's hash so that
     /// sync can publish the blob before the log that needs it.
     mutating func insert(_ attachment: Attachment) throws {
+        // A cached statement with placeholders: an import inserts many attachments through it.
         let statement = try db.cachedStatement(
             sql: "INSERT INTO attachment (\(Attachment.columns), stamps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         try statement.execute(arguments: [
@@ -20,9 +21,8 @@ extension SaveWriter {
     /// the save has committed.
     mutating func delete(_ attachments: [Attachment]) throws {
         for attachment in attachments {
-            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [attachment.id.storeString])
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (?)", arguments: [attachment.sha256])
+            try db.execute(literal: "DELETE FROM attachment WHERE id = \(attachment.id.storeString)")
+            try db.execute(literal: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (\(attachment.sha256))")
             try recordTombstone(attachment.id, entity: attachment.entity, state: TombstoneRecord.attachmentState(note: attachment.note))
             var changes = OutboxChanges()
             changes.set("note", .id(attachment.note))
@@ -35,10 +35,10 @@ extension SaveWriter {
     /// Deletes the attachments of notes that are being purged.
     mutating func deleteAttachments(ofNotes ids: [String]) throws {
         var attachments: [Attachment] = []
-        try IDList.forEachChunk(of: ids) { marks, arguments in
-            attachments += try Attachment.fetchAll(
-                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note IN (\(marks))",
-                arguments: arguments)
+        try IDList.forEachChunk(of: ids) { chunk in
+            attachments += try SQLRequest<Attachment>(
+                literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE note IN \(chunk)"
+            ).fetchAll(db)
         }
         try delete(attachments)
     }
@@ -47,13 +47,14 @@ extension SaveWriter {
     /// note or collection, with what it had seen and its state.
     mutating func recordTombstone(_ object: UUID, entity: Entity, seen: [UUID: UInt64]? = nil, state: String? = nil) throws {
         guard entity.isItem else {
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO tombstone(object, entity, stamp, state) VALUES (?, ?, ?, ?)",
-                arguments: [object.storeString, entity.rawValue, stamp.text, state])
+            try db.execute(literal: """
+                INSERT OR REPLACE INTO tombstone(object, entity, stamp, state)
+                VALUES (\(object.storeString), \(entity.rawValue), \(stamp.text), \(state))
+                """)
             return
         }
         // Joined with the purges of it seen before (an item kept for a change they had not seen).
         try Replica(db: db).recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)
-        if let state { try db.execute(sql: "UPDATE tombstone SET state = ? WHERE object = ?", arguments: [state, object.storeString]) }
+        if let state { try db.execute(literal: "UPDATE tombstone SET state = \(state) WHERE object = \(object.storeString)") }
     }
 }

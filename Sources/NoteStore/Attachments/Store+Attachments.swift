@@ -74,9 +74,9 @@ extension Store {
     /// The attachment with this id, or nil.
     public func attachment(_ id: UUID) throws -> Attachment? {
         try read { db in
-            try Attachment.fetchAll(
-                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id = ?", arguments: [id.storeString]
-            ).first
+            try SQLRequest<Attachment>(
+                literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE id = \(id.storeString)"
+            ).fetchOne(db)
         }
     }
 
@@ -87,9 +87,9 @@ extension Store {
             throw StoreError.unknownAttachment(reference)
         }
         let found = try read { db in
-            try Attachment.fetchAll(
-                db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id >= ? AND id < ? LIMIT 11",
-                arguments: [text, text + "~"])
+            try SQLRequest<Attachment>(
+                literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE id >= \(text) AND id < \(text + "~") LIMIT 11"
+            ).fetchAll(db)
         }
         guard found.count <= 1 else {
             throw StoreError.ambiguousReference(reference, candidates: found.map(\.id.storeString))
@@ -103,8 +103,9 @@ extension Store {
         try write { db in
             try SaveWriter.writing(db, now: wallClock.storeNow(), device: deviceID) { writer in
                 try writer.begin()
-                let found = try Attachment.fetchAll(
-                    db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE id = ?", arguments: [id.storeString])
+                let found = try SQLRequest<Attachment>(
+                    literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE id = \(id.storeString)"
+                ).fetchAll(db)
                 guard !found.isEmpty else { throw StoreError.unknownAttachment(id.storeString) }
                 try writer.delete(found)
                 try writer.finish()
@@ -134,8 +135,9 @@ extension Store {
         try write { db in
             let marked = try String.fetchAll(db, sql: "SELECT sha256 FROM blob_release")
             for sha256 in Set(marked + candidates) {
-                let used = try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM attachment WHERE sha256 = ?)", arguments: [sha256]) ?? true
+                let used = try SQLRequest<Bool>(
+                    literal: "SELECT EXISTS (SELECT 1 FROM attachment WHERE sha256 = \(sha256))"
+                ).fetchOne(db) ?? true
                 if !used { blobs.remove(sha256) }
             }
             try db.execute(sql: "DELETE FROM blob_release")

@@ -65,7 +65,7 @@ public final class BaselineDatabase {
                 try checkIntegrity(db, modelVersion: modelVersion, file: file)
                 try checkContents(db, modelVersion: modelVersion)
                 let header = Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0[0] as String, $0[1] as String) },
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0["key"] as String, $0["value"] as String) },
                     uniquingKeysWith: { first, _ in first })
                 return (header, modelVersion)
             }
@@ -105,7 +105,7 @@ public final class BaselineDatabase {
         try queue.read { db in
             var result: [UUID: UInt64] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT device, clock FROM knowledge") {
-                if let device = UUID(storeText: row[0]) { result[device] = UInt64(bitPattern: row[1]) }
+                if let device = UUID(storeText: row["device"]) { result[device] = UInt64(bitPattern: row["clock"]) }
             }
             return result
         }
@@ -130,7 +130,7 @@ public final class BaselineDatabase {
     static func createHeader(_ header: [String: String], _ db: Database) throws {
         try db.execute(sql: "CREATE TABLE \(headerTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
         for (key, value) in header.sorted(by: { $0.key < $1.key }) {
-            try db.execute(sql: "INSERT INTO \(headerTable)(key, value) VALUES (?, ?)", arguments: [key, value])
+            try db.execute(literal: "INSERT INTO \(sql: headerTable)(key, value) VALUES (\(key), \(value))")
         }
     }
 
@@ -211,7 +211,7 @@ public final class BaselineDatabase {
 
     private static func schema(_ db: Database) throws -> [SchemaEntry] {
         try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name").map {
-            SchemaEntry(type: $0[0], name: $0[1], table: $0[2], sql: $0[3])
+            SchemaEntry(type: $0["type"], name: $0["name"], table: $0["tbl_name"], sql: $0["sql"])
         }
     }
 
@@ -287,30 +287,36 @@ public final class BaselineDatabase {
         guard !dangling else { throw BaselineProblem("it refers to an item it does not hold") }
         let attachments = try Row.fetchCursor(db, sql: "SELECT id, note, sha256 FROM attachment")
         while let row = try attachments.next() {
-            guard isStoreUUID(row[0] as DatabaseValue), isStoreUUID(row[1] as DatabaseValue), let sha256: String = row[2],
+            guard isStoreUUID(row["id"] as DatabaseValue), isStoreUUID(row["note"] as DatabaseValue), let sha256: String = row["sha256"],
                 sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
             else { throw BaselineProblem("an attachment breaks the store's rules") }
         }
         guard modelVersion >= 5 else { return }
         let tags = try Row.fetchCursor(db, sql: "SELECT item, name, stamp FROM tag")
         while let row = try tags.next() {
-            guard isStoreUUID(row[0] as DatabaseValue), let name: String = row[1], Tag.problem(name) == nil,
-                let stamp: String = row[2], ChangeStamp(text: stamp) != nil
+            guard isStoreUUID(row["item"] as DatabaseValue), let name: String = row["name"], Tag.problem(name) == nil,
+                let stamp: String = row["stamp"], ChangeStamp(text: stamp) != nil
             else { throw BaselineProblem("a tag breaks the store's rules") }
         }
-        let removals = try Row.fetchCursor(db, sql: "SELECT item, name, device, typeof(clock), clock FROM tag_removal")
+        let removals = try Row.fetchCursor(db, sql: "SELECT item, name, device, typeof(clock) AS clockType FROM tag_removal")
         while let row = try removals.next() {
-            guard isStoreUUID(row[0] as DatabaseValue), let name: String = row[1], Tag.problem(name) == nil,
-                isStoreUUID(row[2] as DatabaseValue), (row[3] as String) == "integer"
+            guard isStoreUUID(row["item"] as DatabaseValue), let name: String = row["name"], Tag.problem(name) == nil,
+                isStoreUUID(row["device"] as DatabaseValue), (row["clockType"] as String) == "integer"
             else { throw BaselineProblem("a tag removal breaks the store's rules") }
         }
         // Model 8 checks its cuts with its lines (``HistoryLineCheck``).
         guard modelVersion == 7 else { return }
         let cuts = try Row.fetchCursor(
-            db, sql: "SELECT typeof(object), length(object), typeof(stamp), length(stamp), EXISTS (SELECT 1 FROM history WHERE history.object = history_cut.object AND history.property = history_cut.property AND history.stamp = history_cut.stamp) FROM history_cut")
+            db, sql: """
+                SELECT typeof(object) AS objectType, length(object) AS objectLength,
+                    typeof(stamp) AS stampType, length(stamp) AS stampLength,
+                    EXISTS (SELECT 1 FROM history WHERE history.object = history_cut.object
+                        AND history.property = history_cut.property AND history.stamp = history_cut.stamp) AS hasVersion
+                FROM history_cut
+                """)
         while let row = try cuts.next() {
-            guard (row[0] as String) == "blob", (row[1] as Int) == 16, (row[2] as String) == "blob", (row[3] as Int) == HistoryEncoding.stampSize,
-                row[4] as Bool
+            guard (row["objectType"] as String) == "blob", (row["objectLength"] as Int) == 16, (row["stampType"] as String) == "blob",
+                (row["stampLength"] as Int) == HistoryEncoding.stampSize, row["hasVersion"] as Bool
             else { throw BaselineProblem("a cut of history breaks the store's rules") }
         }
     }

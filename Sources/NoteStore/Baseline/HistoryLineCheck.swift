@@ -22,7 +22,7 @@ enum HistoryLineCheck {
             WHERE typeof(object) = 'blob' AND length(object) = 16 AND typeof(property) = 'integer' AND property BETWEEN 0 AND 1
                 AND typeof(stamp) = 'blob' AND length(stamp) = \(HistoryEncoding.stampSize)
             """)
-        for row in cutRows { cuts[(row[0] as Data) + [UInt8(row[1] as Int)]] = row[2] }
+        for row in cutRows { cuts[(row["object"] as Data) + [UInt8(row["property"] as Int)]] = row["stamp"] }
         guard cuts.count == cutRows.count, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history_cut") == cutRows.count else {
             return "a cut of history breaks the store's rules"
         }

@@ -56,11 +56,12 @@ enum IndexCheck {
 
     /// The indexes of the schema, of tables with or without rowids.
     private static func entries(_ db: Database, withoutRowid: Bool) throws -> [(name: String, table: String, sql: String?)] {
-        try Row.fetchAll(db, sql: """
+        try SQLRequest<Row>(literal: """
             SELECT entry.name, entry.tbl_name, entry.sql
             FROM sqlite_schema AS entry JOIN pragma_table_list AS list ON list.schema = 'main' AND list.name = entry.tbl_name
-            WHERE entry.type = 'index' AND list.wr = ? ORDER BY entry.tbl_name, entry.name
-            """, arguments: [withoutRowid]).map { ($0[0], $0[1], $0[2]) }
+            WHERE entry.type = 'index' AND list.wr = \(withoutRowid) ORDER BY entry.tbl_name, entry.name
+            """
+        ).fetchAll(db).map { ($0["name"], $0["tbl_name"], $0["sql"]) }
     }
 
     /// An index of a table with rowids: the columns of its entries (the rowid last), how many
@@ -76,19 +77,20 @@ enum IndexCheck {
         init(_ db: Database, name: String, table: String, sql: String?) throws {
             var columns: [String] = []
             var keyColumns = 0
-            for column in try Row.fetchAll(db, sql: "SELECT cid, name, desc, coll, key FROM pragma_index_xinfo(?) ORDER BY seqno", arguments: [name]) {
-                let cid: Int = column[0]
-                guard cid != -2, (column[2] as Int) == 0, (column[3] as String?) == "BINARY" else {
+            let info = SQLRequest<Row>(literal: "SELECT cid, name, desc, coll, key FROM pragma_index_xinfo(\(name)) ORDER BY seqno")
+            for column in try info.fetchAll(db) {
+                let cid: Int = column["cid"]
+                guard cid != -2, (column["desc"] as Int) == 0, (column["coll"] as String?) == "BINARY" else {
                     throw Problem(description: "the index \(name) is not of columns in ascending byte order")
                 }
-                columns.append(cid == -1 ? "rowid" : (column[1] as String).quotedDatabaseIdentifier)
-                if (column[4] as Int) == 1 { keyColumns += 1 }
+                columns.append(cid == -1 ? "rowid" : (column["name"] as String).quotedDatabaseIdentifier)
+                if (column["key"] as Int) == 1 { keyColumns += 1 }
             }
             self.name = name
             self.table = table
             self.columns = columns
             self.keyColumns = keyColumns
-            unique = try Bool.fetchOne(db, sql: "SELECT \"unique\" FROM pragma_index_list(?) WHERE name = ?", arguments: [table, name]) ?? false
+            unique = try SQLRequest<Bool>(literal: "SELECT \"unique\" FROM pragma_index_list(\(table)) WHERE name = \(name)").fetchOne(db) ?? false
             // The schema is the store's: a partial index's clause is what follows its WHERE.
             condition = sql.flatMap { sql in sql.range(of: " WHERE ", options: [.backwards, .caseInsensitive]).map { String(sql[$0.upperBound...]) } }
         }
@@ -167,8 +169,9 @@ enum IndexCheck {
         // over for `trashed IS NOT NULL`): its entries are counted on its pages too (an index
         // b-tree keeps entries on its interior pages as well as on its leaves).
         if index.condition != nil {
-            let entries = try Int.fetchOne(
-                db, sql: "SELECT sum(ncell) FROM dbstat WHERE name = ? AND pagetype IN ('internal', 'leaf')", arguments: [index.name]) ?? 0
+            let entries = try SQLRequest<Int>(
+                literal: "SELECT sum(ncell) FROM dbstat WHERE name = \(index.name) AND pagetype IN ('internal', 'leaf')"
+            ).fetchOne(db) ?? 0
             guard entries == digest.count else { throw Problem(description: "the index \(index.name) holds entries that its scan passes over") }
         }
         return digest

@@ -46,7 +46,7 @@ extension Store {
             reading.readonly = true
             reading.foreignKeysEnabled = false
             let source = try DatabaseQueue(path: folder.appendingPathComponent(Self.databaseFileName).path, configuration: reading)
-            try source.inDatabase { db in try db.execute(sql: "VACUUM INTO ?", arguments: [file.path]) }
+            try source.inDatabase { db in try db.execute(literal: "VACUUM INTO \(file.path)") }
             try source.close()
             var configuration = Configuration()
             configuration.journalMode = .default
@@ -55,7 +55,7 @@ extension Store {
             let copy = try DatabaseQueue(path: file.path, configuration: configuration)
             let made = try copy.write { db -> BaselineCopy in
                 let values = Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT key, value FROM sync_state").map { ($0[0] as String, $0[1] as String) },
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM sync_state").map { ($0["key"] as String, $0["value"] as String) },
                     uniquingKeysWith: { first, _ in first })
                 let clock = UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
                 var made = BaselineCopy(
@@ -136,7 +136,7 @@ extension Store {
             }
             try queue.write { db in
                 try db.execute(sql: "DROP TABLE \(BaselineDatabase.headerTable)")
-                try db.execute(sql: "UPDATE metadata SET value = ? WHERE key = 'clock'", arguments: [String(clock)])
+                try db.execute(literal: "UPDATE metadata SET value = \(String(clock)) WHERE key = 'clock'")
             }
             try queue.close()
             try syncFile(file)

@@ -56,11 +56,11 @@ extension Store {
     public func attachments(ofNotes ids: [UUID]) throws -> [UUID: [Attachment]] {
         try read { db in
             var result: [UUID: [Attachment]] = [:]
-            try IDList.forEachChunk(of: ids.map(\.storeString)) { marks, arguments in
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT \(Attachment.columns) FROM attachment WHERE note IN (\(marks)) ORDER BY note, created, rowid",
-                    arguments: arguments)
-                for attachment in rows.compactMap(Attachment.init(row:)) { result[attachment.note, default: []].append(attachment) }
+            try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
+                let attachments = try SQLRequest<Attachment>(
+                    literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE note IN \(chunk) ORDER BY note, created, rowid"
+                ).fetchAll(db)
+                for attachment in attachments { result[attachment.note, default: []].append(attachment) }
             }
             return result
         }
@@ -71,9 +71,10 @@ extension Store {
     public func knownIDs(among ids: [UUID]) throws -> Set<UUID> {
         try read { db in
             var known: Set<UUID> = []
-            try IDList.forEachChunk(of: ids.map(\.storeString)) { marks, arguments in
-                let sql = "SELECT id FROM item WHERE id IN (\(marks)) UNION SELECT object FROM tombstone WHERE object IN (\(marks))"
-                for text in try String.fetchAll(db, sql: sql, arguments: arguments + arguments) {
+            try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
+                let request = SQLRequest<String>(
+                    literal: "SELECT id FROM item WHERE id IN \(chunk) UNION SELECT object FROM tombstone WHERE object IN \(chunk)")
+                for text in try request.fetchAll(db) {
                     if let id = UUID(storeText: text) { known.insert(id) }
                 }
             }
@@ -84,13 +85,15 @@ extension Store {
     /// The ids and parents of the items a request matches, in its order, read row by row:
     /// for walking a large store without holding its items (an export).
     public func itemIDs(_ request: ItemRequest) throws -> [(id: UUID, parent: UUID?)] {
-        let (sql, arguments) = ItemFilter.sql(for: request)
+        let sql = ItemFilter.sql(for: request)
         return try read { db in
             var result: [(id: UUID, parent: UUID?)] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, parent FROM (\(sql))", arguments: arguments)
+            let rows = try Row.fetchCursor(db, SQLRequest(literal: "SELECT id, parent FROM (\(sql))"))
             while let row = try rows.next() {
-                guard let id = UUID(storeText: row[0]) else { continue }
-                result.append((id, (row[1] as String?).flatMap(UUID.init(storeText:))))
+                let (id, rowID) = try row.storeRowID(table: "item")
+                result.append((
+                    id,
+                    try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID)))
             }
             return result
         }

@@ -137,6 +137,8 @@ struct SaveWriter {
         }
         let problems = item.propertyFailures()
         guard problems.isEmpty else { return failures += problems }
+        // A cached statement with placeholders: a save of many items runs it once per item, and
+        // an interpolated statement would be built again for each.
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO item (id, kind, name, parent, created, modified, trashed, body, stamps)
@@ -163,11 +165,9 @@ struct SaveWriter {
         let problems = current.propertyFailures()
         guard problems.isEmpty else { return failures += problems }
         var changes = OutboxChanges()
-        var assignments: [String] = []
-        var arguments: StatementArguments = []
+        var assignments: [SQL] = []
         func set(_ column: String, _ value: OutboxValue) {
-            assignments.append("\(column) = ?")
-            arguments += [value.databaseValue]
+            assignments.append("\(sql: column) = \(value.databaseValue)")
             changes.set(column, value)
         }
         if current.name != original.name { set("name", .text(current.name)) }
@@ -179,22 +179,20 @@ struct SaveWriter {
         let stamps = try checkUnchangedElsewhere(original, changes: changes)
         if contentChanged { set("modified", .date(now)) }
         replacing(stamps, changes.properties.map(\.name))
-        let paths = changes.properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")
-        assignments.append("stamps = json_set(stamps, \(paths))")
-        arguments += StatementArguments(changes.properties.map { _ in stamp.text })
-        arguments += [current.id.storeString]
+        let paths = changes.properties.map { property -> SQL in "\(sql: "'$." + property.name + "'"), \(stamp.text)" }
+        assignments.append("stamps = json_set(stamps, \(literal: paths.joined(separator: ", ")))")
         let textChanged = changes["name"] != nil || changes["body"] != nil
         if textChanged {
             try searchIndex.willChange(current.id.storeString, db)
             if changes["name"] != nil { try VersionStorage.keepCurrentText(of: current.id, .name, db) }
             if changes["body"] != nil { try VersionStorage.keepCurrentText(of: current.id, .body, db) }
         }
-        try db.execute(sql: "UPDATE item SET \(assignments.joined(separator: ", ")) WHERE id = ?", arguments: arguments)
+        try db.execute(literal: "UPDATE item SET \(literal: assignments.joined(separator: ", ")) WHERE id = \(current.id.storeString)")
         guard db.changesCount == 1 else {
             throw StoreError.invalidOperation(item: current.label, reason: "it was purged by another process meanwhile")
         }
         if changes["parent"] != nil {
-            try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [current.id.storeString])
+            try db.execute(literal: "DELETE FROM displaced WHERE item = \(current.id.storeString)")
         }
         let history = try recordVersions(
             of: current, changes: changes, originalBody: original.body, restored: restoring[current.id] ?? [:])
@@ -214,12 +212,11 @@ struct SaveWriter {
     /// Returns the row's stamps.
     private func checkUnchangedElsewhere(_ original: Item, changes: OutboxChanges) throws -> String? {
         let checksBody = changes["body"] != nil && original.body != nil
-        let row = try Row.fetchOne(
-            db.cachedStatement(
-                sql: checksBody
-                    ? "SELECT name, parent, trashed, body, stamps FROM item WHERE id = ?"
-                    : "SELECT name, parent, trashed, NULL AS body, stamps FROM item WHERE id = ?"),
-            arguments: [original.id.storeString])
+        let body: SQL = checksBody ? "body" : "NULL AS body"
+        let row = try SQLRequest<Row>(
+            literal: "SELECT name, parent, trashed, \(literal: body), stamps FROM item WHERE id = \(original.id.storeString)",
+            cached: true
+        ).fetchOne(db)
         guard let row else { return nil }  // purged meanwhile: the update says so
         var changed: [String] = []
         if changes["name"] != nil, (row["name"] as String) != original.name { changed.append("name") }
@@ -239,23 +236,23 @@ struct SaveWriter {
     }
 
     private mutating func trashLiveContents(of collection: Item) throws {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
+        let rows = try SQLRequest<Row>(
+            literal: """
                 WITH RECURSIVE subtree(id) AS (
-                    SELECT id FROM item WHERE parent = ?
+                    SELECT id FROM item WHERE parent = \(collection.id.storeString)
                     UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
-                SELECT \(ItemFilter.columns(includingBody: false)), stamps FROM item
+                SELECT \(sql: ItemFilter.columns(includingBody: false)), stamps FROM item
                 WHERE id IN subtree AND trashed IS NULL
-                """,
-            arguments: [collection.id.storeString])
+                """
+        ).fetchAll(db)
         for row in rows {
-            var item = Item(row: row)
+            var item = try Item(row: row)
             replacing(row["stamps"], ["trashed"])
             item.trashed = collection.trashed
-            try db.execute(
-                sql: "UPDATE item SET trashed = ?, stamps = json_set(stamps, '$.trashed', ?) WHERE id = ?",
-                arguments: [item.trashed?.storeMilliseconds, stamp.text, item.id.storeString])
+            try db.execute(literal: """
+                UPDATE item SET trashed = \(item.trashed?.storeMilliseconds), stamps = json_set(stamps, '$.trashed', \(stamp.text))
+                WHERE id = \(item.id.storeString)
+                """)
             var changes = OutboxChanges()
             changes.set("trashed", .date(item.trashed))
             outbox.record(.update, item: item, changes: changes)

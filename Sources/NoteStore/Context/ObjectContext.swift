@@ -109,8 +109,8 @@ public final class ObjectContext {
             return try store.fetch(request)
         }
         let window = request.limit.map { $0 + request.offset + changed.count + deleted.count }
-        let (sql, arguments) = ItemFilter.sql(for: request, window: window)
-        var items = try store.read { try Item.fetchAll($0, sql: sql, arguments: arguments) }
+        let sql = ItemFilter.sql(for: request, window: window)
+        var items = try store.read { try Item.fetchAll($0, SQLRequest(literal: sql)) }
         items.removeAll { changed[$0.id] != nil || deleted[$0.id] != nil }
         for registration in changed.values where try matches(registration.current, request) {
             var item = registration.current

@@ -16,17 +16,18 @@ extension SaveWriter {
                         message: "only an item in the trash can be purged"))
                 continue
             }
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    WITH RECURSIVE subtree(id) AS (
-                        SELECT ?
-                        UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id
-                        WHERE item.trashed IS NOT NULL)
-                    SELECT item.id, item.kind FROM subtree JOIN item ON item.id = subtree.id
-                    """,
-                arguments: [root.storeString])
-            for row in rows { ids[row[0]] = ItemKind(rawValue: row[1]) }
+            let rows = try SQLRequest<Row>(literal: """
+                WITH RECURSIVE subtree(id) AS (
+                    SELECT \(root.storeString)
+                    UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id
+                    WHERE item.trashed IS NOT NULL)
+                SELECT item.id, item.kind FROM subtree JOIN item ON item.id = subtree.id
+                """
+            ).fetchAll(db)
+            for row in rows {
+                let id: String = row[Item.Columns.id]
+                ids[id] = try row.storeCase(Item.Columns.kind, as: ItemKind.self, table: "item", rowID: id)
+            }
         }
         for item in expected { ids[item.id.storeString] = ids[item.id.storeString] ?? item.kind }
         let all = Array(ids.keys).sorted()
@@ -36,8 +37,8 @@ extension SaveWriter {
         var states: [String: String] = [:]
         for id in all { states[id] = try TombstoneRecord.capturedState(of: id, db) }
         // A purge counts as a move to the trash that replaces every value of the item.
-        try IDList.forEachChunk(of: all) { marks, arguments in
-            for stamps in try String.fetchAll(db, sql: "SELECT stamps FROM item WHERE id IN (\(marks))", arguments: arguments) {
+        try IDList.forEachChunk(of: all) { chunk in
+            for stamps in try SQLRequest<String>(literal: "SELECT stamps FROM item WHERE id IN \(chunk)").fetchAll(db) {
                 replacing(stamps)
             }
         }
@@ -45,8 +46,8 @@ extension SaveWriter {
             try searchIndex.willChange(id, db)
             if let uuid = UUID(storeText: id) { try VersionStorage.keepCurrentText(of: uuid, nil, db) }
         }
-        try IDList.forEachChunk(of: all) { marks, arguments in
-            try db.execute(sql: "DELETE FROM item WHERE id IN (\(marks))", arguments: arguments)
+        try IDList.forEachChunk(of: all) { chunk in
+            try db.execute(literal: "DELETE FROM item WHERE id IN \(chunk)")
         }
         // What this device had seen when it purged: the changes of other devices it had not
         // seen do not go with the purge (docs/sync-format.md, "Causal deletes").
@@ -65,19 +66,20 @@ extension SaveWriter {
     private mutating func moveLiveContentsToTheTop(of purged: [String]) throws {
         let purgedSet = Set(purged)
         var survivors: [(item: Item, stamps: String?)] = []
-        try IDList.forEachChunk(of: purged) { marks, arguments in
-            survivors += try Row.fetchAll(
-                db, sql: "SELECT \(ItemFilter.columns(includingBody: false)), stamps FROM item WHERE parent IN (\(marks))",
-                arguments: arguments
-            ).map { (Item(row: $0), $0["stamps"]) }.filter { !purgedSet.contains($0.item.id.storeString) }
+        try IDList.forEachChunk(of: purged) { chunk in
+            survivors += try SQLRequest<Row>(
+                literal: "SELECT \(sql: ItemFilter.columns(includingBody: false)), stamps FROM item WHERE parent IN \(chunk)"
+            ).fetchAll(db).map { (try Item(row: $0), $0["stamps"]) }.filter { !purgedSet.contains($0.item.id.storeString) }
         }
         for (var item, stamps) in survivors {
             replacing(stamps, ["parent", "modified"])
             item.parent = nil
-            try db.execute(
-                sql: "UPDATE item SET parent = NULL, modified = ?, stamps = json_set(stamps, '$.parent', ?, '$.modified', ?) WHERE id = ?",
-                arguments: [now.storeMilliseconds, stamp.text, stamp.text, item.id.storeString])
-            try db.execute(sql: "DELETE FROM displaced WHERE item = ?", arguments: [item.id.storeString])
+            try db.execute(literal: """
+                UPDATE item SET parent = NULL, modified = \(now.storeMilliseconds),
+                    stamps = json_set(stamps, '$.parent', \(stamp.text), '$.modified', \(stamp.text))
+                WHERE id = \(item.id.storeString)
+                """)
+            try db.execute(literal: "DELETE FROM displaced WHERE item = \(item.id.storeString)")
             var changes = OutboxChanges()
             changes.set("parent", .null)
             changes.set("modified", .date(now))
@@ -112,15 +114,13 @@ extension SaveWriter {
 
     /// Whether `candidate` is `ancestor` or lies below it.
     private func isInside(_ candidate: UUID, _ ancestor: UUID) throws -> Bool {
-        try Bool.fetchOne(
-            db,
-            sql: """
-                WITH RECURSIVE up(id, parent) AS (
-                    SELECT id, parent FROM item WHERE id = ?
-                    UNION SELECT item.id, item.parent FROM item JOIN up ON item.id = up.parent)
-                SELECT EXISTS (SELECT 1 FROM up WHERE id = ?)
-                """,
-            arguments: [candidate.storeString, ancestor.storeString]) ?? false
+        try SQLRequest<Bool>(literal: """
+            WITH RECURSIVE up(id, parent) AS (
+                SELECT id, parent FROM item WHERE id = \(candidate.storeString)
+                UNION SELECT item.id, item.parent FROM item JOIN up ON item.id = up.parent)
+            SELECT EXISTS (SELECT 1 FROM up WHERE id = \(ancestor.storeString))
+            """
+        ).fetchOne(db) ?? false
     }
 
     private mutating func fail(_ item: Item, _ rule: ValidationFailure.Rule, _ message: String) {
@@ -133,9 +133,10 @@ extension SaveWriter {
         guard failures.isEmpty else { throw StoreError.validation(failures) }
         try checkStampAboveReplaced()
         try outbox.write(to: db, save: saveNumber, clock: stamp.clock, at: now)
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('last_save', ?), ('clock', ?)",
-            arguments: [String(saveNumber), String(stamp.clock)])
+        try db.execute(literal: """
+            INSERT OR REPLACE INTO metadata(key, value)
+            VALUES ('last_save', \(String(saveNumber))), ('clock', \(String(stamp.clock)))
+            """)
         try searchIndex.write(db)
     }
 }

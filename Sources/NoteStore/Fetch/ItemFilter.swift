@@ -20,16 +20,14 @@ enum ItemFilter {
             + (includingBody ? "item.body" : "NULL AS body")
     }
 
-    /// SQL for the request, with its arguments.
+    /// SQL for the request, its arguments in place.
     /// With `window`, the SQL reads the first `window` rows and leaves limit and offset to the
     /// caller; without it, the request's own limit and offset apply.
-    static func sql(for request: ItemRequest, window: Int? = nil) -> (String, StatementArguments) {
-        var clauses: [String] = []
-        var arguments: StatementArguments = []
-        var prefix = ""
+    static func sql(for request: ItemRequest, window: Int? = nil) -> SQL {
+        var clauses: [SQL] = []
+        var prefix: SQL = ""
         if let kind = request.kind {
-            clauses.append("item.kind = ?")
-            arguments += [kind.rawValue]
+            clauses.append("item.kind = \(kind.rawValue)")
         }
         switch request.scope {
         case .everywhere:
@@ -37,22 +35,19 @@ enum ItemFilter {
         case .topLevel:
             clauses.append("item.parent IS NULL")
         case let .children(of: parent):
-            clauses.append("item.parent = ?")
-            arguments += [parent.storeString]
+            clauses.append("item.parent = \(parent.storeString)")
         case let .descendants(of: root):
             prefix = """
                 WITH RECURSIVE subtree(id) AS (
-                    SELECT id FROM item WHERE parent = ?
+                    SELECT id FROM item WHERE parent = \(root.storeString)
                     UNION ALL SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
                 """
-            arguments = [root.storeString] + arguments
             clauses.append("item.id IN subtree")
         case let .contents(of: parents):
             let ids = parents.compactMap { $0?.storeString }
-            var alternatives = ids.isEmpty ? [] : ["item.parent IN (" + Array(repeating: "?", count: ids.count).joined(separator: ", ") + ")"]
-            arguments += StatementArguments(ids)
+            var alternatives: [SQL] = ids.isEmpty ? [] : ["item.parent IN \(ids)"]
             if parents.contains(nil) { alternatives.append("item.parent IS NULL") }
-            clauses.append(alternatives.isEmpty ? "0" : "(" + alternatives.joined(separator: " OR ") + ")")
+            clauses.append(alternatives.isEmpty ? "0" : "(\(alternatives.joined(operator: .or)))")
         }
         switch request.trash {
         case .excluded: clauses.append("item.trashed IS NULL")
@@ -60,21 +55,15 @@ enum ItemFilter {
         case .included: break
         }
         if let text = request.nameContains {
-            clauses.append("instr(fold(item.name), ?) > 0")
-            arguments += [fold(text)]
+            clauses.append("instr(fold(item.name), \(fold(text))) > 0")
         }
         for tag in request.tags {
-            clauses.append("EXISTS (SELECT 1 FROM tag WHERE tag.name = ? AND tag.item = item.id)")
-            arguments += [tag]
+            clauses.append("EXISTS (SELECT 1 FROM tag WHERE tag.name = \(tag) AND tag.item = item.id)")
         }
-        if let start = request.start {
-            let (clause, values) = startClause(start, sort: request.sort)
-            clauses.append(clause)
-            arguments += values
-        }
-        var sql = prefix + " SELECT " + columns(includingBody: request.includesBodies) + " FROM item"
-        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
-        sql += " ORDER BY " + orderBy(request.sort)
+        if let start = request.start { clauses.append(startClause(start, sort: request.sort)) }
+        var sql: SQL = "\(literal: prefix) SELECT \(sql: columns(includingBody: request.includesBodies)) FROM item"
+        if !clauses.isEmpty { sql += " WHERE \(literal: clauses.joined(separator: " AND "))" }
+        sql += " ORDER BY \(sql: orderBy(request.sort))"
         if let window {
             sql += " LIMIT \(window)"
         } else if let limit = request.limit {
@@ -82,12 +71,12 @@ enum ItemFilter {
         } else if request.offset > 0 {
             sql += " LIMIT -1 OFFSET \(request.offset)"
         }
-        return (sql, arguments)
+        return sql
     }
 
     /// The items from `start` on in the order of `sort` (the order is total: by the sort's
     /// value, then by id).
-    static func startClause(_ start: ItemRequest.Start, sort: ItemSort) -> (String, StatementArguments) {
+    static func startClause(_ start: ItemRequest.Start, sort: ItemSort) -> SQL {
         let (item, inclusive) = switch start {
         case let .after(item): (item, false)
         case let .at(item): (item, true)
@@ -95,15 +84,13 @@ enum ItemFilter {
         let beyond = sort.ascending ? ">" : "<"
         let idBeyond = inclusive ? beyond + "=" : beyond
         let column: String
-        let value: any DatabaseValueConvertible
+        let value: any DatabaseValueConvertible & Sendable
         switch sort.key {
         case .name: (column, value) = ("item.name COLLATE itemName", item.name)
         case .created: (column, value) = ("item.created", item.created.storeMilliseconds)
         case .modified: (column, value) = ("item.modified", item.modified.storeMilliseconds)
         }
-        return (
-            "(\(column) \(beyond) ? OR (\(column) = ? AND item.id \(idBeyond) ?))",
-            [value, value, item.id.storeString])
+        return "(\(sql: column) \(sql: beyond) \(value) OR (\(sql: column) = \(value) AND item.id \(sql: idBeyond) \(item.id.storeString)))"
     }
 
     static func orderBy(_ sort: ItemSort) -> String {

@@ -47,8 +47,9 @@ public struct CollectionIndex: Sendable {
         var entries: [UUID: Entry] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT id, name, parent FROM item WHERE kind = 'collection'")
         while let row = try rows.next() {
-            guard let id = UUID(storeText: row[0]) else { continue }
-            entries[id] = Entry(name: row[1], parent: (row[2] as String?).flatMap(UUID.init(storeText:)))
+            let (id, rowID) = try row.storeRowID(table: "item")
+            entries[id] = Entry(
+                name: row[Item.Columns.name], parent: try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID))
         }
         self.entries = entries
     }

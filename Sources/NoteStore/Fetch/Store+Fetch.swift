@@ -4,8 +4,8 @@ import GRDB
 extension Store {
     /// The saved items that match the request.
     public func fetch(_ request: ItemRequest) throws -> [Item] {
-        let (sql, arguments) = ItemFilter.sql(for: request)
-        return try read { try Item.fetchAll($0, sql: sql, arguments: arguments) }
+        let sql = ItemFilter.sql(for: request)
+        return try read { try Item.fetchAll($0, SQLRequest(literal: sql)) }
     }
 
     /// The number of saved items that match the request, ignoring its limit and offset.
@@ -13,8 +13,8 @@ extension Store {
         var request = request
         request.limit = nil
         request.offset = 0
-        let (sql, arguments) = ItemFilter.sql(for: request)
-        return try read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM (\(sql))", arguments: arguments) ?? 0 }
+        let sql = ItemFilter.sql(for: request)
+        return try read { try Int.fetchOne($0, SQLRequest(literal: "SELECT COUNT(*) FROM (\(literal: sql))")) ?? 0 }
     }
 
     /// The saved item with this id.
@@ -32,11 +32,11 @@ extension Store {
                 db,
                 sql: """
                     SELECT
-                        (SELECT COUNT(*) FROM item WHERE kind = 'note'),
-                        (SELECT COUNT(*) FROM item WHERE kind = 'collection'),
-                        (SELECT COUNT(*) FROM item WHERE trashed IS NOT NULL)
+                        (SELECT COUNT(*) FROM item WHERE kind = 'note') AS notes,
+                        (SELECT COUNT(*) FROM item WHERE kind = 'collection') AS collections,
+                        (SELECT COUNT(*) FROM item WHERE trashed IS NOT NULL) AS trashed
                     """)
-            return (row?[0] ?? 0, row?[1] ?? 0, row?[2] ?? 0)
+            return (row?["notes"] ?? 0, row?["collections"] ?? 0, row?["trashed"] ?? 0)
         }
     }
 }

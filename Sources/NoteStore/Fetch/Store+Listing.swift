@@ -24,9 +24,7 @@ extension Store {
     ) throws -> [ListingEntry] {
         let all: [Item] = try read { db in
             if trash && !recursive {
-                return try Item.fetchAll(
-                    db, sql: Self.trashRootsSQL(collection, sort: sort),
-                    arguments: collection.map { [$0.storeString] } ?? [])
+                return try Item.fetchAll(db, SQLRequest(literal: Self.trashRootsSQL(collection, sort: sort)))
             }
             let scope: ItemRequest.Scope
             switch (collection, recursive) {
@@ -36,21 +34,22 @@ extension Store {
             case let (id?, true): scope = .descendants(of: id)
             }
             let request = ItemRequest(scope: scope, trash: trash ? .only : .excluded, sort: sort, includesBodies: false)
-            let (sql, arguments) = ItemFilter.sql(for: request)
-            return try Item.fetchAll(db, sql: sql, arguments: arguments)
+            return try Item.fetchAll(db, SQLRequest(literal: ItemFilter.sql(for: request)))
         }
         guard recursive else { return all.map { ListingEntry(item: $0, depth: 0) } }
         return Self.tree(all, under: collection, sort: sort)
     }
 
-    private static func trashRootsSQL(_ collection: UUID?, sort: ItemSort) -> String {
-        """
-        SELECT \(ItemFilter.columns(includingBody: false)) FROM item
-        LEFT JOIN item AS container ON container.id = item.parent
-        WHERE item.trashed IS NOT NULL
-          AND \(collection == nil ? "(container.id IS NULL OR container.trashed IS NULL)" : "item.parent = ?")
-        ORDER BY \(ItemFilter.orderBy(sort))
-        """
+    private static func trashRootsSQL(_ collection: UUID?, sort: ItemSort) -> SQL {
+        let place: SQL = collection.map { "item.parent = \($0.storeString)" }
+            ?? "(container.id IS NULL OR container.trashed IS NULL)"
+        return """
+            SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item
+            LEFT JOIN item AS container ON container.id = item.parent
+            WHERE item.trashed IS NOT NULL
+              AND \(literal: place)
+            ORDER BY \(sql: ItemFilter.orderBy(sort))
+            """
     }
 
     /// Orders items depth first: every collection followed by its contents.

@@ -53,10 +53,10 @@ extension Store {
         guard prefix.count >= minimumIDPrefix, prefix.count < 36,
             prefix.allSatisfy({ $0.isHexDigit || $0 == "-" })
         else { return [] }
-        return try Item.fetchAll(
-            db,
-            sql: "SELECT \(ItemFilter.columns(includingBody: false)) FROM item WHERE id >= ? AND id < ? LIMIT 20",
-            arguments: [prefix, prefix + "~"])
+        return try SQLRequest<Item>(literal: """
+            SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item
+            WHERE id >= \(prefix) AND id < \(prefix + "~") LIMIT 20
+            """).fetchAll(db)
     }
 
     private static func itemsAtPath(_ path: String, scope: ReferenceScope, _ db: Database) throws -> [Item] {
@@ -67,12 +67,12 @@ extension Store {
             let isLast = depth == names.count - 1
             var next: [Item?] = []
             for parent in level {
-                let sql = "SELECT \(ItemFilter.columns(includingBody: false)) FROM item WHERE "
-                    + (parent == nil ? "parent IS NULL" : "parent = ?") + " AND name = ?"
-                let arguments: StatementArguments =
-                    parent.map { [$0.id.storeString, name] } ?? [name]
-                for item in try Item.fetchAll(db, sql: sql, arguments: arguments)
-                where isLast || item.isCollection {
+                let place: SQL = parent.map { "parent = \($0.id.storeString)" } ?? "parent IS NULL"
+                let request = SQLRequest<Item>(literal: """
+                    SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item
+                    WHERE \(literal: place) AND name = \(name)
+                    """)
+                for item in try request.fetchAll(db) where isLast || item.isCollection {
                     next.append(item)
                 }
             }

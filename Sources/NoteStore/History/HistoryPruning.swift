@@ -54,7 +54,8 @@ extension VersionStorage {
     static func prune(_ pruning: HistoryPruning, _ db: Database) throws -> [HistoryCut] {
         var cuts: [HistoryCut] = []
         for row in try candidates(minimumVersions: pruning.minimumVersions, olderThan: pruning.olderThan, limit: nil, db) {
-            guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]) else {
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"])
+            else {
                 continue
             }
             var line = try line(object, property, db)
@@ -71,9 +72,12 @@ extension VersionStorage {
     /// `minimumVersions` versions, the oldest older than `olderThan`.
     static func candidates(minimumVersions: Int, olderThan: UInt64, limit: Int?, _ db: Database) throws -> [Row] {
         let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-        return try Row.fetchAll(
-            db, sql: "SELECT object, property FROM history_line WHERE versions > ? AND oldest < ? ORDER BY object, property LIMIT ?",
-            arguments: [minimumVersions, HistoryEncoding.bytes(of: ChangeStamp(clock: olderThan, device: zero)), limit ?? -1])
+        let oldest = HistoryEncoding.bytes(of: ChangeStamp(clock: olderThan, device: zero))
+        return try SQLRequest<Row>(literal: """
+            SELECT object, property FROM history_line WHERE versions > \(minimumVersions) AND oldest < \(oldest)
+            ORDER BY object, property LIMIT \(limit ?? -1)
+            """
+        ).fetchAll(db)
     }
 
     /// Removes `dropped` versions from a line, first making every other one independent of
@@ -120,6 +124,8 @@ extension VersionStorage {
     /// Records the cut of a property of an object, replacing an earlier one (every version
     /// kept descends from the later cut, which descends from the earlier).
     static func recordCut(_ cut: HistoryCut, _ db: Database) throws {
+        // Cached statements with placeholders, here and below in this file: pruning and
+        // imports run each for every line they weigh.
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO history_cut (object, property, stamp) VALUES (?, ?, ?)")
             .execute(arguments: [
                 HistoryEncoding.bytes(of: cut.object), HistoryEncoding.code(of: cut.property), HistoryEncoding.bytes(of: cut.stamp),
@@ -137,8 +143,8 @@ extension VersionStorage {
     /// Every cut recorded, without the versions dropped.
     static func cuts(_ db: Database) throws -> [HistoryCut] {
         try Row.fetchAll(db, sql: "SELECT object, property, stamp FROM history_cut ORDER BY object, property").compactMap { row in
-            guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
-                let stamp = (row[2] as Data?).flatMap({ HistoryEncoding.stamp($0) })
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"]),
+                let stamp = (row["stamp"] as Data?).flatMap({ HistoryEncoding.stamp($0) })
             else { return nil }
             return HistoryCut(object: object, property: property, stamp: stamp, dropped: [])
         }

@@ -76,8 +76,9 @@ extension Store {
             var total = 0
             let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
             while let row = try lines.next() {
-                guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
-                    let line = HistoryLine(object: object, property: property, decoding: row[2])
+                guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
+                    let property = HistoryEncoding.property(row["property"]),
+                    let line = HistoryLine(object: object, property: property, decoding: row["line"])
                 else { continue }
                 total += bytes(line)
             }
@@ -89,14 +90,11 @@ extension Store {
     public func conflicts(since: Date) throws -> [ConflictRecord] {
         let bound = String(ChangeStamp(clock: UInt64(max(0, since.storeMilliseconds)) << 16, device: UUID()).text.prefix(16))
         return try read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT object, property, loser, winner, copy FROM conflict
-                    WHERE winner >= ? ORDER BY winner DESC, object, property, loser
-                    """,
-                arguments: [bound]
-            ).compactMap { row in
+            try SQLRequest<Row>(literal: """
+                SELECT object, property, loser, winner, copy FROM conflict
+                WHERE winner >= \(bound) ORDER BY winner DESC, object, property, loser
+                """
+            ).fetchAll(db).compactMap { row in
                 guard let object = UUID(storeText: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
                     let loser = ChangeStamp(text: row["loser"]), let winner = ChangeStamp(text: row["winner"])
                 else { return nil }

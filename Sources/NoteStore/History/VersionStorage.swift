@@ -31,6 +31,8 @@ enum VersionStorage {
     /// The versions of a property of an object; empty when there are none. Throws when the
     /// line cannot be read.
     static func line(_ object: UUID, _ property: HistoryProperty, _ db: Database) throws -> HistoryLine {
+        // Cached statements with placeholders, here and below in this file:
+        // every save and import runs each for each name or body it changes.
         guard let blob = try Data.fetchOne(
             db.cachedStatement(sql: "SELECT line FROM history_line WHERE object = ? AND property = ?"),
             arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
@@ -134,14 +136,15 @@ enum VersionStorage {
     /// text: for a copy of the store (a baseline).
     static func keepTextsOnce(_ db: Database) throws {
         let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
+        // Prepared once, with a placeholder: it runs for every line.
         let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")
         var changed: [HistoryLine] = []
         while let row = try lines.next() {
-            guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
-                var line = HistoryLine(object: object, property: property, decoding: row[2]),
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"]),
+                var line = HistoryLine(object: object, property: property, decoding: row["line"]),
                 line.entries.contains(where: { $0.isHead && $0.deltaOf == nil && $0.content != nil }),
                 let item = try Row.fetchOne(current, arguments: [object.storeString]),
-                let text = (property == .body ? item[1] : item[0]) as String?
+                let text = item[property == .body ? "body" : "name"] as String?
             else { continue }
             let bytes = Data(text.utf8)
             var elided = false

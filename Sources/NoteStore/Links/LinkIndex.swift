@@ -91,6 +91,9 @@ enum LinkIndex {
         return fold(last)
     }
 
+    // The statements below are cached, with placeholders: they run for every item that a save
+    // or an import changes, and for every item when the index is built.
+
     /// Writes the links of the note `id` (none when `body` is nil: a collection, or gone).
     static func writeLinks(of id: String, body: String?, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM link WHERE source = ?").execute(arguments: [id])

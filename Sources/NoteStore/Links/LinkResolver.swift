@@ -14,6 +14,8 @@ import GRDB
 /// - Nothing else: the link resolves to nothing.
 struct LinkResolver {
     let db: Database
+    // Its statements are cached, with placeholders: they run for every link resolved, and
+    // `orphans` and `check` resolve every link of the store.
 
     /// Where a link leads.
     enum Resolution: Equatable {

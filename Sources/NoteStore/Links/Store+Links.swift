@@ -48,9 +48,8 @@ extension Store {
     public func links(of note: UUID) throws -> [NoteLink] {
         try read { db in
             let resolver = LinkResolver(db: db)
-            return try Row.fetchAll(
-                db, sql: "SELECT * FROM link WHERE source = ? ORDER BY position", arguments: [note.storeString]
-            ).map { try Self.link($0, resolver) }
+            return try Row.fetchAll(db, SQLRequest(literal: "SELECT * FROM link WHERE source = \(note.storeString) ORDER BY position"))
+                .map { try Self.link($0, resolver) }
         }
     }
 
@@ -61,12 +60,11 @@ extension Store {
             let resolver = LinkResolver(db: db)
             let rows = try Row.fetchAll(
                 db,
-                sql: """
+                SQLRequest(literal: """
                     SELECT link.* FROM link JOIN item ON item.id = link.source
-                    WHERE item.trashed IS NULL AND link.key IN (SELECT key FROM link_name WHERE item = ?)
+                    WHERE item.trashed IS NULL AND link.key IN (SELECT key FROM link_name WHERE item = \(note.storeString))
                     ORDER BY link.source, link.position
-                    """,
-                arguments: [note.storeString])
+                    """))
             return try rows.map { try Self.link($0, resolver) }.filter { $0.resolved == note }
         }
     }

@@ -17,18 +17,18 @@ enum ChangeRecording {
 
     /// Whether a save in this transaction records its changes.
     static func isOn(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(
-            db.cachedStatement(
-                sql: """
-                    SELECT NOT EXISTS (SELECT 1 FROM sync_state WHERE key = ? AND value = ?)
-                        OR EXISTS (SELECT 1 FROM sync_state WHERE key <> ?)
-                    """),
-            arguments: [key, off, key]) ?? true
+        try SQLRequest<Bool>(
+            literal: """
+                SELECT NOT EXISTS (SELECT 1 FROM sync_state WHERE key = \(key) AND value = \(off))
+                    OR EXISTS (SELECT 1 FROM sync_state WHERE key <> \(key))
+                """,
+            cached: true
+        ).fetchOne(db) ?? true
     }
 
     /// Marks a store whose `sync_state` table is made just now as one that records nothing yet.
     static func markNewStore(_ db: Database) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (?, ?)", arguments: [key, off])
+        try db.execute(literal: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (\(key), \(off))")
     }
 }
 
@@ -37,7 +37,7 @@ extension Store {
     /// it before it takes the snapshot that `notes sync enable` pushes; it stays on after.
     public func startRecordingChanges() throws {
         try write { db in
-            try db.execute(sql: "DELETE FROM sync_state WHERE key = ?", arguments: [ChangeRecording.key])
+            try db.execute(literal: "DELETE FROM sync_state WHERE key = \(ChangeRecording.key)")
         }
     }
 

@@ -84,6 +84,7 @@ struct OutboxWriter {
     }
 
     func write(to db: Database, save: Int64, clock: UInt64, at date: Date) throws {
+        // A cached statement with placeholders: a save runs it once for each change it records.
         let statement = try db.cachedStatement(
             sql: """
                 INSERT INTO outbox (save, model, entity, object, operation, changes, recorded, clock, history)
@@ -108,19 +109,50 @@ extension Store {
     /// The recorded changes not yet taken by sync, oldest first.
     public func outboxEntries() throws -> [OutboxEntry] {
         try read { db in
-            try Row.fetchAll(
-                db,
-                sql: "SELECT id, save, model, entity, object, operation, changes, recorded, clock, history FROM outbox ORDER BY id"
-            ).map { row in
-                OutboxEntry(
-                    sequence: row[0], save: row[1], modelVersion: row[2], entity: Entity(rawValue: row[3]) ?? .note,
-                    object: UUID(storeText: row[4]) ?? UUID(),
-                    operation: OutboxEntry.Operation(rawValue: row[5]) ?? .update,
-                    changes: OutboxChanges(json: row[6]) ?? OutboxChanges(),
-                    recorded: Date(storeMilliseconds: row[7]),
-                    clock: UInt64(bitPattern: row[8]),
-                    history: (row[9] as String?).flatMap(ChangeHistory.init(json:)))
-            }
+            try OutboxEntry.fetchAll(db, sql: "SELECT \(OutboxEntry.columns) FROM outbox ORDER BY id")
         }
+    }
+}
+
+extension OutboxEntry: FetchableRecord {
+    /// The columns of the `outbox` table that an entry is read from.
+    enum Columns {
+        static let id = Column("id")
+        static let save = Column("save")
+        static let model = Column("model")
+        static let entity = Column("entity")
+        static let object = Column("object")
+        static let operation = Column("operation")
+        static let changes = Column("changes")
+        static let recorded = Column("recorded")
+        static let clock = Column("clock")
+        static let history = Column("history")
+    }
+
+    /// The columns of the `outbox` table that an entry is read from, in the order of ``Columns``.
+    static let columns = "id, save, model, entity, object, operation, changes, recorded, clock, history"
+
+    /// Decodes an entry from a row of the `outbox` table.
+    ///
+    /// A row with an unknown entity or operation, an object that is not an id, or changes or
+    /// history that cannot be read throws ``StoreError/damagedRow(table:id:problem:)``: sync
+    /// never exports a made-up change.
+    public init(row: Row) throws {
+        let sequence: Int64 = row[Columns.id]
+        let rowID = String(sequence)
+        func damaged(_ problem: String) -> StoreError { StoreError.damagedRow(table: "outbox", id: rowID, problem: problem) }
+        guard let changes = OutboxChanges(json: row[Columns.changes]) else { throw damaged("its changes are not a JSON object") }
+        var history: ChangeHistory?
+        if let text = row[Columns.history] as String? {
+            guard let read = ChangeHistory(json: text) else { throw damaged("its history cannot be read") }
+            history = read
+        }
+        self.init(
+            sequence: sequence, save: row[Columns.save], modelVersion: row[Columns.model],
+            entity: try row.storeCase(Columns.entity, table: "outbox", rowID: rowID),
+            object: try row.storeID(Columns.object, table: "outbox", rowID: rowID),
+            operation: try row.storeCase(Columns.operation, table: "outbox", rowID: rowID),
+            changes: changes, recorded: Date(storeMilliseconds: row[Columns.recorded]),
+            clock: UInt64(bitPattern: row[Columns.clock]), history: history)
     }
 }

@@ -64,21 +64,25 @@ extension Replica {
         line.remove(stamps)
         try VersionStorage.write(line, db)
         let clocks = Set(stamps.map { Int64(bitPattern: $0.clock) })
-        for row in try Row.fetchAll(db, sql: "SELECT id, operation, changes, history, clock FROM outbox WHERE object = ?", arguments: [object.storeString])
-        where clocks.contains(row[4]) {
-            guard var changes = OutboxChanges(json: row[2]), changes[property.rawValue] != nil else { continue }
+        let entries = try SQLRequest<OutboxEntry>(
+            literal: "SELECT \(sql: OutboxEntry.columns) FROM outbox WHERE object = \(object.storeString)"
+        ).fetchAll(db)
+        for entry in entries where clocks.contains(Int64(bitPattern: entry.clock)) {
+            var changes = entry.changes
+            guard changes[property.rawValue] != nil else { continue }
             changes.remove(property.rawValue)
-            var history = (row[3] as String?).flatMap(ChangeHistory.init(json:))
+            var history = entry.history
             history?.bases[property] = nil
             history?.restored[property] = nil
             history?.fromMerge.remove(property)
             if history?.bases.isEmpty == true && history?.restored.isEmpty == true { history?.context = nil }
-            if changes.properties.isEmpty && (row[1] as String) == OutboxEntry.Operation.update.rawValue {
-                try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [row[0] as Int64])
+            if changes.properties.isEmpty && entry.operation == .update {
+                try db.execute(literal: "DELETE FROM outbox WHERE id = \(entry.sequence)")
             } else {
-                try db.execute(
-                    sql: "UPDATE outbox SET changes = ?, history = ? WHERE id = ?",
-                    arguments: [changes.json, history.flatMap { $0.isEmpty ? nil : $0.json }, row[0] as Int64])
+                try db.execute(literal: """
+                    UPDATE outbox SET changes = \(changes.json), history = \(history.flatMap { $0.isEmpty ? nil : $0.json })
+                    WHERE id = \(entry.sequence)
+                    """)
             }
         }
     }
@@ -102,6 +106,8 @@ extension Replica {
 
     /// The current name or body of an item; nil when there is no such item (or body).
     public func currentText(of object: UUID, _ property: HistoryProperty) throws -> String? {
+        // Cached statements with placeholders, here and below in this file:
+        // an import runs each for every version it merges.
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT \(property == .name ? "name" : "body") FROM item WHERE id = ?"),
             arguments: [object.storeString])

@@ -44,24 +44,29 @@ extension Replica {
     }
 
     public func placement(of item: UUID) throws -> Placement? {
+        // A cached statement with a placeholder: an import asks this for every change it moves.
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: """
-                SELECT item.parent, displaced.item IS NOT NULL, displaced.parent, item.kind,
+                SELECT item.parent AS shown, displaced.item IS NOT NULL AS isDisplaced, displaced.parent AS merged,
+                    item.kind AS kind,
                     EXISTS (SELECT 1 FROM item AS up WHERE up.kind = 'collection'
                         AND up.id = (CASE WHEN displaced.item IS NULL THEN item.parent ELSE displaced.parent END))
+                        AS mergedIsCollection
                 FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
                 """),
             arguments: [item.storeString])
         else { return nil }
-        let shown = (row[0] as String?).flatMap(UUID.init(storeText:))
-        let isDisplaced: Bool = row[1]
-        let kind: String = row[3]
+        let shown = (row["shown"] as String?).flatMap(UUID.init(storeText:))
+        let isDisplaced: Bool = row["isDisplaced"]
+        let kind: String = row["kind"]
         return Placement(
-            shown: shown, merged: isDisplaced ? (row[2] as String?).flatMap(UUID.init(storeText:)) : shown,
-            isDisplaced: isDisplaced, isNote: kind == ItemKind.note.rawValue, mergedIsCollection: row[4])
+            shown: shown, merged: isDisplaced ? (row["merged"] as String?).flatMap(UUID.init(storeText:)) : shown,
+            isDisplaced: isDisplaced, isNote: kind == ItemKind.note.rawValue, mergedIsCollection: row["mergedIsCollection"])
     }
 
     public func isCollection(_ id: UUID) throws -> Bool {
+        // Cached statements with placeholders, here and below in this file:
+        // an import runs each for every change it moves.
         try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item WHERE id = ? AND kind = 'collection')"),
             arguments: [id.storeString]) ?? false

@@ -44,6 +44,8 @@ extension TombstoneRecord {
     /// The state of an item as a tombstone keeps it: its merged values (the merged parent,
     /// not the shown one) and stamps, as JSON.
     static func capturedState(of id: String, _ db: Database) throws -> String? {
+        // Cached statements with placeholders, here and below in this file:
+        // an import runs each for every purge it weighs.
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, displaced.item IS NOT NULL AS isDisplaced,
@@ -52,7 +54,7 @@ extension TombstoneRecord {
                 """),
             arguments: [id])
         else { return nil }
-        var item = Item(row: row)
+        var item = try Item(row: row)
         if row["isDisplaced"] as Bool { item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(storeText:)) }
         var values = OutboxChanges(inserting: item)
         values.remove("kind")

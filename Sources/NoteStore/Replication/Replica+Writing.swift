@@ -25,6 +25,7 @@ extension Replica {
         }
         let item = Item(id: object, kind: kind, values: values)
         if let failure = item.propertyFailures().first { throw StoreError.validation([failure]) }
+        // A cached statement with placeholders: an import inserts many items through it.
         try db.cachedStatement(
             sql: """
                 INSERT INTO item (id, kind, name, parent, created, modified, trashed, body, stamps)
@@ -52,12 +53,11 @@ extension Replica {
         else {
             throw StoreError.invalidOperation(item: object.storeString, reason: "the attachment's values are incomplete")
         }
-        try db.execute(
-            sql: "INSERT INTO attachment (\(Attachment.columns), stamps) VALUES (?, 'image', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            arguments: [
-                object.storeString, note.storeString, sha256, format.rawValue, width, height, bytes,
-                values.text("caption"), values.integer("created") ?? 0, Self.stampsJSON(stamps),
-            ])
+        try db.execute(literal: """
+            INSERT INTO attachment (\(sql: Attachment.columns), stamps)
+            VALUES (\(object.storeString), 'image', \(note.storeString), \(sha256), \(format.rawValue), \(width), \(height),
+                \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
+            """)
         mayHaveOrphanAttachments = true
     }
 
@@ -67,16 +67,12 @@ extension Replica {
         let allowed = isItem ? Self.itemColumns : Self.attachmentColumns
         let properties = values.properties.filter { allowed.contains($0.name) && stamps[$0.name] != nil }
         guard !properties.isEmpty else { return }
-        var assignments: [String] = []
-        var arguments: StatementArguments = []
+        var assignments: [SQL] = []
         for (name, value) in properties {
-            assignments.append("\(name) = ?")
-            arguments += [try checkedValue(name, value, entity: entity, object: object)]
+            assignments.append("\(sql: name) = \(try checkedValue(name, value, entity: entity, object: object))")
         }
-        let paths = properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")
-        assignments.append("stamps = json_set(stamps, \(paths))")
-        arguments += StatementArguments(properties.map { stamps[$0.name]?.text })
-        arguments += [object.storeString]
+        let paths = properties.map { property -> SQL in "\(sql: "'$." + property.name + "'"), \(stamps[property.name]?.text)" }
+        assignments.append("stamps = json_set(stamps, \(paths.joined(separator: ", ")))")
         let table = isItem ? "item" : "attachment"
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
         if textChanged {
@@ -85,9 +81,12 @@ extension Replica {
                 try VersionStorage.keepCurrentText(of: object, property, db)
             }
         }
-        try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?").execute(arguments: arguments)
+        // Cached: an import updates many objects, with few sets of properties among them.
+        try db.cachedStatement(
+            literal: "UPDATE \(sql: table) SET \(assignments.joined(separator: ", ")) WHERE id = \(object.storeString)"
+        ).execute()
         if properties.contains(where: { $0.name == "parent" }) {
-            try db.cachedStatement(sql: "DELETE FROM displaced WHERE item = ?").execute(arguments: [object.storeString])
+            try db.cachedStatement(literal: "DELETE FROM displaced WHERE item = \(object.storeString)").execute()
             movedItems.insert(object)
         }
         written += 1
@@ -152,25 +151,23 @@ extension Replica {
         var state: String?
         if entity == .imageAttachment {
             state = try attachmentNote(of: object).map(TombstoneRecord.attachmentState(note:))
-            try releaseBlobs(ofAttachmentsWhere: "id = ?", id)
-            try db.execute(sql: "DELETE FROM attachment WHERE id = ?", arguments: [id])
+            try releaseBlobs(ofAttachmentsWhere: "id = \(id)")
+            try db.execute(literal: "DELETE FROM attachment WHERE id = \(id)")
         } else {
             state = try TombstoneRecord.capturedState(of: id, db)
-            try releaseBlobs(ofAttachmentsWhere: "note = ?", id)
-            try db.execute(
-                sql: """
-                    INSERT OR REPLACE INTO tombstone(object, entity, stamp)
-                    SELECT id, 'ImageAttachment', ? FROM attachment WHERE note = ?
-                    """,
-                arguments: [stamp.text, id])
-            try db.execute(sql: "DELETE FROM attachment WHERE note = ?", arguments: [id])
+            try releaseBlobs(ofAttachmentsWhere: "note = \(id)")
+            try db.execute(literal: """
+                INSERT OR REPLACE INTO tombstone(object, entity, stamp)
+                SELECT id, 'ImageAttachment', \(stamp.text) FROM attachment WHERE note = \(id)
+                """)
+            try db.execute(literal: "DELETE FROM attachment WHERE note = \(id)")
             try searchIndex.willChange(id, db)
             try VersionStorage.keepCurrentText(of: object, nil, db)
-            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+            try db.execute(literal: "DELETE FROM item WHERE id = \(id)")
         }
         try recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)
         if let state {
-            try db.execute(sql: "UPDATE tombstone SET state = ? WHERE object = ?", arguments: [state, id])
+            try db.execute(literal: "UPDATE tombstone SET state = \(state) WHERE object = \(id)")
         }
         mayHaveOrphanAttachments = true
         mayHaveOrphanItems = mayHaveOrphanItems || entity.isItem
@@ -182,14 +179,12 @@ extension Replica {
     /// For blobs copied in for changes that turned out not to need them: an attachment that
     /// was purged here already, whose insert the merge ignores.
     public func releaseBlobUnlessUsed(_ sha256: String) throws {
-        try db.execute(sql: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (?)", arguments: [sha256])
+        try db.execute(literal: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (\(sha256))")
         releasedBlobs = true
     }
 
-    private func releaseBlobs(ofAttachmentsWhere condition: String, _ argument: String) throws {
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM attachment WHERE \(condition)",
-            arguments: [argument])
+    private func releaseBlobs(ofAttachmentsWhere condition: SQL) throws {
+        try db.execute(literal: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM attachment WHERE \(condition)")
         releasedBlobs = releasedBlobs || db.changesCount > 0
     }
 }

@@ -45,6 +45,7 @@ public final class Replica {
 
     /// The object's current state, or nil when there is no such object.
     public func state(of object: UUID) throws -> ObjectState? {
+        // A cached statement with a placeholder: an import asks this for every change it applies.
         guard let row = try Row.fetchOne(
             db.cachedStatement(sql: """
                 SELECT kind, stamps FROM item WHERE id = ?1
@@ -53,12 +54,19 @@ public final class Replica {
                 """),
             arguments: [object.storeString])
         else { return nil }
-        let entity = ItemKind(rawValue: row[0]).map(Entity.init) ?? .imageAttachment
-        return ObjectState(entity: entity, stamps: Self.stamps(row[1]))
+        let entity: Entity
+        if row["kind"] as String == "attachment" {
+            entity = .imageAttachment
+        } else {
+            entity = Entity(try row.storeCase(Item.Columns.kind, as: ItemKind.self, table: "item", rowID: object.storeString))
+        }
+        return ObjectState(entity: entity, stamps: Self.stamps(row["stamps"]))
     }
 
     /// The stamp of the object's purge, when it was purged.
     public func tombstone(of object: UUID) throws -> ChangeStamp? {
+        // Cached statements with placeholders, here and below in this file:
+        // an import runs each for every change it applies.
         try String.fetchOne(
             db.cachedStatement(sql: "SELECT stamp FROM tombstone WHERE object = ?"), arguments: [object.storeString]
         ).flatMap(ChangeStamp.init(text:))

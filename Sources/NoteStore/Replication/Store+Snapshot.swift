@@ -32,31 +32,33 @@ extension Store {
         let items = try Row.fetchAll(
             db,
             sql: """
-                SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, displaced.item IS NOT NULL, displaced.parent
+                SELECT \(ItemFilter.columns(includingBody: true)), item.stamps,
+                    displaced.item IS NOT NULL AS isDisplaced, displaced.parent AS mergedParent
                 FROM item LEFT JOIN displaced ON displaced.item = item.id ORDER BY item.kind, item.rowid
                 """)
         var collections: [(Item, [String: ChangeStamp])] = []
         var notes: [SnapshotRecord] = []
         for row in items {
-            var item = Item(row: row)
+            var item = try Item(row: row)
             // The merged parent, not the one shown: other devices repair for themselves.
-            if row[9] as Bool { item.parent = (row[10] as String?).flatMap(UUID.init(storeText:)) }
+            if row["isDisplaced"] as Bool { item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(storeText:)) }
             if item.isCollection {
-                collections.append((item, Replica.stamps(row[8])))
+                collections.append((item, Replica.stamps(row["stamps"])))
             } else {
-                notes += try Self.records(item, stamps: Replica.stamps(row[8]), db)
+                notes += try Self.records(item, stamps: Replica.stamps(row["stamps"]), db)
             }
         }
         for (item, stamps) in Self.parentsFirst(collections) { records += try Self.records(item, stamps: stamps, db) }
         records += notes
         for row in try Row.fetchAll(db, sql: "SELECT \(Attachment.columns), stamps FROM attachment ORDER BY rowid") {
-            guard let attachment = Attachment(row: row) else { continue }
+            let attachment = try Attachment(row: row)
             records.append(SnapshotRecord(
                 entity: attachment.entity, object: attachment.id, operation: .insert,
-                values: attachment.insertionChanges, stamps: Replica.stamps(row[10])))
+                values: attachment.insertionChanges, stamps: Replica.stamps(row["stamps"])))
         }
         for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object") {
-            guard let object = UUID(storeText: row[0]), let entity = Entity(rawValue: row[1]), let stamp = ChangeStamp(text: row[2])
+            guard let object = UUID(storeText: row["object"]), let entity = Entity(rawValue: row["entity"]),
+                let stamp = ChangeStamp(text: row["stamp"])
             else { continue }
             // A purged note or collection goes with its merged state and history, so that
             // a change its purge had not seen brings it back the same on every device.
@@ -67,7 +69,7 @@ extension Store {
             }
             // What the purges had seen travels with them: an item kept for a change they
             // had not seen stays kept on the devices this reaches.
-            let seen = (row[3] as String?).flatMap(ChangeHistory.seen(json:))
+            let seen = (row["seen"] as String?).flatMap(ChangeHistory.seen(json:))
             records.append(SnapshotRecord(
                 entity: entity, object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
                 history: seen.map { ChangeHistory(seen: $0) }))
@@ -81,17 +83,18 @@ extension Store {
     private static func tagRecords(_ db: Database) throws -> [SnapshotRecord] {
         var records: [SnapshotRecord] = []
         for row in try Row.fetchAll(db, sql: "SELECT item, name, stamp FROM tag ORDER BY item, name, stamp") {
-            guard let item = UUID(storeText: row[0]), let dot = ChangeStamp(text: row[2]) else { continue }
+            guard let item = UUID(storeText: row["item"]), let dot = ChangeStamp(text: row["stamp"]) else { continue }
             records.append(SnapshotRecord(
-                entity: .tag, object: item, operation: .insert, values: SaveWriter.tagChanges(row[1]), stamps: ["*": dot]))
+                entity: .tag, object: item, operation: .insert, values: SaveWriter.tagChanges(row["name"]), stamps: ["*": dot]))
         }
         var removals: [String: (item: UUID, name: String, seen: [UUID: UInt64])] = [:]
         var order: [String] = []
         for row in try Row.fetchAll(db, sql: "SELECT item, name, device, clock FROM tag_removal ORDER BY item, name, device") {
-            guard let item = UUID(storeText: row[0]), let device = UUID(storeText: row[2]) else { continue }
-            let key = (row[0] as String) + "/" + (row[1] as String)
+            guard let item = UUID(storeText: row["item"]), let device = UUID(storeText: row["device"]) else { continue }
+            let name: String = row["name"]
+            let key = (row["item"] as String) + "/" + name
             if removals[key] == nil { order.append(key) }
-            removals[key, default: (item, row[1], [:])].seen[device] = UInt64(bitPattern: row[3])
+            removals[key, default: (item, name, [:])].seen[device] = UInt64(bitPattern: row["clock"])
         }
         for key in order {
             guard let removal = removals[key], let greatest = removal.seen.max(by: { ($0.value, $0.key.storeString) < ($1.value, $1.key.storeString) })

@@ -15,6 +15,8 @@ public final class SyncLedger {
 
     /// A value sync keeps for itself in the store.
     public func value(_ key: String) throws -> String? {
+        // Cached statements with placeholders, here and below in this file:
+        // sync runs each for every log it exports or imports.
         try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = ?"), arguments: [key])
     }
 
@@ -33,9 +35,10 @@ public final class SyncLedger {
     }
 
     static func values(withPrefix prefix: String, _ db: Database) throws -> [String: String] {
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT key, value FROM sync_state WHERE key >= ? AND key < ?", arguments: [prefix, prefix + "\u{10FFFF}"])
-        return Dictionary(rows.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { first, _ in first })
+        let rows = try SQLRequest<Row>(
+            literal: "SELECT key, value FROM sync_state WHERE key >= \(prefix) AND key < \(prefix + "\u{10FFFF}")"
+        ).fetchAll(db)
+        return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Removes exported outbox rows, up to and including `sequence`.

@@ -54,6 +54,7 @@ extension StoreSchema {
                 AND depth >= 0 AND typeof(content) IN ('blob', 'text') AND typeof(from_merge) = 'integer'
             ORDER BY object, property, stamp
             """)
+        // Prepared once, with placeholders: it runs for every version.
         let insert = try db.makeStatement(sql: """
             INSERT OR IGNORE INTO history
                 (object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge)
@@ -88,14 +89,15 @@ extension StoreSchema {
     private static func storedContext(_ json: String?, object: Data, property: Int, bases: [ChangeStamp]?, _ db: Database) throws -> String? {
         guard let first = bases?.first else { return json }
         guard let json else { return "" }
+        // A cached statement with placeholders: the migration runs it for every version it compacts.
         let lookup = try db.cachedStatement(sql: "SELECT context, bases FROM history WHERE object = ? AND property = ? AND stamp = ?")
         var next = first
         for _ in 1..<VersionStorage.maximumContextChain {
             guard let row = try Row.fetchOne(lookup, arguments: [object, property, HistoryEncoding.bytes(of: next)]) else { break }
-            if let stored = row[0] as String? {
+            if let stored = row["context"] as String? {
                 return stored.utf8.elementsEqual(json.utf8) ? nil : json
             }
-            guard let bases = row[1] as Data?, let base = HistoryEncoding.stamp(bases) else { break }
+            guard let bases = row["bases"] as Data?, let base = HistoryEncoding.stamp(bases) else { break }
             next = base
         }
         return json
@@ -106,15 +108,17 @@ extension StoreSchema {
     private static func keepTextsOnce(_ db: Database) throws {
         let heads = try Row.fetchCursor(
             db, sql: "SELECT object, property, stamp, content FROM history WHERE head AND delta_of IS NULL AND content IS NOT NULL")
+        // Prepared once, with placeholders: they run for every head.
         let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")
         let elide = try db.makeStatement(sql: "UPDATE history SET content = NULL WHERE object = ? AND property = ? AND stamp = ?")
         var found: [(Data, Int, Data)] = []
         while let row = try heads.next() {
-            guard let object = HistoryEncoding.id(row[0]), let item = try Row.fetchOne(current, arguments: [object.storeString]) else {
+            guard let object = HistoryEncoding.id(row["object"]), let item = try Row.fetchOne(current, arguments: [object.storeString]) else {
                 continue
             }
-            let text: String? = (row[1] as Int) == 0 ? item[1] : item[0]
-            if let text, Data(text.utf8) == (row[3] as Data) { found.append((row[0], row[1], row[2])) }
+            let property: Int = row["property"]
+            let text: String? = item[property == 0 ? "body" : "name"]
+            if let text, Data(text.utf8) == (row["content"] as Data) { found.append((row["object"], property, row["stamp"])) }
         }
         for (object, property, stamp) in found { try elide.execute(arguments: [object, property, stamp]) }
     }

@@ -26,31 +26,31 @@ extension StoreSchema {
             """)
         // Only rows of the types the store writes: a baseline of model 6 or 7, which is
         // upgraded so, is untrusted.
-        let rows = try Row.fetchCursor(db, sql: """
+        let rows = try Row.fetchCursor(db, SQLRequest(literal: """
             SELECT object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge
             FROM history
             WHERE typeof(object) = 'blob' AND typeof(property) = 'integer' AND typeof(stamp) = 'blob' AND typeof(origin) = 'integer'
                 AND typeof(bases) IN ('blob', 'null') AND typeof(restored) IN ('blob', 'null') AND typeof(context) IN ('text', 'null')
                 AND typeof(head) = 'integer' AND typeof(size) = 'integer' AND size BETWEEN 0 AND 4294967295
-                AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' AND depth BETWEEN 0 AND ?
+                AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' AND depth BETWEEN 0 AND \(VersionStorage.maximumDepth)
                 AND typeof(content) IN ('blob', 'null') AND (content IS NOT NULL OR delta_of IS NULL) AND typeof(from_merge) = 'integer'
             ORDER BY object, property, stamp
-            """, arguments: [VersionStorage.maximumDepth])
+            """))
         var line: HistoryLine?
         while let row = try rows.next() {
-            guard let object = (row[0] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row[1]),
-                let stamp = (row[2] as Data?).flatMap({ HistoryEncoding.stamp($0) }), (row[2] as Data).count == HistoryEncoding.stampSize,
-                let origin = HistoryEncoding.origin(row[3])
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"]),
+                let stampBytes = row["stamp"] as Data?, stampBytes.count == HistoryEncoding.stampSize,
+                let stamp = HistoryEncoding.stamp(stampBytes), let origin = HistoryEncoding.origin(row["origin"])
             else { continue }
             let bases: [ChangeStamp]?
-            if let bytes = row[4] as Data? {
+            if let bytes = row["bases"] as Data? {
                 guard let stamps = HistoryEncoding.stamps(bytes) else { continue }
                 bases = Array(Set(stamps)).sorted()
             } else {
                 bases = nil
             }
             var deltaOf: ChangeStamp?
-            if let bytes = row[9] as Data? {
+            if let bytes = row["delta_of"] as Data? {
                 if bytes.isEmpty {
                     guard let bases, bases.count == 1 else { continue }
                     deltaOf = bases[0]
@@ -61,8 +61,9 @@ extension StoreSchema {
             }
             let entry = HistoryLine.Entry(
                 stamp: stamp, origin: origin, bases: bases,
-                restored: (row[5] as Data?).flatMap { HistoryEncoding.stamp($0) }, context: row[6], isHead: row[7],
-                size: row[8], deltaOf: deltaOf, depth: row[10], content: row[11], fromMerge: row[12])
+                restored: (row["restored"] as Data?).flatMap { HistoryEncoding.stamp($0) }, context: row["context"],
+                isHead: row["head"], size: row["size"], deltaOf: deltaOf, depth: row["depth"], content: row["content"],
+                fromMerge: row["from_merge"])
             if let current = line, current.object != object || current.property != property {
                 try VersionStorage.write(current, db)
                 line = nil

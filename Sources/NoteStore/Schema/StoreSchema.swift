@@ -281,7 +281,7 @@ enum StoreSchema {
             clocks[stamp.device.storeString] = max(clocks[stamp.device.storeString] ?? 0, stamp.clock)
         }
         for (device, clock) in clocks {
-            try db.execute(sql: "INSERT INTO knowledge(device, clock) VALUES (?, ?)", arguments: [device, Int64(bitPattern: clock)])
+            try db.execute(literal: "INSERT INTO knowledge(device, clock) VALUES (\(device), \(Int64(bitPattern: clock)))")
         }
     }
 }

@@ -69,6 +69,8 @@ enum SearchIndex {
 
         private func writeEntries(_ db: Database) throws {
             guard !indexed.isEmpty else { return }
+            // Cached statements with placeholders: they run once or twice for every item a
+            // save or an import changes.
             let remove = try db.cachedStatement(
                 sql: "INSERT INTO item_fts(item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
             let add = try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, name, body) VALUES (?, ?, ?)")
@@ -109,8 +111,9 @@ enum SearchIndex {
     }
 
     private static func entry(of id: String, _ db: Database) throws -> Entry? {
+        // A cached statement with a placeholder: it runs for every item a save or an import changes.
         let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT rowid, name, body FROM item WHERE id = ?"), arguments: [id])
-        return row.map { Entry(rowid: $0[0], name: $0[1], body: $0[2]) }
+        return row.map { Entry(rowid: $0["rowid"], name: $0["name"], body: $0["body"]) }
     }
 }

@@ -26,32 +26,30 @@ extension Store {
             let sources = Set(try backlinks(of: target).map(\.source))
             linking = linking.map { $0.intersection(sources) } ?? sources
         }
-        let tagClauses = tags.map { _ in " AND EXISTS (SELECT 1 FROM tag WHERE tag.name = ? AND tag.item = item.id)" }.joined()
-            + (linking == nil ? "" : " AND item.id IN (SELECT value FROM json_each(?))")
-        let linkArguments: [String] = linking.map { [Self.jsonArray($0)] } ?? []
+        var tagClauses = tags.map { tag -> SQL in
+            " AND EXISTS (SELECT 1 FROM tag WHERE tag.name = \(tag) AND tag.item = item.id)"
+        }.joined()
+        if let linking { tagClauses += " AND item.id IN (SELECT value FROM json_each(\(Self.jsonArray(linking))))" }
         guard let match = Self.ftsQuery(for: words) else {
             guard !tags.isEmpty || linking != nil else { return [] }
             return try notesTagged(tags, linking: linking, limit: limit)
         }
-        let sql = """
-            SELECT \(ItemFilter.columns(includingBody: false)),
-                \(SnippetFunction.name)(item_fts, ?, ?) AS snippet,
+        let request = SQLRequest<Row>(literal: """
+            SELECT \(sql: ItemFilter.columns(includingBody: false)),
+                \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) AS snippet,
                 item_fts.rank AS rank
             FROM item_fts JOIN item ON item.rowid = item_fts.rowid
-            WHERE item_fts MATCH ? AND item_fts.rank MATCH 'bm25(4.0, 1.0)'
-                AND item.trashed IS NULL\(tagClauses)
+            WHERE item_fts MATCH \(match) AND item_fts.rank MATCH 'bm25(4.0, 1.0)'
+                AND item.trashed IS NULL\(literal: tagClauses)
             ORDER BY item_fts.rank
-            LIMIT ?
-            """
+            LIMIT \(limit)
+            """)
         return try read { db in
-            try Row.fetchAll(
-                db, sql: sql,
-                arguments: StatementArguments([markers.0, markers.1, match]) + StatementArguments(tags) + StatementArguments(linkArguments) + [limit]
-            ).map { row in
+            try Row.fetchCursor(db, request).map { row in
                 let snippet = (row["snippet"] as String? ?? "")
                     .split(whereSeparator: \.isNewline).joined(separator: " ")
-                return SearchResult(item: Item(row: row), snippet: snippet, rank: row["rank"])
-            }
+                return SearchResult(item: try Item(row: row), snippet: snippet, rank: row["rank"])
+            }.reduce(into: []) { $0.append($1) }
         }
     }
 
@@ -60,9 +58,8 @@ extension Store {
     /// its body as snippet.
     private func notesTagged(_ tags: [String], linking: Set<UUID>?, limit: Int) throws -> [SearchResult] {
         let request = ItemRequest(kind: .note, tags: tags, sort: ItemSort(.modified, ascending: false), limit: linking == nil ? limit : nil)
-        let (sql, arguments) = ItemFilter.sql(for: request)
         return try read { db in
-            try Item.fetchAll(db, sql: sql, arguments: arguments).filter { linking?.contains($0.id) ?? true }.prefix(limit).map { item in
+            try Item.fetchAll(db, SQLRequest(literal: ItemFilter.sql(for: request))).filter { linking?.contains($0.id) ?? true }.prefix(limit).map { item in
                 let start = (item.body ?? "").prefix(200).split(whereSeparator: \.isNewline).joined(separator: " ")
                 var listed = item
                 listed.body = nil

@@ -5,13 +5,11 @@ import GRDB
 enum IDList {
     static let chunkSize = 500
 
-    /// Calls `body` with the `?, ?, ...` placeholders and the arguments of each chunk of `ids`.
-    static func forEachChunk(
-        of ids: [String], _ body: (_ placeholders: String, _ arguments: StatementArguments) throws -> Void
-    ) throws {
+    /// Calls `body` with each chunk of `ids`, at most ``chunkSize`` of them, to be interpolated
+    /// in an ``SQL`` literal as `IN \(chunk)`.
+    static func forEachChunk(of ids: [String], _ body: (_ chunk: ArraySlice<String>) throws -> Void) throws {
         for start in stride(from: 0, to: ids.count, by: chunkSize) {
-            let chunk = Array(ids[start..<min(start + chunkSize, ids.count)])
-            try body(Array(repeating: "?", count: chunk.count).joined(separator: ","), StatementArguments(chunk))
+            try body(ids[start..<min(start + chunkSize, ids.count)])
         }
     }
 }

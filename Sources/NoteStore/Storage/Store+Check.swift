@@ -35,7 +35,7 @@ extension Store {
     public func inspect() throws -> StoreInspection {
         var inspection = StoreInspection(damage: try databaseProblems())
         let attachments = try read { db in
-            try Attachment.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM attachment ORDER BY sha256", arguments: [])
+            try Attachment.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM attachment ORDER BY sha256")
         }
         let awaited = Set(try syncValues(withPrefix: Self.awaitedBlobsKey)[Self.awaitedBlobsKey]?
             .split(separator: ",").map(String.init) ?? [])
@@ -88,8 +88,8 @@ extension Store {
                 .filter { $0 != "ok" }
                 .map { "database: \($0)" }
             for row in try Row.fetchAll(db, sql: "PRAGMA foreign_key_check") {
-                let table: String = row[0]
-                let parent: String = row[2]
+                let table: String = row["table"]
+                let parent: String = row["parent"]
                 problems.append("database: a row of '\(table)' refers to a missing row of '\(parent)'")
             }
             do {

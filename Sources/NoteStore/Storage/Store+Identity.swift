@@ -25,7 +25,7 @@ extension Store {
     public var replacedDeviceID: UUID? {
         get throws {
             try read { db in
-                try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = ?", arguments: [Self.replacedDeviceKey])
+                try SQLRequest<String>(literal: "SELECT value FROM metadata WHERE key = \(Self.replacedDeviceKey)").fetchOne(db)
                     .flatMap(UUID.init(storeText:))
             }
         }
@@ -35,7 +35,7 @@ extension Store {
     public func finishReplacement(_ body: (SyncLedger) throws -> Void) throws {
         try write { db in
             try body(SyncLedger(db: db))
-            try db.execute(sql: "DELETE FROM metadata WHERE key = ?", arguments: [Self.replacedDeviceKey])
+            try db.execute(literal: "DELETE FROM metadata WHERE key = \(Self.replacedDeviceKey)")
         }
     }
 
@@ -57,19 +57,17 @@ extension Store {
     /// a new one when the file is not the one the store recorded (see above).
     static func settleIdentity(_ pool: DatabasePool, device: UUID, databasePath: String, storePath: String) throws -> UUID {
         guard let file = fileIdentity(databasePath) else { return device }
-        let recorded = try? pool.read { db in
-            try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = ?", arguments: [storeFileKey])
-        }
+        let recordedFile = SQLRequest<String>(literal: "SELECT value FROM metadata WHERE key = \(storeFileKey)")
+        let recorded = try? pool.read { db in try recordedFile.fetchOne(db) }
         if recorded == file { return device }
         do {
             return try pool.write { db in
                 // Another process may have settled it meanwhile.
                 let current = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'device_id'")
                     .flatMap(UUID.init(storeText:)) ?? device
-                let recorded = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = ?", arguments: [storeFileKey])
+                let recorded = try recordedFile.fetchOne(db)
                 if recorded == file { return current }
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES (?, ?)", arguments: [storeFileKey, file])
+                try db.execute(literal: "INSERT OR REPLACE INTO metadata(key, value) VALUES (\(storeFileKey), \(file))")
                 guard recorded != nil else { return current }
                 let successor = UUID()
                 let clock = UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
@@ -77,10 +75,8 @@ extension Store {
                 try SyncLedger(db: db).noteKnowledge([current: clock])
                 // A copy of a copy not synced meanwhile: sync takes over from the first id,
                 // whose exports the store recorded.
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO metadata(key, value) VALUES (?, ?)",
-                    arguments: [replacedDeviceKey, current.storeString])
-                try db.execute(sql: "UPDATE metadata SET value = ? WHERE key = 'device_id'", arguments: [successor.storeString])
+                try db.execute(literal: "INSERT OR IGNORE INTO metadata(key, value) VALUES (\(replacedDeviceKey), \(current.storeString))")
+                try db.execute(literal: "UPDATE metadata SET value = \(successor.storeString) WHERE key = 'device_id'")
                 return successor
             }
         } catch {

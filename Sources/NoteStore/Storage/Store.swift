@@ -82,7 +82,7 @@ public final class Store: Sendable {
         let found = try? pool.read { db -> (String?, String?, Bool) in
             guard try db.tableExists("metadata") else { return (nil, nil, false) }
             let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
-            let byKey = Dictionary(values.map { ($0[0] as String, $0[1] as String) }, uniquingKeysWith: { a, _ in a })
+            let byKey = Dictionary(values.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a })
             let complete = try StoreSchema.migrator.hasCompletedMigrations(db)
             return (byKey["model_version"], byKey["device_id"], complete)
         }
@@ -148,9 +148,7 @@ public final class Store: Sendable {
                     return (id, version)
                 }
                 let id = UUID()
-                try db.execute(
-                    sql: "INSERT INTO metadata(key, value) VALUES ('device_id', ?)",
-                    arguments: [id.storeString])
+                try db.execute(literal: "INSERT INTO metadata(key, value) VALUES ('device_id', \(id.storeString))")
                 return (id, version)
             }
         } catch let error as StoreError {

@@ -29,12 +29,13 @@ extension Store {
     public func tags(ofItems ids: [UUID]) throws -> [UUID: [String]] {
         try read { db in
             var result: [UUID: [String]] = [:]
-            try IDList.forEachChunk(of: ids.map(\.storeString)) { marks, arguments in
-                let rows = try Row.fetchAll(
-                    db, sql: "SELECT DISTINCT item, name FROM tag WHERE item IN (\(marks)) ORDER BY item, name", arguments: arguments)
+            try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
+                let rows = try SQLRequest<Row>(
+                    literal: "SELECT DISTINCT item, name FROM tag WHERE item IN \(chunk) ORDER BY item, name"
+                ).fetchAll(db)
                 for row in rows {
-                    guard let id = UUID(storeText: row[0]) else { continue }
-                    result[id, default: []].append(row[1])
+                    guard let id = UUID(storeText: row["item"]) else { continue }
+                    result[id, default: []].append(row["name"])
                 }
             }
             return result
@@ -48,11 +49,11 @@ extension Store {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT tag.name, COUNT(DISTINCT tag.item) FROM tag JOIN item ON item.id = tag.item
+                    SELECT tag.name AS name, COUNT(DISTINCT tag.item) AS notes FROM tag JOIN item ON item.id = tag.item
                     \(includingTrash ? "" : "WHERE item.trashed IS NULL")
                     GROUP BY tag.name ORDER BY tag.name
                     """
-            ).map { TagCount(tag: $0[0], notes: $0[1]) }
+            ).map { TagCount(tag: $0["name"], notes: $0["notes"]) }
         }
     }
 }

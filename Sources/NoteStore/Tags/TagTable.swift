@@ -6,6 +6,8 @@ import GRDB
 enum TagTable {
     /// The dots of one tag on one item.
     static func dots(of item: UUID, _ name: String, _ db: Database) throws -> [ChangeStamp] {
+        // Cached statements with placeholders, here and below in this file:
+        // an import runs each for every tag change it applies.
         try String.fetchAll(
             db.cachedStatement(sql: "SELECT stamp FROM tag WHERE item = ? AND name = ?"),
             arguments: [item.storeString, name]

@@ -110,32 +110,37 @@ struct ImportScenario: Scenario {
         let notes = try library.saveAll(to: store)
         let file = folder.appendingPathComponent(Store.databaseFileName).path
         var rows = Rows()
-        let items = "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = ? ORDER BY rowid"
-        let lines = "SELECT \(Self.lineColumns) FROM history_line ORDER BY object, property"
+        func items(_ kind: ItemKind) -> SQL {
+            "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = \(kind.rawValue) ORDER BY rowid"
+        }
+        let lines: SQL = "SELECT \(sql: Self.lineColumns) FROM history_line ORDER BY object, property"
         var firstLines: [[RawValue]] = []
         (rows.collections, rows.notes, firstLines) = try DatabaseQueue(path: file).read { db in
-            (try RawValue.rows(db, items, ["collection"]), try RawValue.rows(db, items, ["note"]), try RawValue.rows(db, lines, []))
+            (try RawValue.rows(db, items(.collection)), try RawValue.rows(db, items(.note)), try RawValue.rows(db, lines))
         }
         for row in firstLines {
-            guard case let .bytes(bytes) = row[0], let object = UUID(storeBytes: bytes)?.storeString else { continue }
+            guard case let .bytes(bytes) = row[Self.lineObject], let object = UUID(storeBytes: bytes)?.storeString else { continue }
             rows.insertedVersions[object, default: []].append(row)
         }
         let second = try NoteLibrary.rewriteBodies(of: notes, in: store)
         var offsets: [String: Int] = [:]
-        for (offset, row) in rows.notes.enumerated() { if case let .text(id) = row[0] { offsets[id] = offset } }
+        for (offset, row) in rows.notes.enumerated() {
+            if case let .text(id) = row[InsertScenario.ItemColumn.id] { offsets[id] = offset }
+        }
         try DatabaseQueue(path: file).read { db in
             // The outbox, not yet exported, holds the order of the changes in the logs.
-            let updated = try String.fetchAll(
-                db, sql: "SELECT object FROM outbox WHERE save = ? ORDER BY id", arguments: [second?.save ?? 0])
-            let current = try RawValue.rows(db, "SELECT name, body, modified, id FROM item WHERE kind = 'note'", [])
+            let updated = try SQLRequest<String>(
+                literal: "SELECT object FROM outbox WHERE save = \(second?.save ?? 0) ORDER BY id"
+            ).fetchAll(db)
+            let current = try RawValue.rows(db, "SELECT \(sql: Self.updateColumns) FROM item WHERE kind = 'note'")
             var byID: [String: [RawValue]] = [:]
-            for row in current { if case let .text(id) = row[3] { byID[id] = row } }
+            for row in current { if case let .text(id) = row[UpdateColumn.id] { byID[id] = row } }
             rows.updates = updated.compactMap { byID[$0] }
             rows.updated = updated.compactMap { offsets[$0] }
             // Each line as the second save left it, where that save changed it.
             let unchanged = Set(firstLines)
-            for row in try RawValue.rows(db, lines, []) where !unchanged.contains(row) {
-                guard case let .bytes(bytes) = row[0], let object = UUID(storeBytes: bytes)?.storeString else { continue }
+            for row in try RawValue.rows(db, lines) where !unchanged.contains(row) {
+                guard case let .bytes(bytes) = row[Self.lineObject], let object = UUID(storeBytes: bytes)?.storeString else { continue }
                 rows.updatedVersions[object, default: []].append(row)
             }
             rows.versionCount = try Int.fetchOne(db, sql: "SELECT SUM(versions) FROM history_line") ?? 0
@@ -146,6 +151,16 @@ struct ImportScenario: Scenario {
     /// Writes the rows into a fresh store file with the C API in one transaction; returns the
     /// time it took in milliseconds.
     static let lineColumns = "object, property, versions, oldest, line"
+    /// Where a row of ``lineColumns`` holds the object.
+    static let lineObject = 0
+    /// The columns of a note as the second save left it, in the order of the update.
+    static let updateColumns = "name, body, modified, id"
+    /// Where a row of ``updateColumns`` holds the name, the body and the id.
+    enum UpdateColumn {
+        static let name = 0
+        static let body = 1
+        static let id = 3
+    }
 
 
     private func floor(_ rows: Rows, history: Bool, bench: Workbench) throws -> Double {
@@ -178,28 +193,29 @@ struct ImportScenario: Scenario {
             for row in rows.collections {
                 insert.bind(row)
                 try insert.execute()
-                try writeVersions(rows.insertedVersions[id(row, 0)])
+                try writeVersions(rows.insertedVersions[id(row, InsertScenario.ItemColumn.id)])
             }
             var rowids: [Int64] = []
             for row in rows.notes {
                 insert.bind(row)
                 try insert.execute()
                 rowids.append(connection.lastInsertedRowID)
-                index.bind([row[2], row[7]])
+                index.bind([row[InsertScenario.ItemColumn.name], row[InsertScenario.ItemColumn.body]])
                 try index.execute()
-                try writeVersions(rows.insertedVersions[id(row, 0)])
+                try writeVersions(rows.insertedVersions[id(row, InsertScenario.ItemColumn.id)])
             }
             for row in rows.updates {
                 update.bind(row)
                 try update.execute()
-                try writeVersions(rows.updatedVersions[id(row, 3)])
+                try writeVersions(rows.updatedVersions[id(row, UpdateColumn.id)])
             }
             // The index in the order of rows, as the store writes it (see SearchIndex).
             for (row, offset) in zip(rows.updates, rows.updated).sorted(by: { $0.1 < $1.1 }) {
                 let rowid = RawValue.integer(rowids[offset])
-                unindex.bind([rowid, rows.notes[offset][2], rows.notes[offset][7]])
+                let note = rows.notes[offset]
+                unindex.bind([rowid, note[InsertScenario.ItemColumn.name], note[InsertScenario.ItemColumn.body]])
                 try unindex.execute()
-                reindex.bind([rowid, row[0], row[1]])
+                reindex.bind([rowid, row[UpdateColumn.name], row[UpdateColumn.body]])
                 try reindex.execute()
             }
             try connection.execute("COMMIT")

@@ -21,6 +21,13 @@ struct InsertScenario: Scenario {
         INSERT INTO item (id, kind, name, parent, created, modified, trashed, body)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
         """
+    /// Where a row of ``itemInsertSQL`` holds the id, the name and the body.
+    enum ItemColumn {
+        static let id = 0
+        static let name = 2
+        static let body = 7
+    }
+
     static let outboxInsertSQL = """
         INSERT INTO outbox (save, model, entity, object, operation, changes, recorded)
         VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -184,7 +191,7 @@ struct InsertScenario: Scenario {
             items.bind(row)
             try items.execute()
             if variant != .itemsWithoutSearchIndex {
-                index.bind([row[2], row[7]])
+                index.bind([row[ItemColumn.name], row[ItemColumn.body]])
                 try index.execute()
             }
         }
@@ -203,16 +210,17 @@ struct InsertScenario: Scenario {
     static func readRows(from folder: URL, save: Int64?) throws -> WrittenRows {
         let queue = try DatabaseQueue(path: folder.appendingPathComponent(Store.databaseFileName).path)
         return try queue.read { db in
-            func values(_ sql: String, _ arguments: StatementArguments) throws -> [[RawValue]] {
-                try RawValue.rows(db, sql, arguments)
+            func items(_ kind: ItemKind) -> SQL {
+                "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = \(kind.rawValue) ORDER BY rowid"
             }
-            let items = "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = ? ORDER BY rowid"
+            let outbox: SQL = """
+                SELECT save, model, entity, object, operation, changes, recorded FROM outbox
+                WHERE save = \(save) OR \(save) IS NULL ORDER BY id
+                """
             return WrittenRows(
-                collections: try values(items, ["collection"]),
-                notes: try values(items, ["note"]),
-                outbox: try values(
-                    "SELECT save, model, entity, object, operation, changes, recorded FROM outbox WHERE save = ? OR ? IS NULL ORDER BY id",
-                    [save, save]))
+                collections: try RawValue.rows(db, items(.collection)),
+                notes: try RawValue.rows(db, items(.note)),
+                outbox: try RawValue.rows(db, outbox))
         }
     }
 
@@ -222,7 +230,7 @@ struct InsertScenario: Scenario {
         let (notes, outbox) = try DatabaseQueue(path: file.path).read { db in
             (
                 try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE kind = 'note'") ?? 0,
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE save = ?", arguments: [save]) ?? 0
+                try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM outbox WHERE save = \(save)").fetchOne(db) ?? 0
             )
         }
         guard notes == expectedNotes else {

@@ -54,7 +54,7 @@ final class ArrivalProbe {
     /// Whether the item with this id is in the store.
     func has(_ id: UUID) throws -> Bool {
         try connection.inDatabase {
-            try Bool.fetchOne($0, sql: "SELECT 1 FROM item WHERE id = ?", arguments: [id.uuidString.lowercased()]) ?? false
+            try SQLRequest<Bool>(literal: "SELECT 1 FROM item WHERE id = \(id.uuidString.lowercased())").fetchOne($0) ?? false
         }
     }
 

@@ -104,8 +104,8 @@ enum RawValue: Sendable, Hashable {
 
     /// The rows of a query read through GRDB, as raw values: the rows a store wrote, for the
     /// raw runs to write again.
-    static func rows(_ db: Database, _ sql: String, _ arguments: StatementArguments = []) throws -> [[RawValue]] {
-        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+    static func rows(_ db: Database, _ sql: SQL) throws -> [[RawValue]] {
+        try Row.fetchAll(db, SQLRequest(literal: sql)).map { row in
             row.databaseValues.map { value in
                 switch value.storage {
                 case let .string(text): return .text(text)

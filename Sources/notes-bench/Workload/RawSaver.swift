@@ -37,7 +37,7 @@ struct RawSaver {
             try begin.execute()
             insert.bind(row)
             try insert.execute()
-            index.bind([row[2], row[7]])
+            index.bind([row[InsertScenario.ItemColumn.name], row[InsertScenario.ItemColumn.body]])
             try index.execute()
             try commit.execute()
         }

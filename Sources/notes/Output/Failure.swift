@@ -84,7 +84,7 @@ enum Failure {
         switch error {
         case .unknownReference, .ambiguousReference, .unknownAttachment, .unknownVersion: return usage
         case .validation, .invalidOperation, .cannotAttach, .invalidTag: return badData
-        case .blob, .changedElsewhere: return other
+        case .blob, .damagedRow, .changedElsewhere: return other
         case .notFound: return usage
         case .cannotOpen, .newerModel, .database: return other
         }
