@@ -51,6 +51,11 @@ struct BenchSizes: Sendable {
     /// `big-note`: the lines of the note (about 50 bytes each), and the one-line edits.
     var bigNoteLines: Int
     var bigNoteEdits: Int
+    /// `links`: the notes (each linking to five others), the notes that link to the one
+    /// renamed, and the rounds of `backlinks`.
+    var linkNotes: Int
+    var hubBacklinks: Int
+    var linkRounds: Int
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
@@ -59,7 +64,8 @@ struct BenchSizes: Sendable {
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
         historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000], interchangeRepetitions: 3,
-        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000, bigNoteEdits: 200)
+        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000, bigNoteEdits: 200,
+        linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
@@ -68,5 +74,6 @@ struct BenchSizes: Sendable {
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
         historyEdits: 100, mergeRounds: 3, syncthingRounds: 3, interchangeNotes: [1_000, 4_000], interchangeRepetitions: 1,
-        encryptionSaves: 30, encryptionNotes: 2_000, encryptionRepetitions: 1, bigNoteLines: 20_000, bigNoteEdits: 5)
+        encryptionSaves: 30, encryptionNotes: 2_000, encryptionRepetitions: 1, bigNoteLines: 20_000, bigNoteEdits: 5,
+        linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5)
 }

@@ -22,6 +22,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case interchange
     case encryption
     case bigNote = "big-note"
+    case links
 
     var scenario: any Scenario {
         switch self {
@@ -39,6 +40,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .interchange: return InterchangeScenario()
         case .encryption: return EncryptionScenario()
         case .bigNote: return BigNoteScenario()
+        case .links: return LinksScenario()
         }
     }
 }
