@@ -26,6 +26,29 @@ public enum MarkdownScanner {
         } ?? []
     }
 
+    /// The inline tags of `text`, in order, each once, without its `#`: `#tag`, `#nested/tag`,
+    /// as Obsidian and zk read them: after the start of a line or a space (or an opening
+    /// bracket), of letters, digits, `_`, `-` and `/`, with at least one that is not a digit;
+    /// never in code, in a heading's markers, in a link's destination or within a word
+    /// (`C#`, `issue#12`).
+    public static func tags(in text: String) -> [String] {
+        var text = text
+        text.makeContiguousUTF8()
+        guard let document = text.withCString({ cmark_parse_document($0, strlen($0), 0) }) else { return [] }
+        defer { cmark_node_free(document) }
+        guard let iterator = cmark_iter_new(document) else { return [] }
+        defer { cmark_iter_free(iterator) }
+        var found: [String] = []
+        var seen: Set<String> = []
+        while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_TEXT,
+                let literal = cmark_node_get_literal(node)
+            else { continue }
+            for tag in Hashtags.find(in: String(cString: literal)) where seen.insert(tag).inserted { found.append(tag) }
+        }
+        return found
+    }
+
     /// One walk of a parsed document.
     private struct Walk {
         let bytes: UnsafeBufferPointer<UInt8>

@@ -96,6 +96,37 @@ import Testing
         #expect(report.images == 5)
     }
 
+    /// Dates from front matter as Obsidian, Joplin and Hugo name and write them, else the
+    /// file's time of last change.
+    @Test func datesComeFromFrontMatterElseFromTheFile() throws {
+        try write("---\nDate: 2021-05-04\nupdated: 2022-01-02 10:30\n---\nA\n", "a.md")
+        try write("---\ndate: \"2020-02-03T04:05:06+01:00\"\nlastmod: 2023-01-01T00:00:00-08:00\n---\nB\n", "b.md")
+        try write("no front matter\n", "c.md")
+        let old = Date(timeIntervalSince1970: 1_609_459_200)  // 2021-01-01T00:00:00Z
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: vault.appendingPathComponent("c.md").path)
+        let store = try Store(folder: folder.appending("store"))
+        #expect(try importVault(into: store).problems.isEmpty)
+        let iso = ISO8601DateFormatter()
+        let a = try store.resolve("a"), b = try store.resolve("b"), c = try store.resolve("c")
+        #expect(a.created == iso.date(from: "2021-05-04T00:00:00Z") && a.modified == iso.date(from: "2022-01-02T10:30:00Z"))
+        #expect(b.created == iso.date(from: "2020-02-03T03:05:06Z") && b.modified == iso.date(from: "2023-01-01T08:00:00Z"))
+        #expect(c.created == old && c.modified == old)
+    }
+
+    /// `#tags` in a body become tags of its note, with those of its front matter, unless
+    /// the import is told to keep them as text.
+    @Test func inlineTagsBecomeTags() throws {
+        try write("---\ntags: [a]\n---\nPlan #work and #projects/notes, not `#code`.\n", "plan.md")
+        let store = try Store(folder: folder.appending("store"))
+        #expect(try importVault(into: store).problems.isEmpty)
+        #expect(try store.tags(of: try store.resolve("plan").id) == ["a", "projects/notes", "work"])
+        let plain = try Store(folder: folder.appending("plain"))
+        var importer = Importer(store: plain)
+        importer.inlineTags = false
+        _ = try importer.run(path: vault, into: nil, dryRun: false)
+        #expect(try plain.tags(of: try plain.resolve("plan").id) == ["a"])
+    }
+
     @Test func aGitRepositoryOfNotes() throws {
         func git(_ arguments: String...) throws {
             let process = Process()

@@ -72,4 +72,17 @@ import Testing
         #expect(summary("") == [])
         #expect(summary("日本語 ![[写真.png]] é [[Café ☕]]") == ["wikiEmbed 写真.png", "wikiLink Café ☕"])
     }
+
+    @Test func inlineTagsAsObsidianReadsThem() {
+        let text = """
+            # Heading #inheading
+            Plan #work and #nested/tag, (#paren) #2024 #v2 C# issue#12 #work again
+            `#code` [link](https://x.example/#fragment) #trailing/
+            ```
+            #fenced
+            ```
+            #日本語
+            """
+        #expect(MarkdownScanner.tags(in: text) == ["inheading", "work", "nested/tag", "paren", "v2", "trailing", "日本語"])
+    }
 }

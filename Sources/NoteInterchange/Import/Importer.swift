@@ -26,6 +26,9 @@ public struct Importer {
     /// their ids to be looked up together.
     static let lookupItems = 1_000
 
+    /// Whether `#tags` in the bodies of Markdown files become tags (``MarkdownReader``).
+    public var inlineTags = true
+
     public init(store: Store) {
         self.store = store
     }
@@ -52,7 +55,7 @@ public struct Importer {
                 }
             }
         } else {
-            let reader = MarkdownReader()
+            let reader = MarkdownReader(inlineTags: inlineTags)
             report = try run(total: reader.count(path), into: parent, dryRun: dryRun, skippingInSkipped: true) { add in
                 problems = try reader.stream(path, add)
             }

@@ -21,6 +21,15 @@ struct FrontMatter: Equatable {
         values.first { $0.key == key }?.value
     }
 
+    /// The value of the first of `keys` that the block has, each compared without regard to
+    /// case (`Date`, `date`).
+    func value(ofAny keys: [String]) -> String? {
+        for key in keys {
+            if let value = values.first(where: { $0.key.lowercased() == key })?.value, !value.isEmpty { return value }
+        }
+        return nil
+    }
+
     mutating func append(_ key: String, _ value: String) {
         values.append((key, value))
     }

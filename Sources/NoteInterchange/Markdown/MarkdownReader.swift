@@ -17,7 +17,12 @@ import NoteStore
 /// inside what is imported (``ImportedTree``), and refused and reported when it leads out of
 /// it; a link to a folder that holds it is reported and not walked again.
 public struct MarkdownReader: Sendable {
-    public init() {}
+    /// Whether `#tags` in a body become tags of its note, besides those of its front matter.
+    public var inlineTags: Bool
+
+    public init(inlineTags: Bool = true) {
+        self.inlineTags = inlineTags
+    }
 
     /// The entries of `path` (a file or a folder) and the problems met, as a tree.
     public func read(_ path: URL) throws -> (entries: [ImportEntry], problems: [String]) {
@@ -300,6 +305,15 @@ public struct MarkdownReader: Sendable {
         var note = ImportEntry(source: source, kind: .note, name: Self.stem(name))
         let (matter, rest) = FrontMatter.split(text)
         if let matter { apply(matter, to: &note) }
+        // Without dates in its front matter, a note was last changed when its file was.
+        if note.created == nil || note.modified == nil {
+            var info = stat()
+            if stat(place.folder.path + "/" + name, &info) == 0 {
+                let changed = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec / 1_000_000) / 1000)
+                note.modified = note.modified ?? changed
+                note.created = note.created ?? min(changed, note.modified ?? changed)
+            }
+        }
         var body = rest
         // The block an export writes after the body: its links are the note's images.
         if let range = ByteSearch.lastRange(of: Self.imagesMarker, in: body),
@@ -312,6 +326,10 @@ public struct MarkdownReader: Sendable {
         }
         attach(MarkdownScanner.references(in: String(body)), in: place, to: &note, problems: &problems)
         note.body = String(body)
+        if inlineTags {
+            let inline = MarkdownScanner.tags(in: note.body ?? "").filter { Tag.problem(Tag.normalized($0)) == nil }
+            if !inline.isEmpty { note.tags = (note.tags ?? []) + inline.filter { !(note.tags ?? []).contains($0) } }
+        }
         return note
     }
 
@@ -323,6 +341,20 @@ public struct MarkdownReader: Sendable {
     /// carriage return: a `\r\n` is one line break, not the first of two).
     private static let imagesMarker = Array(("\n\n" + MarkdownExporter.imagesMarker + "\n").utf8)
 
+    /// A date as front matter gives it: ISO 8601 (with a zone, or UTC without one), a day
+    /// alone, or a space in place of the `T`.
+    static func date(_ text: String) -> Date? {
+        var text = text.trimmingCharacters(in: .whitespaces)
+        if text.count >= 2, text.first == "\"" || text.first == "'", text.last == text.first { text = String(text.dropFirst().dropLast()) }
+        if let date = ExportDate.date(text) { return date }
+        if text.count > 10, text[text.index(text.startIndex, offsetBy: 10)] == " " {
+            text.replaceSubrange(text.index(text.startIndex, offsetBy: 10)...text.index(text.startIndex, offsetBy: 10), with: "T")
+        }
+        if let date = ExportDate.date(text) { return date }
+        if text.count == 16 { text += ":00" }
+        return ExportDate.date(text + "Z")
+    }
+
     /// A file's name without its extension.
     static func stem(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
@@ -331,8 +363,11 @@ public struct MarkdownReader: Sendable {
 
     fileprivate func apply(_ matter: FrontMatter, to entry: inout ImportEntry) {
         if let id = matter["id"].flatMap(UUID.init(storeText:)) { entry.id = id }
-        if let created = matter["created"].flatMap(ExportDate.date) { entry.created = created }
-        if let modified = matter["modified"].flatMap(ExportDate.date) { entry.modified = modified }
+        // As Obsidian, Joplin and Hugo name them.
+        if let created = matter.value(ofAny: ["created", "date", "created_at"]).flatMap(Self.date) { entry.created = created }
+        if let modified = matter.value(ofAny: ["modified", "updated", "lastmod", "updated_at"]).flatMap(Self.date) {
+            entry.modified = modified
+        }
         if let name = matter["name"], !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { entry.name = name }
         if entry.kind == .note, let tags = matter.list("tags") { entry.tags = tags }
     }

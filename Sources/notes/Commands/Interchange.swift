@@ -80,6 +80,9 @@ extension Notes {
         @Flag(help: "Say what would be done, and change nothing.")
         var dryRun = false
 
+        @Flag(help: "Keep #tags in the bodies of Markdown files as text only (by default they become tags of their notes too).")
+        var noInlineTags = false
+
         func run() throws {
             let source = URL(fileURLWithPath: path)
             try Importer.check(path: source)
@@ -90,6 +93,7 @@ extension Notes {
                 return item.id
             }
             var importer = Importer(store: store)
+            importer.inlineTags = !noInlineTags
             let bar = ProgressBar(verb: "importing", unit: "notes")
             importer.progress = { bar.update($0, of: $1) }
             let report = try importer.run(path: source, into: parent, dryRun: dryRun)
