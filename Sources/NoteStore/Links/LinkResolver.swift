@@ -4,8 +4,9 @@ import GRDB
 /// What a link reaches: a pure function of the store's items and their names' history, so that
 /// every device that holds the same notes resolves every link alike (docs/links.md).
 ///
-/// - A target with a `/` is a path from the top level (without `.md`), each name matched
-///   case-insensitively; when no note has that path now, its last name is resolved as a name.
+/// - A target with a `/` is a path from the top level (without `.md`), each name matched as
+///   written, else case-insensitively; when no note has that path now, its last name is
+///   resolved as a name.
 /// - A name reaches the note of that name (case-insensitively) outside the trash; of several,
 ///   the one in the linking note's own collection, then the one with the shortest path, then
 ///   the smallest id. With none outside the trash, the same rule picks among the notes in it.
@@ -39,8 +40,15 @@ struct LinkResolver {
             let folded = LinkIndex.fold(name)
             var next: [(id: String, trashed: Bool)] = []
             for parent in parents {
-                let rows = try Row.fetchAll(
-                    db.cachedStatement(sql: "SELECT id, name, kind, trashed FROM item WHERE parent IS ?"), arguments: [parent])
+                // The name as written first, through `item_on_parent`; else every child, each
+                // name folded.
+                var rows = try Row.fetchAll(
+                    db.cachedStatement(sql: "SELECT id, name, kind, trashed FROM item WHERE parent IS ? AND name = ?"),
+                    arguments: [parent, name.trimmingCharacters(in: .whitespaces)])
+                if rows.isEmpty {
+                    rows = try Row.fetchAll(
+                        db.cachedStatement(sql: "SELECT id, name, kind, trashed FROM item WHERE parent IS ?"), arguments: [parent])
+                }
                 for row in rows where LinkIndex.fold(row["name"]) == folded {
                     let isLast = index == names.count - 1
                     guard (row["kind"] as String == "note") == isLast else { continue }
