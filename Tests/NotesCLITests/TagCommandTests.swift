@@ -52,6 +52,24 @@ import Testing
         #expect(try notes(a, "tags", "--trash").output == "1  home\n1  winter\n")
     }
 
+    /// A tag names its nested tags too: `ls --tag projects` and `tag:projects` find the notes
+    /// tagged `projects/notes`, and not those of `projects-old` or `projectsx`.
+    @Test func aTagFindsItsNestedTags() throws {
+        #expect(try notes(a, "add", "One", "--body", "x").status == 0)
+        #expect(try notes(a, "add", "Two", "--body", "x").status == 0)
+        #expect(try notes(a, "add", "Three", "--body", "x").status == 0)
+        #expect(try notes(a, "add", "Four", "--body", "x").status == 0)
+        #expect(try notes(a, "tag", "One", "projects").status == 0)
+        #expect(try notes(a, "tag", "Two", "projects/notes/deep").status == 0)
+        #expect(try notes(a, "tag", "Three", "projects-old").status == 0)
+        #expect(try notes(a, "tag", "Four", "projectsx").status == 0)
+        let listed = try notes(a, "ls", "--tag", "projects").output.split(separator: "\n").map { $0.components(separatedBy: "  ").last ?? "" }
+        #expect(listed == ["One", "Two"])
+        #expect(try notes(a, "ls", "--tag", "projects/notes").output.hasSuffix("  Two\n"))
+        let found = try JSONSerialization.jsonObject(with: Data(notes(a, "search", "x tag:projects", "--json").output.utf8)) as? [[String: Any]]
+        #expect(Set(found?.compactMap { $0["name"] as? String } ?? []) == ["One", "Two"])
+    }
+
     @Test func badTagsAndTargetsAreOneLineErrors() throws {
         #expect(try notes(a, "mkcol", "Kitchen").status == 0)
         #expect(try notes(a, "add", "Soup", "--body", "x").status == 0)

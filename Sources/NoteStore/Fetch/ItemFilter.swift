@@ -58,7 +58,7 @@ enum ItemFilter {
             clauses.append("instr(fold(item.name), \(fold(text))) > 0")
         }
         for tag in request.tags {
-            clauses.append("EXISTS (SELECT 1 FROM tag WHERE tag.name = \(tag) AND tag.item = item.id)")
+            clauses.append(carries(tag))
         }
         if let start = request.start { clauses.append(startClause(start, sort: request.sort)) }
         var sql: SQL = "\(literal: prefix) SELECT \(sql: columns(includingBody: request.includesBodies)) FROM item"
@@ -100,6 +100,15 @@ enum ItemFilter {
         case .created: return "item.created \(direction), item.id \(direction)"
         case .modified: return "item.modified \(direction), item.id \(direction)"
         }
+    }
+
+    /// Whether the item carries `tag` or a tag nested in it (`nested` matches `nested/child`):
+    /// the names from `tag/` up to `tag0`, the character after `/`, through `tag_on_name`.
+    static func carries(_ tag: String) -> SQL {
+        """
+        EXISTS (SELECT 1 FROM tag WHERE tag.item = item.id
+            AND (tag.name = \(tag) OR (tag.name >= \(tag + "/") AND tag.name < \(tag + "0"))))
+        """
     }
 
     /// Whether an item held in memory matches the parts of the request that need no ancestry

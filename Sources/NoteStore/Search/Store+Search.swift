@@ -26,9 +26,7 @@ extension Store {
             let sources = Set(try backlinks(of: target).map(\.source))
             linking = linking.map { $0.intersection(sources) } ?? sources
         }
-        var tagClauses = tags.map { tag -> SQL in
-            " AND EXISTS (SELECT 1 FROM tag WHERE tag.name = \(tag) AND tag.item = item.id)"
-        }.joined()
+        var tagClauses = tags.map { tag -> SQL in " AND \(ItemFilter.carries(tag))" }.joined()
         if let linking { tagClauses += " AND item.id IN (SELECT value FROM json_each(\(Self.jsonArray(linking))))" }
         guard let match = Self.ftsQuery(for: words) else {
             guard !tags.isEmpty || linking != nil else { return [] }
