@@ -33,6 +33,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// A row of the store's database holds what no model allows (an unknown kind, an id that
     /// is not one): it is reported, never read as a made-up value.
     case damagedRow(table: String, id: String, problem: String)
+    /// A search query that does not read: what, and at which column.
+    case invalidQuery(String)
     /// The underlying database failed.
     case database(path: String, underlying: any Error)
 
@@ -75,6 +77,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case let .damagedRow(table, id, problem):
             let shown = id.count > 40 ? id.prefix(37) + "..." : id
             return "row '\(shown)' of table \(table) is damaged: \(problem)"
+        case let .invalidQuery(problem):
+            return "invalid search: \(problem)"
         case let .database(path, underlying):
             return "store '\(path)': \(Self.describe(underlying, at: path))"
         }

@@ -34,13 +34,49 @@ import Testing
         #expect(try fixture.store.search("rec").isEmpty)
     }
 
-    @Test func queryTextIsNeverASyntaxError() throws {
+    /// Text is never FTS5's syntax: what reads is searched, what does not is an error that
+    /// says what and where.
+    @Test func queryTextIsNeverFTSSyntaxAndABadQuerySaysWhere() throws {
         let fixture = try StoreFixture()
-        _ = try fixture.store.addNote(named: "x", body: "quotes \" and (parens) AND OR NOT", in: nil)
-        for query in ["\"", "(", "AND", "a OR", "NEAR(", "*", "-x", "x:y"] {
-            _ = try fixture.store.search(query)
-        }
+        _ = try fixture.store.addNote(named: "x", body: "quotes \" and (parens) AND OR NOT x:y NEAR", in: nil)
         #expect(try fixture.store.search("(parens)").count == 1)
+        #expect(try fixture.store.search("x:y NEAR").count == 1)
+        #expect(try fixture.store.search("*").isEmpty)
+        let problems: [(String, String)] = [
+            ("\"", "'\"' opens a phrase that no '\"' closes at column 1 of the query"),
+            ("quotes (", "'(' holds nothing to look for at column 8 of the query"),
+            ("(quotes", "'(' opens a group that no ')' closes at column 1 of the query"),
+            ("quotes)", "')' closes no '(' at column 7 of the query"),
+            ("a OR", "'OR' needs a word or a phrase after it at column 3 of the query"),
+            ("-x", "a query needs a word to find besides those it excludes at column 1 of the query"),
+            ("quotes NOT", "'NOT' needs a word or a phrase after it at column 8 of the query"),
+            ("AND", "nothing to look for at column 1 of the query"),
+        ]
+        for (query, problem) in problems {
+            #expect(throws: StoreError.self, "\(query)") { try fixture.store.search(query) }
+            do {
+                _ = try fixture.store.search(query)
+            } catch {
+                #expect("\(error)" == "invalid search: " + problem, "\(query)")
+            }
+        }
+    }
+
+    /// Phrases, OR, NOT and groups, as search engines read them.
+    @Test func phrasesAlternativesAndExclusions() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        _ = try store.addNote(named: "one", body: "link notes together", in: nil)
+        _ = try store.addNote(named: "two", body: "notes that link", in: nil)
+        _ = try store.addNote(named: "three", body: "encryption of notes", in: nil)
+        func names(_ query: String) throws -> [String] { try store.search(query).map(\.item.name).sorted() }
+        #expect(try names("link notes") == ["one", "two"])
+        #expect(try names("\"link notes\"") == ["one"])
+        #expect(try names("notes -encryption") == ["one", "two"])
+        #expect(try names("notes NOT link") == ["three"])
+        #expect(try names("together OR encryption") == ["one", "three"])
+        #expect(try names("notes (together OR encryption) -link") == ["three"])
+        #expect(try names("enc* AND notes") == ["three"])
     }
 
     @Test func indexFollowsEditsTrashAndPurge() throws {

@@ -3,6 +3,23 @@ import NoteTestSupport
 import Testing
 
 @Suite struct SearchTests {
+    /// Several arguments are one query, and a query that does not read is one line that
+    /// says where, with status 64.
+    @Test func argumentsFormOneQueryAndABadOneSaysWhere() throws {
+        let fixture = CommandLineFixture()
+        try fixture.add("Call Anna", body: "about the flat viewing")
+        try fixture.add("Anna", body: "a house")
+        let both = try JSONChecks.array(fixture.succeed(["search", "anna", "flat", "--json"]).output)
+        #expect(both.compactMap { $0["name"] as? String } == ["Call Anna"])
+        let phrase = try JSONChecks.array(fixture.succeed(["search", "\"flat viewing\"", "-house", "--json"]).output)
+        #expect(phrase.compactMap { $0["name"] as? String } == ["Call Anna"])
+        let bad = try fixture.run(["search", "anna", "(flat"])
+        #expect(bad.status == 64 && bad.output.isEmpty, "\(bad)")
+        #expect(bad.error == "notes: invalid search: '(' opens a group that no ')' closes at column 6 of the query\n", "\(bad)")
+        let typo = try fixture.run(["search", "anna", "--limt", "3"])
+        #expect(typo.status == 64 && typo.error.contains("unknown option '--limt'"), "\(typo)")
+    }
+
     @Test func searchRanksAMatchInTheNameAboveOneInTheBody() throws {
         let fixture = CommandLineFixture()
         let shopping = try fixture.add("Shopping", body: "buy kayak wax and a map")

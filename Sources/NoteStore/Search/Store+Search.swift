@@ -5,8 +5,10 @@ extension Store {
     /// Full-text search over names and bodies, best matches first, trashed items left out.
     ///
     /// Every word of `query` must occur (in any order, ignoring case and diacritics); a word
-    /// ending in `*` matches as a prefix. Names weigh more than bodies in the ranking
-    /// (SQLite FTS5 bm25, https://sqlite.org/fts5.html#the_bm25_function).
+    /// ending in `*` matches as a prefix; `"a phrase"`, `OR`, `-word` or `NOT word`, and
+    /// parentheses are read as search engines read them (``SearchQuery``), and a query that
+    /// does not read throws ``StoreError/invalidQuery(_:)``. Names weigh more than
+    /// bodies in the ranking (SQLite FTS5 bm25, https://sqlite.org/fts5.html#the_bm25_function).
     ///
     /// The time does not grow with the number of matches in a note: FTS5 orders the rows by
     /// rank itself (https://sqlite.org/fts5.html#sorting_by_auxiliary_function_results), so
@@ -28,7 +30,13 @@ extension Store {
         }
         var tagClauses = tags.map { tag -> SQL in " AND \(ItemFilter.carries(tag))" }.joined()
         if let linking { tagClauses += " AND item.id IN (SELECT value FROM json_each(\(Self.jsonArray(linking))))" }
-        guard let match = Self.ftsQuery(for: words) else {
+        let query: String?
+        do {
+            query = try SearchQuery.fts(words)
+        } catch {
+            throw StoreError.invalidQuery(error.description)
+        }
+        guard let match = query else {
             guard !tags.isEmpty || linking != nil else { return [] }
             return try notesTagged(tags, linking: linking, limit: limit)
         }
@@ -92,7 +100,11 @@ extension Store {
             let end = rest.firstIndex(where: \.isWhitespace) ?? rest.endIndex
             let word = rest[..<end]
             rest = rest[end...]
-            if word.lowercased().hasPrefix("tag:"), word.count > 4 {
+            // Inside a phrase, every word is a word of the phrase.
+            let inPhrase = words.reduce(0) { $0 + $1.filter { $0 == "\"" }.count } % 2 == 1
+            if inPhrase {
+                words.append(word)
+            } else if word.lowercased().hasPrefix("tag:"), word.count > 4 {
                 terms.tags.append(Tag.normalized(String(word.dropFirst(4))))
             } else if word.lowercased().hasPrefix("links:"), word.count > 6 {
                 terms.links.append(String(word.dropFirst(6)))
@@ -107,18 +119,5 @@ extension Store {
     /// Ids as a JSON array, for `json_each`.
     private static func jsonArray(_ ids: Set<UUID>) -> String {
         "[" + ids.map { "\"\($0.storeString)\"" }.sorted().joined(separator: ",") + "]"
-    }
-
-    /// The FTS5 query for words typed by a person: each word quoted, so that no input is a
-    /// syntax error; nil when there is no word.
-    static func ftsQuery(for query: String) -> String? {
-        let words = query.split(whereSeparator: \.isWhitespace).compactMap { word -> String? in
-            var word = String(word)
-            let isPrefix = word.hasSuffix("*")
-            word = word.trimmingCharacters(in: CharacterSet(charactersIn: "*\""))
-            guard word.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
-            return "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\"" + (isPrefix ? "*" : "")
-        }
-        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 }

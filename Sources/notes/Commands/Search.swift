@@ -8,7 +8,9 @@ extension Notes {
         static let configuration = CommandConfiguration(
             abstract: "Full-text search of names and bodies, best matches first.",
             discussion: """
-                Every word must occur, ignoring case and accents; a word ending in * matches as a prefix. \
+                Every word must occur, ignoring case and accents; a word ending in * matches as a prefix; \
+                "a phrase" must occur as it is; OR keeps what either side finds; -word (or NOT word) leaves out \
+                what holds the word; parentheses group. Several arguments are one query. \
                 tag:NAME keeps the notes that carry the tag NAME, and links:NOTE (links:"A NOTE" with spaces) \
                 the notes whose bodies link to NOTE; a query of only these lists those notes, most recently \
                 modified first.
@@ -16,8 +18,13 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The words to look for, and tag:NAME and links:NOTE terms.")
-        var query: String
+        // -word is a word left out, not an option: what is not an option of the command is a
+        // word of the query.
+        @Argument(parsing: .allUnrecognized, help: "The words to look for, and tag:NAME and links:NOTE terms.")
+        var words: [String]
+
+        /// The arguments as one query.
+        var query: String { words.joined(separator: " ") }
 
         @Option(help: ArgumentHelp("The most results to print.", valueName: "N"))
         var limit = 20
@@ -35,6 +42,10 @@ extension Notes {
 
         func validate() throws {
             guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+            // A word of the query may start with one '-'; '--' starts only options.
+            if let unknown = words.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
+                throw ValidationError("unknown option '\(unknown)'")
+            }
             let terms = Store.searchTerms(query)
             guard !terms.tags.isEmpty || !terms.links.isEmpty || terms.words.contains(where: { $0.isLetter || $0.isNumber }) else {
                 throw ValidationError("the query has no word to look for")
