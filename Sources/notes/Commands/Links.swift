@@ -73,7 +73,7 @@ struct Paths {
 
     mutating func path(of id: UUID) throws -> String {
         if let path = known[id] { return path }
-        let path = try store.path(of: store.item(id))
+        let path = try store.path(of: store.item(id, includingBody: false))
         known[id] = path
         return path
     }
