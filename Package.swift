@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .target(name: "NoteText"),
@@ -76,7 +77,7 @@ let package = Package(
             ]),
         .target(
             name: "NoteInterchange",
-            dependencies: ["NoteStore", "NoteMarkdown"]),
+            dependencies: ["NoteStore", "NoteMarkdown", .product(name: "Yams", package: "Yams")]),
         .target(name: "SyncthingLoopback"),
         .target(
             name: "NoteTestSupport",

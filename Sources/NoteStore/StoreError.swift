@@ -30,6 +30,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case changedElsewhere(item: String, properties: [String])
     /// A tag breaks the rules on tags (``Tag/problem(_:)``).
     case invalidTag(String, reason: String)
+    /// A property's key or value breaks the rules on properties (``Property/problem(_:)``).
+    case invalidProperty(String, reason: String)
     /// A row of the store's database holds what no model allows (an unknown kind, an id that
     /// is not one): it is reported, never read as a made-up value.
     case damagedRow(table: String, id: String, problem: String)
@@ -74,6 +76,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "cannot save '\(item)': its \(list) changed in the store since it was read (from another device or process); nothing was saved"
         case let .invalidTag(tag, reason):
             return "invalid tag '\(tag.count > 60 ? tag.prefix(57) + "..." : tag)': \(reason)"
+        case let .invalidProperty(key, reason):
+            return "invalid property '\(key.count > 60 ? key.prefix(57) + "..." : key)': \(reason)"
         case let .damagedRow(table, id, problem):
             let shown = id.count > 40 ? id.prefix(37) + "..." : id
             return "row '\(shown)' of table \(table) is damaged: \(problem)"
@@ -87,7 +91,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     /// True when the error comes from the data a person gave, not from the machine.
     public var isBadInput: Bool {
         switch self {
-        case .validation, .invalidOperation, .cannotAttach, .invalidTag: return true
+        case .validation, .invalidOperation, .cannotAttach, .invalidTag, .invalidProperty: return true
         default: return false
         }
     }

@@ -26,6 +26,9 @@ public enum CanonicalDump {
             }
             let tags = try store.tags(of: item.id)
             if !tags.isEmpty { lines.append("  tags " + tags.joined(separator: ",")) }
+            for property in try store.properties(of: item.id) {
+                lines.append("  property \(property.position) \(property.key) \(property.value.json)")
+            }
             if item.isNote {
                 for attachment in try store.attachments(of: item.id) {
                     lines.append(

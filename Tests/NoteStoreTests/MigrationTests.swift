@@ -77,11 +77,12 @@ import Testing
         #expect(reopened.deviceID == store.deviceID)
     }
 
-    /// A store of model version 5 (`Fixtures/store-v5.sqlite`) and one of model version 7, a row
-    /// per version (`Fixtures/store-v7.sqlite`), each made by its script with a build of that
+    /// A store of model version 5 (`Fixtures/store-v5.sqlite`), one of model version 7, a row
+    /// per version (`Fixtures/store-v7.sqlite`), and one of model version 8, history in lines
+    /// with the link index (`Fixtures/store-v8.sqlite`), each made by its script with a build of that
     /// version: every version, delta and head of its history is read as it was written, and
     /// history goes on from them. A later model must keep this test passing.
-    @Test(arguments: ["store-v5.sqlite", "store-v7.sqlite"])
+    @Test(arguments: ["store-v5.sqlite", "store-v7.sqlite", "store-v8.sqlite"])
     func olderHistoryIsReadWholeAndGoesOn(fixture: String) throws {
         let folder = TemporaryFolder()
         let storeURL = folder.appending("store")
@@ -119,5 +120,24 @@ import Testing
         let newest = try #require(try store.history(of: note.id).filter { $0.property == .body }.max { $0.stamp < $1.stamp })
         #expect(try store.text(of: note.id, .body, at: newest.stamp) == long + "edit 6\n")
         #expect(try store.history(of: note.id).filter { $0.property == .body && $0.isHead }.map(\.stamp) == [newest.stamp])
+    }
+
+    /// A store of model version 8 gets the tables of properties, keeps its link index, and
+    /// takes properties.
+    @Test func aStoreOfModelEightTakesProperties() throws {
+        let folder = TemporaryFolder()
+        let storeURL = folder.appending("store")
+        try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Self.fixtures.appendingPathComponent("store-v8.sqlite"), to: storeURL.appendingPathComponent("store.sqlite"))
+        let store = try Store(folder: storeURL)
+        #expect(store.modelVersion == Store.currentModelVersion)
+        let long = try store.resolve("Long")
+        #expect(try store.properties(of: long.id).isEmpty)
+        #expect(try store.backlinks(of: long.id).map(\.source) == [try store.resolve("Linking").id])
+        try store.setProperty(long.id, "status", to: .string("kept"))
+        let reopened = try Store(folder: storeURL)
+        #expect(try reopened.properties(of: long.id) == [NoteProperty(key: "status", value: .string("kept"), position: 0)])
+        #expect(try reopened.check() == [])
     }
 }

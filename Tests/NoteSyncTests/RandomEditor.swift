@@ -29,6 +29,9 @@ final class RandomEditor {
     static let images = ["plain.png", "indexed.png", "animated.gif", "still.gif", "baseline.jpg", "lossy.webp"]
     /// Few tags, so that devices add and remove the same ones concurrently.
     static let tags = ["home", "work", "later"]
+    /// Few keys and values, for the same reason.
+    static let propertyKeys = ["status", "aliases", "rating"]
+    static let propertyValues: [PropertyValue] = [.string("draft"), .string("done"), .integer(3), .list([.string("Pot"), .string("Stew")])]
     static let words = ["Soup", "Plans", "Trip", "Ideas", "Books", "Garden", "Work", "Music", "Tax", "Bike"]
 
     /// Operations made three times as often as their weight says.
@@ -42,13 +45,14 @@ final class RandomEditor {
     /// The operations, with their weights.
     enum Operation: CaseIterable {
         case addNote, addCollection, editName, editBody, move, trash, restore, purge, attach, detach, tag, untag
+        case setProperty, removeProperty
 
         var weight: Int {
             switch self {
             case .addNote: return 4
             case .addCollection, .move: return 3
-            case .editName, .editBody, .trash, .tag: return 2
-            case .restore, .purge, .attach, .detach, .untag: return 1
+            case .editName, .editBody, .trash, .tag, .setProperty: return 2
+            case .restore, .purge, .attach, .detach, .untag, .removeProperty: return 1
             }
         }
     }
@@ -129,6 +133,14 @@ final class RandomEditor {
             let tagged = try store.tags(ofItems: notes.map(\.id)).sorted { $0.key.uuidString < $1.key.uuidString }
             guard let (note, tags) = random.pick(tagged), let tag = random.pick(tags) else { return false }
             try store.untag(note, [tag])
+        case .setProperty:
+            guard let note = random.pick(notes), let key = random.pick(Self.propertyKeys), let value = random.pick(Self.propertyValues)
+            else { return false }
+            try store.setProperty(note.id, key, to: value)
+        case .removeProperty:
+            let having = try store.properties(ofItems: notes.map(\.id)).sorted { $0.key.uuidString < $1.key.uuidString }
+            guard let (note, properties) = random.pick(having), let property = random.pick(properties) else { return false }
+            try store.removeProperty(note, property.key)
         }
         return true
     }

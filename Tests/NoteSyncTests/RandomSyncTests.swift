@@ -194,8 +194,10 @@ import Testing
         let store = try Store(folder: folder.appending("store"))
         let editor = RandomEditor(seed: 1)
         try editor.populate(store)
-        // Ids are random, so picks differ from run to run: go on until each kind was made once.
-        for _ in 0..<1000 where RandomEditor.Operation.allCases.contains(where: { editor.performed[$0, default: 0] == 0 }) {
+        // Ids are random, so picks differ from run to run: go on until each kind was made once
+        // and the store refused one.
+        for _ in 0..<1000
+        where editor.refused == 0 || RandomEditor.Operation.allCases.contains(where: { editor.performed[$0, default: 0] == 0 }) {
             try editor.change(store)
         }
         for operation in RandomEditor.Operation.allCases {

@@ -181,9 +181,10 @@ public final class BaselineDatabase {
         return configuration
     }
 
-    /// The model versions of the baselines this build reads: its own, and model 4 (baselines
-    /// written before tags), which becomes a store of this version when a device joins from it.
-    public static let readableModelVersions = 4...StoreSchema.currentModelVersion
+    /// The model versions of the baselines this build reads: its own, and those from model 4
+    /// (baselines written before tags) on, which become a store of this version when a device
+    /// joins from one.
+    public static let readableModelVersions = StoreSchema.storeModelVersions.filter { $0 >= 4 }
 
     /// What `sqlite_schema` of a baseline of each readable model version holds, but root pages,
     /// with the migrations a store of that version has recorded.
@@ -271,6 +272,24 @@ public final class BaselineDatabase {
         }
     }
 
+    /// Properties (model 10) within the store's rules: keys, stamps, and values that read as
+    /// JSON within bounds.
+    private static func checkProperties(_ db: Database) throws {
+        let properties = try Row.fetchCursor(db, sql: "SELECT item, key, stamp, value, typeof(position) AS positionType FROM property")
+        while let row = try properties.next() {
+            guard isStoreUUID(row["item"] as DatabaseValue), let key: String = row["key"], Property.problem(key) == nil,
+                let stamp: String = row["stamp"], ChangeStamp(text: stamp) != nil, let json: String = row["value"],
+                let value = PropertyValue(json: json), value.problem == nil, (row["positionType"] as String) == "integer"
+            else { throw BaselineProblem("a property breaks the store's rules") }
+        }
+        let removals = try Row.fetchCursor(db, sql: "SELECT item, key, device, typeof(clock) AS clockType FROM property_removal")
+        while let row = try removals.next() {
+            guard isStoreUUID(row["item"] as DatabaseValue), let key: String = row["key"], Property.problem(key) == nil,
+                isStoreUUID(row["device"] as DatabaseValue), (row["clockType"] as String) == "integer"
+            else { throw BaselineProblem("a property removal breaks the store's rules") }
+        }
+    }
+
     /// Ids in the store's form, names and bodies within the store's rules, in one pass over
     /// the items (and one over the attachments).
     private static func checkContents(_ db: Database, modelVersion: Int) throws {
@@ -304,6 +323,7 @@ public final class BaselineDatabase {
                 isStoreUUID(row["device"] as DatabaseValue), (row["clockType"] as String) == "integer"
             else { throw BaselineProblem("a tag removal breaks the store's rules") }
         }
+        if modelVersion >= 10 { try checkProperties(db) }
         // Model 8 checks its cuts with its lines (``HistoryLineCheck``).
         guard modelVersion == 7 else { return }
         let cuts = try Row.fetchCursor(

@@ -14,6 +14,8 @@ public struct SaveSummary: Sendable, Equatable {
     public let detached: [UUID]
     /// Notes whose tags the save changed.
     public let retagged: [UUID]
+    /// Notes whose properties the save changed.
+    public var propertiesChanged: [UUID] = []
 }
 
 extension ObjectContext {
@@ -49,6 +51,9 @@ extension ObjectContext {
                     for id in taggedOrder where deleted[id] == nil {
                         if let item = registry[id]?.current, let edit = stagedTags[id] { try writer.writeTags(of: item, edit) }
                     }
+                    for id in propertiedOrder where deleted[id] == nil {
+                        if let item = registry[id]?.current, let edit = stagedProperties[id] { try writer.writeProperties(of: item, edit) }
+                    }
                     try writer.trashLateContents()
                     try writer.purge(roots: purgeRoots, expected: Array(deleted.values))
                     try writer.validateRelations()
@@ -80,6 +85,7 @@ struct SaveWriter {
     var attached: [UUID] = []
     var detached: [UUID] = []
     var retagged: [UUID] = []
+    var propertiesChanged: [UUID] = []
     /// Items whose place in the hierarchy must be checked once everything is written.
     var placed: [Item] = []
     var trashedCollections: [Item] = []
@@ -114,7 +120,8 @@ struct SaveWriter {
     var summary: SaveSummary {
         SaveSummary(
             save: saveNumber, inserted: inserted, updated: updated, purged: purged,
-            attached: attached, detached: detached, retagged: retagged.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
+            attached: attached, detached: detached, retagged: retagged.reduce(into: []) { if !$0.contains($1) { $0.append($1) } },
+            propertiesChanged: propertiesChanged.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
     }
 
     mutating func begin() throws {

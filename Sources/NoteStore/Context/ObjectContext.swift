@@ -31,6 +31,9 @@ public final class ObjectContext {
     /// Tag changes to write with the next save, per note, in the order they were made.
     var stagedTags: [UUID: TagEdit] = [:]
     var taggedOrder: [UUID] = []
+    /// Property changes to write with the next save, per note, in the order they were made.
+    var stagedProperties: [UUID: PropertyEdit] = [:]
+    var propertiedOrder: [UUID] = []
 
     init(store: Store) {
         self.store = store
@@ -38,7 +41,7 @@ public final class ObjectContext {
 
     /// True when there is something to save.
     public var hasChanges: Bool {
-        !insertionOrder.isEmpty || !deleted.isEmpty || !stagedAttachments.isEmpty || !stagedTags.isEmpty
+        !insertionOrder.isEmpty || !deleted.isEmpty || !stagedAttachments.isEmpty || !stagedTags.isEmpty || !stagedProperties.isEmpty
             || registry.values.contains { $0.original != nil && $0.original != $0.current }
     }
 
@@ -190,5 +193,7 @@ public final class ObjectContext {
         stagedAttachments.removeAll()
         stagedTags.removeAll()
         taggedOrder.removeAll()
+        stagedProperties.removeAll()
+        propertiedOrder.removeAll()
     }
 }

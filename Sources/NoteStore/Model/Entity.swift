@@ -1,11 +1,13 @@
 /// The entities of the model, by the names that sync writes in logs and snapshots
 /// (docs/sync-format.md, 5.3): the abstract `Item`'s `Note` and `Collection`, and
-/// `ImageAttachment`, and `Tag` for the tags of an item (the object of a tag change is the item).
+/// `ImageAttachment`, `Tag` for the tags of an item and `Property` for its properties (the
+/// object of a tag or property change is the item).
 public enum Entity: String, Sendable, CaseIterable {
     case note = "Note"
     case collection = "Collection"
     case imageAttachment = "ImageAttachment"
     case tag = "Tag"
+    case property = "Property"
 
     /// The entity of an item of this kind.
     public init(_ kind: ItemKind) {
@@ -17,7 +19,7 @@ public enum Entity: String, Sendable, CaseIterable {
         switch self {
         case .note: return .note
         case .collection: return .collection
-        case .imageAttachment, .tag: return nil
+        case .imageAttachment, .tag, .property: return nil
         }
     }
 

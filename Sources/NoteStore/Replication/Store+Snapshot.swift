@@ -75,6 +75,38 @@ extension Store {
                 history: seen.map { ChangeHistory(seen: $0) }))
         }
         if try TagTable.exists(db) { records += try tagRecords(db) }
+        if try PropertyTable.exists(db) { records += try propertyRecords(db) }
+        return records
+    }
+
+    /// Each dot of each property as its insert, with the dot as its stamp, then, per item and
+    /// key, a removal carrying what the changes of that key had seen (its stamp: the greatest
+    /// of them).
+    private static func propertyRecords(_ db: Database) throws -> [SnapshotRecord] {
+        var records: [SnapshotRecord] = []
+        for row in try Row.fetchAll(db, sql: "SELECT item, key, stamp, value, position FROM property ORDER BY item, key, stamp") {
+            guard let item = UUID(storeText: row["item"]), let dot = ChangeStamp(text: row["stamp"]) else { continue }
+            records.append(SnapshotRecord(
+                entity: .property, object: item, operation: .insert,
+                values: SaveWriter.propertyChanges(row["key"], row["value"], row["position"]), stamps: ["*": dot]))
+        }
+        var removals: [String: (item: UUID, key: String, seen: [UUID: UInt64])] = [:]
+        var order: [String] = []
+        for row in try Row.fetchAll(db, sql: "SELECT item, key, device, clock FROM property_removal ORDER BY item, key, device") {
+            guard let item = UUID(storeText: row["item"]), let device = UUID(storeText: row["device"]) else { continue }
+            let key: String = row["key"]
+            let group = (row["item"] as String) + "/" + key
+            if removals[group] == nil { order.append(group) }
+            removals[group, default: (item, key, [:])].seen[device] = UInt64(bitPattern: row["clock"])
+        }
+        for group in order {
+            guard let removal = removals[group],
+                let greatest = removal.seen.max(by: { ($0.value, $0.key.storeString) < ($1.value, $1.key.storeString) })
+            else { continue }
+            records.append(SnapshotRecord(
+                entity: .property, object: removal.item, operation: .delete, values: SaveWriter.propertyChanges(removal.key),
+                stamps: ["*": ChangeStamp(clock: greatest.value, device: greatest.key)], history: ChangeHistory(seen: removal.seen)))
+        }
         return records
     }
 

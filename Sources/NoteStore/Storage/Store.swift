@@ -25,6 +25,8 @@ public final class Store: Sendable {
     /// The model version of a log that carries a tag change or a version edited from a merge:
     /// logs have not changed since (docs/sync-format.md, "Versions").
     public static let modelVersionWithTags = StoreSchema.modelVersionWithTags
+    /// The model version of a log that carries a property change.
+    public static let modelVersionWithProperties = StoreSchema.modelVersionWithProperties
 
     /// The database file's name inside the store folder.
     public static let databaseFileName = "store.sqlite"

@@ -37,7 +37,7 @@ struct BaselineCatalog {
                     } else if !BaselineDatabase.readableModelVersions.contains(manifest.modelVersion) {
                         let readable = BaselineDatabase.readableModelVersions
                         reason = .unreadable(
-                            "written by model version \(manifest.modelVersion); this build reads baselines of \(readable.lowerBound) to \(readable.upperBound)")
+                            "written by model version \(manifest.modelVersion); this build reads baselines of \(readable.first!) to \(readable.last!)")
                     } else {
                         entries.append(Entry(name: name, manifest: manifest))
                         reason = nil

@@ -16,6 +16,7 @@ struct LogBatcher {
         /// without tags or versions edited from a merge stays readable by builds of model 4,
         /// and one without body deltas by builds of model 8 (docs/sync-format.md, "Versions").
         var modelVersion: Int {
+            if changes.contains(where: { $0.entity == .property }) { return Store.modelVersionWithProperties }
             if changes.contains(where: { $0.bodyDelta != nil }) { return LogCodec.modelVersionWithDeltas }
             let needsFive = changes.contains { $0.entity == .tag || !($0.history?.fromMerge.isEmpty ?? true) }
             return needsFive ? Store.modelVersionWithTags : Store.modelVersionWithoutTags

@@ -2,7 +2,8 @@ import Foundation
 import NoteStore
 
 /// The merge rules: names and bodies through history (``HistoryMerger``), every other
-/// property by last writer wins, by stamp, tags as a set where additions win (``TagMerge``);
+/// property by last writer wins, by stamp, tags as a set where additions win (``TagMerge``),
+/// a note's properties per key, the latest value that no change had seen (``PropertyMerge``);
 /// a purge erases only what it had seen (docs/sync-format.md, "Merge").
 ///
 /// Applying the same set of changes in any order gives the same state: each plain property
@@ -16,6 +17,7 @@ struct Merger {
         // An entity this build does not know (docs/sync-format.md, 5.3).
         guard let entity = change.entity else { return false }
         if entity == .tag { return try TagMerge(replica: replica).apply(change, from: device) }
+        if entity == .property { return try PropertyMerge(replica: replica).apply(change, from: device) }
         do {
             try merge(change, entity, from: device, into: replica)
             return true
