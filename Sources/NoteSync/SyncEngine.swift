@@ -95,7 +95,7 @@ public final class SyncEngine {
             try ledger.setValue(cloud.standardizedFileURL.path, for: SyncState.cloudKey)
             try ledger.setValue(containerName, for: SyncState.containerNameKey)
             try ledger.setValue(container.identity.storeString, for: SyncState.containerIDKey)
-            try ledger.setValue(created.map(JSONText.iso), for: SyncState.containerCreatedKey)
+            try ledger.setValue(created.map(\.isoText), for: SyncState.containerCreatedKey)
             if previous.containerID != container.identity { try ledger.setValue(nil, for: SyncState.containerSharedKey) }
             try ledger.setValue(container.sealing == nil ? nil : "1", for: SyncState.encryptedKey)
             try ledger.setValue(deviceName, for: SyncState.deviceNameKey)
@@ -114,7 +114,7 @@ public final class SyncEngine {
             try ledger.removeOutboxEntries(through: outboxThrough)
             try ledger.setValue(SyncStatus.State.on.rawValue, for: SyncState.stateKey)
             try ledger.setValue(nil, for: SyncState.reasonKey)
-            try ledger.setValue(JSONText.iso(Date()), for: SyncState.sinceKey)
+            try ledger.setValue(Date().isoText, for: SyncState.sinceKey)
         }
         var synced = try sync()
         synced.exportedLogs += pushed
@@ -204,7 +204,7 @@ public final class SyncEngine {
             } catch {
                 // Said by `sync status` until an export succeeds.
                 try? store.recordSync { ledger in
-                    try ledger.setValue("\(JSONText.iso(Date())) \(error)", for: SyncState.exportErrorKey)
+                    try ledger.setValue("\(Date().isoText) \(error)", for: SyncState.exportErrorKey)
                 }
                 throw error
             }
@@ -259,9 +259,9 @@ public final class SyncEngine {
             force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer || $0.reason == .missingBase })
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
-            try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+            try ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
             try ledger.setValue(LastReport.encode(report), for: LastReport.key)
-            if let cleanedUp { try ledger.setValue(JSONText.iso(cleanedUp), for: SyncState.temporaryCleanupKey) }
+            if let cleanedUp { try ledger.setValue(cleanedUp.isoText, for: SyncState.temporaryCleanupKey) }
         }
         return report
     }
@@ -270,7 +270,7 @@ public final class SyncEngine {
     /// returns when it did, or nil when it was not time yet.
     private func removeStaleTemporaryFiles(_ container: CloudContainer) throws -> Date? {
         let now = Date()
-        let last = try store.syncValues(withPrefix: SyncState.temporaryCleanupKey)[SyncState.temporaryCleanupKey].flatMap(JSONText.date)
+        let last = try store.syncValues(withPrefix: SyncState.temporaryCleanupKey)[SyncState.temporaryCleanupKey].flatMap(ISODate.date(from:))
         if let last, now.timeIntervalSince(last) < CloudContainer.staleTemporaryAge, last <= now { return nil }
         container.removeStaleTemporaryFiles(of: store.deviceID, now: now)
         return now
@@ -387,7 +387,7 @@ public final class SyncEngine {
         try store.recordSync { ledger in
             try ledger.setValue(state.rawValue, for: SyncState.stateKey)
             try ledger.setValue(reason, for: SyncState.reasonKey)
-            try ledger.setValue(JSONText.iso(Date()), for: SyncState.sinceKey)
+            try ledger.setValue(Date().isoText, for: SyncState.sinceKey)
         }
     }
 }

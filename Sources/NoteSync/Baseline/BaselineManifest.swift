@@ -60,7 +60,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
     var databaseHeader: [String: String] {
         [
             "container": CloudName.text(of: container), "device": CloudName.text(of: device), "sequence": String(sequence),
-            "modelVersion": String(modelVersion), "vector": Self.vectorText(vector), "written": CloudJSON.text(of: written),
+            "modelVersion": String(modelVersion), "vector": Self.vectorText(vector), "written": written.isoText,
         ]
     }
 
@@ -104,7 +104,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         try keys.encode(bytes, forKey: .bytes)
         try keys.encode(sha256, forKey: .sha256)
         try keys.encode(items, forKey: .items)
-        try keys.encode(CloudJSON.text(of: written), forKey: .written)
+        try keys.encode(written.isoText, forKey: .written)
         if historyDropped { try keys.encode(true, forKey: .historyDropped) }
     }
 }

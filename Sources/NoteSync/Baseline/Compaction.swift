@@ -43,7 +43,7 @@ struct Compaction {
     /// that is not there or cannot be read is left alone (the sentinel check deals with it).
     func acknowledge(force: Bool, now: Date = Date()) throws {
         let values = try store.syncValues(withPrefix: "")
-        if !force, let last = values[Self.acknowledgedKey].flatMap(JSONText.date),
+        if !force, let last = values[Self.acknowledgedKey].flatMap(ISODate.date(from:)),
             last <= now, now.timeIntervalSince(last) < Self.acknowledgementInterval
         {
             return
@@ -69,7 +69,7 @@ struct Compaction {
         // undone after the registration said so, others would remove logs or versions this
         // device still needs.
         let previous = values[Self.acknowledgedKey]
-        try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: Self.acknowledgedKey) }
+        try store.recordSync { ledger in try ledger.setValue(now.isoText, for: Self.acknowledgedKey) }
         do {
             try container.register(registration)
         } catch {
@@ -163,11 +163,11 @@ struct Compaction {
         var removed = 0
         let usedNames = Set(used.map(container.blobFileName))
         for name in try container.blobs().blobs where !usedNames.contains(name) {
-            if let marked = marks[name].flatMap(JSONText.date), now.timeIntervalSince(marked) >= Self.blobGrace {
+            if let marked = marks[name].flatMap(ISODate.date(from:)), now.timeIntervalSince(marked) >= Self.blobGrace {
                 try container.removeBlob(named: name)
                 removed += 1
             } else {
-                kept[name] = marks[name] ?? JSONText.iso(now)
+                kept[name] = marks[name] ?? now.isoText
             }
         }
         let text = kept.isEmpty ? nil : String(decoding: try JSONSerialization.data(withJSONObject: kept, options: .sortedKeys), as: UTF8.self)

@@ -74,7 +74,7 @@ extension SyncEngine {
                 try ledger.setValue(String(sequence), for: SyncState.appliedKey(device))
             }
             try ledger.setValue(descriptor.container.storeString, for: SyncState.containerIDKey)
-            try ledger.setValue(JSONText.iso(descriptor.created), for: SyncState.containerCreatedKey)
+            try ledger.setValue(descriptor.created.isoText, for: SyncState.containerCreatedKey)
         }
         let engine = SyncEngine(store: store)
         engine.importProgress = progress
@@ -243,7 +243,7 @@ extension SyncEngine {
     func checkOwnLogs(_ container: CloudContainer, now checkNow: Bool = false) throws {
         let now = Date()
         let key = Self.ownLogsCheckedKey
-        if !checkNow, let last = try store.syncValues(withPrefix: key)[key].flatMap(JSONText.date), last <= now,
+        if !checkNow, let last = try store.syncValues(withPrefix: key)[key].flatMap(ISODate.date(from:)), last <= now,
             now.timeIntervalSince(last) < 3600
         {
             return
@@ -276,7 +276,7 @@ extension SyncEngine {
         // applied it: that device waits for it and says so, and ``AwaitedLogs`` covers it.
         if damaged { _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(container) } }
         try BlobRepair(store: store, container: container, containerID: container.identity).repairListed()
-        try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: key) }
+        try store.recordSync { ledger in try ledger.setValue(now.isoText, for: key) }
     }
 
     /// Whether another device says it waits for a log of this device, or this sync found a log

@@ -51,7 +51,7 @@ struct LogExporter {
             try store.recordSync(durable: false) { ledger in
                 try ledger.removeOutboxEntries(through: batch.outbox?.upperBound ?? 0)
                 try ledger.setValue(String(sequence), for: SyncState.exportedKey)
-                try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+                try ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
             }
             CrashPoint.exportCommitted.reach()
             written += 1

@@ -260,7 +260,7 @@ struct LogImporter {
         if let own { try replica.ledger.noteKnowledge([other: own]) }
         try replica.ledger.setValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
         try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
-        try replica.ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+        try replica.ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
         report.conflicts += try replica.conflictCount() - conflictsBefore
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut
