@@ -9,7 +9,8 @@ import NoteStore
 /// nothing. Then it exports the outbox and imports the other devices' logs.
 public final class SyncEngine {
     public let store: Store
-    public static let defaultContainerName = "NoteCollector"
+    /// The container name used when none is given: ``CloudContainer/defaultName``.
+    public static let defaultContainerName = CloudContainer.defaultName
     /// Told how far an import of the other devices' logs has come (by `sync now` and
     /// `enable`; the watcher's imports of the next logs report nothing), on the importing
     /// thread, after each log and every few hundred changes.

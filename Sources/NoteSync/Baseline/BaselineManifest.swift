@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// The contents of `baselines/<device>/<sequence>.json`: what a baseline's database holds and
 /// how to check it.
@@ -84,7 +85,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         vector = try keys.decodeSequences(forKey: .vector)
         bytes = try keys.decode(Int64.self, forKey: .bytes)
         sha256 = try keys.decode(String.self, forKey: .sha256)
-        guard CloudName.isSHA256(sha256) else {
+        guard BlobName.isValid(sha256) else {
             throw DecodingError.dataCorruptedError(forKey: .sha256, in: keys, debugDescription: "'sha256' is not 64 lowercase hex digits")
         }
         items = try keys.decode(Int.self, forKey: .items)

@@ -254,13 +254,6 @@ public enum LogCodec {
     }
 }
 
-/// Names of blobs: 64 lowercase hex digits.
-enum BlobName {
-    static func isValid(_ name: String) -> Bool {
-        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-}
-
 /// Small pieces of JSON text, written exactly.
 enum JSONText {
     static func string(_ text: String) -> String {
