@@ -71,5 +71,6 @@ extension Notes {
 
 /// Keeps the signal sources of `notes watch` alive.
 enum WatchSignals {
+    // Unsafe: appended to on the main thread before `dispatchMain()`, never read.
     nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
 }
