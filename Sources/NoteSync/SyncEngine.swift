@@ -23,8 +23,17 @@ public final class SyncEngine {
     /// another process's save could.
     var snapshotTaken: (() throws -> Void)?
 
-    public init(store: Store) {
+    /// What a test changes of this sync; ``SyncHooks/none`` otherwise.
+    public let hooks: SyncHooks
+
+    public init(store: Store, hooks: SyncHooks) {
         self.store = store
+        self.hooks = hooks
+    }
+
+    /// An engine that no test hook changes.
+    public convenience init(store: Store) {
+        self.init(store: store, hooks: .none)
     }
 
     // MARK: Enable and disable
@@ -195,12 +204,12 @@ public final class SyncEngine {
             if scope == .everything && !state.containerShared { try noteSharing(container) }
             var exporting = state
             if scope == .everything {
-                report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: containerID)
+                report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: containerID, hooks: hooks)
                     .recover(exported: state.exportedSequence, report: &report)
                 if report.recoveredLogs > 0 { exporting = try SyncState(store) }
             }
             do {
-                report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: exporting)
+                report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID, hooks: hooks).export(state: exporting)
                 if state.exportError != nil { try store.recordSync { try $0.setValue(nil, for: SyncState.exportErrorKey) } }
             } catch {
                 // Said by `sync status` until an export succeeds.
@@ -210,9 +219,9 @@ public final class SyncEngine {
                 throw error
             }
         }
-        var importer = LogImporter(store: store, container: container, containerID: containerID)
+        var importer = LogImporter(store: store, container: container, containerID: containerID, hooks: hooks)
         if scope == .everything { importer.progress = ProgressReporter(folder: store.folder, report: importProgress) }
-        let compaction = Compaction(store: store, container: container, containerID: containerID)
+        let compaction = Compaction(store: store, container: container, containerID: containerID, hooks: hooks)
         var awaited = AwaitedFiles()
         switch scope {
         case .everything:

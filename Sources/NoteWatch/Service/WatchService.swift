@@ -46,9 +46,9 @@ public final class WatchService: @unchecked Sendable {
     /// `logger` receives messages at these levels: `error` for what failed, `notice` for what a
     /// person must know at once (sync switched off or on), `info` for what was imported and
     /// exported, `debug` for each batch of events, `trace` for each file event.
-    public init(store: Store, logger: Logger) throws {
+    public init(store: Store, hooks: SyncHooks = .none, logger: Logger) throws {
         self.store = store
-        self.engine = SyncEngine(store: store)
+        self.engine = SyncEngine(store: store, hooks: hooks)
         self.logger = logger
         self.lock = try WatcherLock(in: store.folder)
     }
@@ -205,7 +205,7 @@ public final class WatchService: @unchecked Sendable {
             }
             guard !self.state.withLock({ $0.stopped }) else { return }
             do {
-                if let written = try SyncEngine(store: store).writeBaselineIfDue() {
+                if let written = try SyncEngine(store: store, hooks: self.engine.hooks).writeBaselineIfDue() {
                     logger.info("wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \(written.bytes) bytes")
                 }
             } catch {
@@ -226,11 +226,11 @@ public final class WatchService: @unchecked Sendable {
             return true
         }
         guard schedule else { return }
-        baselines.asyncAfter(deadline: .now() + SyncEngine.acknowledgementInterval + 1) { [store, logger] in
+        baselines.asyncAfter(deadline: .now() + engine.acknowledgementInterval + 1) { [store, logger] in
             self.state.withLock { $0.acknowledgementPending = false }
             guard !self.state.withLock({ $0.stopped }) else { return }
             do {
-                try SyncEngine(store: store).acknowledgeIfDue()
+                try SyncEngine(store: store, hooks: self.engine.hooks).acknowledgeIfDue()
             } catch {
                 logger.error("cannot say in this device's registration what it has applied: \(error)")
             }

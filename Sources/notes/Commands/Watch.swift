@@ -30,12 +30,12 @@ extension Notes {
         func run() throws {
             let store = try openWaitingForSpace()
             // The watcher asks nobody: an encrypted container's key is unwrapped before it starts.
-            let engine = SyncEngine(store: store)
+            let engine = SyncEngine(store: store, hooks: .environment)
             engine.passphrase = passphraseOptions.source()
             try engine.unlock()
             let level = StandardErrorLog.level(verbose: verbose)
             let logger = Logger(label: "notes.watch") { _ in StandardErrorLog(prefix: "notes watch", level: level) }
-            let service = try WatchService(store: store, logger: logger)
+            let service = try WatchService(store: store, hooks: .environment, logger: logger)
             signal(SIGPIPE, SIG_IGN)
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)
