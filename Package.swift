@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -60,12 +61,16 @@ let package = Package(
             providers: [.apt(["libinotifytools0-dev"])]),
         .target(
             name: "NoteWatch",
-            dependencies: ["CInotifyTools", "NoteStore", "NoteSync"]),
+            dependencies: [
+                "CInotifyTools", "NoteStore", "NoteSync",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         .executableTarget(
             name: "notes",
             dependencies: [
                 "NoteStore", "NoteSync", "NoteWatch", "NoteText", "NoteInterchange", "NoteTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "notes-bench",

@@ -17,7 +17,7 @@ extension SyncEngine {
         var devices: [SyncStatus.Device] = []
         var skipped = last.skipped
         var newestBaseline: BaselineManifest?
-        let quiet = SyncEngine(store: store)
+        let quiet = SyncEngine(store: store, hooks: hooks)
         if let identity = state.containerID, let container = try? quiet.containerHandle(state) {
             devices = (try? otherDevices(container, state: state, skipped: &skipped)) ?? []
             newestBaseline = (try? BaselineCatalog.read(container, containerID: identity))?.entries.first?.manifest

@@ -9,7 +9,8 @@ import NoteStore
 /// nothing. Then it exports the outbox and imports the other devices' logs.
 public final class SyncEngine {
     public let store: Store
-    public static let defaultContainerName = "NoteCollector"
+    /// The container name used when none is given: ``CloudContainer/defaultName``.
+    public static let defaultContainerName = CloudContainer.defaultName
     /// Told how far an import of the other devices' logs has come (by `sync now` and
     /// `enable`; the watcher's imports of the next logs report nothing), on the importing
     /// thread, after each log and every few hundred changes.
@@ -22,8 +23,17 @@ public final class SyncEngine {
     /// another process's save could.
     var snapshotTaken: (() throws -> Void)?
 
-    public init(store: Store) {
+    /// What a test changes of this sync; ``SyncHooks/none`` otherwise.
+    public let hooks: SyncHooks
+
+    public init(store: Store, hooks: SyncHooks) {
         self.store = store
+        self.hooks = hooks
+    }
+
+    /// An engine that no test hook changes.
+    public convenience init(store: Store) {
+        self.init(store: store, hooks: .none)
     }
 
     // MARK: Enable and disable
@@ -95,7 +105,7 @@ public final class SyncEngine {
             try ledger.setValue(cloud.standardizedFileURL.path, for: SyncState.cloudKey)
             try ledger.setValue(containerName, for: SyncState.containerNameKey)
             try ledger.setValue(container.identity.storeString, for: SyncState.containerIDKey)
-            try ledger.setValue(created.map(JSONText.iso), for: SyncState.containerCreatedKey)
+            try ledger.setValue(created.map(\.isoText), for: SyncState.containerCreatedKey)
             if previous.containerID != container.identity { try ledger.setValue(nil, for: SyncState.containerSharedKey) }
             try ledger.setValue(container.sealing == nil ? nil : "1", for: SyncState.encryptedKey)
             try ledger.setValue(deviceName, for: SyncState.deviceNameKey)
@@ -114,7 +124,7 @@ public final class SyncEngine {
             try ledger.removeOutboxEntries(through: outboxThrough)
             try ledger.setValue(SyncStatus.State.on.rawValue, for: SyncState.stateKey)
             try ledger.setValue(nil, for: SyncState.reasonKey)
-            try ledger.setValue(JSONText.iso(Date()), for: SyncState.sinceKey)
+            try ledger.setValue(Date().isoText, for: SyncState.sinceKey)
         }
         var synced = try sync()
         synced.exportedLogs += pushed
@@ -194,24 +204,24 @@ public final class SyncEngine {
             if scope == .everything && !state.containerShared { try noteSharing(container) }
             var exporting = state
             if scope == .everything {
-                report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: containerID)
+                report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: containerID, hooks: hooks)
                     .recover(exported: state.exportedSequence, report: &report)
                 if report.recoveredLogs > 0 { exporting = try SyncState(store) }
             }
             do {
-                report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID).export(state: exporting)
+                report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID, hooks: hooks).export(state: exporting)
                 if state.exportError != nil { try store.recordSync { try $0.setValue(nil, for: SyncState.exportErrorKey) } }
             } catch {
                 // Said by `sync status` until an export succeeds.
                 try? store.recordSync { ledger in
-                    try ledger.setValue("\(JSONText.iso(Date())) \(error)", for: SyncState.exportErrorKey)
+                    try ledger.setValue("\(Date().isoText) \(error)", for: SyncState.exportErrorKey)
                 }
                 throw error
             }
         }
-        var importer = LogImporter(store: store, container: container, containerID: containerID)
+        var importer = LogImporter(store: store, container: container, containerID: containerID, hooks: hooks)
         if scope == .everything { importer.progress = ProgressReporter(folder: store.folder, report: importProgress) }
-        let compaction = Compaction(store: store, container: container, containerID: containerID)
+        let compaction = Compaction(store: store, container: container, containerID: containerID, hooks: hooks)
         var awaited = AwaitedFiles()
         switch scope {
         case .everything:
@@ -259,9 +269,9 @@ public final class SyncEngine {
             force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer || $0.reason == .missingBase })
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
-            try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+            try ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
             try ledger.setValue(LastReport.encode(report), for: LastReport.key)
-            if let cleanedUp { try ledger.setValue(JSONText.iso(cleanedUp), for: SyncState.temporaryCleanupKey) }
+            if let cleanedUp { try ledger.setValue(cleanedUp.isoText, for: SyncState.temporaryCleanupKey) }
         }
         return report
     }
@@ -270,7 +280,7 @@ public final class SyncEngine {
     /// returns when it did, or nil when it was not time yet.
     private func removeStaleTemporaryFiles(_ container: CloudContainer) throws -> Date? {
         let now = Date()
-        let last = try store.syncValues(withPrefix: SyncState.temporaryCleanupKey)[SyncState.temporaryCleanupKey].flatMap(JSONText.date)
+        let last = try store.syncValues(withPrefix: SyncState.temporaryCleanupKey)[SyncState.temporaryCleanupKey].flatMap(ISODate.date(from:))
         if let last, now.timeIntervalSince(last) < CloudContainer.staleTemporaryAge, last <= now { return nil }
         container.removeStaleTemporaryFiles(of: store.deviceID, now: now)
         return now
@@ -387,7 +397,7 @@ public final class SyncEngine {
         try store.recordSync { ledger in
             try ledger.setValue(state.rawValue, for: SyncState.stateKey)
             try ledger.setValue(reason, for: SyncState.reasonKey)
-            try ledger.setValue(JSONText.iso(Date()), for: SyncState.sinceKey)
+            try ledger.setValue(Date().isoText, for: SyncState.sinceKey)
         }
     }
 }

@@ -101,15 +101,15 @@ struct SyncState {
         cloud = values[Self.cloudKey].map { URL(fileURLWithPath: $0) }
         containerName = values[Self.containerNameKey]
         containerID = values[Self.containerIDKey].flatMap(UUID.init(uuidString:))
-        containerCreated = values[Self.containerCreatedKey].flatMap(JSONText.date)
+        containerCreated = values[Self.containerCreatedKey].flatMap(ISODate.date(from:))
         containerShared = values[Self.containerSharedKey] != nil
         encrypted = values[Self.encryptedKey] != nil
         deviceName = values[Self.deviceNameKey]
         state = values[Self.stateKey].flatMap(SyncStatus.State.init(rawValue:)) ?? .detached
         reason = values[Self.reasonKey]
-        since = values[Self.sinceKey].flatMap(JSONText.date)
-        lastSync = values[Self.lastSyncKey].flatMap(JSONText.date)
-        if let text = values[Self.exportErrorKey], let space = text.firstIndex(of: " "), let date = JSONText.date(String(text[..<space])) {
+        since = values[Self.sinceKey].flatMap(ISODate.date(from:))
+        lastSync = values[Self.lastSyncKey].flatMap(ISODate.date(from:))
+        if let text = values[Self.exportErrorKey], let space = text.firstIndex(of: " "), let date = ISODate.date(from: String(text[..<space])) {
             exportError = (date, String(text[text.index(after: space)...]))
         }
     }

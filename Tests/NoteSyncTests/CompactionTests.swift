@@ -132,7 +132,7 @@ import Testing
         registration.synced = Date().addingTimeInterval(-40 * 86400)
         try container.register(registration)
         try stack.stores[2].recordSync { ledger in
-            try ledger.setValue(JSONText.iso(Date()), for: Compaction.acknowledgedKey)
+            try ledger.setValue(Date().isoText, for: Compaction.acknowledgedKey)
         }
         // Meanwhile the others write and compact past it.
         for index in 0..<3 { _ = try stack.stores[index % 2].addNote(named: "while away \(index)", body: "", in: nil) }

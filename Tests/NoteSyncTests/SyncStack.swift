@@ -12,17 +12,19 @@ final class SyncStack {
 
     /// The passphrase of the container, which is encrypted when there is one.
     let passphrase: String?
+    /// scrypt at its lowest accepted cost for an encrypted container; nothing else.
+    let hooks: SyncHooks
 
     var cloud: URL { folder.appending("cloud") }
 
     /// `devices` stores, enabled in turn unless `enable` is false; with a `passphrase`, the
-    /// first one makes the container encrypted (with scrypt at its lowest accepted cost, which
-    /// the tests of this process share) and every device gives that passphrase. Device `i`
-    /// reads `clocks[i]` when there is one, else the system clock.
+    /// first one makes the container encrypted (with scrypt at its lowest accepted cost) and
+    /// every device gives that passphrase. Device `i` reads `clocks[i]` when there is one, else
+    /// the system clock.
     init(devices: Int, enable: Bool = true, passphrase: String? = nil, clocks: [WallClock] = []) throws {
         let folder = self.folder
         self.passphrase = passphrase
-        if passphrase != nil { setenv("NOTES_SCRYPT_COST", "1024", 1) }
+        hooks = passphrase == nil ? .none : SyncHooks(scryptCost: "1024")
         try FileManager.default.createDirectory(at: folder.appending("cloud"), withIntermediateDirectories: true)
         stores = try (0..<devices).map { index in
             try Store(folder: folder.appending("device-\(index)"), wallClock: index < clocks.count ? clocks[index] : .system)
@@ -38,7 +40,7 @@ final class SyncStack {
 
     /// An engine on `store` that gives the stack's passphrase when asked.
     func engine(of store: Store) -> SyncEngine {
-        let engine = SyncEngine(store: store)
+        let engine = SyncEngine(store: store, hooks: hooks)
         if let passphrase { engine.passphrase = { _ in passphrase } }
         return engine
     }
@@ -62,7 +64,8 @@ final class SyncStack {
         let folder = folder.appending("device-\(index)")
         let given = passphrase
         if let (engine, report) = try SyncEngine.join(
-            folder: folder, cloud: cloud, deviceName: "device-\(index)", passphrase: given.map { text in { _ in text } })
+            folder: folder, cloud: cloud, deviceName: "device-\(index)", passphrase: given.map { text in { _ in text } },
+            hooks: hooks)
         {
             stores.append(engine.store)
             engines.append(engine)

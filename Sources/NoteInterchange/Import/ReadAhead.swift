@@ -73,6 +73,8 @@ final class ReadAhead<Element: Sendable> {
 
     /// Batches between the thread and the caller: elements are handed over a batch at a
     /// time, since a lock per element would cost more than reading it.
+    // Unchecked: every property is read and written with `condition` locked, whose waits a
+    // Mutex does not offer.
     private final class Channel: @unchecked Sendable {
         private let condition = NSCondition()
         private var ready: [[Element]] = []

@@ -1,5 +1,6 @@
 import Foundation
 import NoteStore
+import Synchronization
 
 /// The files of a folder being imported, looked up as Obsidian finds the file of an embed or
 /// an image link: by its path from the note's folder, then from the top of the vault, then in
@@ -9,15 +10,14 @@ import NoteStore
 /// The names are listed once, on the first lookup by name, without hidden folders (`.git`,
 /// `.obsidian`, `.trash`); every file found is resolved through ``ImportedTree``, so that a
 /// link out of the vault is never followed. Shared by the walk's notes: lookups are locked.
-final class VaultFiles: @unchecked Sendable {
+final class VaultFiles: Sendable {
     let root: URL
     let tree: ImportedTree
     /// The attachment folder as the vault's settings give it: relative to the note's folder
     /// when it starts with `./`, else to the top of the vault; nil when there is none.
     let attachmentFolder: String?
-    private let lock = NSLock()
     /// Per lowercased file name, the paths relative to the root of the files of that name.
-    private var byName: [String: [String]]?
+    private let byName = Mutex<[String: [String]]?>(nil)
 
     /// The most files listed for lookups by name: past it, the rest are not found by name.
     static let listingLimit = 1_000_000
@@ -84,7 +84,7 @@ final class VaultFiles: @unchecked Sendable {
         let parts = target.split(separator: "/").filter { $0 != "." && $0 != ".." && !$0.isEmpty }
         guard let name = parts.last?.lowercased() else { return nil }
         let suffix = parts.joined(separator: "/").lowercased()
-        let paths: [String] = lock.withLock {
+        let paths: [String] = byName.withLock { byName in
             if byName == nil { byName = listNames() }
             return byName?[name] ?? []
         }

@@ -34,7 +34,7 @@ public struct JSONExporter {
         let handle = try folder.create(Self.fileName)
         defer { try? handle.close() }
         var writer = Writer(store: store, tree: tree, folder: folder, file: file, handle: handle, total: tree.noteCount, progress: progress)
-        try writer.line([("exported", .text(ExportDate.text(Date()))), ("format", .text(Self.format)), ("formatVersion", .integer(1))])
+        try writer.line([("exported", .text(Date().isoText)), ("format", .text(Self.format)), ("formatVersion", .integer(1))])
         if root != nil, let item = tree.roots.first {
             if item.isNote {
                 try writer.writeNotes(try store.bodies(of: [item.id]), parent: nil)
@@ -87,7 +87,7 @@ public struct JSONExporter {
                     }
                     images.append(.object([
                         ("bytes", .integer(Int(attachment.bytes))), ("caption", attachment.caption.map(JSONValue.text) ?? .null),
-                        ("created", .text(ExportDate.text(attachment.created))), ("file", .text(name)),
+                        ("created", .text(attachment.created.isoText)), ("file", .text(name)),
                         ("format", .text(attachment.format.rawValue)), ("height", .integer(attachment.height)),
                         ("id", .text(attachment.id.uuidString.lowercased())), ("sha256", .text(attachment.sha256)),
                         ("width", .integer(attachment.width)),
@@ -104,8 +104,8 @@ public struct JSONExporter {
         /// What every item has, keys in order; `parent` is null at the top of the export.
         func common(_ item: Item, parent: UUID?) -> [(String, JSONValue)] {
             [
-                ("created", .text(ExportDate.text(item.created))), ("id", .text(item.id.uuidString.lowercased())),
-                ("kind", .text(item.kind.rawValue)), ("modified", .text(ExportDate.text(item.modified))), ("name", .text(item.name)),
+                ("created", .text(item.created.isoText)), ("id", .text(item.id.uuidString.lowercased())),
+                ("kind", .text(item.kind.rawValue)), ("modified", .text(item.modified.isoText)), ("name", .text(item.name)),
                 ("parent", parent.map { .text($0.uuidString.lowercased()) } ?? .null),
             ]
         }

@@ -131,8 +131,8 @@ public struct JSONReader: Sendable {
             let name = object["name"] as? String
         else { return nil }
         var entry = ImportEntry(source: source, kind: kind, id: id, name: name)
-        entry.created = (object["created"] as? String).flatMap(ExportDate.date)
-        entry.modified = (object["modified"] as? String).flatMap(ExportDate.date)
+        entry.created = (object["created"] as? String).flatMap(ISODate.date(fromFrontMatter:))
+        entry.modified = (object["modified"] as? String).flatMap(ISODate.date(fromFrontMatter:))
         guard kind == .note else { return entry }
         entry.body = object["body"] as? String ?? ""
         entry.tags = (object["tags"] as? [Any])?.compactMap { $0 as? String }

@@ -60,8 +60,8 @@ public struct MarkdownExporter {
             let inside = try folder.folder(name)
             var matter = FrontMatter()
             matter.append("id", collection.id.uuidString.lowercased())
-            matter.append("created", ExportDate.text(collection.created))
-            matter.append("modified", ExportDate.text(collection.modified))
+            matter.append("created", collection.created.isoText)
+            matter.append("modified", collection.modified.isoText)
             if name != collection.name { matter.append("name", collection.name) }
             try inside.write(Data(matter.text.utf8), to: MarkdownExporter.collectionFile)
             report.collections += 1
@@ -77,8 +77,8 @@ public struct MarkdownExporter {
                 let stem = names.claim(note.name, suffix: ".md")
                 var matter = FrontMatter()
                 matter.append("id", note.id.uuidString.lowercased())
-                matter.append("created", ExportDate.text(note.created))
-                matter.append("modified", ExportDate.text(note.modified))
+                matter.append("created", note.created.isoText)
+                matter.append("modified", note.modified.isoText)
                 if stem != note.name { matter.append("name", note.name) }
                 if let tags = tags[note.id] { matter.append("tags", list: tags) }
                 var text = matter.text + (note.body ?? "")

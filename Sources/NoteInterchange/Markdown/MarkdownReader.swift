@@ -346,13 +346,13 @@ public struct MarkdownReader: Sendable {
     static func date(_ text: String) -> Date? {
         var text = text.trimmingCharacters(in: .whitespaces)
         if text.count >= 2, text.first == "\"" || text.first == "'", text.last == text.first { text = String(text.dropFirst().dropLast()) }
-        if let date = ExportDate.date(text) { return date }
+        if let date = ISODate.date(fromFrontMatter: text) { return date }
         if text.count > 10, text[text.index(text.startIndex, offsetBy: 10)] == " " {
             text.replaceSubrange(text.index(text.startIndex, offsetBy: 10)...text.index(text.startIndex, offsetBy: 10), with: "T")
         }
-        if let date = ExportDate.date(text) { return date }
+        if let date = ISODate.date(fromFrontMatter: text) { return date }
         if text.count == 16 { text += ":00" }
-        return ExportDate.date(text + "Z")
+        return ISODate.date(fromFrontMatter: text + "Z")
     }
 
     /// A file's name without its extension.

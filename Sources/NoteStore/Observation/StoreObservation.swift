@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 /// A running observation of a store; it stops when cancelled or released.
+// Unchecked: `quickUntil` is touched on the serial `queue` only, and the rest never changes.
 public final class StoreObservation: @unchecked Sendable {
     private let timer: DispatchSourceTimer
     private let queue: DispatchQueue
@@ -71,6 +72,7 @@ extension Store {
         let version = { try? connection.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") } }
         let queue = DispatchQueue(label: "NoteStore.observeCommits")
         let timer = DispatchSource.makeTimerSource(queue: queue)
+        // Unsafe: read and written only by the timer's handler, on the serial `queue`.
         nonisolated(unsafe) var last = version()
         let observation = StoreObservation(timer: timer, queue: queue, interval: interval)
         timer.schedule(deadline: .now() + interval, repeating: interval)
@@ -93,6 +95,7 @@ extension Store {
     ) throws -> StoreObservation {
         let initial = try fetch(request)
         onChange(initial)
+        // Unsafe: read and written only by the commit check, on the observation's serial queue.
         nonisolated(unsafe) var last = initial
         return try observeCommits(every: interval) { [self] in
             guard let items = try? fetch(request), items != last else { return }

@@ -44,11 +44,10 @@ extension Replica {
 
     private func insertAttachment(object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
         guard let note = values.text("note").flatMap(UUID.init(storeText:)),
-            let sha256 = values.text("sha256"), sha256.count == 64,
+            let sha256 = values.text("sha256"), BlobName.isValid(sha256),
             let format = values.text("format").flatMap(ImageFormat.init(rawValue:)),
             let width = values.integer("width"), width > 0, let height = values.integer("height"), height > 0,
             let bytes = values.integer("bytes"), bytes >= 0,
-            sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
             (values.text("caption")?.count ?? 0) <= Attachment.maximumCaptionLength
         else {
             throw StoreError.invalidOperation(item: object.storeString, reason: "the attachment's values are incomplete")

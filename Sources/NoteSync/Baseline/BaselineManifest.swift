@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// The contents of `baselines/<device>/<sequence>.json`: what a baseline's database holds and
 /// how to check it.
@@ -60,7 +61,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
     var databaseHeader: [String: String] {
         [
             "container": CloudName.text(of: container), "device": CloudName.text(of: device), "sequence": String(sequence),
-            "modelVersion": String(modelVersion), "vector": Self.vectorText(vector), "written": CloudJSON.text(of: written),
+            "modelVersion": String(modelVersion), "vector": Self.vectorText(vector), "written": written.isoText,
         ]
     }
 
@@ -84,7 +85,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         vector = try keys.decodeSequences(forKey: .vector)
         bytes = try keys.decode(Int64.self, forKey: .bytes)
         sha256 = try keys.decode(String.self, forKey: .sha256)
-        guard CloudName.isSHA256(sha256) else {
+        guard BlobName.isValid(sha256) else {
             throw DecodingError.dataCorruptedError(forKey: .sha256, in: keys, debugDescription: "'sha256' is not 64 lowercase hex digits")
         }
         items = try keys.decode(Int.self, forKey: .items)
@@ -104,7 +105,7 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         try keys.encode(bytes, forKey: .bytes)
         try keys.encode(sha256, forKey: .sha256)
         try keys.encode(items, forKey: .items)
-        try keys.encode(CloudJSON.text(of: written), forKey: .written)
+        try keys.encode(written.isoText, forKey: .written)
         if historyDropped { try keys.encode(true, forKey: .historyDropped) }
     }
 }

@@ -13,6 +13,8 @@ struct BaselineWriter {
     let store: Store
     let container: CloudContainer
     let containerID: UUID
+    /// What a test changes of the sync (``SyncHooks``).
+    var hooks = SyncHooks.none
 
     static let sequenceKey = "baseline.sequence"
 
@@ -57,10 +59,10 @@ struct BaselineWriter {
         manifest.historyDropped = try copied.recordsCuts || HistoryRetention.wasDropped(in: store)
         manifest.bytes = Int64(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0)
         manifest.sha256 = try BaselineLoader.sha256(of: file)
-        CrashPoint.baselineCopied.reach()
+        hooks.reach(.baselineCopied)
         try container.publishBaseline(
             CloudContainer.BaselineName(device: store.deviceID, sequence: sequence), database: file, manifest: CloudJSON.encode(manifest))
-        CrashPoint.baselinePublished.reach()
+        hooks.reach(.baselinePublished)
         try store.recordSync { ledger in try ledger.setValue(String(sequence), for: Self.sequenceKey) }
         // Carried into this store's later baselines, and what a device that comes back with
         // edits of its own is checked against.

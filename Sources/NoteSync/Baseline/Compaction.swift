@@ -15,22 +15,16 @@ struct Compaction {
     let store: Store
     let container: CloudContainer
     let containerID: UUID
+    /// What a test changes of the sync (``SyncHooks``).
+    var hooks = SyncHooks.none
 
     /// How long a device may go without syncing before it is left behind, by default.
     static let defaultRetention: TimeInterval = 30 * 86400
     static let retentionKey = "retention.days"
     static let acknowledgedKey = "ack.time"
     /// How often a device rewrites its registration with what it has applied, at most: 10
-    /// minutes, or the seconds of `NOTES_ACKNOWLEDGE_SECONDS` (a testing hook,
-    /// CONTRIBUTING.md).
-    static let acknowledgementInterval: TimeInterval = {
-        if let text = ProcessInfo.processInfo.environment["NOTES_ACKNOWLEDGE_SECONDS"], let seconds = TimeInterval(text),
-            (0...600).contains(seconds)
-        {
-            return seconds
-        }
-        return 600
-    }()
+    /// minutes, unless its ``SyncHooks`` say otherwise.
+    var acknowledgementInterval: TimeInterval { hooks.acknowledgementInterval }
 
     /// The retention period set for this store, else the default.
     static func retention(_ store: Store) throws -> TimeInterval {
@@ -43,8 +37,8 @@ struct Compaction {
     /// that is not there or cannot be read is left alone (the sentinel check deals with it).
     func acknowledge(force: Bool, now: Date = Date()) throws {
         let values = try store.syncValues(withPrefix: "")
-        if !force, let last = values[Self.acknowledgedKey].flatMap(JSONText.date),
-            last <= now, now.timeIntervalSince(last) < Self.acknowledgementInterval
+        if !force, let last = values[Self.acknowledgedKey].flatMap(ISODate.date(from:)),
+            last <= now, now.timeIntervalSince(last) < acknowledgementInterval
         {
             return
         }
@@ -69,7 +63,7 @@ struct Compaction {
         // undone after the registration said so, others would remove logs or versions this
         // device still needs.
         let previous = values[Self.acknowledgedKey]
-        try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: Self.acknowledgedKey) }
+        try store.recordSync { ledger in try ledger.setValue(now.isoText, for: Self.acknowledgedKey) }
         do {
             try container.register(registration)
         } catch {
@@ -117,7 +111,7 @@ struct Compaction {
         for sequence in try container.logSequences(of: me).sequences where sequence <= bound {
             try container.fileSystem.remove(container.path(container.logPath(of: me, sequence: sequence)))
             outcome.logs += 1
-            CrashPoint.compactionRemoved.reach()
+            hooks.reach(.compactionRemoved)
         }
         // A baseline that says history was dropped stays while the anchor does not say so (its
         // writer had not heard of it): the fact must outlive it (``HistoryRetention``).
@@ -163,11 +157,11 @@ struct Compaction {
         var removed = 0
         let usedNames = Set(used.map(container.blobFileName))
         for name in try container.blobs().blobs where !usedNames.contains(name) {
-            if let marked = marks[name].flatMap(JSONText.date), now.timeIntervalSince(marked) >= Self.blobGrace {
+            if let marked = marks[name].flatMap(ISODate.date(from:)), now.timeIntervalSince(marked) >= Self.blobGrace {
                 try container.removeBlob(named: name)
                 removed += 1
             } else {
-                kept[name] = marks[name] ?? JSONText.iso(now)
+                kept[name] = marks[name] ?? now.isoText
             }
         }
         let text = kept.isEmpty ? nil : String(decoding: try JSONSerialization.data(withJSONObject: kept, options: .sortedKeys), as: UTF8.self)

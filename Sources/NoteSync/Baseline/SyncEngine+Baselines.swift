@@ -29,7 +29,7 @@ extension SyncEngine {
     public static func join(
         folder: URL, cloud: URL, containerName: String = defaultContainerName, deviceName: String,
         access: CloudAccess = .private, progress: ((ImportProgress) -> Void)? = nil, passphrase: PassphraseSource? = nil,
-        encrypt: Bool = false
+        encrypt: Bool = false, hooks: SyncHooks = .none
     ) throws -> (engine: SyncEngine, report: SyncReport)? {
         guard !Store.hasDatabase(in: folder) else { return nil }
         let probe = try CloudContainer(cloud: cloud, name: containerName, identity: UUID(), access: access)
@@ -59,14 +59,14 @@ extension SyncEngine {
         let clock = ClockSkew.adoptable(try database.clock(), now: Date())
         let items = try database.itemCount()
         database.close()
-        CrashPoint.joinVerified.reach()
+        hooks.reach(.joinVerified)
         let store: Store
         do {
             store = try Store.create(folder: folder, fromBaseline: file, clock: clock) { sha256 in try container.readBlob(sha256) }
         } catch where !Store.hasDatabase(in: folder) {
             return nil
         }
-        CrashPoint.joinLinked.reach()
+        hooks.reach(.joinLinked)
         // The baselines passed over are not checked again by the new store while they stay the same.
         try UnusableBaseline.record(unusable, in: store)
         try store.recordSync { ledger in
@@ -74,9 +74,9 @@ extension SyncEngine {
                 try ledger.setValue(String(sequence), for: SyncState.appliedKey(device))
             }
             try ledger.setValue(descriptor.container.storeString, for: SyncState.containerIDKey)
-            try ledger.setValue(JSONText.iso(descriptor.created), for: SyncState.containerCreatedKey)
+            try ledger.setValue(descriptor.created.isoText, for: SyncState.containerCreatedKey)
         }
-        let engine = SyncEngine(store: store)
+        let engine = SyncEngine(store: store, hooks: hooks)
         engine.importProgress = progress
         engine.passphrase = passphrase
         var attached = try engine.attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, joined: true)
@@ -147,7 +147,7 @@ extension SyncEngine {
     }
 
     /// How often, at most, a device rewrites its registration with what it has applied.
-    public static var acknowledgementInterval: TimeInterval { Compaction.acknowledgementInterval }
+    public var acknowledgementInterval: TimeInterval { hooks.acknowledgementInterval }
 
     /// Rewrites this device's registration with what it has applied (and, when nothing
     /// waits to be published, `clean`) when it last did so longer ago than
@@ -158,7 +158,7 @@ extension SyncEngine {
         let state = try SyncState(store)
         guard state.state == .on, state.containerID != nil else { return }
         let container = try containerHandle(state)
-        try Compaction(store: store, container: container, containerID: container.identity).acknowledge(force: false)
+        try Compaction(store: store, container: container, containerID: container.identity, hooks: hooks).acknowledge(force: false)
     }
 
     /// Runs `body` holding the store's baseline lock; with `wait` false, returns nil at once
@@ -171,8 +171,8 @@ extension SyncEngine {
 
     /// Writes a baseline of the store, says what it has applied, then compacts.
     private func writeBaselineAndCompact(_ container: CloudContainer) throws -> (BaselineWriter.Written, Compaction.Outcome) {
-        let baseline = try BaselineWriter(store: store, container: container, containerID: container.identity).write()
-        let compaction = Compaction(store: store, container: container, containerID: container.identity)
+        let baseline = try BaselineWriter(store: store, container: container, containerID: container.identity, hooks: hooks).write()
+        let compaction = Compaction(store: store, container: container, containerID: container.identity, hooks: hooks)
         try compaction.acknowledge(force: true)
         return (baseline, try compaction.run())
     }
@@ -243,7 +243,7 @@ extension SyncEngine {
     func checkOwnLogs(_ container: CloudContainer, now checkNow: Bool = false) throws {
         let now = Date()
         let key = Self.ownLogsCheckedKey
-        if !checkNow, let last = try store.syncValues(withPrefix: key)[key].flatMap(JSONText.date), last <= now,
+        if !checkNow, let last = try store.syncValues(withPrefix: key)[key].flatMap(ISODate.date(from:)), last <= now,
             now.timeIntervalSince(last) < 3600
         {
             return
@@ -276,7 +276,7 @@ extension SyncEngine {
         // applied it: that device waits for it and says so, and ``AwaitedLogs`` covers it.
         if damaged { _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(container) } }
         try BlobRepair(store: store, container: container, containerID: container.identity).repairListed()
-        try store.recordSync { ledger in try ledger.setValue(JSONText.iso(now), for: key) }
+        try store.recordSync { ledger in try ledger.setValue(now.isoText, for: key) }
     }
 
     /// Whether another device says it waits for a log of this device, or this sync found a log

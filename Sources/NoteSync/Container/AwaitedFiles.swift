@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// What a device waits for and cannot get from the container, as its registration says
 /// (`waiting`, docs/sync-format.md, section 4), so that a device that can mend it does.
@@ -35,7 +36,7 @@ public struct AwaitedFiles: Codable, Equatable, Sendable {
             throw DecodingError.dataCorruptedError(forKey: .logs, in: keys, debugDescription: "'logs' holds a sequence below 1")
         }
         let names = try keys.decodeIfPresent([String].self, forKey: .blobs) ?? []
-        guard names.count <= Self.blobLimit, names.allSatisfy({ CloudName.isSHA256($0) }) else {
+        guard names.count <= Self.blobLimit, names.allSatisfy({ BlobName.isValid($0) }) else {
             throw DecodingError.dataCorruptedError(
                 forKey: .blobs, in: keys, debugDescription: "'blobs' is not a list of at most \(Self.blobLimit) SHA-256 names")
         }

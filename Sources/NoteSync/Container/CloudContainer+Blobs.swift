@@ -26,7 +26,7 @@ extension CloudContainer {
         var blobs: [String] = []
         var skipped: [SkippedFile] = []
         for entry in try visibleEntries(of: CloudName.blobs) {
-            let reason = CloudName.isSHA256(entry.name) ? SkippedFile.Reason(entry, expected: .file) : .badlyNamed
+            let reason = BlobName.isValid(entry.name) ? SkippedFile.Reason(entry, expected: .file) : .badlyNamed
             if let reason {
                 skipped.append(SkippedFile(path: CloudName.blobs + "/" + entry.name, reason: reason))
             } else {

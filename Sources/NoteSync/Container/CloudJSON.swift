@@ -1,19 +1,15 @@
 import Foundation
+import NoteStore
 
 /// The JSON conventions of the container's files: UTF-8, keys sorted, UUIDs in lowercase,
 /// dates in ISO 8601 UTC with milliseconds, unknown keys ignored, and errors that say which key
 /// is wrong without repeating the file's contents.
 enum CloudJSON {
-    private static let readingStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-
-    /// `2025-03-04T05:06:07.089Z`: UTC, with milliseconds, as the store writes every date.
-    static func text(of date: Date) -> String {
-        date.isoText
-    }
-
     /// The date written in `text`, in any ISO 8601 form with a time zone, to the millisecond.
+    /// Dates are written as the store writes every date (``Foundation/Date/isoText``):
+    /// `2025-03-04T05:06:07.089Z`, UTC, with milliseconds.
     static func date(from text: String) -> Date? {
-        (try? readingStyle.parse(text)).map(normalized)
+        ISODate.date(fromAnyForm: text).map(normalized)
     }
 
     /// `date` to the millisecond, as its text keeps it: the same date is read back exactly.

@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// The naming rules of the container (docs/sync-format.md): what a name of each kind of file
 /// must be exactly, and how this build writes it.
@@ -75,12 +76,6 @@ enum CloudName {
         return sequence
     }
 
-    /// Whether `name` is a SHA-256 as blobs are named: 64 lowercase hex digits.
-    static func isSHA256(_ name: some StringProtocol) -> Bool {
-        name.utf8.count == 64
-            && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-
     static func requireSequence(_ sequence: Int64) throws(SyncError) {
         guard (1...maximumSequence).contains(sequence) else {
             throw .invalidName(String(sequence), reason: "a log sequence is from 1 to \(maximumSequence)")
@@ -88,7 +83,7 @@ enum CloudName {
     }
 
     static func requireSHA256(_ name: String) throws(SyncError) {
-        guard isSHA256(name) else {
+        guard BlobName.isValid(name) else {
             throw .invalidName(name, reason: "a blob is named by its SHA-256 in 64 lowercase hex digits")
         }
     }

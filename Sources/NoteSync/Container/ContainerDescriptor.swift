@@ -69,7 +69,7 @@ public struct ContainerDescriptor: Codable, Equatable, Sendable {
         try keys.encode(Self.format, forKey: .format)
         try keys.encode(formatVersion, forKey: .formatVersion)
         try keys.encode(CloudName.text(of: container), forKey: .container)
-        try keys.encode(CloudJSON.text(of: created), forKey: .created)
+        try keys.encode(created.isoText, forKey: .created)
         try keys.encodeIfPresent(encryption, forKey: .encryption)
     }
 }

@@ -81,10 +81,10 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
         try keys.encode(CloudName.text(of: container), forKey: .container)
         try keys.encode(CloudName.text(of: device), forKey: .device)
         try keys.encode(name, forKey: .name)
-        try keys.encode(CloudJSON.text(of: registered), forKey: .registered)
+        try keys.encode(registered.isoText, forKey: .registered)
         try keys.encode(modelVersion, forKey: .modelVersion)
         if let applied { try keys.encodeSequences(applied, forKey: .applied) }
-        if let synced { try keys.encode(CloudJSON.text(of: synced), forKey: .synced) }
+        if let synced { try keys.encode(synced.isoText, forKey: .synced) }
         if let clean { try keys.encodeSequences(clean, forKey: .clean) }
         if let passedOver, !passedOver.isEmpty { try keys.encodeSequenceRanges(passedOver, forKey: .passedOver) }
         if let waiting, !waiting.isEmpty { try keys.encode(waiting, forKey: .waiting) }

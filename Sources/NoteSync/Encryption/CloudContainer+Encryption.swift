@@ -43,7 +43,7 @@ extension CloudContainer {
     /// plain, and nothing is written.
     public static func createEncrypted(
         in cloud: URL, name: String, passphrase: String, keptIn folder: URL, now: Date = Date(), writer: UUID? = nil,
-        access: CloudAccess = .private
+        access: CloudAccess = .private, scryptCost: Int = EncryptionSettings.defaultCost
     ) throws(SyncError) -> CloudContainer {
         let fileSystem = LocalCloudFileSystem(root: cloud, writer: writer, access: access)
         try CloudName.requireContainerName(name)
@@ -56,7 +56,7 @@ extension CloudContainer {
             try makeFolders(of: name, on: fileSystem)
             let identity = UUID()
             let key = ContainerKey.random()
-            let settings = EncryptionSettings.new(for: key, container: identity)
+            let settings = EncryptionSettings.new(for: key, container: identity, cost: scryptCost)
             let file: KeyFile
             do {
                 file = try KeyFile.wrapping(key, container: identity, passphrase: passphrase, settings: settings, now: now)

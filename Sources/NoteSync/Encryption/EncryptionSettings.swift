@@ -16,12 +16,13 @@ public struct EncryptionSettings: Codable, Equatable, Sendable {
     /// ``ContainerKey/check(for:)`` of the container's key.
     public var keyCheck: String
 
-    /// The parameters a new container gets: 2^17, 8 and 1, about 128 MiB and half a second
-    /// (docs/benchmarks.md); tests may lower the cost with `NOTES_SCRYPT_COST` (a power of 2
-    /// from 1024), which is never read for a container that exists.
-    public static func new(for key: ContainerKey, container: UUID) -> EncryptionSettings {
-        let environment = ProcessInfo.processInfo.environment["NOTES_SCRYPT_COST"].flatMap(Int.init)
-        let n = environment.flatMap { isAccepted(n: $0, r: 8, p: 1) ? $0 : nil } ?? 1 << 17
+    /// scrypt's cost for a new container: 2^17, about 128 MiB and half a second with `r` = 8
+    /// and `p` = 1 (docs/benchmarks.md).
+    public static let defaultCost = 1 << 17
+
+    /// The parameters a new container gets: ``defaultCost``, 8 and 1; tests may lower the cost
+    /// (``SyncHooks``), which is never read for a container that exists.
+    public static func new(for key: ContainerKey, container: UUID, cost n: Int = defaultCost) -> EncryptionSettings {
         return EncryptionSettings(n: n, r: 8, p: 1, keyCheck: key.check(for: container, n: n, r: 8, p: 1))
     }
 

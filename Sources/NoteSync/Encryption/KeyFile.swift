@@ -94,6 +94,6 @@ public struct KeyFile: Codable, Equatable, Sendable {
         try keys.encode(CloudName.text(of: container), forKey: .container)
         try keys.encode(salt.base64EncodedString(), forKey: .salt)
         try keys.encode(wrappedKey.base64EncodedString(), forKey: .wrappedKey)
-        try keys.encode(CloudJSON.text(of: written), forKey: .written)
+        try keys.encode(written.isoText, forKey: .written)
     }
 }

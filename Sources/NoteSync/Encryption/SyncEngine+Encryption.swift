@@ -85,7 +85,8 @@ extension SyncEngine {
                     "an encrypted container needs a passphrase: give it on a terminal, with NOTES_PASSPHRASE or --passphrase-file")
             }
             container = try CloudContainer.createEncrypted(
-                in: cloud, name: name, passphrase: text, keptIn: store.folder, writer: store.deviceID, access: access)
+                in: cloud, name: name, passphrase: text, keptIn: store.folder, writer: store.deviceID, access: access,
+                scryptCost: hooks.scryptCost)
             if container.sealing != nil { return container }
             // Another device made it meanwhile: the passphrase given is the one to unlock it with.
             container.sealing = try Self.sealing(for: container, keptIn: store.folder, passphrase: { _ in text })

@@ -12,6 +12,8 @@ struct LogExporter {
     let store: Store
     let container: CloudContainer
     let containerID: UUID
+    /// What a test changes of the sync (``SyncHooks``).
+    var hooks = SyncHooks.none
 
     var device: UUID { store.deviceID }
 
@@ -47,13 +49,13 @@ struct LogExporter {
                 changes: batch.changes.count, dependencies: state.applied, blobs: batch.blobs, written: Date(),
                 outbox: batch.outbox)
             try publish(TransactionLog(header: header, changes: batch.changes), sequence: sequence)
-            CrashPoint.logWritten.reach()
+            hooks.reach(.logWritten)
             try store.recordSync(durable: false) { ledger in
                 try ledger.removeOutboxEntries(through: batch.outbox?.upperBound ?? 0)
                 try ledger.setValue(String(sequence), for: SyncState.exportedKey)
-                try ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+                try ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
             }
-            CrashPoint.exportCommitted.reach()
+            hooks.reach(.exportCommitted)
             written += 1
         }
         return written
@@ -131,7 +133,7 @@ struct LogExporter {
     private func publish(_ log: TransactionLog, sequence: Int64) throws {
         for sha256 in log.header.blobs where try !container.hasBlob(sha256) {
             try container.publishBlob(store.blobData(sha256), sha256: sha256)
-            CrashPoint.blobPublished.reach()
+            hooks.reach(.blobPublished)
         }
         try container.writeLog(device: device, sequence: sequence, data: LogCodec.encode(log))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// How far an import of other devices' logs has come.
 public struct ImportProgress: Sendable, Equatable {
@@ -51,7 +52,7 @@ public struct CatchUp: Sendable, Equatable {
             let applied = (object["logsApplied"] as? NSNumber)?.intValue,
             let total = (object["logsToApply"] as? NSNumber)?.intValue,
             let changes = (object["changesApplied"] as? NSNumber)?.intValue,
-            let started = (object["started"] as? String).flatMap(JSONText.date),
+            let started = (object["started"] as? String).flatMap(ISODate.date(from:)),
             process > 0, kill(process, 0) == 0 || errno == EPERM
         else { return nil }
         return CatchUp(process: process, logsApplied: applied, logsToApply: total, changesApplied: changes, started: started)
@@ -62,7 +63,7 @@ public struct CatchUp: Sendable, Equatable {
     static func record(_ progress: ImportProgress, in folder: URL) {
         let object: [String: Any] = [
             "process": Int(getpid()), "logsApplied": progress.logsApplied, "logsToApply": progress.logsToApply,
-            "changesApplied": progress.changesApplied, "started": JSONText.iso(progress.started),
+            "changesApplied": progress.changesApplied, "started": progress.started.isoText,
         ]
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
         let target = folder.appendingPathComponent(fileName)

@@ -11,7 +11,9 @@ struct LogImporter {
     let store: Store
     let container: CloudContainer
     let containerID: UUID
-    let merger = Merger()
+    /// What a test changes of the sync (``SyncHooks``).
+    var hooks = SyncHooks.none
+    var merger: Merger { Merger(hooks: hooks) }
     /// Told how far ``importAvailable(into:)`` has come.
     var progress: ProgressReporter? = nil
 
@@ -121,7 +123,7 @@ struct LogImporter {
             }
             return moved
         }
-        if moved { CrashPoint.importCommitted.reach() }
+        if moved { hooks.reach(.importCommitted) }
         applied = taken
         report = summary
         return moved
@@ -244,7 +246,7 @@ struct LogImporter {
             report.skipped.append(SkippedFile(path: path, reason: .unreadable(problem.description)))
             return (.skipped, 0)
         }
-        CrashPoint.importRead.reach()
+        hooks.reach(.importRead)
         let now = store.wallClock.now()
         let ahead = ClockSkew.ahead(of: log, now: now)
         let conflictsBefore = try replica.conflictCount()
@@ -260,7 +262,7 @@ struct LogImporter {
         if let own { try replica.ledger.noteKnowledge([other: own]) }
         try replica.ledger.setValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
         try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
-        try replica.ledger.setValue(JSONText.iso(Date()), for: SyncState.lastSyncKey)
+        try replica.ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
         report.conflicts += try replica.conflictCount() - conflictsBefore
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut

@@ -43,7 +43,7 @@ public enum LogCodec {
             ("formatVersion", String(header.formatVersion)),
             ("modelVersion", String(header.modelVersion)),
             ("sequence", String(header.sequence)),
-            ("written", JSONText.string(JSONText.iso(header.written))),
+            ("written", JSONText.string(header.written.isoText)),
         ]
         if let outbox = header.outbox {
             fields.append(("outbox", "[\(outbox.lowerBound),\(outbox.upperBound)]"))
@@ -168,7 +168,7 @@ public enum LogCodec {
             formatVersion: format.intValue, modelVersion: Int(try integer("modelVersion")),
             container: try uuid("container"), device: try uuid("device"), sequence: try integer("sequence"),
             changes: Int(changes), dependencies: dependencies, blobs: blobs,
-            written: (object["written"] as? String).flatMap(JSONText.date) ?? Date(timeIntervalSince1970: 0),
+            written: (object["written"] as? String).flatMap(ISODate.date(from:)) ?? Date(timeIntervalSince1970: 0),
             outbox: outbox)
     }
 
@@ -254,13 +254,6 @@ public enum LogCodec {
     }
 }
 
-/// Names of blobs: 64 lowercase hex digits.
-enum BlobName {
-    static func isValid(_ name: String) -> Bool {
-        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
-    }
-}
-
 /// Small pieces of JSON text, written exactly.
 enum JSONText {
     static func string(_ text: String) -> String {
@@ -268,13 +261,4 @@ enum JSONText {
         OutboxChanges.appendJSONString(text, to: &out)
         return out
     }
-
-    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
-
-    static func iso(_ date: Date) -> String { date.isoText }
-    static func date(_ text: String) -> Date? { formatter.date(from: text) }
 }

@@ -10,6 +10,9 @@ import NoteStore
 /// ends with the value of its greatest stamp, names and bodies are functions of their set of
 /// versions, and tombstones only grow.
 struct Merger {
+    /// Where a test asks the process to die (``CrashPoint/importApplying``).
+    var hooks = SyncHooks.none
+
     /// Applies one change of a log written by `device`; returns false when the change could not
     /// be used (its values break the model's rules) and was left out.
     @discardableResult
@@ -38,7 +41,7 @@ struct Merger {
         var clock: UInt64 = 0
         var deltas = deltas ?? DeltaReader(replica: replica, device: device)
         for (index, change) in log.changes.enumerated() {
-            CrashPoint.importApplying.reach()
+            hooks.reach(.importApplying)
             let change = try deltas.whole(change, at: index)
             if !(try apply(change, from: device, to: replica)) { leftOut += 1 }
             each()

@@ -12,7 +12,9 @@ struct OwnLogRecovery {
     let store: Store
     let container: CloudContainer
     let containerID: UUID
-    let merger = Merger()
+    /// What a test changes of the sync (``SyncHooks``).
+    var hooks = SyncHooks.none
+    var merger: Merger { Merger(hooks: hooks) }
 
     var device: UUID { store.deviceID }
 

@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import NoteStore
 import NoteSync
+import Synchronization
 
 /// The loop behind `notes watch`: keeps one store in sync while it runs.
 ///
@@ -10,24 +12,30 @@ import NoteSync
 /// this device's registration disappearing is noticed at once and switches sync off. What a
 /// log means is for `NoteSync` to decide. Events come on the watcher's thread, one batch at a
 /// time, so syncs never overlap.
+// Unchecked: what changes is in `state`; `engine` is not Sendable, and its syncs take the
+// store's sync lock (SyncLock), one at a time.
 public final class WatchService: @unchecked Sendable {
     public let store: Store
     private let engine: SyncEngine
-    private let log: @Sendable (Int, String) -> Void
+    private let logger: Logger
     private let lock: WatcherLock
-    private let stateLock = NSLock()
-    private var watcher: DirectoryWatcher?
-    private var watchedRoot: URL?
-    private var stopped = false
-    private var commits: StoreObservation?
-    /// The devices whose clock this watcher has said runs ahead, with how far it said.
-    private var announcedClocks: [UUID: TimeInterval] = [:]
-    /// Where baselines are written, away from the watcher's thread, and when that was last
-    /// looked into.
+    private let state = Mutex(State())
+    /// Where baselines are written, away from the watcher's thread.
     private let baselines = DispatchQueue(label: "NoteWatch.WatchService.baselines", qos: .utility)
-    private var baselineLookedAt: ContinuousClock.Instant?
-    private var baselineCheckPending = false
-    private var acknowledgementPending = false
+
+    /// What the watcher's thread, the commit observer and the queues share.
+    private struct State {
+        var watcher: DirectoryWatcher?
+        var watchedRoot: URL?
+        var stopped = false
+        var commits: StoreObservation?
+        /// The devices whose clock this watcher has said runs ahead, with how far it said.
+        var announcedClocks: [UUID: TimeInterval] = [:]
+        /// When the watcher last looked whether a baseline is due.
+        var baselineLookedAt: ContinuousClock.Instant?
+        var baselineCheckPending = false
+        var acknowledgementPending = false
+    }
 
     /// How often, at most, the watcher looks whether a baseline is due.
     static let baselineCheckInterval: Duration = .seconds(10)
@@ -35,13 +43,13 @@ public final class WatchService: @unchecked Sendable {
     /// Takes the store's watcher lock; throws ``WatchError/locked(path:pid:)`` naming the
     /// process of a watcher that runs already.
     ///
-    /// `log` receives messages with their level: 0 for what a person must know at once (sync
-    /// switched off or on), 1 for what was imported and exported, 2 for each batch of events,
-    /// 3 for each file event.
-    public init(store: Store, log: @escaping @Sendable (Int, String) -> Void) throws {
+    /// `logger` receives messages at these levels: `error` for what failed, `notice` for what a
+    /// person must know at once (sync switched off or on), `info` for what was imported and
+    /// exported, `debug` for each batch of events, `trace` for each file event.
+    public init(store: Store, hooks: SyncHooks = .none, logger: Logger) throws {
         self.store = store
-        self.engine = SyncEngine(store: store)
-        self.log = log
+        self.engine = SyncEngine(store: store, hooks: hooks)
+        self.logger = logger
         self.lock = try WatcherLock(in: store.folder)
     }
 
@@ -54,40 +62,40 @@ public final class WatchService: @unchecked Sendable {
     public func start() throws {
         try rearm(announce: true)
         let observation = try store.observeCommits(every: Self.commitCheckInterval) { [weak self] in self?.committed() }
-        stateLock.withLock { commits = observation }
+        state.withLock { $0.commits = observation }
     }
 
     /// After any commit to the store, by any process: exports a local save, and follows
     /// `notes sync enable` and `disable` made elsewhere.
     private func committed() {
-        guard !stateLock.withLock({ stopped }) else { return }
+        guard !state.withLock({ $0.stopped }) else { return }
         do {
             // A save to export: the sync reads the state itself (and re-arms when sync went off).
-            if stateLock.withLock({ watchedRoot != nil && watchedRoot != idleFolder }), try store.hasOutboxEntries() {
+            if state.withLock({ $0.watchedRoot != nil && $0.watchedRoot != idleFolder }), try store.hasOutboxEntries() {
                 try syncOnce(importing: .nextLogs)
                 return
             }
-            if try stateLock.withLock({ watchedRoot }) != (engine.containerFolder() ?? idleFolder) {
+            if try state.withLock({ $0.watchedRoot }) != (engine.containerFolder() ?? idleFolder) {
                 rearmLater()
             }
         } catch {
-            log(0, "\(error)")
+            logger.error("\(error)")
         }
     }
 
     /// Stops watching, after the sync in progress; releases the lock.
     public func stop() {
-        let current: DirectoryWatcher? = stateLock.withLock {
-            stopped = true
-            defer { watcher = nil }
-            return watcher
+        let current: DirectoryWatcher? = state.withLock { state in
+            state.stopped = true
+            defer { state.watcher = nil }
+            return state.watcher
         }
         current?.stop()
-        stateLock.withLock { commits }?.cancel()
+        state.withLock { $0.commits }?.cancel()
         // A save being exported by the commit observer finishes before the process ends.
         engine.waitUntilIdle(timeout: 0.8)
         lock.release()
-        log(1, "stopped")
+        logger.info("stopped")
     }
 
     /// The folder to watch: the container sync is attached to, or, when sync is not on, an
@@ -107,8 +115,8 @@ public final class WatchService: @unchecked Sendable {
     /// the watcher's own thread.
     private func rearm(announce: Bool) throws {
         let (root, attached, status) = try target()
-        if stateLock.withLock({ watchedRoot == root && watcher != nil }) { return }
-        stateLock.withLock { watcher }?.stop()
+        if state.withLock({ $0.watchedRoot == root && $0.watcher != nil }) { return }
+        state.withLock { $0.watcher }?.stop()
         let wake = store.folder.appendingPathComponent(".watch")
         for folder in [wake, store.folder.appendingPathComponent(".watch-idle")] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -116,16 +124,16 @@ public final class WatchService: @unchecked Sendable {
         // Saves are seen through the store's commits (see `start`). The WAL file is written
         // before a commit is whole, so its changes only make the commit check quick for a while.
         let next = DirectoryWatcher(root: root, modifiedFilesIn: store.folder, wakeFolder: wake, coalescing: .zero)
-        let begin: Bool = stateLock.withLock {
-            guard !stopped else { return false }
-            watcher = next
-            watchedRoot = root
+        let begin: Bool = state.withLock { state in
+            guard !state.stopped else { return false }
+            state.watcher = next
+            state.watchedRoot = root
             return true
         }
         guard begin else { return }
         try next.start { [weak self] events in self?.handle(events) }
         if announce || attached {
-            log(0, attached ? "watching '\(root.path)' for store '\(store.folder.path)'"
+            logger.notice(attached ? "watching '\(root.path)' for store '\(store.folder.path)'"
                 : "sync is \(status.state.rawValue) for store '\(store.folder.path)': waiting for 'notes sync enable'")
         }
     }
@@ -137,7 +145,7 @@ public final class WatchService: @unchecked Sendable {
             do {
                 try self.rearm(announce: false)
             } catch {
-                self.log(0, "\(error)")
+                self.logger.error("\(error)")
             }
         }
     }
@@ -145,8 +153,8 @@ public final class WatchService: @unchecked Sendable {
     private let restarts = DispatchQueue(label: "NoteWatch.WatchService.restarts")
 
     private func handle(_ events: [WatchEvent]) {
-        guard !stateLock.withLock({ stopped }) else { return }
-        log(2, "\(events.count) event\(events.count == 1 ? "" : "s")")
+        guard !state.withLock({ $0.stopped }) else { return }
+        logger.debug("\(events.count) event\(events.count == 1 ? "" : "s")")
         // A log arriving needs only the next logs looked up; anything else, a full sync.
         var scope: SyncEngine.ImportScope?
         for event in events {
@@ -154,25 +162,25 @@ public final class WatchService: @unchecked Sendable {
             case .rescan:
                 scope = .everything
             case let .fileReady(path):
-                log(3, "ready: \(path)")
+                logger.trace("ready: \(path)")
                 if !path.hasPrefix("logs/\(store.deviceID.storeString)/") {
                     scope = path.hasPrefix("logs/") && scope != .everything ? .nextLogs : .everything
                 }
             case let .removed(path):
-                log(3, "removed: \(path.isEmpty ? "the container folder" : path)")
+                logger.trace("removed: \(path.isEmpty ? "the container folder" : path)")
                 scope = .everything
             case let .modified(name):
-                if name.hasSuffix("-wal") { stateLock.withLock { commits }?.checkSoon() }
+                if name.hasSuffix("-wal") { state.withLock { $0.commits }?.checkSoon() }
             }
         }
         do {
             // Events come from the container watched: a change of container or state is seen
             // through the store's commits, which re-arm the watcher.
-            guard let scope, stateLock.withLock({ watchedRoot != nil && watchedRoot != idleFolder }) else { return }
+            guard let scope, state.withLock({ $0.watchedRoot != nil && $0.watchedRoot != idleFolder }) else { return }
             try syncOnce(importing: scope)
 
         } catch {
-            log(0, "\(error)")
+            logger.error("\(error)")
         }
     }
 
@@ -182,26 +190,26 @@ public final class WatchService: @unchecked Sendable {
     /// without holding up the syncs of the watcher's thread.
     private func writeBaselineIfDue() {
         let now = ContinuousClock.now
-        let delay = stateLock.withLock { () -> Duration? in
-            if baselineCheckPending { return nil }
-            baselineCheckPending = true
-            guard let last = baselineLookedAt, now - last < Self.baselineCheckInterval else { return .zero }
+        let delay = state.withLock { state -> Duration? in
+            if state.baselineCheckPending { return nil }
+            state.baselineCheckPending = true
+            guard let last = state.baselineLookedAt, now - last < Self.baselineCheckInterval else { return .zero }
             return Self.baselineCheckInterval - (now - last)
         }
         guard let delay else { return }
         let (seconds, attoseconds) = delay.components
-        baselines.asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { [store, log] in
-            self.stateLock.withLock {
-                self.baselineCheckPending = false
-                self.baselineLookedAt = ContinuousClock.now
+        baselines.asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { [store, logger] in
+            self.state.withLock { state in
+                state.baselineCheckPending = false
+                state.baselineLookedAt = ContinuousClock.now
             }
-            guard !self.stateLock.withLock({ self.stopped }) else { return }
+            guard !self.state.withLock({ $0.stopped }) else { return }
             do {
-                if let written = try SyncEngine(store: store).writeBaselineIfDue() {
-                    log(1, "wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \(written.bytes) bytes")
+                if let written = try SyncEngine(store: store, hooks: self.engine.hooks).writeBaselineIfDue() {
+                    logger.info("wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \(written.bytes) bytes")
                 }
             } catch {
-                log(0, "cannot write a baseline: \(error)")
+                logger.error("cannot write a baseline: \(error)")
             }
         }
     }
@@ -212,19 +220,19 @@ public final class WatchService: @unchecked Sendable {
     /// activity, and no baseline could drop history meanwhile. One at a time, away from the
     /// watcher's thread.
     private func acknowledgeLater() {
-        let schedule = stateLock.withLock { () -> Bool in
-            if acknowledgementPending { return false }
-            acknowledgementPending = true
+        let schedule = state.withLock { state -> Bool in
+            if state.acknowledgementPending { return false }
+            state.acknowledgementPending = true
             return true
         }
         guard schedule else { return }
-        baselines.asyncAfter(deadline: .now() + SyncEngine.acknowledgementInterval + 1) { [store, log] in
-            self.stateLock.withLock { self.acknowledgementPending = false }
-            guard !self.stateLock.withLock({ self.stopped }) else { return }
+        baselines.asyncAfter(deadline: .now() + engine.acknowledgementInterval + 1) { [store, logger] in
+            self.state.withLock { $0.acknowledgementPending = false }
+            guard !self.state.withLock({ $0.stopped }) else { return }
             do {
-                try SyncEngine(store: store).acknowledgeIfDue()
+                try SyncEngine(store: store, hooks: self.engine.hooks).acknowledgeIfDue()
             } catch {
-                log(0, "cannot say in this device's registration what it has applied: \(error)")
+                logger.error("cannot say in this device's registration what it has applied: \(error)")
             }
         }
     }
@@ -232,13 +240,13 @@ public final class WatchService: @unchecked Sendable {
     /// Names each device whose clock runs ahead, once, and again when it runs twice as far.
     private func announceClocks(_ clocksAhead: [UUID: TimeInterval]) {
         for (device, ahead) in clocksAhead.sorted(by: { $0.key.storeString < $1.key.storeString }) {
-            let isNews = stateLock.withLock { () -> Bool in
-                if let announced = announcedClocks[device], ahead < 2 * announced { return false }
-                announcedClocks[device] = ahead
+            let isNews = state.withLock { state -> Bool in
+                if let announced = state.announcedClocks[device], ahead < 2 * announced { return false }
+                state.announcedClocks[device] = ahead
                 return true
             }
             if isNews {
-                log(0, "the clock of device \(device.storeString) runs \(ClockSkew.describe(ahead)) ahead of this one's; its changes apply as they are")
+                logger.notice("the clock of device \(device.storeString) runs \(ClockSkew.describe(ahead)) ahead of this one's; its changes apply as they are")
             }
         }
     }
@@ -255,18 +263,17 @@ public final class WatchService: @unchecked Sendable {
             if report.exportedLogs + report.importedLogs > 0 {
                 let (seconds, attoseconds) = (clock.now - start).components
                 let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-                log(1, "exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes) in "
-                    + String(format: "%.2f ms", milliseconds))
+                logger.info("exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes) in \(String(format: "%.2f ms", milliseconds))")
             }
             if report.conflicts > 0 {
-                log(0, "\(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; see 'notes conflicts'")
+                logger.notice("\(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; see 'notes conflicts'")
             }
-            for waiting in report.waiting { log(2, "waiting: \(waiting.path): \(waiting.reason)") }
+            for waiting in report.waiting { logger.debug("waiting: \(waiting.path): \(waiting.reason)") }
             announceClocks(report.clocksAhead)
         } catch let error as SyncError {
             switch error {
             case .detached:
-                log(0, "\(error); the store is kept, and sync resumes after 'notes sync enable'")
+                logger.notice("\(error); the store is kept, and sync resumes after 'notes sync enable'")
                 rearmLater()
             case .notEnabled:
                 // Disabled by another process a moment ago: the watcher re-arms on its commit.

@@ -42,6 +42,8 @@ enum MemoryProbe {
         exit(probe(report: arguments[2], program: Array(arguments[3...])))
     }
 
+    // Unsafe: set once before the signal handlers that read it are installed; a handler
+    // cannot take a lock.
     nonisolated(unsafe) private static var child: pid_t = 0
 
     private static func probe(report: String, program: [String]) -> Int32 {

@@ -1,5 +1,6 @@
 import Foundation
 import NoteStore
+import NoteSync
 
 /// `catch-up`: a new device joins a container whose history holds many notes, until its store
 /// matches, against a new clone of a git repository of the same notes as Markdown files.
@@ -127,7 +128,7 @@ struct CatchUpScenario: Scenario {
         try rig.compact(deviceA)
         let holder = try rig.makeDevice("holder")
         try rig.enable(holder, name: "holder")
-        let container = Double(Self.bytes(of: rig.cloud.appendingPathComponent("NoteCollector")))
+        let container = Double(Self.bytes(of: rig.cloud.appendingPathComponent(CloudContainer.defaultName)))
         let held = Double(Self.bytes(of: holder))
         report.facts.append(Fact(
             "\(label) notes: the container after compaction",

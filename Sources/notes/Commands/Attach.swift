@@ -129,7 +129,7 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open()
             if repair {
-                let removed = try SyncEngine(store: store).removeLeftovers()
+                let removed = try SyncEngine(store: store, hooks: .environment).removeLeftovers()
                 print("removed \(removed) leftover\(removed == 1 ? "" : "s")")
                 try store.rebuildLinkIndex()
             }

@@ -81,7 +81,7 @@ struct DeviceNames {
     init(store: Store, needed: [HistoryEntry] = []) throws {
         let ownID = store.deviceID
         own = ownID
-        let engine = SyncEngine(store: store)
+        let engine = SyncEngine(store: store, hooks: .environment)
         ownName = try engine.lastAttachment()?.deviceName
         let unnamed = needed.contains { $0.kind != .merge && $0.deviceName == nil && $0.stamp.device != ownID }
         var names: [UUID: String] = [:]

@@ -136,6 +136,7 @@ enum Watching {
         dispatchMain()
     }
 
+    // Unsafe: set on the main thread before `dispatchMain()`, never read: they only keep alive.
     nonisolated(unsafe) private static var retained: [any DispatchSourceSignal] = []
     nonisolated(unsafe) private static var retainedObservation: StoreObservation?
 }

@@ -49,10 +49,10 @@ extension Notes {
                 "kind:     \(shown.kind.rawValue)",
                 "path:     \(path)",
                 "id:       \(shown.id.storeString)",
-                "created:  \(Timestamp.full(shown.created, in: timeOptions.zone))",
-                "modified: \(Timestamp.full(shown.modified, in: timeOptions.zone))",
+                "created:  \(ISODate.text(shown.created, in: timeOptions.zone))",
+                "modified: \(ISODate.text(shown.modified, in: timeOptions.zone))",
             ]
-            if let trashed = shown.trashed { lines.append("trashed:  \(Timestamp.full(trashed, in: timeOptions.zone))") }
+            if let trashed = shown.trashed { lines.append("trashed:  \(ISODate.text(trashed, in: timeOptions.zone))") }
             if !tags.isEmpty { lines.append("tags:     \(tags.joined(separator: ", "))") }
             if shown.isCollection {
                 let trash: ItemRequest.Trash = shown.isTrashed ? .included : .excluded
@@ -88,7 +88,7 @@ extension Notes {
                 "version:  \(entry.id) (\(entry.kind.rawValue) of the \(entry.property.rawValue)\(entry.isCurrent ? ", current" : ""))",
                 "item:     \(shown.name)",
                 "device:   \(device)",
-                "saved:    \(Timestamp.full(entry.time, in: timeOptions.zone))",
+                "saved:    \(ISODate.text(entry.time, in: timeOptions.zone))",
             ].joined(separator: "\n"))
             if !text.isEmpty {
                 print("")

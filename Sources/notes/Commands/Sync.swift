@@ -23,7 +23,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open()
-            let status = try SyncEngine(store: store).status()
+            let status = try SyncEngine(store: store, hooks: .environment).status()
             guard status.container != nil else { throw SyncError.notEnabled }
             let this = SyncStatusJSON.DeviceJSON(
                 id: status.device.storeString, name: status.deviceName, this: true, applied: nil, available: status.exportedSequence)
@@ -45,7 +45,7 @@ extension Notes.Sync {
     static func withProgress<T>(
         _ options: StoreOptions, passphrase: PassphraseOptions, _ body: (SyncEngine) throws -> T
     ) throws -> T {
-        let engine = SyncEngine(store: try options.open())
+        let engine = SyncEngine(store: try options.open(), hooks: .environment)
         engine.passphrase = passphrase.source()
         let bar = ProgressBar()
         engine.importProgress = bar.update
@@ -124,7 +124,7 @@ extension Notes.Sync {
             guard cloud != nil || databaseExists else { throw Self.noCloudFolder }
             if !databaseExists, let cloud, try join(cloud: URL(fileURLWithPath: cloud)) { return }
             let store = try storeOptions.open()
-            let engine = SyncEngine(store: store)
+            let engine = SyncEngine(store: store, hooks: .environment)
             engine.passphrase = passphraseOptions.source()
             let last = try engine.lastAttachment()
             guard let folder = cloud.map({ URL(fileURLWithPath: $0) }) ?? last?.cloud else { throw Self.noCloudFolder }
@@ -158,7 +158,7 @@ extension Notes.Sync {
             guard let (_, report) = try SyncEngine.join(
                 folder: storeOptions.folder, cloud: cloud, containerName: name, deviceName: device,
                 access: groupAccess ? .group : .private, progress: bar.update, passphrase: passphraseOptions.source(),
-                encrypt: encrypt)
+                encrypt: encrypt, hooks: .environment)
             else { return false }
             bar.finish()
             print("sync on: device '\(device)' in '\(cloud.appendingPathComponent(name).standardizedFileURL.path)'")
@@ -180,7 +180,7 @@ extension Notes.Sync {
 
         func run() throws {
             let store = try storeOptions.open()
-            try SyncEngine(store: store).disable(forget: forget)
+            try SyncEngine(store: store, hooks: .environment).disable(forget: forget)
             print(forget ? "sync disabled; this device's registration was removed" : "sync disabled")
         }
     }
@@ -264,7 +264,7 @@ extension Notes.Sync {
 
         func run() throws {
             let store = try storeOptions.open()
-            let status = try SyncEngine(store: store).status()
+            let status = try SyncEngine(store: store, hooks: .environment).status()
             let watcher = WatcherLock.holder(in: store.folder)
             if json { return try JSONOutput.print(SyncStatusJSON(status, watcher: watcher)) }
             print(SyncOutput.describe(status), terminator: "")
@@ -294,7 +294,7 @@ extension Notes.Sync {
         var newPassphraseFile: String?
 
         func run() throws {
-            let engine = SyncEngine(store: try storeOptions.open())
+            let engine = SyncEngine(store: try storeOptions.open(), hooks: .environment)
             engine.passphrase = passphraseOptions.source(newPassphraseFile: newPassphraseFile)
             try engine.changePassphrase()
             print("passphrase changed: devices that hold the container key go on; devices that join need the new passphrase")
@@ -309,7 +309,7 @@ extension Notes.Sync {
         @OptionGroup var storeOptions: StoreOptions
 
         func run() throws {
-            let engine = SyncEngine(store: try storeOptions.open())
+            let engine = SyncEngine(store: try storeOptions.open(), hooks: .environment)
             if try engine.forgetKey() {
                 print("container key removed from this store: the next sync asks for the passphrase")
             } else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Logging
 import NoteStore
 import NoteSync
 import NoteWatch
@@ -19,7 +20,9 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Flag(name: [.customShort("v"), .long], help: "Say more on standard error: once for imports and exports, twice for events, three times for every file.")
+        @Flag(
+            name: [.customShort("v"), .long],
+            help: "Say more on standard error: once for imports and exports, twice for events, three times for every file (see NOTES_LOG_LEVEL in the man page).")
         var verbose: Int
 
         @OptionGroup var passphraseOptions: PassphraseOptions
@@ -27,14 +30,12 @@ extension Notes {
         func run() throws {
             let store = try openWaitingForSpace()
             // The watcher asks nobody: an encrypted container's key is unwrapped before it starts.
-            let engine = SyncEngine(store: store)
+            let engine = SyncEngine(store: store, hooks: .environment)
             engine.passphrase = passphraseOptions.source()
             try engine.unlock()
-            let level = verbose
-            let service = try WatchService(store: store) { messageLevel, message in
-                guard messageLevel <= level else { return }
-                FileHandle.standardError.write(Data("notes watch: \(TerminalText.escaped(message, keepingLayout: false))\n".utf8))
-            }
+            let level = StandardErrorLog.level(verbose: verbose)
+            let logger = Logger(label: "notes.watch") { _ in StandardErrorLog(prefix: "notes watch", level: level) }
+            let service = try WatchService(store: store, hooks: .environment, logger: logger)
             signal(SIGPIPE, SIG_IGN)
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)
@@ -71,5 +72,6 @@ extension Notes {
 
 /// Keeps the signal sources of `notes watch` alive.
 enum WatchSignals {
+    // Unsafe: appended to on the main thread before `dispatchMain()`, never read.
     nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
 }

@@ -25,7 +25,7 @@ final class LiveDemo {
         say("Three devices share the cloud folder \(cloud.path).")
         let stores = try devices.map { try Store(folder: storeFolder($0)) }
         for (device, store) in zip(devices, stores) {
-            try SyncEngine(store: store).enable(cloud: cloud, deviceName: device)
+            try SyncEngine(store: store, hooks: .environment).enable(cloud: cloud, deviceName: device)
             try startWatcher(device)
         }
         say("Each has its store and a 'notes watch' running in the background.\n")
@@ -66,7 +66,7 @@ final class LiveDemo {
         say("\nNow the container's sentinel, container.json, is removed: sync is switched off.")
         try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector/container.json"))
         for (device, store) in zip(devices, stores) {
-            guard let seconds = wait(until: { (try? SyncEngine(store: store).status().state) == .off }) else {
+            guard let seconds = wait(until: { (try? SyncEngine(store: store, hooks: .environment).status().state) == .off }) else {
                 throw DemoError.timedOut("the \(device) did not notice")
             }
             let count = try store.count(ItemRequest())
@@ -87,7 +87,7 @@ final class LiveDemo {
     private func switchOn(_ stores: [Store]) throws {
         say("\nSync is enabled again on every device ('notes sync enable').")
         for (device, store) in zip(devices, stores) {
-            try SyncEngine(store: store).enable(cloud: cloud, deviceName: device)
+            try SyncEngine(store: store, hooks: .environment).enable(cloud: cloud, deviceName: device)
         }
         let expected = try stores[0].count(ItemRequest())
         guard wait(until: { stores.allSatisfy { (try? $0.count(ItemRequest())) == expected } }, timeout: 10) != nil else {

@@ -86,14 +86,6 @@ enum Timestamp {
         formatter.timeZone = zone
         return formatter
     }
-
-    /// ISO 8601 with milliseconds in `zone`, with its offset (`Z` for UTC), for people.
-    static func full(_ date: Date, in zone: TimeZone) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = zone
-        return formatter.string(from: date)
-    }
 }
 
 extension UInt8 {
