@@ -4,6 +4,7 @@ import NoteInterchange
 import NoteStore
 import NoteSync
 import NoteTerminal
+import NoteText
 import NoteWatch
 
 /// A failure of the command line itself: bad input that is not the store's to judge.
