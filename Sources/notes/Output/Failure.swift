@@ -83,7 +83,7 @@ enum Failure {
 
     private static func status(of error: StoreError) -> Int32 {
         switch error {
-        case .unknownReference, .ambiguousReference, .unknownAttachment, .unknownVersion, .invalidQuery: return usage
+        case .unknownReference, .ambiguousReference, .unknownAttachment, .ambiguousAttachment, .unknownVersion, .invalidQuery: return usage
         case .validation, .invalidOperation, .cannotAttach, .invalidTag: return badData
         case .blob, .damagedRow, .changedElsewhere: return other
         case .notFound: return usage
