@@ -46,8 +46,7 @@ extension Notes {
             if let unknown = words.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
                 throw ValidationError("unknown option '\(unknown)'")
             }
-            let terms = Store.searchTerms(query)
-            guard !terms.tags.isEmpty || !terms.links.isEmpty || terms.words.contains(where: { $0.isLetter || $0.isNumber }) else {
+            guard Store.queryHasTerms(query) else {
                 throw ValidationError("the query has no word to look for")
             }
         }
