@@ -11,14 +11,17 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case validation([ValidationFailure])
     /// No item has this id.
     case notFound(UUID)
-    /// A reference (id, id prefix or path) names no item.
-    case unknownReference(String, scope: ReferenceScope)
-    /// A reference names several items; the candidates are an id prefix and a path each.
-    case ambiguousReference(String, candidates: [String])
+    /// A reference (id, id prefix or path) names no item; the candidates are the items
+    /// closest to it, closest first (perhaps none).
+    case unknownReference(String, scope: ReferenceScope, candidates: [ReferenceCandidate])
+    /// A reference names several items: the candidates.
+    case ambiguousReference(String, candidates: [ReferenceCandidate])
     /// A file could not be attached to a note.
     case cannotAttach(file: String, note: String, reason: String)
     /// No attachment has this id or id prefix.
     case unknownAttachment(String)
+    /// An id prefix names several attachments.
+    case ambiguousAttachment(String, candidates: [UUID])
     /// No version in an item's history has this id or id prefix, or several have.
     case unknownVersion(String, item: String, ambiguous: Bool)
     /// An attachment's bytes are missing or damaged.
@@ -51,18 +54,24 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return failures.map(\.description).joined(separator: "; ")
         case let .notFound(id):
             return "no item with id \(id.storeString)"
-        case let .unknownReference(reference, scope):
+        case let .unknownReference(reference, scope, candidates):
             let place = scope == .trashed ? "in the trash" : (scope == .live ? "outside the trash" : "")
-            return "no item \(place.isEmpty ? "" : place + " ")matches '\(reference)': "
-                + "give a full id, an id prefix of at least 4 characters, or a path such as 'Work/Ideas'"
+            let start = "no item \(place.isEmpty ? "" : place + " ")matches '\(reference)'"
+            guard candidates.isEmpty else {
+                return start + "; the closest: " + candidates.map(\.description).joined(separator: ", ")
+            }
+            return start + ": give a full id, an id prefix of at least 4 characters, or a path such as 'Work/Ideas'"
         case let .ambiguousReference(reference, candidates):
-            let shown = candidates.prefix(10).joined(separator: ", ")
+            let shown = candidates.prefix(10).map(\.description).joined(separator: ", ")
             let more = candidates.count > 10 ? " and \(candidates.count - 10) more" : ""
             return "'\(reference)' matches \(candidates.count) items: \(shown)\(more); give an id instead"
         case let .cannotAttach(file, note, reason):
             return "cannot attach '\(file)' to note '\(note)': \(reason)"
         case let .unknownAttachment(reference):
             return "no attachment matches '\(reference)': give its id or an id prefix of at least 4 characters"
+        case let .ambiguousAttachment(reference, candidates):
+            let shown = candidates.prefix(10).map(\.storeString).joined(separator: ", ")
+            return "'\(reference)' matches \(candidates.count) attachments: \(shown); give more of the id"
         case let .unknownVersion(reference, item, ambiguous):
             return ambiguous
                 ? "version '\(reference)' of '\(item)' is ambiguous: give more of its id"

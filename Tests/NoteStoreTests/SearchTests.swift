@@ -48,7 +48,7 @@ import Testing
             ("(quotes", "'(' opens a group that no ')' closes at column 1 of the query"),
             ("quotes)", "')' closes no '(' at column 7 of the query"),
             ("a OR", "'OR' needs a word or a phrase after it at column 3 of the query"),
-            ("-x", "a query needs a word to find besides those it excludes at column 1 of the query"),
+            ("-x", "a query needs a word or a filter to find besides those it excludes at column 1 of the query"),
             ("quotes NOT", "'NOT' needs a word or a phrase after it at column 8 of the query"),
             ("AND", "nothing to look for at column 1 of the query"),
         ]

@@ -104,3 +104,46 @@ import Testing
         #expect(results.count == 2)
     }
 }
+
+/// The filters of the search language through the binary.
+@Suite struct SearchFilterCommandTests {
+    let fixture = CommandLineFixture()
+
+    @Test func aQueryMayBeFiltersAlone() throws {
+        try fixture.makeTree()
+        try fixture.succeed(["tag", "Work/Plan", "work"])
+        try fixture.succeed(["tag", "Home", "work/home"])
+        try fixture.succeed(["rm", "Home"])
+        func paths(_ arguments: String...) throws -> [String] {
+            try JSONChecks.array(fixture.succeed(["search"] + arguments + ["--json"]).output).compactMap { $0["path"] as? String }
+        }
+        #expect(try paths("tag:work") == ["Work/Plan"])
+        #expect(try paths("tag:work", "is:trashed") == ["Home"])
+        #expect(try paths("in:work/ideas") == ["Work/Ideas/Launch"])
+        #expect(try paths("in:Work", "-name:plan") == ["Work/Ideas/Launch"])
+        #expect(try paths("rocket", "modified:>7d") == ["Work/Ideas/Launch"])
+        #expect(try paths("rocket", "modified:<7d").isEmpty)
+        #expect(try paths("has:image").isEmpty)
+        let image = SampleFiles.image("plain.png").path
+        try fixture.succeed(["attach", "Work/Plan", image])
+        #expect(try paths("has:image", "OR", "rocket").sorted() == ["Work/Ideas/Launch", "Work/Plan"])
+    }
+
+    @Test func aBadFilterIsOneLineThatGivesItsColumn() throws {
+        try fixture.makeTree()
+        let snapshot = try fixture.snapshot()
+        let cases: [([String], String)] = [
+            (["plan", "is:deleted"], "'is:' takes 'trashed' or 'conflict', not 'deleted' at column 9 of the query"),
+            (["modified:>7x"], "'modified:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '>7x' at column 10 of the query"),
+            (["tag:"], "'tag:' needs a value after it at column 1 of the query"),
+            (["plan", "in:Nowhere"], "'in:' names no item 'Nowhere' at column 6 of the query"),
+            (["in:Work/Plan"], "'in:' takes a collection, and 'Work/Plan' is a note at column 1 of the query"),
+        ]
+        for (arguments, problem) in cases {
+            let result = try fixture.run(["search"] + arguments)
+            #expect(result.status == 64 && result.output.isEmpty, "\(result)")
+            #expect(result.error == "notes: invalid search: \(problem)\n", "\(result)")
+        }
+        #expect(try fixture.snapshot() == snapshot)
+    }
+}

@@ -134,4 +134,38 @@ import Testing
         fixture.expectFailure(try fixture.run(["attach", "Soup"]), status: 64, mentioning: ["missing expected argument '<FILE> ...'"])
         fixture.expectFailure(try fixture.run(["attach", "-i"]), status: 64, mentioning: ["missing expected argument '<FILE> ...'"])
     }
+
+    /// A reference that names several notes ignoring case opens the picker on them; with
+    /// --exact, or when output goes to a pipe, it fails on one line instead.
+    @Test func anAmbiguousReferenceOpensThePickerOnItsCandidates() throws {
+        let terminal = try terminal()
+        _ = try fixture.add("glossary", in: "Recipes", body: "the kitchen's words")
+        try terminal.run("notes show GLOSSARY; echo \"exit=$?\"")
+        try terminal.waitForScreen(containing: "show>")
+        try terminal.waitForScreen(containing: "2/2")
+        let offered = try terminal.screen()
+        #expect(offered.contains("Getting started/Glossary") && offered.contains("Recipes/glossary") && !offered.contains("Soup"), "\(offered)")
+        try terminal.type("recip")
+        try terminal.waitForScreen(containing: "1/2")
+        try terminal.press("Enter")
+        let screen = try terminal.waitForScreen(containing: "exit=0")
+        #expect(screen.contains("path:     Recipes/glossary") && screen.contains("the kitchen's words"), "\(screen)")
+        try terminal.run("clear; notes show GLOSSARY --exact; echo \"exact=$?\"")
+        let exact = try terminal.waitForScreen(containing: "exact=64")
+        #expect(exact.contains("notes: no item matches 'GLOSSARY'") && !exact.contains("show>"), "\(exact)")
+        try terminal.run("clear; notes show GLOSSARY | cat; echo \"piped=${PIPESTATUS[0]}\"")
+        let piped = try terminal.waitForScreen(containing: "piped=64")
+        #expect(piped.contains("'GLOSSARY' matches 2 items") && !piped.contains("show>"), "\(piped)")
+    }
+
+    /// The own list, without fzf, offers the candidates alone too; Escape leaves the error.
+    @Test func withoutFzfTheOwnListOffersTheCandidates() throws {
+        let terminal = try terminal()
+        try terminal.run("PATH=\(try pathWithoutFzf()) notes cat glosary; echo \"exit=$?\"")
+        try terminal.waitForScreen(containing: "(1 of 1)")
+        #expect(try terminal.screen().contains("Getting started/Glossary"))
+        try terminal.press("Escape")
+        let screen = try terminal.waitForScreen(containing: "exit=64")
+        #expect(screen.contains("no item matches 'glosary'; the closest:"), "\(screen)")
+    }
 }

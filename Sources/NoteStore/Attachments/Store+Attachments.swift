@@ -92,7 +92,7 @@ extension Store {
             ).fetchAll(db)
         }
         guard found.count <= 1 else {
-            throw StoreError.ambiguousReference(reference, candidates: found.map(\.id.storeString))
+            throw StoreError.ambiguousAttachment(reference, candidates: found.map(\.id))
         }
         guard let attachment = found.first else { throw StoreError.unknownAttachment(reference) }
         return attachment

@@ -56,8 +56,13 @@ public struct CollectionIndex: Sendable {
 
     /// The path of a collection, or of an item inside it with `name`.
     public func path(of item: Item) -> String {
-        var names = [ItemPath.escape(item.name)]
-        var next = item.parent
+        path(name: item.name, parent: item.parent)
+    }
+
+    /// The path of an item of this name in the collection `parent` (nil: the top level).
+    func path(name: String, parent: UUID?) -> String {
+        var names = [ItemPath.escape(name)]
+        var next = parent
         var seen: Set<UUID> = []
         while let id = next, seen.insert(id).inserted, let entry = entries[id] {
             names.append(ItemPath.escape(entry.name))

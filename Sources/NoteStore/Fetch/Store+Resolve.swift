@@ -11,6 +11,33 @@ public enum ReferenceScope: Sendable {
     case any
 }
 
+/// How a reference that names no item exactly is read.
+public enum ReferenceMatching: Sendable {
+    /// Ids, id prefixes and paths as written, and nothing else.
+    case exact
+    /// As written first; then a unique match of the whole path, or of the name alone,
+    /// ignoring case and accents (``ReferenceMatcher``).
+    case forgiving
+}
+
+/// An item a reference may have meant: offered when it names none or several.
+public struct ReferenceCandidate: Sendable, Equatable, CustomStringConvertible {
+    public let id: UUID
+    public let path: String
+    public let kind: ItemKind
+    public let isTrashed: Bool
+
+    public init(id: UUID, path: String, kind: ItemKind, isTrashed: Bool) {
+        self.id = id
+        self.path = path
+        self.kind = kind
+        self.isTrashed = isTrashed
+    }
+
+    /// The first 8 characters of its id and its path, as `ls` shows them.
+    public var description: String { "\(id.storeString.prefix(8)) \(path)" }
+}
+
 extension Store {
     /// The shortest id prefix accepted in a reference.
     public static let minimumIDPrefix = 4
@@ -18,14 +45,19 @@ extension Store {
     /// Finds the item that a reference names: a full id, a unique id prefix of at least four
     /// characters, or a path of names such as `Work/Ideas/Launch plan`.
     ///
-    /// Ids and prefixes name an item wherever it is; paths only look in `scope`. A reference
-    /// that names several items is refused with a list of them.
-    public func resolve(_ reference: String, scope: ReferenceScope = .live) throws -> Item {
+    /// Ids and prefixes name an item wherever it is; paths only look in `scope`. With
+    /// `.forgiving`, a reference that names no item as written names the one item whose path,
+    /// or else whose name, it is when case and accents are ignored. A reference that names
+    /// several items is refused with a list of them, and one that names none with the items
+    /// closest to it (``ReferenceMatcher/closest(to:limit:)``).
+    public func resolve(
+        _ reference: String, scope: ReferenceScope = .live, matching: ReferenceMatching = .exact
+    ) throws -> Item {
         let text = reference.trimmingCharacters(in: .whitespaces)
-        guard !text.isEmpty else { throw StoreError.unknownReference(reference, scope: scope) }
+        guard !text.isEmpty else { throw StoreError.unknownReference(reference, scope: scope, candidates: []) }
         if let id = UUID(storeText: text) {
             guard let item = try read({ try Item.fetchOne($0, id: id) }) else {
-                throw StoreError.unknownReference(reference, scope: scope)
+                throw StoreError.unknownReference(reference, scope: scope, candidates: [])
             }
             return item
         }
@@ -38,14 +70,46 @@ extension Store {
         }
         switch matches.count {
         case 0:
-            throw StoreError.unknownReference(reference, scope: scope)
+            return try resolveLoosely(text, written: reference, scope: scope, matching: matching)
         case 1:
             return try item(matches[0].id)
         default:
             let index = try collectionIndex()
-            let candidates = matches.map { "\($0.id.storeString.prefix(8)) \(index.path(of: $0))" }
-            throw StoreError.ambiguousReference(reference, candidates: candidates)
+            throw StoreError.ambiguousReference(reference, candidates: matches.map { $0.candidate(index) })
         }
+    }
+
+    /// A reference that names nothing as written: the one item it names ignoring case and
+    /// accents (when `matching` is forgiving), else an error with the closest items.
+    private func resolveLoosely(_ text: String, written reference: String, scope: ReferenceScope, matching: ReferenceMatching) throws -> Item {
+        if matching == .forgiving {
+            let (found, candidates) = try read { db in
+                let matcher = try ReferenceMatcher(db, scope: scope)
+                let found = try matcher.matches(text)
+                return (found, found.map(matcher.candidate))
+            }
+            if found.count == 1 { return try item(found[0].id) }
+            if found.count > 1 { throw StoreError.ambiguousReference(reference, candidates: candidates) }
+        }
+        // Then the items a search for its words finds (a failed search only offers less).
+        let searched = (try? searchedCandidates(text, scope: scope)) ?? []
+        let candidates = try read { db in
+            let matcher = try ReferenceMatcher(db, scope: scope)
+            var closest = try matcher.closest(to: text, limit: ReferenceMatcher.candidateLimit)
+            for id in searched where closest.count < ReferenceMatcher.candidateLimit && !closest.contains(where: { $0.id == id }) {
+                if let item = try matcher.item(id) { closest.append(item) }
+            }
+            return closest.map(matcher.candidate)
+        }
+        throw StoreError.unknownReference(reference, scope: scope, candidates: candidates)
+    }
+
+    /// The items a search for each word of `text` as a prefix finds, best first.
+    private func searchedCandidates(_ text: String, scope: ReferenceScope) throws -> [UUID] {
+        let words = ItemFilter.fold(text).split { !$0.isLetter && !$0.isNumber }.map { $0 + "*" }
+        guard !words.isEmpty else { return [] }
+        let trash = scope == .trashed ? " is:trashed" : ""
+        return try search(words.joined(separator: " ") + trash, limit: ReferenceMatcher.candidateLimit).map(\.item.id)
     }
 
     private static func itemsWithIDPrefix(_ text: String, _ db: Database) throws -> [Item] {
@@ -87,5 +151,12 @@ extension Store {
             let live = found.filter { !$0.isTrashed }
             return live.isEmpty ? found : live
         }
+    }
+}
+
+extension Item {
+    /// The item as a candidate of a reference, its path from `index`.
+    func candidate(_ index: CollectionIndex) -> ReferenceCandidate {
+        ReferenceCandidate(id: id, path: index.path(of: self), kind: kind, isTrashed: isTrashed)
     }
 }

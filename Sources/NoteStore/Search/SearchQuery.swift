@@ -1,5 +1,6 @@
-/// The words of a search as a person types them, made into an FTS5 query: words (all must
-/// match), `"a phrase"`, `OR`, `-word` and `NOT word`, `prefix*`, and parentheses; `AND` may be
+/// The words of a search as a person types them: words (all must match), `"a phrase"`, `OR`,
+/// `-word` and `NOT word`, `prefix*`, parentheses, and filters (``SearchFilter``) such as
+/// `tag:work` or `modified:>7d`, which may be excluded and grouped as words are; `AND` may be
 /// written and changes nothing. Every word and phrase is quoted for FTS5, so that no text is
 /// its syntax; what does not read is a ``SearchQuery/Problem`` that says what and where.
 struct SearchQuery {
@@ -11,9 +12,22 @@ struct SearchQuery {
         var description: String { "\(reason) at column \(column) of the query" }
     }
 
+    /// A query read: words to find in the word index, filters, and how they combine.
+    indirect enum Node: Equatable {
+        /// An FTS5 expression: a word or a phrase, quoted.
+        case text(String)
+        /// A filter, and the column of its word.
+        case filter(SearchFilter, column: Int)
+        /// All of `wanted`, and none of `unwanted`.
+        case all(wanted: [Node], unwanted: [Node])
+        /// Any of them.
+        case either([Node])
+    }
+
     private enum Token: Equatable {
         case term(String, prefix: Bool)
         case phrase(String)
+        case filter(SearchFilter)
         case or, and, not
         case open, close
     }
@@ -22,16 +36,16 @@ struct SearchQuery {
     private var position = 0
     private let length: Int
 
-    /// The FTS5 query for `text`; nil when it has no word to look for. Throws a ``Problem``
+    /// The query `text` reads as; nil when it has nothing to look for. Throws a ``Problem``
     /// when it does not read.
-    static func fts(_ text: String) throws(Problem) -> String? {
+    static func read(_ text: String) throws(Problem) -> Node? {
         var query = try SearchQuery(text)
         guard !query.tokens.isEmpty else { return nil }
-        let expression = try query.either()
+        let node = try query.either()
         if query.position < query.tokens.count {
             throw Problem(column: query.tokens[query.position].column, reason: "')' closes no '('")
         }
-        return expression
+        return node
     }
 
     private init(_ text: String) throws(Problem) {
@@ -47,40 +61,67 @@ struct SearchQuery {
                 tokens.append((character == "(" ? .open : .close, column))
                 index += 1
             } else if character == "\"" {
-                guard let end = characters[(index + 1)...].firstIndex(of: "\"") else {
-                    throw Problem(column: column, reason: "'\"' opens a phrase that no '\"' closes")
-                }
-                let phrase = String(characters[(index + 1)..<end])
+                let (phrase, end) = try Self.quoted(characters, from: index)
                 if phrase.contains(where: { $0.isLetter || $0.isNumber }) { tokens.append((.phrase(phrase), column)) }
-                index = end + 1
-            } else {
-                var end = index
-                while end < characters.count, !characters[end].isWhitespace, !"()\"".contains(characters[end]) { end += 1 }
-                var word = String(characters[index..<end])
                 index = end
-                switch word {
-                case "OR": tokens.append((.or, column))
-                case "AND": tokens.append((.and, column))
-                case "NOT": tokens.append((.not, column))
-                default:
-                    if word.hasPrefix("-"), word.count > 1 {
-                        tokens.append((.not, column))
-                        word.removeFirst()
-                    }
-                    let prefix = word.hasSuffix("*")
-                    while word.hasSuffix("*") { word.removeLast() }
-                    if word.contains(where: { $0.isLetter || $0.isNumber }) {
-                        tokens.append((.term(word, prefix: prefix), column + (tokens.last?.token == .not && tokens.last?.column == column ? 1 : 0)))
-                    } else if tokens.last?.token == .not, tokens.last?.column == column {
-                        tokens.removeLast()
-                    }
-                }
+            } else {
+                index = try readWord(characters, from: index)
             }
         }
     }
 
+    /// The text between the `"` at `index` and the next one, and the index after it.
+    private static func quoted(_ characters: [Character], from index: Int) throws(Problem) -> (String, Int) {
+        guard let end = characters[(index + 1)...].firstIndex(of: "\"") else {
+            throw Problem(column: index + 1, reason: "'\"' opens a phrase that no '\"' closes")
+        }
+        return (String(characters[(index + 1)..<end]), end + 1)
+    }
+
+    /// Reads the word from `index` (an operator, a term, or a filter with its value, which may
+    /// be quoted) and returns the index after it.
+    private mutating func readWord(_ characters: [Character], from index: Int) throws(Problem) -> Int {
+        let column = index + 1
+        var end = index
+        while end < characters.count, !characters[end].isWhitespace, !"()\"".contains(characters[end]) { end += 1 }
+        var word = String(characters[index..<end])
+        switch word {
+        case "OR": tokens.append((.or, column)); return end
+        case "AND": tokens.append((.and, column)); return end
+        case "NOT": tokens.append((.not, column)); return end
+        default: break
+        }
+        var start = column
+        if word.hasPrefix("-"), word.count > 1 {
+            tokens.append((.not, column))
+            word.removeFirst()
+            start += 1
+        }
+        if let colon = word.firstIndex(of: ":"), SearchFilter.keys.contains(word[..<colon].lowercased()) {
+            let key = word[..<colon].lowercased()
+            var value = String(word[word.index(after: colon)...])
+            let valueColumn = start + key.count + 1
+            if value.isEmpty, end < characters.count, characters[end] == "\"" {
+                (value, end) = try Self.quoted(characters, from: end)
+            }
+            guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw Problem(column: start, reason: "'\(key):' needs a value after it")
+            }
+            tokens.append((.filter(try SearchFilter.reading(key: key, value: value, column: valueColumn)), start))
+            return end
+        }
+        let prefix = word.hasSuffix("*")
+        while word.hasSuffix("*") { word.removeLast() }
+        if word.contains(where: { $0.isLetter || $0.isNumber }) {
+            tokens.append((.term(word, prefix: prefix), start))
+        } else if tokens.last?.token == .not, tokens.last?.column == column {
+            tokens.removeLast()
+        }
+        return end
+    }
+
     /// Terms joined by `OR`.
-    private mutating func either() throws(Problem) -> String {
+    private mutating func either() throws(Problem) -> Node {
         var parts = [try all()]
         while position < tokens.count, tokens[position].token == .or {
             let column = tokens[position].column
@@ -90,19 +131,19 @@ struct SearchQuery {
             }
             parts.append(try all())
         }
-        return parts.count == 1 ? parts[0] : parts.map { "(\($0))" }.joined(separator: " OR ")
+        return parts.count == 1 ? parts[0] : .either(parts)
     }
 
     /// Terms that must all match, and those that must not.
-    private mutating func all() throws(Problem) -> String {
-        var wanted: [String] = []
-        var unwanted: [String] = []
+    private mutating func all() throws(Problem) -> Node {
+        var wanted: [Node] = []
+        var unwanted: [Node] = []
         let start = position < tokens.count ? tokens[position].column : length + 1
         while position < tokens.count {
             let (token, column) = tokens[position]
             switch token {
             case .or, .close:
-                return try joined(wanted, unwanted, column: start)
+                return try Self.joined(wanted, unwanted, column: start)
             case .and:
                 position += 1
             case .not:
@@ -115,24 +156,26 @@ struct SearchQuery {
                 wanted.append(try primary())
             }
         }
-        return try joined(wanted, unwanted, column: start)
+        return try Self.joined(wanted, unwanted, column: start)
     }
 
-    private func joined(_ wanted: [String], _ unwanted: [String], column: Int) throws(Problem) -> String {
+    private static func joined(_ wanted: [Node], _ unwanted: [Node], column: Int) throws(Problem) -> Node {
         guard !wanted.isEmpty else {
-            throw Problem(column: column, reason: unwanted.isEmpty ? "nothing to look for" : "a query needs a word to find besides those it excludes")
+            throw Problem(
+                column: column,
+                reason: unwanted.isEmpty ? "nothing to look for" : "a query needs a word or a filter to find besides those it excludes")
         }
-        let all = wanted.count == 1 || unwanted.isEmpty ? wanted.joined(separator: " AND ") : "(" + wanted.joined(separator: " AND ") + ")"
-        return ([all] + unwanted).joined(separator: " NOT ")
+        return wanted.count == 1 && unwanted.isEmpty ? wanted[0] : .all(wanted: wanted, unwanted: unwanted)
     }
 
-    /// A word, a phrase, or a query in parentheses.
-    private mutating func primary() throws(Problem) -> String {
+    /// A word, a phrase, a filter, or a query in parentheses.
+    private mutating func primary() throws(Problem) -> Node {
         let (token, column) = tokens[position]
         position += 1
         switch token {
-        case let .term(word, prefix): return Self.quoted(word) + (prefix ? "*" : "")
-        case let .phrase(phrase): return Self.quoted(phrase)
+        case let .term(word, prefix): return .text(Self.quoted(word) + (prefix ? "*" : ""))
+        case let .phrase(phrase): return .text(Self.quoted(phrase))
+        case let .filter(filter): return .filter(filter, column: column)
         case .open:
             guard position < tokens.count, tokens[position].token != .close else {
                 throw Problem(column: column, reason: "'(' holds nothing to look for")
@@ -142,7 +185,7 @@ struct SearchQuery {
                 throw Problem(column: column, reason: "'(' opens a group that no ')' closes")
             }
             position += 1
-            return "(\(inner))"
+            return inner
         case .close: throw Problem(column: column, reason: "')' closes no '('")
         case .or, .and, .not: throw Problem(column: column, reason: "a word or a phrase is needed here")
         }
@@ -150,5 +193,45 @@ struct SearchQuery {
 
     private static func quoted(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension SearchQuery.Node {
+    /// The FTS5 expression of a node without filters; nil when it holds one.
+    var fts: String? {
+        switch self {
+        case let .text(text): return text
+        case .filter: return nil
+        case let .either(parts):
+            let all = parts.compactMap(\.operand)
+            return all.count == parts.count ? all.joined(separator: " OR ") : nil
+        case let .all(wanted, unwanted):
+            let words = wanted.compactMap(\.operand)
+            let excluded = unwanted.compactMap(\.operand)
+            guard words.count == wanted.count, excluded.count == unwanted.count else { return nil }
+            return Self.fts(words, excluding: excluded)
+        }
+    }
+
+    /// The FTS5 expression as an operand of another: in parentheses unless a word or phrase.
+    var operand: String? {
+        if case let .text(text) = self { return text }
+        return fts.map { "(\($0))" }
+    }
+
+    /// FTS5 for all of `words` and none of `excluded` (operands; `words` not empty).
+    static func fts(_ words: [String], excluding excluded: [String]) -> String {
+        let all = words.count == 1 || excluded.isEmpty ? words.joined(separator: " AND ") : "(" + words.joined(separator: " AND ") + ")"
+        return ([all] + excluded).joined(separator: " NOT ")
+    }
+
+    /// Whether the node names `is:trashed` anywhere (then the trash is not left out).
+    var namesTrash: Bool {
+        switch self {
+        case .text: return false
+        case let .filter(filter, _): return filter == .trashed
+        case let .either(parts): return parts.contains(where: \.namesTrash)
+        case let .all(wanted, unwanted): return (wanted + unwanted).contains(where: \.namesTrash)
+        }
     }
 }

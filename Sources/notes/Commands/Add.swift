@@ -23,9 +23,11 @@ extension Notes {
 
         @OptionGroup var bodyOptions: BodyOptions
 
+        @OptionGroup var references: ReferenceOptions
+
         func run() throws {
             let store = try storeOptions.open()
-            let parent = try collection.map { try store.resolveCollection($0) }
+            let parent = try collection.map { try references.collection($0, in: store) }
             if let body = try bodyOptions.givenBody()
                 ?? (TextInput.standardInputIsPiped ? TextInput.read(.standardInput, name: "standard input") : nil)
                 ?? (isatty(0) == 1 ? nil : "")
@@ -57,9 +59,11 @@ extension Notes {
         @Option(name: .customLong("in"), help: ArgumentHelp("The collection to make it in.", valueName: "COLLECTION"), completion: ItemCompletion.collections)
         var collection: String?
 
+        @OptionGroup var references: ReferenceOptions
+
         func run() throws {
             let store = try storeOptions.open()
-            let parent = try collection.map { try store.resolveCollection($0) }
+            let parent = try collection.map { try references.collection($0, in: store) }
             let made = try store.addCollection(named: name, in: parent)
             print(made.id.storeString)
         }
@@ -69,13 +73,4 @@ extension Notes {
 extension Store {
     /// The store's private folder for the editor's copies of texts (mode 0700).
     var editorWorkspace: URL { folder.appendingPathComponent(".editing") }
-
-    /// The id of the collection a reference names, or a usage error when it names a note.
-    func resolveCollection(_ reference: String, scope: ReferenceScope = .live) throws -> UUID {
-        let item = try resolve(reference, scope: scope)
-        guard item.isCollection else {
-            throw InputError.usage("'\(reference)' is a note, not a collection")
-        }
-        return item.id
-    }
 }

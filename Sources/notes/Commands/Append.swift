@@ -21,6 +21,8 @@ extension Notes {
         @Argument(help: "The text to add.")
         var words: [String] = []
 
+        @OptionGroup var references: ReferenceOptions
+
         func run() throws {
             let text: String
             if !words.isEmpty {
@@ -31,7 +33,7 @@ extension Notes {
                 throw ValidationError("give the text to add, as words or on standard input")
             }
             let store = try storeOptions.open()
-            let note = try store.resolve(item)
+            let note = try references.item(item, in: store)
             guard note.isNote, let body = note.body else {
                 throw InputError.usage("'\(item)' is a collection: it has no body")
             }

@@ -27,6 +27,8 @@ extension Notes {
         @Option(help: ArgumentHelp("A caption for the attachments (at most 1,000 characters).", valueName: "TEXT"))
         var caption: String?
 
+        @OptionGroup var references: ReferenceOptions
+
         /// The files given: with `-i`, every argument.
         var files: [String] { interactive ? (first.map { [$0] } ?? []) + rest : rest }
 
@@ -38,7 +40,8 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open()
             let target = try ItemPicker.item(
-                interactive ? nil : first, picking: interactive, in: store, scope: .live, kind: .note, prompt: "attach> ")
+                interactive ? nil : first, picking: interactive, in: store, scope: .live, kind: .note, references: references,
+                prompt: "attach> ")
             let urls = files.map { URL(fileURLWithPath: $0) }
             for attachment in try store.attachImages(urls, to: target.id, caption: caption) {
                 print(attachment.id.storeString)
@@ -58,9 +61,11 @@ extension Notes {
         @Flag(help: "Print a JSON array.")
         var json = false
 
+        @OptionGroup var references: ReferenceOptions
+
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let attachments = try store.attachments(of: store.resolve(note, scope: .any).id)
+            let attachments = try store.attachments(of: references.item(note, in: store, scope: .any, json: json, prompt: "attachments> ").id)
             let listed = AttachmentJSON.list(attachments, in: store)
             if json { return try JSONOutput.print(listed) }
             for attachment in listed { print(attachment.line) }

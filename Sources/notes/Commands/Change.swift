@@ -31,7 +31,7 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open()
             let moved = try pickOptions.item(item, in: store, prompt: "mv> ")
-            let parent = try to.map { try store.resolveCollection($0) }
+            let parent = try to.map { try pickOptions.references.collection($0, in: store) }
             try store.move(moved.id, to: parent)
         }
     }
@@ -62,9 +62,11 @@ extension Notes {
         @Argument(help: "The item to restore.", completion: ItemCompletion.items)
         var item: String
 
+        @OptionGroup var references: ReferenceOptions
+
         func run() throws {
             let store = try storeOptions.open()
-            try store.restore(store.resolve(item, scope: .trashed).id)
+            try store.restore(references.item(item, in: store, scope: .trashed, prompt: "restore> ").id)
         }
     }
 

@@ -22,13 +22,15 @@ extension Notes {
         @Argument(help: ArgumentHelp("The newer version (default: the current text).", valueName: "VERSION2"))
         var other: String?
 
+        @OptionGroup var references: ReferenceOptions
+
         @OptionGroup var colorOptions: ColorOptions
 
         @OptionGroup var pagerOptions: PagerOptions
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let shown = try store.resolve(item, scope: .any)
+            let shown = try references.item(item, in: store, scope: .any, prompt: "diff> ")
             let history = try ItemHistory(store: store, item: shown)
             let first = try history.entry(version)
             let old = try history.text(of: first)

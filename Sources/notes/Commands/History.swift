@@ -26,6 +26,8 @@ extension Notes {
         @Flag(help: "Print a JSON array.")
         var json = false
 
+        @OptionGroup var references: ReferenceOptions
+
         @OptionGroup var timeOptions: TimeOptions
 
         @OptionGroup var pagerOptions: PagerOptions
@@ -36,7 +38,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(restore == nil ? .readOnly : .readWrite)
-            let shown = try store.resolve(item, scope: .any)
+            let shown = try references.item(item, in: store, scope: .any, json: json, prompt: "history> ")
             let history = try ItemHistory(store: store, item: shown)
             let pager = restore == nil ? pagerOptions.start() : nil
             defer { pager?.finish() }

@@ -31,13 +31,15 @@ extension Notes {
         @Flag(help: "Write into a folder that is not empty, over files of the same names.")
         var force = false
 
+        @OptionGroup var references: ReferenceOptions
+
         enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
             case md, json
         }
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let root = try item.map { try store.resolve($0).id }
+            let root = try item.map { try references.item($0, in: store, prompt: "export> ").id }
             let bar = ProgressBar(verb: "exporting", unit: "notes")
             let target = URL(fileURLWithPath: folder)
             let report: ExportReport
@@ -83,15 +85,13 @@ extension Notes {
         @Flag(help: "Keep #tags in the bodies of Markdown files as text only (by default they become tags of their notes too).")
         var noInlineTags = false
 
+        @OptionGroup var references: ReferenceOptions
+
         func run() throws {
             let source = URL(fileURLWithPath: path)
             try Importer.check(path: source)
             let store = try storeOptions.open()
-            let parent = try collection.map { reference -> UUID in
-                let item = try store.resolve(reference)
-                guard item.isCollection else { throw ValidationError("--in needs a collection; \(reference) is a note") }
-                return item.id
-            }
+            let parent = try collection.map { try references.collection($0, in: store) }
             var importer = Importer(store: store)
             importer.inlineTags = !noInlineTags
             let bar = ProgressBar(verb: "importing", unit: "notes")

@@ -24,7 +24,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let source = try pickOptions.item(note, in: store, scope: .any, kind: .note, prompt: "links> ")
+            let source = try pickOptions.item(note, in: store, scope: .any, kind: .note, json: json, prompt: "links> ")
             let links = try store.links(of: source.id)
             var paths = Paths(store: store)
             if json { return try JSONOutput.print(try links.map { try LinkJSON($0, paths: &paths) }) }
@@ -54,7 +54,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let target = try pickOptions.item(note, in: store, scope: .any, kind: .note, prompt: "backlinks> ")
+            let target = try pickOptions.item(note, in: store, scope: .any, kind: .note, json: json, prompt: "backlinks> ")
             let backlinks = try Backlink.all(to: target.id, in: store)
             if json { return try JSONOutput.print(backlinks) }
             for backlink in backlinks { print("\(backlink.path):\(backlink.line): \(backlink.text)") }

@@ -35,6 +35,8 @@ extension Notes {
         @Flag(help: "Print a JSON array.")
         var json = false
 
+        @OptionGroup var references: ReferenceOptions
+
         @Flag(help: "Keep the listing on screen and refresh it when the store changes, also by another process.")
         var watch = false
 
@@ -44,7 +46,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let parent = try collection.map { try store.resolveCollection($0, scope: trash ? .any : .live) }
+            let parent = try collection.map { try references.collection($0, in: store, scope: trash ? .any : .live, json: json) }
             let sorting = ItemSort(sort, ascending: sort == .name)
             let tags = self.tags.map(Tag.normalized)
             let orphans = self.orphans

@@ -10,17 +10,19 @@ extension Notes {
             discussion: """
                 Every word must occur, ignoring case and accents; a word ending in * matches as a prefix; \
                 "a phrase" must occur as it is; OR keeps what either side finds; -word (or NOT word) leaves out \
-                what holds the word; parentheses group. Several arguments are one query. \
-                tag:NAME keeps the notes that carry the tag NAME, and links:NOTE (links:"A NOTE" with spaces) \
-                the notes whose bodies link to NOTE; a query of only these lists those notes, most recently \
-                modified first.
+                what holds the word; parentheses group. Several arguments are one query. Filters keep the \
+                items with a property, and are left out and grouped as words are: tag:NAME, in:COLLECTION, \
+                name:TEXT, links:NOTE, has:attachment, has:image, is:trashed (the trash is searched only \
+                then), is:conflict, and created: or modified: with >, <, >= or <= and a day (2026-01-31) or \
+                an age (7d, 2w, 3m, 1y). A query of filters only lists those notes, most recently modified \
+                first.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
 
         // -word is a word left out, not an option: what is not an option of the command is a
         // word of the query.
-        @Argument(parsing: .allUnrecognized, help: "The words to look for, and tag:NAME and links:NOTE terms.")
+        @Argument(parsing: .allUnrecognized, help: "The words to look for, and filters such as tag:NAME or modified:>7d.")
         var words: [String]
 
         /// The arguments as one query.
@@ -46,8 +48,7 @@ extension Notes {
             if let unknown = words.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
                 throw ValidationError("unknown option '\(unknown)'")
             }
-            let terms = Store.searchTerms(query)
-            guard !terms.tags.isEmpty || !terms.links.isEmpty || terms.words.contains(where: { $0.isLetter || $0.isNumber }) else {
+            guard Store.queryHasTerms(query) else {
                 throw ValidationError("the query has no word to look for")
             }
         }

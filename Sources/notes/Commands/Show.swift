@@ -28,7 +28,7 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let shown = try pickOptions.item(item, in: store, scope: .any, prompt: "show> ")
+            let shown = try pickOptions.item(item, in: store, scope: .any, json: json, prompt: "show> ")
             let pager = pagerOptions.start()
             defer { pager?.finish() }
             if let version { return try showVersion(version, of: shown, store: store) }

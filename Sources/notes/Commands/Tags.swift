@@ -77,6 +77,8 @@ struct TagArguments: ParsableArguments {
     @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Choose the note in a picker (fzf when installed); every argument is a tag.")
     var interactive = false
 
+    @OptionGroup var references: ReferenceOptions
+
     /// The usage line of `command`, in its two forms.
     static func usage(_ command: String) -> String {
         """
@@ -94,7 +96,7 @@ struct TagArguments: ParsableArguments {
 
     /// The note named, or with `-i` the one chosen in the picker.
     func note(in store: Store, prompt: String) throws -> Item {
-        try ItemPicker.item(interactive ? nil : first, picking: interactive, in: store, scope: .any, kind: .note, prompt: prompt)
+        try ItemPicker.item(interactive ? nil : first, picking: interactive, in: store, scope: .any, kind: .note, references: references, prompt: prompt)
     }
 
     /// The tags as normalized, each once, for messages.

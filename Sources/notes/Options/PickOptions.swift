@@ -3,15 +3,20 @@ import Foundation
 import NoteStore
 import NoteTerminal
 
-/// `-i`, and an item that may be left out: then, on a terminal, a picker chooses it.
+/// `-i`, and an item that may be left out: then, on a terminal, a picker chooses it; and
+/// `--exact` (``ReferenceOptions``) for an item given.
 struct PickOptions: ParsableArguments {
     @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Choose the item in a picker (fzf when installed), the item given being its query.")
     var interactive = false
 
+    @OptionGroup var references: ReferenceOptions
+
     /// The item `reference` names; without one, or with `-i`, the one chosen in the picker,
     /// offered among the items of `scope` (`kind` only, when given).
-    func item(_ reference: String?, in store: Store, scope: ReferenceScope = .live, kind: ItemKind? = nil, prompt: String) throws -> Item {
-        try ItemPicker.item(reference, picking: interactive, in: store, scope: scope, kind: kind, prompt: prompt)
+    func item(
+        _ reference: String?, in store: Store, scope: ReferenceScope = .live, kind: ItemKind? = nil, json: Bool = false, prompt: String
+    ) throws -> Item {
+        try ItemPicker.item(reference, picking: interactive, in: store, scope: scope, kind: kind, references: references, json: json, prompt: prompt)
     }
 }
 
@@ -20,9 +25,10 @@ enum ItemPicker {
     /// The item `reference` names; without one, or when `picking`, the one chosen in the
     /// picker (`reference` being its query). Without a terminal to pick on, a usage error.
     static func item(
-        _ reference: String?, picking: Bool, in store: Store, scope: ReferenceScope, kind: ItemKind?, prompt: String
+        _ reference: String?, picking: Bool, in store: Store, scope: ReferenceScope, kind: ItemKind?,
+        references: ReferenceOptions, json: Bool = false, prompt: String
     ) throws -> Item {
-        if let reference, !picking { return try store.resolve(reference, scope: scope) }
+        if let reference, !picking { return try references.item(reference, in: store, scope: scope, kind: kind, json: json, prompt: prompt) }
         guard isatty(STDIN_FILENO) == 1 else {
             throw ValidationError("give the item (a path or an id): a picker needs a terminal")
         }

@@ -4,6 +4,7 @@ import NoteInterchange
 import NoteStore
 import NoteSync
 import NoteTerminal
+import NoteText
 import NoteWatch
 
 /// A failure of the command line itself: bad input that is not the store's to judge.
@@ -82,7 +83,7 @@ enum Failure {
 
     private static func status(of error: StoreError) -> Int32 {
         switch error {
-        case .unknownReference, .ambiguousReference, .unknownAttachment, .unknownVersion, .invalidQuery: return usage
+        case .unknownReference, .ambiguousReference, .unknownAttachment, .ambiguousAttachment, .unknownVersion, .invalidQuery: return usage
         case .validation, .invalidOperation, .cannotAttach, .invalidTag, .invalidProperty: return badData
         case .blob, .damagedRow, .changedElsewhere: return other
         case .notFound: return usage
