@@ -18,6 +18,8 @@ struct ItemJSON: Encodable {
     var attachments: [AttachmentJSON]?
     /// The lines of other notes that link to it (`show`).
     var linkedFrom: [Backlink]?
+    /// A note's properties in their order (`show`).
+    var properties: [PropertyJSON]?
     /// A note's tags, sorted; a collection's: none.
     var tags: [String] = []
     /// Whether the item is a conflict copy, in listings.
