@@ -40,6 +40,7 @@ struct ItemJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, kind, name, parent, path, created, modified, trashed, tags, body, snippet, rank, attachments, conflictCopy, linkedFrom
+        case properties
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -58,6 +59,7 @@ struct ItemJSON: Encodable {
         try container.encodeIfPresent(rank, forKey: .rank)
         try container.encodeIfPresent(attachments, forKey: .attachments)
         try container.encodeIfPresent(linkedFrom, forKey: .linkedFrom)
+        try container.encodeIfPresent(properties, forKey: .properties)
         try container.encodeIfPresent(conflictCopy, forKey: .conflictCopy)
     }
 }
