@@ -32,8 +32,10 @@ public enum CanonicalDump {
             if item.isNote {
                 for attachment in try store.attachments(of: item.id) {
                     lines.append(
-                        "  attachment \(attachment.id.uuidString.lowercased()) \(attachment.sha256) \(attachment.format.rawValue) "
-                            + "\(attachment.width)x\(attachment.height) caption=\(attachment.caption ?? "nil")")
+                        "  attachment \(attachment.id.uuidString.lowercased()) \(attachment.sha256) "
+                            + "\(attachment.format?.rawValue ?? attachment.mediaType) \(attachment.fileName ?? "-") "
+                            + "\(attachment.width.map(String.init) ?? "-")x\(attachment.height.map(String.init) ?? "-") "
+                            + "\(attachment.bytes) caption=\(attachment.caption ?? "nil")")
                 }
             }
         }

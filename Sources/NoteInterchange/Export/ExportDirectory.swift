@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// A folder an export writes into, held open: every file and folder in it is made and opened
 /// relative to it (openat(2), mkdirat(2)) without following a symbolic link, so that a link
@@ -72,6 +73,14 @@ final class ExportDirectory {
             }
         }
         if failure != 0 { throw InterchangeError.io(path: url.appendingPathComponent(name).path, reason: String(cString: strerror(failure))) }
+    }
+
+    /// Writes an attachment's bytes to the file `name`, a chunk at a time (a file attachment may
+    /// be larger than memory), checked against their hash; without waiting for the disk.
+    func write(_ attachment: Attachment, of store: Store, to name: String) throws {
+        let file = try openFile(name)
+        defer { close(file) }
+        try store.writeBytes(of: attachment, to: file, path: url.appendingPathComponent(name).path)
     }
 
     /// The file `name` in this folder, open for writing and empty: made when absent; a file of

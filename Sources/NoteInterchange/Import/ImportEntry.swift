@@ -18,8 +18,9 @@ public struct ImportEntry: Sendable {
     /// A note's properties in order; nil when the file does not say (a re-import then leaves
     /// them as they are).
     public var properties: [(key: String, value: PropertyValue)]?
-    /// Image files to attach, with captions.
-    public var images: [(file: URL, caption: String?)] = []
+    /// Files to attach (images and files of any other kind), with captions, and the name to
+    /// keep for a file when it is not the file's own (an export names files by their hash).
+    public var images: [(file: URL, caption: String?, fileName: String?)] = []
     public var children: [ImportEntry] = []
 }
 
@@ -29,6 +30,8 @@ public struct ImportReport: Sendable {
     public var updated = 0
     public var unchanged = 0
     public var images = 0
+    /// The files attached that are not PNG, JPEG, GIF or WebP images.
+    public var files = 0
     /// One line per file skipped, or image not attached, with the reason.
     public var problems: [String] = []
     /// One line per item, in a dry run only: `create note PATH`, `update note PATH` ...

@@ -253,13 +253,14 @@ public struct Importer {
             guard !entry.images.isEmpty else { return 0 }
             var known = Set(try store.attachments(of: note.id).map(\.sha256))
             var attached = 0
-            for (file, caption) in entry.images {
+            for (file, caption, fileName) in entry.images {
                 do {
-                    if let staged = try context.attachImage(file, to: note, caption: caption, unlessIn: known) {
+                    if let staged = try context.attachFile(file, to: note, caption: caption, fileName: fileName, unlessIn: known) {
                         known.insert(staged.sha256)
                         attached += 1
-                        report.images += 1
-                        if dryRun { report.plan.append("attach image \(file.lastPathComponent) to \(entry.source)") }
+                        if staged.kind == .image { report.images += 1 } else { report.files += 1 }
+                        let kind = staged.kind == .image ? "image" : "file"
+                        if dryRun { report.plan.append("attach \(kind) \(file.lastPathComponent) to \(entry.source)") }
                     }
                 } catch {
                     report.problems.append("\(entry.source): \(error), not attached")

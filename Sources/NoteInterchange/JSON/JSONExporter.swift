@@ -22,6 +22,8 @@ public struct JSONExporter {
     public static let fileName = "notes.jsonl"
     static let format = "note-collector-export"
     static let imagesFolder = "images"
+    /// Where the files that are not PNG, JPEG, GIF or WebP images go, each named by its SHA-256.
+    static let filesFolder = "files"
 
     public init(store: Store) {
         self.store = store
@@ -54,6 +56,7 @@ public struct JSONExporter {
         let tree: ExportTree
         let folder: ExportDirectory
         var images: ExportDirectory?
+        var files: ExportDirectory?
         let file: URL
         let handle: FileHandle
         let total: Int
@@ -80,21 +83,7 @@ public struct JSONExporter {
             for note in notes {
                 var images: [JSONValue] = []
                 for attachment in attachments[note.id] ?? [] {
-                    let ext = attachment.format == .jpeg ? "jpg" : attachment.format.rawValue
-                    let name = "\(JSONExporter.imagesFolder)/\(attachment.sha256).\(ext)"
-                    if writtenImages.insert(name).inserted {
-                        let images = try self.images ?? folder.folder(JSONExporter.imagesFolder)
-                        self.images = images
-                        try images.write(try store.data(of: attachment), to: "\(attachment.sha256).\(ext)")
-                    }
-                    images.append(.object([
-                        ("bytes", .integer(Int(attachment.bytes))), ("caption", attachment.caption.map(JSONValue.text) ?? .null),
-                        ("created", .text(attachment.created.isoText)), ("file", .text(name)),
-                        ("format", .text(attachment.format.rawValue)), ("height", .integer(attachment.height)),
-                        ("id", .text(attachment.id.uuidString.lowercased())), ("sha256", .text(attachment.sha256)),
-                        ("width", .integer(attachment.width)),
-                    ]))
-                    report.images += 1
+                    images.append(try write(attachment))
                 }
                 let own: [(String, JSONValue)] = properties[note.id].map { list in
                     [("properties", .array(list.map { .object([("key", .text($0.key)), ("value", .raw($0.value.json))]) }))]
@@ -104,6 +93,46 @@ public struct JSONExporter {
                 report.notes += 1
                 if report.notes % 200 == 0 { progress?(report.notes, total) }
             }
+        }
+
+        /// Writes an attachment's bytes once per content (`images/<sha256>.<ext>`, `files/` for
+        /// any other file); returns its object.
+        mutating func write(_ attachment: Attachment) throws -> JSONValue {
+            let common: [(String, JSONValue)] = [
+                ("bytes", .integer(Int(attachment.bytes))), ("caption", attachment.caption.map(JSONValue.text) ?? .null),
+                ("created", .text(attachment.created.isoText)),
+            ]
+            guard let format = attachment.format, let width = attachment.width, let height = attachment.height else {
+                let ext = attachment.fileName.map { ($0 as NSString).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
+                    ?? MediaTypeSniffer.fileExtension(for: attachment.mediaType) ?? "bin"
+                let name = "\(JSONExporter.filesFolder)/\(attachment.sha256).\(ext)"
+                if writtenImages.insert(name).inserted {
+                    let files = try self.files ?? folder.folder(JSONExporter.filesFolder)
+                    self.files = files
+                    try files.write(attachment, of: store, to: "\(attachment.sha256).\(ext)")
+                }
+                report.files += 1
+                let size: [(String, JSONValue)] = attachment.width.flatMap { width in
+                    attachment.height.map { [("height", .integer($0)), ("id", .text(attachment.id.uuidString.lowercased())),
+                        ("kind", .text("file")), ("mediaType", .text(attachment.mediaType)), ("sha256", .text(attachment.sha256)),
+                        ("width", .integer(width))] }
+                } ?? [("id", .text(attachment.id.uuidString.lowercased())), ("kind", .text("file")),
+                    ("mediaType", .text(attachment.mediaType)), ("sha256", .text(attachment.sha256))]
+                return .object(common + [("file", .text(name)), ("fileName", attachment.fileName.map(JSONValue.text) ?? .null)] + size)
+            }
+            let ext = format == .jpeg ? "jpg" : format.rawValue
+            let name = "\(JSONExporter.imagesFolder)/\(attachment.sha256).\(ext)"
+            if writtenImages.insert(name).inserted {
+                let images = try self.images ?? folder.folder(JSONExporter.imagesFolder)
+                self.images = images
+                try images.write(attachment, of: store, to: "\(attachment.sha256).\(ext)")
+            }
+            report.images += 1
+            return .object(common + [
+                ("file", .text(name)), ("format", .text(format.rawValue)), ("height", .integer(height)),
+                ("id", .text(attachment.id.uuidString.lowercased())), ("sha256", .text(attachment.sha256)),
+                ("width", .integer(width)),
+            ])
         }
 
         /// What every item has, keys in order; `parent` is null at the top of the export.

@@ -162,7 +162,7 @@ public struct JSONReader: Sendable {
                 continue
             case .missing: break  // Reported when it is attached.
             }
-            entry.images.append((file, attachment["caption"] as? String))
+            entry.images.append((file, attachment["caption"] as? String, attachment["fileName"] as? String))
         }
         return entry
     }

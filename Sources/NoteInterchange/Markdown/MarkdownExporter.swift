@@ -17,6 +17,19 @@ public struct MarkdownExporter {
 
     /// The line before a note's image links.
     static let imagesMarker = "<!-- notes: images -->"
+
+    /// The name of an attachment's file beside its note: a file's own name when no other file
+    /// of the folder has it, else (and for an image) `<note>.<n>.<ext>`.
+    static func fileName(of attachment: Attachment, index: Int, stem: String, names: inout FileNames) -> String {
+        let own = attachment.fileName.map { ($0 as NSString).pathExtension }
+        let ext = attachment.format.map { $0 == .jpeg ? "jpg" : $0.rawValue } ?? (own?.isEmpty == false ? own : nil)
+            ?? MediaTypeSniffer.fileExtension(for: attachment.mediaType) ?? "bin"
+        if let name = attachment.fileName, !name.hasSuffix(".md"), own == ext {
+            let base = String(name.dropLast(ext.count + 1))
+            if !base.isEmpty { return names.claim(base, suffix: ".\(ext)") + ".\(ext)" }
+        }
+        return names.claim("\(stem).\(index + 1)", suffix: ".\(ext)") + ".\(ext)"
+    }
     /// The file that carries a collection's front matter in its folder.
     static let collectionFile = ".collection.md"
 
@@ -106,11 +119,12 @@ public struct MarkdownExporter {
                 if let images = attachments[note.id] {
                     var links: [String] = []
                     for (index, attachment) in images.enumerated() {
-                        let ext = attachment.format == .jpeg ? "jpg" : attachment.format.rawValue
-                        let file = names.claim("\(stem).\(index + 1)", suffix: ".\(ext)") + ".\(ext)"
-                        try folder.write(try store.data(of: attachment), to: file)
-                        links.append("![\(MarkdownLinks.escapeText(attachment.caption ?? ""))](<\(file)>)")
-                        report.images += 1
+                        let file = MarkdownExporter.fileName(of: attachment, index: index, stem: stem, names: &names)
+                        try folder.write(attachment, of: store, to: file)
+                        // Images (an SVG too) are embedded; other files are linked.
+                        let embed = attachment.mediaType.hasPrefix("image/") ? "!" : ""
+                        links.append("\(embed)[\(MarkdownLinks.escapeText(attachment.caption ?? ""))](<\(file)>)")
+                        if attachment.kind == .image { report.images += 1 } else { report.files += 1 }
                     }
                     text += "\n\n" + MarkdownExporter.imagesMarker + "\n" + links.joined(separator: "\n") + "\n"
                 }

@@ -325,7 +325,7 @@ public struct MarkdownReader: Sendable {
         // The block an export writes after the body: its links are the note's images.
         if let range = ByteSearch.lastRange(of: Self.imagesMarker, in: body),
             range.lowerBound == body.startIndex || body.utf8[body.utf8.index(before: range.lowerBound)] != 0x0D,
-            body[range.upperBound...].split(separator: "\n").allSatisfy({ $0.hasPrefix("![") })
+            body[range.upperBound...].split(separator: "\n").allSatisfy({ $0.hasPrefix("![") || $0.hasPrefix("[") })
         {
             let links = MarkdownScanner.references(in: String(body[range.upperBound...]))
             body = body[..<range.lowerBound]
@@ -421,8 +421,9 @@ public struct MarkdownReader: Sendable {
         if entry.kind == .note, let tags = matter.list("tags") { entry.tags = tags }
     }
 
-    /// Images and embedded files become attachments: `![text](path)` (reference style too),
-    /// `<img src>`, and Obsidian's `![[file.png]]`, `![[file.png|300]]`, `![[file.png#page]]`,
+    /// Images and embedded files become attachments, of any kind: `![text](path)` (reference
+    /// style too), `<img src>`, Obsidian's `![[file.png]]`, `![[file.png|300]]`, `![[doc.pdf#page=2]]`,
+    /// and links to local files that are not notes (`[report](files/report.pdf)`),
     /// found as ``VaultFiles`` finds them, never inside code. The body keeps its text as
     /// written. Links to the web are left as text; an embedded note (`![[Note]]`) is not a
     /// file. A file outside what is imported, or none, is reported.
@@ -430,14 +431,17 @@ public struct MarkdownReader: Sendable {
         _ references: [MarkdownReference], in place: Place, to note: inout ImportEntry, problems: inout [String]
     ) {
         for reference in references {
-            guard reference.kind == .image || reference.kind == .htmlImage || reference.kind == .wikiEmbed,
+            let isLink = reference.kind == .link
+            guard reference.kind == .image || reference.kind == .htmlImage || reference.kind == .wikiEmbed || isLink,
                 !reference.target.isEmpty, !reference.isExternal
             else { continue }
             let written = reference.target
-            if reference.kind == .wikiEmbed, Self.isNoteName(written) { continue }
+            if reference.kind == .wikiEmbed || isLink, Self.isNoteName(written) { continue }
             let file: URL
             switch place.files.find(written, from: place.folder) {
             case let .file(found): file = found
+            // A link (not an embed) to what is not a file here is a link, not an attachment.
+            case _ where isLink: continue
             case .outside:
                 problems.append("\(note.source): image \(written) is outside what is imported, not attached")
                 continue
@@ -449,7 +453,7 @@ public struct MarkdownReader: Sendable {
                 continue
             }
             if note.images.contains(where: { $0.file == file }) { continue }
-            note.images.append((file, Self.caption(of: reference)))
+            note.images.append((file, isLink ? nil : Self.caption(of: reference), nil))
         }
     }
 

@@ -47,12 +47,136 @@ struct BlobStore: Sendable {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// The bytes read and written at a time when a file is streamed: memory stays bounded
+    /// whatever the file's size.
+    static let streamChunkBytes = 1 << 20
+
+    /// The SHA-256 of the file at `path`, read a chunk at a time; nil when it cannot be read.
+    static func sha256(ofFileAt path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var hash = SHA256()
+        var buffer = [UInt8](repeating: 0, count: streamChunkBytes)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A file copied into a temporary file of the folder, with what was learnt on the way.
+    struct StreamedFile {
+        /// The temporary file's path: whole and synced.
+        let temporary: String
+        let sha256: String
+        let bytes: Int64
+        /// The first bytes, at most ``MediaTypeSniffer/sampleBytes``.
+        let sample: [UInt8]
+    }
+
+    /// Why a stream into the folder stopped.
+    enum StreamFailure: Error {
+        /// The input had more than `limit` bytes.
+        case tooLarge
+        case io(String)
+    }
+
+    /// Copies everything `input` yields into a new temporary file of the folder, a chunk at a
+    /// time, hashing as it goes; stops at more than `limit` bytes. The caller links the file
+    /// into place (``link(_:sha256:)``) or removes it.
+    func stream(from input: Int32, limit: Int64) throws(StreamFailure) -> StreamedFile {
+        if mkdir(folder.path, 0o700) != 0 && errno != EEXIST { throw .io(StoreFolder.errnoText()) }
+        let temporary = folder.appendingPathComponent(Self.temporaryName()).path
+        let out = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard out >= 0 else { throw .io(StoreFolder.errnoText()) }
+        var hash = SHA256()
+        var sample: [UInt8] = []
+        var total: Int64 = 0
+        var buffer = [UInt8](repeating: 0, count: Self.streamChunkBytes)
+        var failure: StreamFailure?
+        while failure == nil {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { failure = .io(StoreFolder.errnoText()); break }
+            if count == 0 { break }
+            total += Int64(count)
+            guard total <= limit else { failure = .tooLarge; break }
+            if sample.count < MediaTypeSniffer.sampleBytes {
+                sample += buffer[0..<min(count, MediaTypeSniffer.sampleBytes - sample.count)]
+            }
+            buffer.withUnsafeBytes { hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            var offset = 0
+            while offset < count, failure == nil {
+                let written = buffer.withUnsafeBytes { Glibc.write(out, $0.baseAddress! + offset, count - offset) }
+                if written < 0 && errno != EINTR { failure = .io(StoreFolder.errnoText()) }
+                if written > 0 { offset += written }
+            }
+        }
+        if failure == nil && fsync(out) != 0 { failure = .io(StoreFolder.errnoText()) }
+        close(out)
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
+        return StreamedFile(
+            temporary: temporary, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined(), bytes: total, sample: sample)
+    }
+
+    /// Puts the whole, synced temporary file `temporary` in place as the blob `sha256` with
+    /// `link(2)`, unless the blob is there already; the temporary file stays, for the caller to
+    /// remove once it needs it no more.
+    func link(_ temporary: String, sha256: String) throws {
+        guard !exists(sha256) else { return }
+        guard Glibc.link(temporary, path(for: sha256)) == 0 || errno == EEXIST else {
+            throw BlobError.io(path(for: sha256), StoreFolder.errnoText())
+        }
+        syncFolder()
+    }
+
+    /// Puts the local file `file` in place as the blob `sha256` after checking its bytes against
+    /// it, read a chunk at a time; the file is moved (it must be in the folder) or, when the
+    /// blob is there already or the bytes do not match, removed. Returns whether they matched.
+    func adopt(_ file: String, sha256: String) throws -> Bool {
+        guard Self.sha256(ofFileAt: file) == sha256 else {
+            unlink(file)
+            return false
+        }
+        if exists(sha256) {
+            unlink(file)
+            return true
+        }
+        // Copies out of the cloud folder are not synced: a blob under its name is always whole.
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            close(fd)
+        }
+        guard rename(file, path(for: sha256)) == 0 else {
+            let reason = StoreFolder.errnoText()
+            unlink(file)
+            throw BlobError.io(path(for: sha256), reason)
+        }
+        syncFolder()
+        return true
+    }
+
     func path(for sha256: String) -> String {
         folder.appendingPathComponent(sha256).path
     }
 
     func exists(_ sha256: String) -> Bool {
         FileManager.default.fileExists(atPath: path(for: sha256))
+    }
+
+    /// Makes the folder when it is missing.
+    func makeFolder() throws {
+        if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
+            throw BlobError.io(folder.path, StoreFolder.errnoText())
+        }
     }
 
     /// Writes the blob unless a blob of that name is already there.
@@ -91,6 +215,13 @@ struct BlobStore: Sendable {
         }
         guard Self.sha256(of: data) == sha256 else { throw BlobError.damaged(sha256) }
         return data
+    }
+
+    /// Checks that the blob is there and has its hash, read a chunk at a time.
+    func verify(_ sha256: String) throws {
+        let path = path(for: sha256)
+        guard FileManager.default.fileExists(atPath: path) else { throw BlobError.missing(sha256) }
+        guard Self.sha256(ofFileAt: path) == sha256 else { throw BlobError.damaged(sha256) }
     }
 
     func remove(_ sha256: String) {

@@ -5,14 +5,24 @@ extension SaveWriter {
     /// Inserts an attachment row and records it in the outbox, with the blob's hash so that
     /// sync can publish the blob before the log that needs it.
     mutating func insert(_ attachment: Attachment) throws {
-        // A cached statement with placeholders: an import inserts many attachments through it.
-        let statement = try db.cachedStatement(
-            sql: "INSERT INTO attachment (\(Attachment.columns), stamps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        try statement.execute(arguments: [
-            attachment.id.storeString, attachment.kind.rawValue, attachment.note.storeString,
-            attachment.sha256, attachment.format.rawValue, attachment.width, attachment.height,
-            attachment.bytes, attachment.caption, attachment.created.storeMilliseconds, insertionStamps,
-        ])
+        // Cached statements with placeholders: an import inserts many attachments through them.
+        if attachment.kind == .image {
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO attachment (\(Attachment.imageColumns), stamps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            try statement.execute(arguments: [
+                attachment.id.storeString, attachment.kind.rawValue, attachment.note.storeString,
+                attachment.sha256, attachment.format?.rawValue, attachment.width, attachment.height,
+                attachment.bytes, attachment.caption, attachment.created.storeMilliseconds, insertionStamps,
+            ])
+        } else {
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO file_attachment (\(Attachment.fileColumns), stamps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            try statement.execute(arguments: [
+                attachment.id.storeString, attachment.note.storeString, attachment.sha256, attachment.mediaType,
+                attachment.fileName, attachment.width, attachment.height, attachment.bytes, attachment.caption,
+                attachment.created.storeMilliseconds, insertionStamps,
+            ])
+        }
         outbox.record(.insert, entity: attachment.entity, object: attachment.id, changes: attachment.insertionChanges)
         attached.append(attachment.id)
     }
@@ -21,7 +31,7 @@ extension SaveWriter {
     /// the save has committed.
     mutating func delete(_ attachments: [Attachment]) throws {
         for attachment in attachments {
-            try db.execute(literal: "DELETE FROM attachment WHERE id = \(attachment.id.storeString)")
+            try db.execute(literal: "DELETE FROM \(sql: Attachment.table(of: attachment.kind)) WHERE id = \(attachment.id.storeString)")
             try db.execute(literal: "INSERT OR IGNORE INTO blob_release(sha256) VALUES (\(attachment.sha256))")
             try recordTombstone(attachment.id, entity: attachment.entity, state: TombstoneRecord.attachmentState(note: attachment.note))
             var changes = OutboxChanges()
@@ -37,7 +47,7 @@ extension SaveWriter {
         var attachments: [Attachment] = []
         try IDList.forEachChunk(of: ids) { chunk in
             attachments += try SQLRequest<Attachment>(
-                literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE note IN \(chunk)"
+                literal: "SELECT \(sql: Attachment.columns) FROM \(sql: Attachment.source) WHERE note IN \(chunk)"
             ).fetchAll(db)
         }
         try delete(attachments)

@@ -11,6 +11,41 @@ extension Store {
     /// 50 MB, one that is not a whole PNG, JPEG, GIF or WebP image, or an image over
     /// 500 megapixels is refused.
     public func attachImages(_ files: [URL], to noteID: UUID, caption: String? = nil) throws -> [Attachment] {
+        let note = try attachableNote(noteID)
+        let now = wallClock.storeNow()
+        let prepared = try files.map { file in
+            let (attachment, data) = try Attachment.prepare(file, for: note, caption: caption, now: now)
+            return (attachment, AttachedFile.Bytes.data(data))
+        }
+        return try insertAttachments(prepared, now: now)
+    }
+
+    /// Attaches files of any kind to a note, all or none: if one file is refused, nothing is
+    /// kept (no row, no blob).
+    ///
+    /// A file that starts as a PNG, JPEG, GIF or WebP image is an image, checked as
+    /// ``attachImages(_:to:caption:)`` checks it (refused when it is not a whole one, over
+    /// 50 MB or over 500 megapixels). An SVG (by its first element, or its name) must be
+    /// well-formed XML with an `svg` root, and has the size its `width` and `height` say. Any
+    /// other file is kept as opaque bytes, with a media type sniffed from its content and its
+    /// extension as a hint. Files other than images are streamed into the store in bounded
+    /// memory, never read whole; a file of more than `limit` bytes (at most
+    /// ``Attachment/maximumFileBytes``) is refused.
+    public func attach(
+        _ files: [URL], to noteID: UUID, caption: String? = nil, limit: Int64 = Attachment.defaultFileLimit
+    ) throws -> [Attachment] {
+        let note = try attachableNote(noteID)
+        let now = wallClock.storeNow()
+        let limit = min(limit, Attachment.maximumFileBytes)
+        var prepared: [(Attachment, AttachedFile.Bytes)] = []
+        defer { Self.removeTemporaries(prepared.map(\.1)) }
+        for file in files {
+            prepared.append(try AttachedFile.prepare(file, for: note, caption: caption, limit: limit, now: now, blobs: blobs))
+        }
+        return try insertAttachments(prepared, now: now)
+    }
+
+    private func attachableNote(_ noteID: UUID) throws -> Item {
         let note = try item(noteID, includingBody: false)
         guard note.isNote else {
             throw StoreError.invalidOperation(item: note.label, reason: "a collection has no attachments")
@@ -18,16 +53,18 @@ extension Store {
         guard !note.isTrashed else {
             throw StoreError.invalidOperation(item: note.label, reason: "it is in the trash")
         }
-        let now = wallClock.storeNow()
-        let prepared = try files.map { file in try Attachment.prepare(file, for: note, caption: caption, now: now) }
+        return note
+    }
+
+    private func insertAttachments(_ prepared: [(Attachment, AttachedFile.Bytes)], now: Date) throws -> [Attachment] {
         do {
             try write { db in
                 try SaveWriter.writing(db, now: now, device: deviceID) { writer in
                     try writer.begin()
-                    for (attachment, data) in prepared {
+                    for (attachment, bytes) in prepared {
                         // Written inside the transaction: a concurrent release of the same blob
                         // waits for it, and then sees the new reference.
-                        try writeBlob(data, sha256: attachment.sha256)
+                        try writeBlob(bytes, sha256: attachment.sha256)
                         try writer.insert(attachment)
                     }
                     try writer.finish()
@@ -38,6 +75,22 @@ extension Store {
             throw error
         }
         return prepared.map(\.0)
+    }
+
+    /// Removes the temporary files of prepared bytes.
+    static func removeTemporaries(_ bytes: [AttachedFile.Bytes]) {
+        for case let .temporary(path) in bytes { unlink(path) }
+    }
+
+    func writeBlob(_ bytes: AttachedFile.Bytes, sha256: String) throws {
+        do {
+            switch bytes {
+            case let .data(data): try blobs.write(data, sha256: sha256)
+            case let .temporary(path): try blobs.link(path, sha256: sha256)
+            }
+        } catch BlobError.io(let path, let reason) {
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
     }
 
     func writeBlob(_ data: Data, sha256: String) throws {
@@ -62,7 +115,9 @@ extension Store {
 
     /// The blobs that attachments use, sorted.
     public func blobsInUse() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+        try read { db in
+            try String.fetchAll(db, sql: "SELECT sha256 FROM attachment UNION SELECT sha256 FROM file_attachment ORDER BY sha256")
+        }
     }
 
     /// The blobs that attachments use and that the store does not hold, sorted: the bytes
@@ -73,11 +128,7 @@ extension Store {
 
     /// The attachment with this id, or nil.
     public func attachment(_ id: UUID) throws -> Attachment? {
-        try read { db in
-            try SQLRequest<Attachment>(
-                literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE id = \(id.storeString)"
-            ).fetchOne(db)
-        }
+        try read { db in try Attachment.fetchOne(db, id: id) }
     }
 
     /// Finds an attachment by its full id or a unique id prefix of at least four characters.
@@ -88,7 +139,10 @@ extension Store {
         }
         let found = try read { db in
             try SQLRequest<Attachment>(
-                literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE id >= \(text) AND id < \(text + "~") LIMIT 11"
+                literal: """
+                    SELECT \(sql: Attachment.columns) FROM \(sql: Attachment.source)
+                    WHERE id >= \(text) AND id < \(text + "~") LIMIT 11
+                    """
             ).fetchAll(db)
         }
         guard found.count <= 1 else {
@@ -103,15 +157,56 @@ extension Store {
         try write { db in
             try SaveWriter.writing(db, now: wallClock.storeNow(), device: deviceID) { writer in
                 try writer.begin()
-                let found = try SQLRequest<Attachment>(
-                    literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE id = \(id.storeString)"
-                ).fetchAll(db)
-                guard !found.isEmpty else { throw StoreError.unknownAttachment(id.storeString) }
-                try writer.delete(found)
+                guard let found = try Attachment.fetchOne(db, id: id) else { throw StoreError.unknownAttachment(id.storeString) }
+                try writer.delete([found])
                 try writer.finish()
             }
         }
         try releaseBlobs()
+    }
+
+    /// The path of an attachment's bytes in the store, for reading them a chunk at a time
+    /// (``copyBytes(of:to:)``); they are not checked here.
+    public func blobPath(of attachment: Attachment) -> String {
+        blobs.path(for: attachment.sha256)
+    }
+
+    /// Writes the original bytes of an attachment into the new file `destination`, a chunk at a
+    /// time, checked against their hash on the way: nothing is left at `destination` when they
+    /// are missing or damaged, or cannot be written.
+    public func copyBytes(of attachment: Attachment, to destination: URL) throws {
+        let source = blobs.path(for: attachment.sha256)
+        guard FileManager.default.fileExists(atPath: source) else {
+            throw StoreError.blob(attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
+        }
+        switch BlobCopy.copy(source, to: destination.path, expecting: attachment.sha256) {
+        case .copied: return
+        case .damaged:
+            throw StoreError.blob(
+                attachment: attachment.id, problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
+        case let .failed(path, reason):
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+    }
+
+    /// Writes the original bytes of an attachment to the open file `fd` (at `path`, for
+    /// messages), a chunk at a time, checked against their hash: throws when they are missing
+    /// or damaged (what was written then is not the attachment's).
+    public func writeBytes(of attachment: Attachment, to fd: Int32, path: String) throws {
+        let source = blobs.path(for: attachment.sha256)
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw StoreError.blob(attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
+        }
+        defer { close(input) }
+        switch BlobCopy.copy(from: input, to: fd, expecting: attachment.sha256) {
+        case .copied: return
+        case .damaged:
+            throw StoreError.blob(
+                attachment: attachment.id, problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
+        case let .failed(_, reason):
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
     }
 
     /// The original bytes of an attachment, checked against their hash: damaged bytes are
@@ -136,7 +231,10 @@ extension Store {
             let marked = try String.fetchAll(db, sql: "SELECT sha256 FROM blob_release")
             for sha256 in Set(marked + candidates) {
                 let used = try SQLRequest<Bool>(
-                    literal: "SELECT EXISTS (SELECT 1 FROM attachment WHERE sha256 = \(sha256))"
+                    literal: """
+                        SELECT EXISTS (SELECT 1 FROM attachment WHERE sha256 = \(sha256))
+                            OR EXISTS (SELECT 1 FROM file_attachment WHERE sha256 = \(sha256))
+                        """
                 ).fetchOne(db) ?? true
                 if !used { blobs.remove(sha256) }
             }

@@ -97,7 +97,13 @@ public final class BaselineDatabase {
 
     /// The blobs its attachments use.
     public func blobs() throws -> [String] {
-        try queue.read { db in try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") }
+        try queue.read(Self.blobsInUse)
+    }
+
+    /// The blobs the attachments of a store, or of a baseline of any model version, use, sorted.
+    static func blobsInUse(_ db: Database) throws -> [String] {
+        let files = try db.tableExists("file_attachment") ? " UNION SELECT sha256 FROM file_attachment" : ""
+        return try String.fetchAll(db, sql: "SELECT sha256 FROM attachment\(files) ORDER BY sha256")
     }
 
     /// The greatest clock of each device whose changes it holds.
@@ -290,6 +296,25 @@ public final class BaselineDatabase {
         }
     }
 
+    /// Each file attachment (model 10) of an item it holds, with ids, blob name, media type,
+    /// file name and caption within the store's rules.
+    private static func checkFileAttachments(_ db: Database) throws {
+        let dangling = try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM file_attachment WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = file_attachment.note))
+            """) ?? true
+        guard !dangling else { throw BaselineProblem("it refers to an item it does not hold") }
+        let files = try Row.fetchCursor(db, sql: "SELECT id, note, sha256, media_type, name, bytes, caption FROM file_attachment")
+        while let row = try files.next() {
+            guard isStoreUUID(row["id"] as DatabaseValue), isStoreUUID(row["note"] as DatabaseValue),
+                let sha256: String = row["sha256"], BlobName.isValid(sha256),
+                let mediaType: String = row["media_type"], MediaTypeSniffer.isValid(mediaType),
+                (row["name"] as String?).map(Attachment.isValidFileName) ?? true,
+                let bytes: Int64 = row["bytes"], bytes <= Attachment.maximumFileBytes,
+                ((row["caption"] as String?)?.count ?? 0) <= Attachment.maximumCaptionLength
+            else { throw BaselineProblem("a file attachment breaks the store's rules") }
+        }
+    }
+
     /// Ids in the store's form, names and bodies within the store's rules, in one pass over
     /// the items (and one over the attachments).
     private static func checkContents(_ db: Database, modelVersion: Int) throws {
@@ -310,6 +335,7 @@ public final class BaselineDatabase {
                 sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
             else { throw BaselineProblem("an attachment breaks the store's rules") }
         }
+        if modelVersion >= 10 { try checkFileAttachments(db) }
         guard modelVersion >= 5 else { return }
         let tags = try Row.fetchCursor(db, sql: "SELECT item, name, stamp FROM tag")
         while let row = try tags.next() {

@@ -61,7 +61,7 @@ extension Store {
                 var made = BaselineCopy(
                     syncValues: values, clock: clock,
                     items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0,
-                    attachments: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attachment") ?? 0,
+                    attachments: try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM attachment) + (SELECT COUNT(*) FROM file_attachment)") ?? 0,
                     unexported: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0)
                 try db.execute(sql: """
                     DELETE FROM outbox;
@@ -77,8 +77,9 @@ extension Store {
                     DROP TABLE IF EXISTS link_name;
                     DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.linksMigration)';
                     """)
-                // Without properties, the copy is of model 8, which builds before them read.
-                if try StoreSchema.dropEmptyProperties(db) { made.modelVersion = 8 }
+                // Without properties and file attachments, the copy is of model 8, which builds
+                // before them read.
+                if try StoreSchema.dropUnusedModel10Tables(db) { made.modelVersion = 8 }
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if let pruning = try retention(made) { made.cuts = try VersionStorage.prune(pruning, db) }
                 made.recordsCuts = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")!
@@ -120,7 +121,7 @@ extension Store {
     /// store makes its own device id when it opens. Throws when the store got a database
     /// meanwhile; `file` is removed in every case.
     public static func create(
-        folder: URL, fromBaseline file: URL, clock: UInt64, blob: (String) throws -> Data
+        folder: URL, fromBaseline file: URL, clock: UInt64, blob: (_ sha256: String, _ destination: URL) throws -> Void
     ) throws -> Store {
         let folder = folder.standardizedFileURL
         let database = folder.appendingPathComponent(databaseFileName)
@@ -129,12 +130,17 @@ extension Store {
         let blobs = BlobStore(storeFolder: folder)
         do {
             let queue = try DatabaseQueue(path: file.path)
-            for sha256 in try queue.read({ try String.fetchAll($0, sql: "SELECT DISTINCT sha256 FROM attachment ORDER BY sha256") })
-            where !blobs.exists(sha256) {
+            for sha256 in try queue.read(BaselineDatabase.blobsInUse) where !blobs.exists(sha256) {
                 // A blob that cannot be had now (missing, damaged) leaves its attachments
                 // waiting for their bytes: every note joins, and sync fetches them later.
-                guard let data = try? blob(sha256), BlobStore.sha256(of: data) == sha256 else { continue }
-                try blobs.write(data, sha256: sha256)
+                // Copied a chunk at a time into a temporary file, then checked and moved.
+                try blobs.makeFolder()
+                let temporary = blobs.folder.appendingPathComponent(BlobStore.temporaryName())
+                guard (try? blob(sha256, temporary)) != nil else {
+                    unlink(temporary.path)
+                    continue
+                }
+                _ = try blobs.adopt(temporary.path, sha256: sha256)
             }
             try queue.write { db in
                 try db.execute(sql: "DROP TABLE \(BaselineDatabase.headerTable)")

@@ -31,12 +31,33 @@ extension ObjectContext {
     public func attachImage(_ file: URL, to note: Item, caption: String? = nil, unlessIn known: Set<String> = []) throws -> Attachment? {
         let (attachment, data) = try Attachment.prepare(file, for: note, caption: caption, now: store.wallClock.storeNow())
         if known.contains(attachment.sha256) { return nil }
-        stagedAttachments.append((attachment, data))
+        stagedAttachments.append((attachment, .data(data)))
         return attachment
     }
 
-    /// The bytes of the images staged for the next save.
-    public var stagedAttachmentBytes: Int { stagedAttachments.reduce(0) { $0 + $1.data.count } }
+    /// Checks a file of any kind as ``Store/attach(_:to:caption:limit:)`` does (keeping
+    /// `fileName` as its name when given and valid, else the file's own), to attach it to
+    /// `note` on ``save()``, in the save's transaction: an image's bytes are kept in memory, any
+    /// other file's streamed into a temporary file of the store. Returns the attachment, or nil
+    /// when the SHA-256 of its bytes is in `known` (nothing is staged then).
+    @discardableResult
+    public func attachFile(
+        _ file: URL, to note: Item, caption: String? = nil, fileName: String? = nil, limit: Int64 = Attachment.defaultFileLimit,
+        unlessIn known: Set<String> = []
+    ) throws -> Attachment? {
+        let (attachment, bytes) = try AttachedFile.prepare(
+            file, for: note, caption: caption, fileName: fileName, limit: min(limit, Attachment.maximumFileBytes),
+            now: store.wallClock.storeNow(), blobs: store.blobs)
+        if known.contains(attachment.sha256) {
+            Store.removeTemporaries([bytes])
+            return nil
+        }
+        stagedAttachments.append((attachment, bytes))
+        return attachment
+    }
+
+    /// The bytes of the attachments staged for the next save that are held in memory (images).
+    public var stagedAttachmentBytes: Int { stagedAttachments.reduce(0) { $0 + $1.bytes.inMemory } }
 }
 
 extension Store {
@@ -58,7 +79,10 @@ extension Store {
             var result: [UUID: [Attachment]] = [:]
             try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
                 let attachments = try SQLRequest<Attachment>(
-                    literal: "SELECT \(sql: Attachment.columns) FROM attachment WHERE note IN \(chunk) ORDER BY note, created, rowid"
+                    literal: """
+                        SELECT \(sql: Attachment.columns) FROM \(sql: Attachment.source) WHERE note IN \(chunk)
+                        ORDER BY note, created, kind DESC, position
+                        """
                 ).fetchAll(db)
                 for attachment in attachments { result[attachment.note, default: []].append(attachment) }
             }

@@ -37,9 +37,9 @@ extension ObjectContext {
                         if let item = registry[id]?.current { try writer.insert(item, keepingDates: keepingDates.contains(id)) }
                     }
                     try writer.writeFirstVersions()
-                    for (attachment, data) in staged {
+                    for (attachment, bytes) in staged {
                         // Written inside the transaction, as Store.attachImages does.
-                        try store.writeBlob(data, sha256: attachment.sha256)
+                        try store.writeBlob(bytes, sha256: attachment.sha256)
                         try writer.insert(attachment)
                     }
                     for registration in registry.values {

@@ -27,7 +27,7 @@ public final class ObjectContext {
     /// Inserted items that keep the dates they were given.
     var keepingDates: Set<UUID> = []
     /// Image attachments to write with the next save, with their bytes.
-    var stagedAttachments: [(attachment: Attachment, data: Data)] = []
+    var stagedAttachments: [(attachment: Attachment, bytes: AttachedFile.Bytes)] = []
     /// Tag changes to write with the next save, per note, in the order they were made.
     var stagedTags: [UUID: TagEdit] = [:]
     var taggedOrder: [UUID] = []
@@ -190,6 +190,7 @@ public final class ObjectContext {
         purgeRoots.removeAll()
         restoring.removeAll()
         keepingDates.removeAll()
+        Store.removeTemporaries(stagedAttachments.map(\.bytes))
         stagedAttachments.removeAll()
         stagedTags.removeAll()
         taggedOrder.removeAll()

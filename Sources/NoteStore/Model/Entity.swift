@@ -1,11 +1,12 @@
 /// The entities of the model, by the names that sync writes in logs and snapshots
-/// (docs/sync-format.md, 5.3): the abstract `Item`'s `Note` and `Collection`, and
-/// `ImageAttachment`, `Tag` for the tags of an item and `Property` for its properties (the
-/// object of a tag or property change is the item).
+/// (docs/sync-format.md, 5.3): the abstract `Item`'s `Note` and `Collection`, the abstract
+/// `Attachment`'s `ImageAttachment` and `FileAttachment`, `Tag` for the tags of an item and
+/// `Property` for its properties (the object of a tag or property change is the item).
 public enum Entity: String, Sendable, CaseIterable {
     case note = "Note"
     case collection = "Collection"
     case imageAttachment = "ImageAttachment"
+    case fileAttachment = "FileAttachment"
     case tag = "Tag"
     case property = "Property"
 
@@ -19,10 +20,13 @@ public enum Entity: String, Sendable, CaseIterable {
         switch self {
         case .note: return .note
         case .collection: return .collection
-        case .imageAttachment, .tag, .property: return nil
+        case .imageAttachment, .fileAttachment, .tag, .property: return nil
         }
     }
 
     /// Whether it is an item: a note or a collection.
     public var isItem: Bool { itemKind != nil }
+
+    /// Whether it is an attachment: an image or any other file.
+    public var isAttachment: Bool { self == .imageAttachment || self == .fileAttachment }
 }

@@ -87,10 +87,12 @@ extension Replica {
     /// attachment that came for a note that is not there.
     func removeOrphanAttachments() throws {
         guard mayHaveOrphanAttachments else { return }
-        let orphans = "NOT EXISTS (SELECT 1 FROM item WHERE item.id = attachment.note AND item.kind = 'note')"
-        try db.execute(sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM attachment WHERE \(orphans)")
-        releasedBlobs = releasedBlobs || db.changesCount > 0
-        try db.execute(sql: "DELETE FROM attachment WHERE \(orphans)")
+        for table in ["attachment", "file_attachment"] {
+            let orphans = "NOT EXISTS (SELECT 1 FROM item WHERE item.id = \(table).note AND item.kind = 'note')"
+            try db.execute(sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM \(table) WHERE \(orphans)")
+            releasedBlobs = releasedBlobs || db.changesCount > 0
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(orphans)")
+        }
     }
 }
 

@@ -125,7 +125,8 @@ extension Replica {
             result += try VersionStorage.line(object, property, db).entries.map(\.stamp)
         }
         for json in try String.fetchAll(
-            db.cachedStatement(sql: "SELECT stamps FROM attachment WHERE note = ?"), arguments: [object.storeString])
+            db.cachedStatement(sql: "SELECT stamps FROM attachment WHERE note = ?1 UNION ALL SELECT stamps FROM file_attachment WHERE note = ?1"),
+            arguments: [object.storeString])
         {
             result += Self.stamps(json).values
         }
@@ -135,7 +136,8 @@ extension Replica {
     /// The note an attachment belongs to, when there is such an attachment.
     public func attachmentNote(of attachment: UUID) throws -> UUID? {
         try String.fetchOne(
-            db.cachedStatement(sql: "SELECT note FROM attachment WHERE id = ?"), arguments: [attachment.storeString]
+            db.cachedStatement(sql: "SELECT note FROM attachment WHERE id = ?1 UNION ALL SELECT note FROM file_attachment WHERE id = ?1 LIMIT 1"),
+            arguments: [attachment.storeString]
         ).flatMap(UUID.init(storeText:))
     }
 

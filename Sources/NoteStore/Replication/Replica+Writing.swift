@@ -13,6 +13,8 @@ extension Replica {
     public func insert(entity: Entity, object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
         if let kind = entity.itemKind {
             try insertItem(kind: kind, object: object, values: values, stamps: stamps)
+        } else if entity == .fileAttachment {
+            try insertFileAttachment(object: object, values: values, stamps: stamps)
         } else {
             try insertAttachment(object: object, values: values, stamps: stamps)
         }
@@ -53,9 +55,36 @@ extension Replica {
             throw StoreError.invalidOperation(item: object.storeString, reason: "the attachment's values are incomplete")
         }
         try db.execute(literal: """
-            INSERT INTO attachment (\(sql: Attachment.columns), stamps)
+            INSERT INTO attachment (\(sql: Attachment.imageColumns), stamps)
             VALUES (\(object.storeString), 'image', \(note.storeString), \(sha256), \(format.rawValue), \(width), \(height),
                 \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
+            """)
+        mayHaveOrphanAttachments = true
+    }
+
+    /// Inserts a `FileAttachment` (model 10): any file but the four checked image formats.
+    private func insertFileAttachment(object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
+        func optionalPixels(_ name: String) -> Int64?? {
+            switch values[name] {
+            case nil, .null?: return .some(nil)
+            case let .integer(value)? where value > 0: return .some(value)
+            default: return nil
+            }
+        }
+        guard let note = values.text("note").flatMap(UUID.init(storeText:)),
+            let sha256 = values.text("sha256"), BlobName.isValid(sha256),
+            let mediaType = values.text("mediaType"), MediaTypeSniffer.isValid(mediaType),
+            values["fileName"] == nil || values["fileName"] == .null || values.text("fileName").map(Attachment.isValidFileName) == true,
+            let width = optionalPixels("width"), let height = optionalPixels("height"), (width == nil) == (height == nil),
+            let bytes = values.integer("bytes"), bytes >= 0, bytes <= Attachment.maximumFileBytes,
+            (values.text("caption")?.count ?? 0) <= Attachment.maximumCaptionLength
+        else {
+            throw StoreError.invalidOperation(item: object.storeString, reason: "the attachment's values are incomplete")
+        }
+        try db.execute(literal: """
+            INSERT INTO file_attachment (\(sql: Attachment.fileColumns), stamps)
+            VALUES (\(object.storeString), \(note.storeString), \(sha256), \(mediaType), \(values.text("fileName")), \(width),
+                \(height), \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
             """)
         mayHaveOrphanAttachments = true
     }
@@ -72,7 +101,7 @@ extension Replica {
         }
         let paths = properties.map { property -> SQL in "\(sql: "'$." + property.name + "'"), \(stamps[property.name]?.text)" }
         assignments.append("stamps = json_set(stamps, \(paths.joined(separator: ", ")))")
-        let table = isItem ? "item" : "attachment"
+        let table = isItem ? "item" : entity == .fileAttachment ? "file_attachment" : "attachment"
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
         if textChanged {
             try searchIndex.willChange(object.storeString, db)
@@ -148,18 +177,21 @@ extension Replica {
     public func remove(entity: Entity, object: UUID, stamp: ChangeStamp, seen: [UUID: UInt64]? = nil) throws {
         let id = object.storeString
         var state: String?
-        if entity == .imageAttachment {
+        if entity.isAttachment {
+            let table = entity == .fileAttachment ? "file_attachment" : "attachment"
             state = try attachmentNote(of: object).map(TombstoneRecord.attachmentState(note:))
-            try releaseBlobs(ofAttachmentsWhere: "id = \(id)")
-            try db.execute(literal: "DELETE FROM attachment WHERE id = \(id)")
+            try releaseBlobs(ofAttachmentsWhere: "id = \(id)", in: table)
+            try db.execute(literal: "DELETE FROM \(sql: table) WHERE id = \(id)")
         } else {
             state = try TombstoneRecord.capturedState(of: id, db)
-            try releaseBlobs(ofAttachmentsWhere: "note = \(id)")
-            try db.execute(literal: """
-                INSERT OR REPLACE INTO tombstone(object, entity, stamp)
-                SELECT id, 'ImageAttachment', \(stamp.text) FROM attachment WHERE note = \(id)
-                """)
-            try db.execute(literal: "DELETE FROM attachment WHERE note = \(id)")
+            for (table, entity) in [("attachment", Entity.imageAttachment), ("file_attachment", .fileAttachment)] {
+                try releaseBlobs(ofAttachmentsWhere: "note = \(id)", in: table)
+                try db.execute(literal: """
+                    INSERT OR REPLACE INTO tombstone(object, entity, stamp)
+                    SELECT id, \(entity.rawValue), \(stamp.text) FROM \(sql: table) WHERE note = \(id)
+                    """)
+                try db.execute(literal: "DELETE FROM \(sql: table) WHERE note = \(id)")
+            }
             try searchIndex.willChange(id, db)
             try VersionStorage.keepCurrentText(of: object, nil, db)
             try db.execute(literal: "DELETE FROM item WHERE id = \(id)")
@@ -182,8 +214,8 @@ extension Replica {
         releasedBlobs = true
     }
 
-    private func releaseBlobs(ofAttachmentsWhere condition: SQL) throws {
-        try db.execute(literal: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM attachment WHERE \(condition)")
+    private func releaseBlobs(ofAttachmentsWhere condition: SQL, in table: String) throws {
+        try db.execute(literal: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM \(sql: table) WHERE \(condition)")
         releasedBlobs = releasedBlobs || db.changesCount > 0
     }
 }

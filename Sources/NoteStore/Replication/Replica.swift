@@ -50,14 +50,16 @@ public final class Replica {
             db.cachedStatement(sql: """
                 SELECT kind, stamps FROM item WHERE id = ?1
                 UNION ALL SELECT 'attachment', stamps FROM attachment WHERE id = ?1
+                UNION ALL SELECT 'file', stamps FROM file_attachment WHERE id = ?1
                 LIMIT 1
                 """),
             arguments: [object.storeString])
         else { return nil }
         let entity: Entity
-        if row["kind"] as String == "attachment" {
-            entity = .imageAttachment
-        } else {
+        switch row["kind"] as String {
+        case "attachment": entity = .imageAttachment
+        case "file": entity = .fileAttachment
+        default:
             entity = Entity(try row.storeCase(Item.Columns.kind, as: ItemKind.self, table: "item", rowID: object.storeString))
         }
         return ObjectState(entity: entity, stamps: Self.stamps(row["stamps"]))
@@ -111,6 +113,44 @@ extension Store {
         }
         if released { try releaseBlobs() }
         return result
+    }
+
+    /// A new temporary file in the store's blob folder, for a blob copied in a chunk at a
+    /// time (``storeBlob(file:sha256:)``); a process that stops leaves it to the clean-up of
+    /// leftovers.
+    public func temporaryBlobFile() throws -> URL {
+        do {
+            try blobs.makeFolder()
+        } catch BlobError.io(let path, let reason) {
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+        return blobs.folder.appendingPathComponent(BlobStore.temporaryName())
+    }
+
+    /// Moves the file `file` (from ``temporaryBlobFile()``), which came from another device,
+    /// into place as the blob `sha256`, after checking it against its hash a chunk at a time;
+    /// the file is removed when it does not match.
+    public func storeBlob(file: URL, sha256: String) throws {
+        let matched: Bool
+        do {
+            matched = try blobs.adopt(file.path, sha256: sha256)
+        } catch BlobError.io(let path, let reason) {
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+        guard matched else {
+            throw StoreError.invalidOperation(item: "blobs/\(sha256)", reason: "its bytes do not match their hash")
+        }
+    }
+
+    /// The blob's file in the store, checked against its hash a chunk at a time, for publishing
+    /// it without reading it whole.
+    public func blobFile(_ sha256: String) throws -> URL {
+        do {
+            try blobs.verify(sha256)
+        } catch {
+            throw StoreError.invalidOperation(item: "blobs/\(sha256)", reason: "its bytes are missing or damaged")
+        }
+        return URL(fileURLWithPath: blobs.path(for: sha256))
     }
 
     /// Writes a blob that came from another device, after checking it against its hash.

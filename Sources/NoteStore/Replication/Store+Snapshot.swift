@@ -50,7 +50,7 @@ extension Store {
         }
         for (item, stamps) in Self.parentsFirst(collections) { records += try Self.records(item, stamps: stamps, db) }
         records += notes
-        for row in try Row.fetchAll(db, sql: "SELECT \(Attachment.columns), stamps FROM attachment ORDER BY rowid") {
+        for row in try Row.fetchAll(db, sql: "SELECT \(Attachment.columns), stamps FROM \(Attachment.source) ORDER BY kind DESC, position") {
             let attachment = try Attachment(row: row)
             records.append(SnapshotRecord(
                 entity: attachment.entity, object: attachment.id, operation: .insert,

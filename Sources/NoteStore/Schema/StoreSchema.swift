@@ -10,8 +10,8 @@ enum StoreSchema {
     static let currentModelVersion = 10
     /// The model versions of stores, in order: 9 is a version of logs only.
     static let storeModelVersions = [1, 2, 3, 4, 5, 6, 7, 8, 10]
-    /// The model version of a log with a property change: what builds before properties
-    /// wait on.
+    /// The model version of a log with a property change or a file attachment: what builds
+    /// before properties and files wait on.
     static let modelVersionWithProperties = 10
     /// The model version of a log without tags: what builds of model 4 still read
     /// (docs/sync-format.md, "Versions").
@@ -53,7 +53,7 @@ enum StoreSchema {
         // As v7: tables of their own, foreign keys left on. Before the link index, so that a
         // store of each model version is its migrations up to that version's.
         migrator.registerMigration("v10", foreignKeyChecks: .immediate) { db in
-            try addProperties(db)
+            try addModel10(db)
         }
         // Derived tables, not a model version: a baseline leaves them out (and the record of
         // this migration), and a store made from one builds them when it opens.

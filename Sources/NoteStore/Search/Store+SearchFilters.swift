@@ -97,8 +97,12 @@ extension Store {
             let sources = Set(try backlinks(of: target.id).map(\.source)).map { "\"\($0.storeString)\"" }.sorted()
             return "item.id IN (SELECT value FROM json_each(\("[" + sources.joined(separator: ",") + "]")))"
         case let .has(kind):
-            let kinds: SQL = kind == .image ? " AND attachment.kind = 'image'" : ""
-            return "EXISTS (SELECT 1 FROM attachment WHERE attachment.note = item.id\(kinds))"
+            // An SVG or another image kept as a file is an image too.
+            let files: SQL = kind == .image ? " AND file_attachment.media_type LIKE 'image/%'" : ""
+            return """
+                (EXISTS (SELECT 1 FROM attachment WHERE attachment.note = item.id)
+                    OR EXISTS (SELECT 1 FROM file_attachment WHERE file_attachment.note = item.id\(files)))
+                """
         case .trashed:
             return "item.trashed IS NOT NULL"
         case .conflict:

@@ -35,14 +35,15 @@ extension Store {
     public func inspect() throws -> StoreInspection {
         var inspection = StoreInspection(damage: try databaseProblems())
         let attachments = try read { db in
-            try Attachment.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM attachment ORDER BY sha256")
+            try Attachment.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM \(Attachment.source) ORDER BY sha256")
         }
         let awaited = Set(try syncValues(withPrefix: Self.awaitedBlobsKey)[Self.awaitedBlobsKey]?
             .split(separator: ",").map(String.init) ?? [])
         var referenced: Set<String> = []
         for attachment in attachments where referenced.insert(attachment.sha256).inserted {
             do {
-                _ = try blobs.read(attachment.sha256)
+                // Hashed a chunk at a time: a file attachment may be larger than memory.
+                try blobs.verify(attachment.sha256)
             } catch BlobError.missing where awaited.contains(attachment.sha256) {
                 inspection.waiting.append(
                     "waiting: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString): its bytes are not in the cloud folder yet")
@@ -73,7 +74,7 @@ extension Store {
     /// meanwhile (`SyncEngine.removeLeftovers()`).
     public func removeLeftovers() throws -> Int {
         try write { db in
-            let referenced = Set(try String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM attachment"))
+            let referenced = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM attachment UNION SELECT sha256 FROM file_attachment"))
             var removed = blobs.removeStaleTemporaryFiles().count
             for name in blobs.names() where !referenced.contains(name) && !name.hasPrefix(BlobStore.temporaryPrefix) {
                 if blobs.removeFile(name) { removed += 1 }

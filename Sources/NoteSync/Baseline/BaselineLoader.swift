@@ -159,8 +159,7 @@ struct BaselineLoader {
         try database.upgradeToCurrentModel(file: file)
         for sha256 in try database.blobs() where !store.hasBlob(sha256) {
             // One that cannot be had now leaves its attachments waiting (``BlobRepair``).
-            guard let data = try? container.readBlob(sha256) else { continue }
-            try store.storeBlob(data, sha256: sha256)
+            try? container.copyBlob(sha256, into: store)
         }
         let records = try database.records()
         // A cut of the store that the baseline holds is at or after the baseline's (settings

@@ -62,7 +62,9 @@ extension SyncEngine {
         hooks.reach(.joinVerified)
         let store: Store
         do {
-            store = try Store.create(folder: folder, fromBaseline: file, clock: clock) { sha256 in try container.readBlob(sha256) }
+            store = try Store.create(folder: folder, fromBaseline: file, clock: clock) { sha256, destination in
+                try container.fetchBlob(sha256, to: destination)
+            }
         } catch where !Store.hasDatabase(in: folder) {
             return nil
         }

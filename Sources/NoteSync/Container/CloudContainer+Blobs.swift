@@ -8,8 +8,8 @@ import NoteStore
 /// that name is the same bytes, so there is nothing to do when it exists) and verified against
 /// its name whenever it is read: a damaged blob is an error, never imported.
 extension CloudContainer {
-    /// The most bytes a blob may have: the largest attachment a store accepts.
-    public static let blobSizeLimit = Int(Attachment.maximumBytes)
+    /// The most bytes a blob may have: the largest file attachment any store accepts.
+    public static let blobSizeLimit = Int(Attachment.maximumFileBytes)
 
     /// The SHA-256 of `data`, in 64 lowercase hex digits, as blobs are named.
     public static func sha256(of data: Data) -> String {
@@ -86,6 +86,82 @@ extension CloudContainer {
         }
         guard Self.sha256(of: data) == sha256 else { throw .damagedBlob(path: absolutePath(relative)) }
         return data
+    }
+
+    /// Publishes the local file `file`, whose bytes have the SHA-256 `sha256`, as a blob unless
+    /// it is there already: copied (and sealed, in an encrypted container, into the local file
+    /// `scratch`, removed after) a chunk at a time, never read whole, so that a file of any
+    /// size is published in bounded memory.
+    public func publishBlob(file: URL, sha256: String, scratch: URL) throws(SyncError) {
+        try CloudName.requireSHA256(sha256)
+        let relative = blobPath(sha256)
+        if try createCopy(of: file, at: relative, sealedCopy: scratch) { return }
+        let existing = try fileSystem.entry(at: path(relative))
+        if let reason = SkippedFile.Reason(existing, expected: .file) {
+            throw .io(path: absolutePath(relative), reason: "something that is not a blob has its name: \(reason)")
+        }
+    }
+
+    /// Copies a blob into the new local file `destination`, a chunk at a time (opened, in an
+    /// encrypted container, through a sealed copy beside it, removed after), refusing one of
+    /// more than `limit` plain bytes, or a link, without reading it. The bytes are not checked
+    /// against `sha256` here: the store checks them as it takes the file
+    /// (`Store.storeBlob(file:sha256:)`), and a mismatch is a damaged blob.
+    public func fetchBlob(_ sha256: String, to destination: URL, limit: Int = blobSizeLimit) throws(SyncError) {
+        try CloudName.requireSHA256(sha256)
+        let relative = blobPath(sha256)
+        do {
+            _ = try copyOut(relative, to: destination, limit: limit)
+        } catch {
+            try? FileManager.default.removeItem(at: destination)
+            if case .damaged = error { throw .damagedBlob(path: absolutePath(relative)) }
+            throw error
+        }
+    }
+
+    /// Puts right a blob that is missing or damaged, from the local file `file`, which must
+    /// hold its bytes; returns whether it had to. As ``repairBlob(_:sha256:)``, a chunk at a
+    /// time: the blob in the container is checked by copying it into `scratch` (removed after).
+    public func repairBlob(file: URL, sha256: String, scratch: URL) throws(SyncError) -> Bool {
+        try CloudName.requireSHA256(sha256)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        do {
+            try fetchBlob(sha256, to: scratch)
+            if Self.sha256(ofFile: scratch) == sha256 { return false }
+        } catch {
+            switch error {
+            case .missing:
+                try publishBlob(file: file, sha256: sha256, scratch: scratch)
+                return true
+            case .damagedBlob: break
+            default: throw error
+            }
+        }
+        try? FileManager.default.removeItem(at: scratch)
+        // Damaged. A blob of an image's size is replaced with rename(2), as bytes are
+        // (``repairBlob(_:sha256:)``); a larger one is removed and published again, a chunk
+        // at a time: meanwhile, readers find it missing, and wait.
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? Int.max
+        if size <= Int(Attachment.maximumBytes), let data = try? Data(contentsOf: file) {
+            try fileSystem.write(sealed(data, blobPath(sha256)), to: path(blobPath(sha256)))
+        } else {
+            try fileSystem.remove(path(blobPath(sha256)))
+            try publishBlob(file: file, sha256: sha256, scratch: scratch)
+        }
+        return true
+    }
+
+    /// The SHA-256 of a local file, read a chunk at a time; nil when it cannot be read.
+    static func sha256(ofFile file: URL) -> String? {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
+        defer { try? handle.close() }
+        var hash = SHA256()
+        while true {
+            guard let chunk = try? handle.read(upToCount: 1 << 20) else { return nil }
+            if chunk.isEmpty { break }
+            hash.update(data: chunk)
+        }
+        return hash.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
     /// Puts right a blob that is missing or damaged in the container, from `data`, which must

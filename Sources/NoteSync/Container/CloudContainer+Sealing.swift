@@ -64,10 +64,11 @@ extension CloudContainer {
     }
 
     /// Publishes the local file `source` at `relative` unless a file has that name; sealed
-    /// first when the container is encrypted (into a file beside `source`, removed after).
-    func createCopy(of source: URL, at relative: String) throws(SyncError) -> Bool {
+    /// first when the container is encrypted (into `sealedCopy`, by default a file beside
+    /// `source`, removed after).
+    func createCopy(of source: URL, at relative: String, sealedCopy: URL? = nil) throws(SyncError) -> Bool {
         guard let sealing, isSealed(relative) else { return try fileSystem.createCopy(of: source, at: path(relative)) }
-        let stored = source.appendingPathExtension("sealed")
+        let stored = sealedCopy ?? source.appendingPathExtension("sealed")
         try? FileManager.default.removeItem(at: stored)
         defer { try? FileManager.default.removeItem(at: stored) }
         try sealing.seal(file: source, to: stored, path: relative)

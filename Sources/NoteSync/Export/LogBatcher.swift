@@ -14,9 +14,14 @@ struct LogBatcher {
 
         /// The model version the log carries: the lowest that reads it whole, so that a log
         /// without tags or versions edited from a merge stays readable by builds of model 4,
-        /// and one without body deltas by builds of model 8 (docs/sync-format.md, "Versions").
+        /// one without body deltas by builds of model 8, and one without properties and file
+        /// attachments by builds of model 9 (docs/sync-format.md, "Versions").
         var modelVersion: Int {
-            if changes.contains(where: { $0.entity == .property }) { return Store.modelVersionWithProperties }
+            // A property change or a file attachment (insert, update or delete): builds before
+            // model 10 must never apply a log of either (they would drop or misread it).
+            if changes.contains(where: { $0.entity == .property || $0.entity == .fileAttachment }) {
+                return Store.modelVersionWithProperties
+            }
             if changes.contains(where: { $0.bodyDelta != nil }) { return LogCodec.modelVersionWithDeltas }
             let needsFive = changes.contains { $0.entity == .tag || !($0.history?.fromMerge.isEmpty ?? true) }
             return needsFive ? Store.modelVersionWithTags : Store.modelVersionWithoutTags
@@ -38,7 +43,7 @@ struct LogBatcher {
         }
         current.changes.append(change)
         current.size += size
-        if change.entity == .imageAttachment, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
+        if change.entity?.isAttachment == true, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
             !current.blobs.contains(sha256)
         {
             current.blobs.append(sha256)

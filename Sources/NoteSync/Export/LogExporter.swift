@@ -68,7 +68,7 @@ struct LogExporter {
         var result: [OutboxEntry] = []
         result.reserveCapacity(entries.count)
         for entry in entries {
-            if entry.entity == .imageAttachment, entry.operation == .insert, case let .text(sha256)? = entry.changes["sha256"],
+            if entry.entity.isAttachment, entry.operation == .insert, case let .text(sha256)? = entry.changes["sha256"],
                 !store.hasBlob(sha256), try store.attachment(entry.object) == nil
             {
                 continue
@@ -132,7 +132,7 @@ struct LogExporter {
     /// Writes the blobs, then the log.
     private func publish(_ log: TransactionLog, sequence: Int64) throws {
         for sha256 in log.header.blobs where try !container.hasBlob(sha256) {
-            try container.publishBlob(store.blobData(sha256), sha256: sha256)
+            try container.publishBlob(sha256, from: store)
             hooks.reach(.blobPublished)
         }
         try container.writeLog(device: device, sequence: sequence, data: LogCodec.encode(log))

@@ -19,7 +19,7 @@ struct SnapshotPusher {
             sequence += 1
             // Bytes this store waits for itself are published by the device that holds them.
             for sha256 in batch.blobs where try store.hasBlob(sha256) && !container.hasBlob(sha256) {
-                try container.publishBlob(store.blobData(sha256), sha256: sha256)
+                try container.publishBlob(sha256, from: store)
             }
             let header = LogHeader(
                 modelVersion: batch.modelVersion, container: containerID, device: store.deviceID,

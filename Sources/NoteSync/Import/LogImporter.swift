@@ -228,7 +228,7 @@ struct LogImporter {
                 return (.waiting("blob \(sha256) cannot be looked up: \(Self.reason(error))"), 0)
             }
             do {
-                try store.storeBlob(container.readBlob(sha256, limit: Int(Attachment.maximumBytes)), sha256: sha256)
+                try container.copyBlob(sha256, into: store, limit: log.blobLimit(sha256))
             } catch {
                 if case SyncError.damagedBlob = error { report.neededBlobs.insert(sha256) }
                 return (.waiting("blob \(sha256) cannot be used yet: \(error)"), 0)

@@ -15,12 +15,24 @@ public struct TransactionLog: Sendable, Equatable {
     /// inserts name (a header of another writer may leave some out).
     public var referencedBlobs: [String] {
         let attached = changes.compactMap { change -> String? in
-            guard change.entity == .imageAttachment, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
+            guard change.entity?.isAttachment == true, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
                 BlobName.isValid(sha256)
             else { return nil }
             return sha256
         }
         return Set(header.blobs + attached).sorted()
+    }
+
+    /// The most bytes the blob `sha256` may have: the size its attachment inserts in this log
+    /// declare (the largest of them), else the largest blob; a blob of another size is damaged.
+    public func blobLimit(_ sha256: String) -> Int {
+        let declared = changes.compactMap { change -> Int64? in
+            guard change.entity?.isAttachment == true, change.operation == .insert, change.values["sha256"] == .text(sha256),
+                case let .integer(bytes)? = change.values["bytes"], bytes >= 0
+            else { return nil }
+            return bytes
+        }.max()
+        return Int(min(declared ?? Int64(CloudContainer.blobSizeLimit), Int64(CloudContainer.blobSizeLimit)))
     }
 }
 

@@ -76,7 +76,7 @@ struct Merger {
             try causal.applyChange(change, from: device, to: tombstone)
             return
         }
-        if state == nil, entity == .imageAttachment, change.operation == .insert,
+        if state == nil, entity.isAttachment, change.operation == .insert,
             case let .text(note)? = change.values["note"], let noteID = UUID(storeText: note)
         {
             try causal.applyAttachment(to: noteID, stamp: stamp)

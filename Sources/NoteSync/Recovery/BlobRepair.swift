@@ -23,11 +23,10 @@ struct BlobRepair {
         var awaited: Set<String> = []
         for sha256 in try store.blobsWithoutBytes() {
             // Missing, damaged or unreadable for now: the same to the attachments that wait.
-            guard let data = try? container.readBlob(sha256) else {
+            guard (try? container.copyBlob(sha256, into: store)) != nil else {
                 awaited.insert(sha256)
                 continue
             }
-            try store.storeBlob(data, sha256: sha256)
         }
         return awaited
     }
@@ -59,8 +58,8 @@ struct BlobRepair {
         try repair(listed)
         let held = Set(try store.blobsInUse()).subtracting(listed)
         for sha256 in held.sorted() where store.hasBlob(sha256) {
-            guard try !container.hasBlob(sha256), let data = try? store.blobData(sha256) else { continue }
-            _ = try container.repairBlob(data, sha256: sha256)
+            guard try !container.hasBlob(sha256), (try? store.blobFile(sha256)) != nil else { continue }
+            _ = try container.repairBlob(sha256, from: store)
         }
     }
 
@@ -69,8 +68,8 @@ struct BlobRepair {
     private func repair(_ blobs: Set<String>) throws -> Int {
         var repaired = 0
         for sha256 in blobs.sorted() where store.hasBlob(sha256) {
-            guard let data = try? store.blobData(sha256) else { continue }
-            if try container.repairBlob(data, sha256: sha256) { repaired += 1 }
+            guard (try? store.blobFile(sha256)) != nil else { continue }
+            if try container.repairBlob(sha256, from: store) { repaired += 1 }
         }
         return repaired
     }

@@ -91,7 +91,7 @@ struct OwnLogRecovery {
         }
         guard log.header.device == device, log.header.container == containerID, log.header.sequence == sequence else { return false }
         for sha256 in log.referencedBlobs where !store.hasBlob(sha256) {
-            try store.storeBlob(container.readBlob(sha256), sha256: sha256)
+            try container.copyBlob(sha256, into: store, limit: log.blobLimit(sha256))
         }
         let now = store.wallClock.now()
         do {

@@ -54,7 +54,11 @@ struct BrowserPreview {
         if !tags.isEmpty { lines.append(("tags: " + tags.map { "#" + $0 }.joined(separator: " "), 0)) }
         if !attachments.isEmpty {
             lines.append(("attachments: \(attachments.count)", 0))
-            lines += attachments.map { ("  \($0.caption ?? $0.format.rawValue) \($0.width)×\($0.height)", notes_attr_dim()) }
+            lines += attachments.map { attachment in
+                let size = attachment.width.flatMap { width in attachment.height.map { " \(width)×\($0)" } } ?? ""
+                let label = attachment.caption ?? attachment.fileName ?? attachment.format?.rawValue ?? attachment.mediaType
+                return ("  \(label)\(size)", notes_attr_dim())
+            }
         }
         if !links.isEmpty {
             lines.append(("links:", 0))

@@ -6,19 +6,24 @@ import NoteSync
 extension Notes {
     struct Attach: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Attach image files (PNG, JPEG, GIF or WebP) to a note and print the new attachment ids.",
+            abstract: "Attach files of any kind to a note and print the new attachment ids.",
             usage: """
-                notes attach [--store <DIR>] <note> <FILE> ... [--caption <TEXT>]
-                notes attach [--store <DIR>] -i <FILE> ... [--caption <TEXT>]
+                notes attach [--store <DIR>] <note> <FILE> ... [--caption <TEXT>] [--limit <SIZE>]
+                notes attach [--store <DIR>] -i <FILE> ... [--caption <TEXT>] [--limit <SIZE>]
                 """,
-            discussion: "If one file is refused, none is attached.")
+            discussion: """
+                PNG, JPEG, GIF and WebP images are checked whole and keep their dimensions (at \
+                most 50 MB and 500 megapixels); an SVG must be well-formed XML with an <svg> \
+                root, and keeps the width and height it states; any other file is kept as it is, \
+                with a media type found from its content. If one file is refused, none is attached.
+                """)
 
         @OptionGroup var storeOptions: StoreOptions
 
         @Argument(help: ArgumentHelp("The note to attach to (with -i, the first file).", valueName: "note"), completion: ItemCompletion.items)
         var first: String?
 
-        @Argument(help: ArgumentHelp("The image files.", valueName: "FILE"), completion: .file())
+        @Argument(help: ArgumentHelp("The files.", valueName: "FILE"), completion: .file())
         var rest: [String] = []
 
         @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Choose the note in a picker (fzf when installed); every argument is a file.")
@@ -26,6 +31,13 @@ extension Notes {
 
         @Option(help: ArgumentHelp("A caption for the attachments (at most 1,000 characters).", valueName: "TEXT"))
         var caption: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The largest file accepted: bytes, or a number with K, M, G or T (powers of 1,024; default 1G, at most 16G).",
+                valueName: "SIZE"),
+            transform: SizeArgument.bytes)
+        var limit: Int64 = Attachment.defaultFileLimit
 
         @OptionGroup var references: ReferenceOptions
 
@@ -35,6 +47,7 @@ extension Notes {
         func validate() throws {
             if !interactive && first == nil { throw ValidationError("Missing expected argument '<note>'") }
             if files.isEmpty { throw ValidationError("Missing expected argument '<FILE> ...'") }
+            if limit > Attachment.maximumFileBytes { throw ValidationError("--limit is at most 16G") }
         }
 
         func run() throws {
@@ -43,7 +56,7 @@ extension Notes {
                 interactive ? nil : first, picking: interactive, in: store, scope: .live, kind: .note, references: references,
                 prompt: "attach> ")
             let urls = files.map { URL(fileURLWithPath: $0) }
-            for attachment in try store.attachImages(urls, to: target.id, caption: caption) {
+            for attachment in try store.attach(urls, to: target.id, caption: caption, limit: limit) {
                 print(attachment.id.storeString)
             }
         }
@@ -51,7 +64,7 @@ extension Notes {
 
     struct Attachments: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List a note's attachments: format, dimensions, size and caption.")
+            abstract: "List a note's attachments: format or media type and file name, dimensions, size and caption.")
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -95,22 +108,24 @@ extension Notes {
         @Argument(help: "The attachment's id or a unique id prefix.")
         var attachment: String
 
-        @Argument(help: "The file to write.")
-        var path: String
+        @Argument(help: "The file to write (default: the attachment's file name, in the current folder).")
+        var path: String?
 
         @Flag(help: "Overwrite the file if it exists.")
         var force = false
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let data = try store.data(of: store.resolveAttachment(attachment))
+            let found = try store.resolveAttachment(attachment)
+            let path = self.path ?? found.suggestedFileName
             let url = URL(fileURLWithPath: path)
             if !force && FileManager.default.fileExists(atPath: url.path) {
                 throw InputError.usage("'\(path)' exists: give --force to overwrite it")
             }
+            // A chunk at a time, checked against the hash, renamed into place when whole.
             do {
-                try data.write(to: url, options: .atomic)
-            } catch {
+                try store.copyBytes(of: found, to: url)
+            } catch StoreError.cannotOpen {
                 throw InputError.output(path: path, reason: OutputFile.reason(for: url))
             }
         }

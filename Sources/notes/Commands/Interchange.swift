@@ -7,13 +7,13 @@ import NoteTerminal
 extension Notes {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write notes out as Markdown files (a folder per collection, a .md file per note, images beside) or as JSON.",
+            abstract: "Write notes out as Markdown files (a folder per collection, a .md file per note, attachments beside) or as JSON.",
             discussion: """
                 Each Markdown file starts with a front matter block (id, created, modified, tags, and name \
-                when the file's name is not the note's); a note's images are files beside it, linked at the end \
+                when the file's name is not the note's); a note's attachments are files beside it, linked at the end \
                 of its body. Names that cannot be file names are made safe and unique. With --format json, \
                 DIR gets notes.jsonl (a line saying what it is, then one JSON object per item, with its \
-                attachments and tags) and images/ (a file per image). 'notes import' reads both back. \
+                attachments and tags), images/ (a file per image) and files/ (a file per other attachment). 'notes import' reads both back. \
                 Nothing is written through a symbolic link: one in DIR where the export writes stops it.
                 """)
 
@@ -54,7 +54,7 @@ extension Notes {
                 report = try exporter.export(to: target, root: root, force: force)
             }
             bar.finish()
-            print("exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s")")
+            print("exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s"), \(report.files) file\(report.files == 1 ? "" : "s")")
         }
     }
 
@@ -63,7 +63,7 @@ extension Notes {
             abstract: "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository), or a JSON export.",
             discussion: """
                 A folder holding notes.jsonl, or a .jsonl file, is read as a JSON export. \
-                Folders become collections and linked local images become attachments. Importing the same \
+                Folders become collections; embedded files (images, PDFs, any file) and links to local files that are not notes become attachments. Importing the same \
                 files again updates the notes it made (matched by the id in their front matter, else by name \
                 in the same place) instead of duplicating them. A file that is not UTF-8, a broken image link \
                 or a bad image is reported on one line and skipped; the rest is imported, and the exit \
@@ -103,7 +103,7 @@ extension Notes {
                 for line in report.plan { print(TerminalText.escaped(line, keepingLayout: false)) }
             }
             let verb = dryRun ? "would create" : "created"
-            print("\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images), skipped \(report.problems.count)")
+            print("\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images), files \(report.files), skipped \(report.problems.count)")
             // What could be imported was; the status says something was not.
             if !report.problems.isEmpty { throw ExitCode(65) }
         }

@@ -2,12 +2,19 @@ import Foundation
 import NoteStore
 
 /// The JSON shape of an attachment, as `attachments` and `show` print it.
+///
+/// An image has `format`, `width` and `height`; any other file has `kind` (`file`),
+/// `mediaType`, `fileName` (or null) and, for an SVG that states its size, `width` and
+/// `height`.
 struct AttachmentJSON: Encodable {
     let id: String
     let note: String
-    let format: String
-    let width: Int
-    let height: Int
+    let isFile: Bool
+    let format: String?
+    let mediaType: String
+    let fileName: String?
+    let width: Int?
+    let height: Int?
     let bytes: Int64
     let caption: String?
     let sha256: String
@@ -18,7 +25,10 @@ struct AttachmentJSON: Encodable {
     init(_ attachment: Attachment, waiting: Bool = false) {
         id = attachment.id.storeString
         note = attachment.note.storeString
-        format = attachment.format.rawValue
+        isFile = attachment.kind == .file
+        format = attachment.format?.rawValue
+        mediaType = attachment.mediaType
+        fileName = attachment.fileName
         width = attachment.width
         height = attachment.height
         bytes = attachment.bytes
@@ -34,16 +44,24 @@ struct AttachmentJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, note, format, width, height, bytes, caption, sha256, created, waiting
+        case id, note, kind, format, mediaType, fileName, width, height, bytes, caption, sha256, created, waiting
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(note, forKey: .note)
-        try container.encode(format, forKey: .format)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
+        if isFile {
+            try container.encode("file", forKey: .kind)
+            try container.encode(mediaType, forKey: .mediaType)
+            try container.encode(fileName, forKey: .fileName)
+            try container.encodeIfPresent(width, forKey: .width)
+            try container.encodeIfPresent(height, forKey: .height)
+        } else {
+            try container.encode(format, forKey: .format)
+            try container.encode(width, forKey: .width)
+            try container.encode(height, forKey: .height)
+        }
         try container.encode(bytes, forKey: .bytes)
         try container.encode(caption, forKey: .caption)
         try container.encode(sha256, forKey: .sha256)
@@ -51,12 +69,13 @@ struct AttachmentJSON: Encodable {
         if waiting { try container.encode(true, forKey: .waiting) }
     }
 
-    /// One line for people: id, format, dimensions, size and caption, and whether the bytes
-    /// are awaited.
+    /// One line for people: id, format (an image's) or media type and file name (a file's),
+    /// dimensions when known, size and caption, and whether the bytes are awaited.
     var line: String {
         let size = ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
         let caption = caption.map { "  \($0.split(whereSeparator: \.isNewline).joined(separator: " "))" } ?? ""
-        return "\(id.prefix(8))  \(format.uppercased())  \(width)×\(height)  \(size)\(caption)"
-            + (waiting ? "  (waiting for its bytes)" : "")
+        let dimensions = width.flatMap { width in height.map { "  \(width)×\($0)" } } ?? ""
+        let kind = isFile ? mediaType + (fileName.map { "  " + $0 } ?? "") : (format ?? "").uppercased()
+        return "\(id.prefix(8))  \(kind)\(dimensions)  \(size)\(caption)" + (waiting ? "  (waiting for its bytes)" : "")
     }
 }

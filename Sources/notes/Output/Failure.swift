@@ -21,11 +21,13 @@ enum InputError: Error, CustomStringConvertible {
     case checkFailed(Int)
     /// What was asked for conflicts with a change made elsewhere meanwhile.
     case conflict(String)
+    /// Something could not be opened in another application.
+    case cannotOpen(String)
 
     var description: String {
         switch self {
         case let .file(path, reason): return "cannot read '\(path)': \(reason)"
-        case let .data(message), let .usage(message), let .conflict(message): return message
+        case let .data(message), let .usage(message), let .conflict(message), let .cannotOpen(message): return message
         case let .output(path, reason): return "cannot write '\(path)': \(reason)"
         case let .checkFailed(count): return "the store has \(count) problem\(count == 1 ? "" : "s")"
         }
@@ -70,7 +72,7 @@ enum Failure {
         case let error as InputError:
             switch error {
             case .usage: return (error.description, usage)
-            case .output, .checkFailed, .conflict: return (error.description, other)
+            case .output, .checkFailed, .conflict, .cannotOpen: return (error.description, other)
             case .file, .data: return (error.description, badData)
             }
         default:
