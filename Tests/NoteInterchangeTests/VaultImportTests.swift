@@ -91,7 +91,7 @@ import Testing
         let attachments = try store.attachments(of: daily.id)
         // shot.png once, bases.jpg with its shown text, anim.gif by name, the shorter dup.webp
         // (the longer one is a PNG), and top.png by name from a path that leads nowhere.
-        #expect(attachments.map(\.format.rawValue).sorted() == ["gif", "jpeg", "png", "png", "webp"], "\(attachments)")
+        #expect(attachments.compactMap(\.format?.rawValue).sorted() == ["gif", "jpeg", "png", "png", "webp"], "\(attachments)")
         #expect(Set(attachments.map(\.caption)) == [nil, "the bases", "alt"])
         #expect(report.images == 5)
     }
@@ -162,7 +162,7 @@ import Testing
         try write("fine\n", "good.md")
         try Data([0x66, 0xFF, 0xFE, 0x0A]).write(to: vault.appendingPathComponent("latin1.md"))
         try write("![gone](missing.png)\n", "broken link.md")
-        try write("not an image", "fake.png")
+        try (Data([0x89]) + Data("PNG, and then not an image".utf8)).write(to: vault.appendingPathComponent("fake.png"))
         try write("![fake](fake.png)\n", "bad image.md")
         try write("![outside](../secret.png)\n", "escape.md")
         try write("x", "../secret.png")

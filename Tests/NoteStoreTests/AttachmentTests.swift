@@ -15,7 +15,7 @@ import Testing
         let attachment = try #require(
             fixture.store.attachImages([SampleFiles.image("plain.png")], to: note.id, caption: " a caption ").first)
         #expect(attachment.format == .png)
-        #expect(attachment.width > 0 && attachment.height > 0)
+        #expect((attachment.width ?? 0) > 0 && (attachment.height ?? 0) > 0)
         #expect(attachment.caption == "a caption")
         let data = try Data(contentsOf: SampleFiles.image("plain.png"))
         #expect(attachment.bytes == Int64(data.count))

@@ -69,11 +69,12 @@ import Testing
     @Test func refusalsSayWhatAndWhereAndLeaveNothing() throws {
         try #require(try notes("add", "Groceries").status == 0)
         try #require(try notes("mkcol", "Work").status == 0)
-        let text = folder.appending("list.png")
-        try Data("milk, eggs".utf8).write(to: text)
+        // Any file may be attached, but one that starts as an image must be a whole one.
+        let cut = folder.appending("list.png")
+        try Data(try Data(contentsOf: SampleFiles.image("plain.png")).prefix(40)).write(to: cut)
         expectFailure(
-            try notes("attach", "Groceries", SampleFiles.image("plain.png").path, text.path), status: 65,
-            containing: "cannot attach '\(text.path)' to note 'Groceries': not a PNG, JPEG, GIF or WebP image")
+            try notes("attach", "Groceries", SampleFiles.image("plain.png").path, cut.path), status: 65,
+            containing: "cannot attach '\(cut.path)' to note 'Groceries': truncated PNG image")
         expectFailure(try notes("attach", "Groceries", folder.appending("none.png").path), status: 65, containing: "none.png")
         expectFailure(try notes("attach", "Work", SampleFiles.image("plain.png").path), status: 65, containing: "Work")
         expectFailure(try notes("attach", "Nobody", SampleFiles.image("plain.png").path), status: 64, containing: "Nobody")

@@ -57,7 +57,7 @@ enum AttachedFile {
             var size: SVGInspector.Size?
             if ext == "svg" || (isText && SVGInspector.looksLikeSVG(streamed.sample)) {
                 do {
-                    size = try SVGInspector.inspect(fileAt: streamed.temporary)
+                    size = try SVGInspector.inspect(fileAt: streamed.temporary, sample: streamed.sample, isWhole: isWhole)
                 } catch {
                     throw refuse(error.description)
                 }

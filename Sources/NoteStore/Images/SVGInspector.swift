@@ -27,6 +27,37 @@ public enum SVGInspector {
         public var description: String { "not a well-formed SVG image: \(reason)" }
     }
 
+    /// Reads the file at `path`, whose first bytes are `sample` (all of them when `isWhole`),
+    /// and returns the size it states.
+    public static func inspect(fileAt path: String, sample: [UInt8], isWhole: Bool) throws(Problem) -> Size? {
+        try checkPrologue(sample, isWhole: isWhole)
+        return try inspect(fileAt: path)
+    }
+
+    /// Refuses a prologue (what comes before the root element) that declares entities, or that
+    /// the first bytes do not hold whole: entities are never expanded.
+    static func checkPrologue(_ sample: [UInt8], isWhole: Bool) throws(Problem) {
+        let text = String(decoding: sample, as: UTF8.self)
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            let tag = rest[open...]
+            if tag.hasPrefix("<!--") {
+                guard let end = tag.range(of: "-->") else { break }
+                rest = tag[end.upperBound...]
+            } else if tag.hasPrefix("<!") || tag.hasPrefix("<?") {
+                // A document type's internal subset may hold `>` inside brackets: up to `]>`.
+                let close = tag.hasPrefix("<!DOCTYPE") && tag.prefix { $0 != ">" }.contains("[") ? "]>" : ">"
+                guard let end = tag.range(of: close) else { break }
+                if tag[..<end.upperBound].contains("<!ENTITY") { throw Problem(reason: "it declares entities") }
+                rest = tag[end.upperBound...]
+            } else {
+                return
+            }
+        }
+        if text.contains("<!ENTITY") { throw Problem(reason: "it declares entities") }
+        if !isWhole { throw Problem(reason: "its root element does not start in its first 64 KiB") }
+    }
+
     /// Reads the file at `path` and returns the size it states.
     public static func inspect(fileAt path: String) throws(Problem) -> Size? {
         guard let stream = InputStream(fileAtPath: path) else { throw Problem(reason: "it could not be read") }

@@ -54,7 +54,7 @@ extension Notes {
                 report = try exporter.export(to: target, root: root, force: force)
             }
             bar.finish()
-            print("exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s"), \(report.files) file\(report.files == 1 ? "" : "s")")
+            print("exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s")\(report.files == 0 ? "" : ", \(report.files) file\(report.files == 1 ? "" : "s")")")
         }
     }
 
@@ -103,7 +103,7 @@ extension Notes {
                 for line in report.plan { print(TerminalText.escaped(line, keepingLayout: false)) }
             }
             let verb = dryRun ? "would create" : "created"
-            print("\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images), files \(report.files), skipped \(report.problems.count)")
+            print("\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images)\(report.files == 0 ? "" : ", files \(report.files)"), skipped \(report.problems.count)")
             // What could be imported was; the status says something was not.
             if !report.problems.isEmpty { throw ExitCode(65) }
         }
