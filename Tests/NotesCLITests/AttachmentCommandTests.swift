@@ -104,3 +104,74 @@ import Testing
         #expect(missing.output.contains("missing blob"))
     }
 }
+
+/// Files of any kind through the command line: attached, listed, shown, saved under their
+/// own name, and opened (only with a display).
+@Suite struct FileAttachmentCommandTests {
+    let folder = TemporaryFolder("notes-cli-files")
+    var store: URL { folder.appending("store") }
+
+    func notes(_ arguments: String..., environment: [String: String] = [:]) throws -> NotesResult {
+        try NotesCommand.run(arguments, store: store, environment: environment)
+    }
+
+    func file(_ name: String, _ text: String) throws -> URL {
+        let url = folder.appending(name)
+        try Data(text.utf8).write(to: url)
+        return url
+    }
+
+    @Test func attachListShowSaveAndOpen() throws {
+        try #require(try notes("add", "Trip").status == 0)
+        let pdf = try file("plan.pdf", "%PDF-1.4\nthe plan\n")
+        let svg = try file("map.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"/>"#)
+        let attached = try notes("attach", "Trip", pdf.path, svg.path, "--caption", "for the trip")
+        #expect(attached.status == 0, "\(attached)")
+        let ids = attached.output.split(separator: "\n").map(String.init)
+        #expect(ids.count == 2)
+
+        let lines = try notes("attachments", "Trip").output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].contains("application/pdf") && lines[0].contains("plan.pdf") && lines[0].contains("for the trip"))
+        #expect(lines[1].contains("image/svg+xml") && lines[1].contains("map.svg") && lines[1].contains("30×20"))
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(notes("attachments", "Trip", "--json").output.utf8)) as? [[String: Any]])
+        #expect(Set(list[0].keys) == ["id", "note", "kind", "mediaType", "fileName", "bytes", "caption", "sha256", "created"])
+        #expect(list[0]["kind"] as? String == "file" && list[0]["mediaType"] as? String == "application/pdf")
+        #expect(list[1]["width"] as? Int == 30 && list[1]["height"] as? Int == 20)
+        #expect(try notes("show", "Trip").output.contains("plan.pdf"))
+
+        let explicit = folder.appending("copy.pdf")
+        #expect(try notes("attachment-save", String(ids[0].prefix(8)), explicit.path).status == 0)
+        #expect(try Data(contentsOf: explicit) == Data(contentsOf: pdf))
+
+        let noDisplay = try notes("open", ids[0], environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+        #expect(noDisplay.status == 1 && noDisplay.output.isEmpty)
+        #expect(noDisplay.error.split(separator: "\n").count == 1)
+        #expect(noDisplay.error.contains("no display"), "\(noDisplay.error)")
+
+        // With a display, the copy goes to whatever xdg-open is first on the PATH: here one
+        // that records what it was given.
+        let bin = folder.appending("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let record = folder.appending("opened")
+        let opener = bin.appendingPathComponent("xdg-open")
+        try Data("#!/bin/sh\nprintf '%s' \"$1\" > '\(record.path)'\n".utf8).write(to: opener)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        let opened = try notes("open", ids[1], environment: ["DISPLAY": ":0", "PATH": bin.path + ":/usr/bin:/bin"])
+        #expect(opened.status == 0, "\(opened)")
+        let path = try String(contentsOf: record, encoding: .utf8)
+        #expect(path.hasSuffix("/map.svg") && path.hasPrefix(store.path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: svg))
+    }
+
+    @Test func aFileOverTheLimitIsRefusedOnOneLine() throws {
+        try #require(try notes("add", "Trip").status == 0)
+        let big = try file("big.txt", String(repeating: "x", count: 5000))
+        let refused = try notes("attach", "Trip", big.path, "--limit", "4K")
+        #expect(refused.status == 65 && refused.output.isEmpty)
+        #expect(refused.error == "notes: cannot attach '\(big.path)' to note 'Trip': it has 5000 bytes, more than the limit of 4 KiB\n")
+        #expect(try notes("attach", "Trip", big.path, "--limit", "5000").status == 0)
+        let bad = try notes("attach", "Trip", big.path, "--limit", "lots")
+        #expect(bad.status == 64 && bad.error.contains("is not a size"))
+    }
+}
