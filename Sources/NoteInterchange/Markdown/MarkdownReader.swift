@@ -329,7 +329,7 @@ public struct MarkdownReader: Sendable {
         {
             let links = MarkdownScanner.references(in: String(body[range.upperBound...]))
             body = body[..<range.lowerBound]
-            attach(links, in: place, to: &note, problems: &problems)
+            attach(links, in: place, to: &note, problems: &problems, linkTextIsCaption: true)
         }
         attach(MarkdownScanner.references(in: String(body)), in: place, to: &note, problems: &problems)
         note.body = String(body)
@@ -428,7 +428,8 @@ public struct MarkdownReader: Sendable {
     /// written. Links to the web are left as text; an embedded note (`![[Note]]`) is not a
     /// file. A file outside what is imported, or none, is reported.
     private func attach(
-        _ references: [MarkdownReference], in place: Place, to note: inout ImportEntry, problems: inout [String]
+        _ references: [MarkdownReference], in place: Place, to note: inout ImportEntry, problems: inout [String],
+        linkTextIsCaption: Bool = false
     ) {
         for reference in references {
             let isLink = reference.kind == .link
@@ -453,7 +454,8 @@ public struct MarkdownReader: Sendable {
                 continue
             }
             if note.images.contains(where: { $0.file == file }) { continue }
-            note.images.append((file, isLink ? nil : Self.caption(of: reference), nil))
+            // A link's text is a caption only in the block an export writes after the body.
+            note.images.append((file, isLink && !linkTextIsCaption ? nil : Self.caption(of: reference), nil))
         }
     }
 

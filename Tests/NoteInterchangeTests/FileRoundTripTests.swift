@@ -1,0 +1,80 @@
+import Foundation
+import NoteInterchange
+import NoteStore
+import NoteTestSupport
+import Testing
+
+/// Attachments of any kind through export and import: a PDF and an SVG come back with their
+/// bytes, names, media types, sizes and captions, in Markdown and in JSON; a vault's embeds
+/// and links to local files become attachments.
+@Suite struct FileRoundTripTests {
+    let folder = TemporaryFolder("notes-interchange-files")
+    static let pdf = Data("%PDF-1.7\n% a plan\n1 0 obj << >> endobj\n%%EOF\n".utf8)
+    static let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><path d="M0 0h4"/></svg>"#.utf8)
+
+    /// A note's attachments as comparable text.
+    func attachments(_ store: Store, of note: UUID) throws -> [String] {
+        try store.attachments(of: note).map {
+            "\($0.kind) \($0.sha256) \($0.mediaType) \($0.fileName ?? "-") \($0.width ?? 0)x\($0.height ?? 0) \($0.bytes) \($0.caption ?? "-")"
+        }.sorted()
+    }
+
+    func makeSource() throws -> (Store, UUID) {
+        let store = try Store(folder: folder.appending("source"))
+        let note = try store.addNote(named: "Plan", body: "The plan, with its files.\n", in: nil).id
+        let pdf = folder.appending("the plan.pdf")
+        try Self.pdf.write(to: pdf)
+        let svg = folder.appending("map.svg")
+        try Self.svg.write(to: svg)
+        _ = try store.attach([pdf], to: note, caption: "the [plan]")
+        _ = try store.attach([svg, SampleFiles.image("plain.png")], to: note)
+        return (store, note)
+    }
+
+    @Test(arguments: ["md", "json"])
+    func filesComeBackWithTheirBytesNamesAndKinds(format: String) throws {
+        let (source, note) = try makeSource()
+        let out = folder.appending("out")
+        let exported = format == "md"
+            ? try MarkdownExporter(store: source).export(to: out) : try JSONExporter(store: source).export(to: out)
+        #expect(exported.images == 1 && exported.files == 2)
+        let target = try Store(folder: folder.appending("target"))
+        let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
+        #expect(report.problems.isEmpty && report.images == 1 && report.files == 2, "\(report)")
+        let expected = try attachments(source, of: note)
+        #expect(expected.count == 3)
+        let found = try attachments(target, of: note)
+        #expect(found == expected, "\(found) \(expected)")
+        #expect(try target.item(note).body == "The plan, with its files.\n")
+        for attachment in try target.attachments(of: note) {
+            #expect(try target.data(of: attachment) == source.data(of: attachment))
+        }
+        let again = try Importer(store: target).run(path: out, into: nil, dryRun: false)
+        #expect(again.unchanged == 1 && again.images == 0 && again.files == 0 && again.problems.isEmpty, "\(again)")
+        #expect(try attachments(target, of: note) == expected)
+    }
+
+    @Test func aVaultsEmbedsAndLinksToLocalFilesAreAttached() throws {
+        let vault = folder.appending("vault")
+        try FileManager.default.createDirectory(at: vault.appendingPathComponent("files"), withIntermediateDirectories: true)
+        try Self.pdf.write(to: vault.appendingPathComponent("files/report.pdf"))
+        try Self.svg.write(to: vault.appendingPathComponent("diagram.svg"))
+        try Data("a,b\n1,2\n".utf8).write(to: vault.appendingPathComponent("files/data.csv"))
+        let body = """
+            ![[diagram.svg]]
+            See [the report](files/report.pdf), [the data](<files/data.csv>) and [another note](Other.md).
+            `![[not-here.pdf]]` stays text, and [a missing file](files/none.pdf) a link.
+
+            """
+        try Data(body.utf8).write(to: vault.appendingPathComponent("Index.md"))
+        try Data("other\n".utf8).write(to: vault.appendingPathComponent("Other.md"))
+        let store = try Store(folder: folder.appending("store"))
+        let report = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
+        #expect(report.files == 3 && report.problems.isEmpty, "\(report)")
+        let index = try #require(try store.fetch(ItemRequest()).first { $0.name == "Index" })
+        let attached = try store.attachments(of: index.id)
+        #expect(Set(attached.map(\.mediaType)) == ["image/svg+xml", "application/pdf", "text/csv"])
+        #expect(Set(attached.compactMap(\.fileName)) == ["diagram.svg", "report.pdf", "data.csv"])
+        #expect(try store.item(index.id).body == body)
+    }
+}
