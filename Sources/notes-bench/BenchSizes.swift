@@ -51,6 +51,8 @@ struct BenchSizes: Sendable {
     /// `big-note`: the lines of the note (about 50 bytes each), and the one-line edits.
     var bigNoteLines: Int
     var bigNoteEdits: Int
+    /// `big-file`: the size of the file attached and synced, in MiB.
+    var bigFileMegabytes: Int
     /// `links`: the notes (each linking to five others), the notes that link to the one
     /// renamed, and the rounds of `backlinks`.
     var linkNotes: Int
@@ -65,7 +67,7 @@ struct BenchSizes: Sendable {
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
         historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000], interchangeRepetitions: 3,
         encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000, bigNoteEdits: 200,
-        linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30)
+        bigFileMegabytes: 300, linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
@@ -75,5 +77,5 @@ struct BenchSizes: Sendable {
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
         historyEdits: 100, mergeRounds: 3, syncthingRounds: 3, interchangeNotes: [1_000, 4_000], interchangeRepetitions: 1,
         encryptionSaves: 30, encryptionNotes: 2_000, encryptionRepetitions: 1, bigNoteLines: 20_000, bigNoteEdits: 5,
-        linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5)
+        bigFileMegabytes: 64, linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5)
 }

@@ -33,6 +33,16 @@ final class RandomEditor {
     static let propertyKeys = ["status", "aliases", "rating"]
     static let propertyValues: [PropertyValue] = [.string("draft"), .string("done"), .integer(3), .list([.string("Pot"), .string("Stew")])]
     static let words = ["Soup", "Plans", "Trip", "Ideas", "Books", "Garden", "Work", "Music", "Tax", "Bike"]
+    /// Files of other kinds than images (attached as `FileAttachment`), few so that devices
+    /// attach the same bytes concurrently.
+    static let otherFiles: [(name: String, bytes: Data)] = [
+        ("plan.pdf", Data("%PDF-1.7\n% the plan\n%%EOF\n".utf8)),
+        ("map.svg", Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="12" height="8"/>"#.utf8)),
+        ("list.txt", Data("milk\neggs\n".utf8)),
+        ("noise.bin", Data((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7919) })),
+    ]
+    /// Where the files of ``otherFiles`` are written once, to be attached from.
+    let scratch = TemporaryFolder("notes-random-files")
 
     /// Operations made three times as often as their weight says.
     let favoured: Set<Operation>
@@ -44,7 +54,7 @@ final class RandomEditor {
 
     /// The operations, with their weights.
     enum Operation: CaseIterable {
-        case addNote, addCollection, editName, editBody, move, trash, restore, purge, attach, detach, tag, untag
+        case addNote, addCollection, editName, editBody, move, trash, restore, purge, attach, attachFile, detach, tag, untag
         case setProperty, removeProperty
 
         var weight: Int {
@@ -52,7 +62,7 @@ final class RandomEditor {
             case .addNote: return 4
             case .addCollection, .move: return 3
             case .editName, .editBody, .trash, .tag, .setProperty: return 2
-            case .restore, .purge, .attach, .detach, .untag, .removeProperty: return 1
+            case .restore, .purge, .attach, .attachFile, .detach, .untag, .removeProperty: return 1
             }
         }
     }
@@ -120,6 +130,13 @@ final class RandomEditor {
         case .attach:
             guard let note = random.pick(notes.filter { !$0.isTrashed }), let image = random.pick(Self.images) else { return false }
             for attachment in try store.attachImages([SampleFiles.image(image)], to: note.id) {
+                attached[attachment.id] = note.id
+            }
+        case .attachFile:
+            guard let note = random.pick(notes.filter { !$0.isTrashed }), let file = random.pick(Self.otherFiles) else { return false }
+            let url = scratch.appending(file.name)
+            if !FileManager.default.fileExists(atPath: url.path) { try file.bytes.write(to: url) }
+            for attachment in try store.attach([url], to: note.id) {
                 attached[attachment.id] = note.id
             }
         case .detach:

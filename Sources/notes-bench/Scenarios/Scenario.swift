@@ -22,6 +22,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case interchange
     case encryption
     case bigNote = "big-note"
+    case bigFile = "big-file"
     case links
 
     var scenario: any Scenario {
@@ -40,6 +41,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .interchange: return InterchangeScenario()
         case .encryption: return EncryptionScenario()
         case .bigNote: return BigNoteScenario()
+        case .bigFile: return BigFileScenario()
         case .links: return LinksScenario()
         }
     }
