@@ -153,29 +153,8 @@ extension Store {
         return URL(fileURLWithPath: blobs.path(for: sha256))
     }
 
-    /// Writes a blob that came from another device, after checking it against its hash.
-    public func storeBlob(_ data: Data, sha256: String) throws {
-        guard BlobStore.sha256(of: data) == sha256 else {
-            throw StoreError.invalidOperation(item: "blobs/\(sha256)", reason: "its bytes do not match their hash")
-        }
-        do {
-            try blobs.write(data, sha256: sha256)
-        } catch BlobError.io(let path, let reason) {
-            throw StoreError.cannotOpen(path: path, reason: reason)
-        }
-    }
-
     /// Whether the store has the blob.
     public func hasBlob(_ sha256: String) -> Bool {
         blobs.exists(sha256)
-    }
-
-    /// The bytes of a blob, checked against their hash, for publishing.
-    public func blobData(_ sha256: String) throws -> Data {
-        do {
-            return try blobs.read(sha256)
-        } catch {
-            throw StoreError.invalidOperation(item: "blobs/\(sha256)", reason: "its bytes are missing or damaged")
-        }
     }
 }

@@ -120,8 +120,9 @@ extension CloudContainer {
     }
 
     /// Puts right a blob that is missing or damaged, from the local file `file`, which must
-    /// hold its bytes; returns whether it had to. As ``repairBlob(_:sha256:)``, a chunk at a
-    /// time: the blob in the container is checked by copying it into `scratch` (removed after).
+    /// hold its bytes; returns whether it had to. A damaged blob is replaced only after its
+    /// bytes were read and found wrong; the blob in the container is checked by copying it, a
+    /// chunk at a time, into `scratch` (removed after).
     public func repairBlob(file: URL, sha256: String, scratch: URL) throws(SyncError) -> Bool {
         try CloudName.requireSHA256(sha256)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -138,9 +139,9 @@ extension CloudContainer {
             }
         }
         try? FileManager.default.removeItem(at: scratch)
-        // Damaged. A blob of an image's size is replaced with rename(2), as bytes are
-        // (``repairBlob(_:sha256:)``); a larger one is removed and published again, a chunk
-        // at a time: meanwhile, readers find it missing, and wait.
+        // Damaged. A blob of an image's size is replaced with rename(2); a larger one is
+        // removed and published again, a chunk at a time: meanwhile, readers find it missing,
+        // and wait.
         let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? Int.max
         if size <= Int(Attachment.maximumBytes), let data = try? Data(contentsOf: file) {
             try fileSystem.write(sealed(data, blobPath(sha256)), to: path(blobPath(sha256)))
@@ -162,32 +163,6 @@ extension CloudContainer {
             hash.update(data: chunk)
         }
         return hash.finalize().map { String(format: "%02x", $0) }.joined()
-    }
-
-    /// Puts right a blob that is missing or damaged in the container, from `data`, which must
-    /// be its bytes; returns whether it had to. A damaged blob is replaced (temporary file,
-    /// fsync, `rename(2)`) only after its bytes were read and found wrong, and read back after.
-    public func repairBlob(_ data: Data, sha256: String) throws(SyncError) -> Bool {
-        try CloudName.requireSHA256(sha256)
-        guard Self.sha256(of: data) == sha256 else {
-            throw .invalidName(sha256, reason: "it is not the SHA-256 of the blob's bytes")
-        }
-        do {
-            _ = try readBlob(sha256)
-            return false
-        } catch {
-            switch error {
-            case .missing:
-                try publishBlob(data, sha256: sha256)
-                return true
-            case .damagedBlob:
-                try fileSystem.write(sealed(data, blobPath(sha256)), to: path(blobPath(sha256)))
-                _ = try readBlob(sha256)
-                return true
-            default:
-                throw error
-            }
-        }
     }
 
     func blobPath(_ sha256: String) -> String {
