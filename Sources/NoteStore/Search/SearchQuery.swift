@@ -1,7 +1,7 @@
-/// The words of a search as a person types them, made into an FTS5 query: words (all must
-/// match), `"a phrase"`, `OR`, `-word` and `NOT word`, `prefix*`, and parentheses; `AND` may be
-/// written and changes nothing. Every word and phrase is quoted for FTS5, so that no text is
-/// its syntax; what does not read is a ``SearchQuery/Problem`` that says what and where.
+/// The words of a search as a person types them, made into a ``SearchExpression``: words (all
+/// must match), `"a phrase"`, `OR`, `-word` and `NOT word`, `prefix*`, and parentheses; `AND`
+/// may be written and changes nothing. What does not read is a ``SearchQuery/Problem`` that
+/// says what and where.
 struct SearchQuery {
     /// Why a query does not read, and where: a column from 1, in characters of the query.
     struct Problem: Error, Equatable, CustomStringConvertible {
@@ -22,9 +22,9 @@ struct SearchQuery {
     private var position = 0
     private let length: Int
 
-    /// The FTS5 query for `text`; nil when it has no word to look for. Throws a ``Problem``
+    /// The expression of `text`; nil when it has no word to look for. Throws a ``Problem``
     /// when it does not read.
-    static func fts(_ text: String) throws(Problem) -> String? {
+    static func expression(_ text: String) throws(Problem) -> SearchExpression? {
         var query = try SearchQuery(text)
         guard !query.tokens.isEmpty else { return nil }
         let expression = try query.either()
@@ -80,7 +80,7 @@ struct SearchQuery {
     }
 
     /// Terms joined by `OR`.
-    private mutating func either() throws(Problem) -> String {
+    private mutating func either() throws(Problem) -> SearchExpression {
         var parts = [try all()]
         while position < tokens.count, tokens[position].token == .or {
             let column = tokens[position].column
@@ -90,13 +90,13 @@ struct SearchQuery {
             }
             parts.append(try all())
         }
-        return parts.count == 1 ? parts[0] : parts.map { "(\($0))" }.joined(separator: " OR ")
+        return parts.count == 1 ? parts[0] : .any(parts)
     }
 
     /// Terms that must all match, and those that must not.
-    private mutating func all() throws(Problem) -> String {
-        var wanted: [String] = []
-        var unwanted: [String] = []
+    private mutating func all() throws(Problem) -> SearchExpression {
+        var wanted: [SearchExpression] = []
+        var unwanted: [SearchExpression] = []
         let start = position < tokens.count ? tokens[position].column : length + 1
         while position < tokens.count {
             let (token, column) = tokens[position]
@@ -118,21 +118,20 @@ struct SearchQuery {
         return try joined(wanted, unwanted, column: start)
     }
 
-    private func joined(_ wanted: [String], _ unwanted: [String], column: Int) throws(Problem) -> String {
+    private func joined(_ wanted: [SearchExpression], _ unwanted: [SearchExpression], column: Int) throws(Problem) -> SearchExpression {
         guard !wanted.isEmpty else {
             throw Problem(column: column, reason: unwanted.isEmpty ? "nothing to look for" : "a query needs a word to find besides those it excludes")
         }
-        let all = wanted.count == 1 || unwanted.isEmpty ? wanted.joined(separator: " AND ") : "(" + wanted.joined(separator: " AND ") + ")"
-        return ([all] + unwanted).joined(separator: " NOT ")
+        return wanted.count == 1 && unwanted.isEmpty ? wanted[0] : .all(wanted, excluding: unwanted)
     }
 
     /// A word, a phrase, or a query in parentheses.
-    private mutating func primary() throws(Problem) -> String {
+    private mutating func primary() throws(Problem) -> SearchExpression {
         let (token, column) = tokens[position]
         position += 1
         switch token {
-        case let .term(word, prefix): return Self.quoted(word) + (prefix ? "*" : "")
-        case let .phrase(phrase): return Self.quoted(phrase)
+        case let .term(word, prefix): return .term(word, prefix: prefix)
+        case let .phrase(phrase): return .phrase(phrase)
         case .open:
             guard position < tokens.count, tokens[position].token != .close else {
                 throw Problem(column: column, reason: "'(' holds nothing to look for")
@@ -142,13 +141,9 @@ struct SearchQuery {
                 throw Problem(column: column, reason: "'(' opens a group that no ')' closes")
             }
             position += 1
-            return "(\(inner))"
+            return inner
         case .close: throw Problem(column: column, reason: "')' closes no '('")
         case .or, .and, .not: throw Problem(column: column, reason: "a word or a phrase is needed here")
         }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

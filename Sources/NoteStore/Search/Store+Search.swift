@@ -28,35 +28,70 @@ extension Store {
             let sources = Set(try backlinks(of: target).map(\.source))
             linking = linking.map { $0.intersection(sources) } ?? sources
         }
-        var tagClauses = tags.map { tag -> SQL in " AND \(ItemFilter.carries(tag))" }.joined()
+        var tagClauses: SQL = tags.map { tag -> SQL in " AND \(ItemFilter.carries(tag))" }.joined()
         if let linking { tagClauses += " AND item.id IN (SELECT value FROM json_each(\(Self.jsonArray(linking))))" }
-        let query: String?
+        let expression: SearchExpression?
         do {
-            query = try SearchQuery.fts(words)
+            expression = try SearchQuery.expression(words)
         } catch {
             throw StoreError.invalidQuery(error.description)
         }
-        guard let match = query else {
+        guard let expression else {
             guard !tags.isEmpty || linking != nil else { return [] }
             return try notesTagged(tags, linking: linking, limit: limit)
         }
-        let request = SQLRequest<Row>(literal: """
-            SELECT \(sql: ItemFilter.columns(includingBody: false)),
-                \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) AS snippet,
-                item_fts.rank AS rank
-            FROM item_fts JOIN item ON item.rowid = item_fts.rowid
-            WHERE item_fts MATCH \(match) AND item_fts.rank MATCH 'bm25(4.0, 1.0)'
-                AND item.trashed IS NULL\(literal: tagClauses)
-            ORDER BY item_fts.rank
+        return try read { db in
+            let plan = try SearchPlan(expression, db)
+            let clauses = tagClauses + plan.conditions.map { condition -> SQL in " AND \(condition)" }.joined()
+            let rows = try Row.fetchAll(db, Self.rankedRequest(plan, clauses: clauses, limit: limit))
+            return try rows.map { row in
+                let snippet = try Self.snippet(of: row["rowid"], plan: plan, markers: markers, db)
+                return SearchResult(item: try Item(row: row), snippet: snippet, rank: row["rank"] ?? 0)
+            }
+        }
+    }
+
+    /// How much more a match in a name weighs than one in a body, in bm25.
+    static let nameWeight = 4.0
+
+    /// The matching items, best first: by the bm25 of the ranking index, names weighted
+    /// above bodies, then the most recently modified first. Without a ranking index, by
+    /// recency alone.
+    private static func rankedRequest(_ plan: SearchPlan, clauses: SQL, limit: Int) -> SQLRequest<Row> {
+        let columns = ItemFilter.columns(includingBody: false)
+        guard let ranking = plan.ranking else {
+            return SQLRequest(literal: """
+                SELECT \(sql: columns), item.rowid AS rowid, NULL AS rank FROM item
+                WHERE item.trashed IS NULL\(clauses)
+                ORDER BY item.modified DESC, item.id
+                LIMIT \(limit)
+                """)
+        }
+        let table = SearchPlan.table(of: ranking.index)
+        return SQLRequest(literal: """
+            SELECT \(sql: columns), item.rowid AS rowid, bm25(\(sql: table), \(nameWeight), 1.0) AS rank
+            FROM \(sql: table) JOIN item ON item.rowid = \(sql: table).rowid
+            WHERE \(sql: table) MATCH \(ranking.match) AND item.trashed IS NULL\(clauses)
+            ORDER BY rank, item.modified DESC, item.id
             LIMIT \(limit)
             """)
-        return try read { db in
-            try Row.fetchCursor(db, request).map { row in
-                let snippet = (row["snippet"] as String? ?? "")
-                    .split(whereSeparator: \.isNewline).joined(separator: " ")
-                return SearchResult(item: try Item(row: row), snippet: snippet, rank: row["rank"])
-            }.reduce(into: []) { $0.append($1) }
+    }
+
+    /// The snippet of a result: made by ``SnippetFunction`` from the word index's matches
+    /// when the word index ranks, else from the texts looked for (``SubstringSnippet``).
+    private static func snippet(of rowid: Int64, plan: SearchPlan, markers: (String, String), _ db: Database) throws -> String {
+        if let ranking = plan.ranking, ranking.index == .words {
+            let request = SQLRequest<String>(literal: """
+                SELECT \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) FROM item_fts
+                WHERE item_fts MATCH \(ranking.match) AND rowid = \(rowid)
+                """)
+            return try request.fetchOne(db) ?? ""
         }
+        let row = try Row.fetchOne(
+            db, sql: "SELECT name, substr(body, 1, ?) AS body FROM item WHERE rowid = ?",
+            arguments: [SubstringSnippet.textLimit, rowid])
+        guard let row else { return "" }
+        return SubstringSnippet.excerpt(name: row["name"], body: row["body"], substrings: plan.substrings, markers: markers)
     }
 
     /// A query of tags and links only: the notes outside the trash that carry the tags and
