@@ -85,7 +85,8 @@ extension Store {
                 SELECT \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) FROM item_fts
                 WHERE item_fts MATCH \(ranking.match) AND rowid = \(rowid)
                 """)
-            return try request.fetchOne(db) ?? ""
+            // One line: a break the line kept (a lone carriage return) becomes a space.
+            return (try request.fetchOne(db) ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
         }
         let row = try Row.fetchOne(
             db, sql: "SELECT name, substr(body, 1, ?) AS body FROM item WHERE rowid = ?",
