@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NoteStore
 
 /// `listing`: reading a large store with the `notes` command, each run a separate process
@@ -6,14 +7,16 @@ import NoteStore
 ///
 /// The store holds a ``NoteLibrary`` (100,000 notes in about 100 collections at full size).
 /// Measured: `notes ls` of a nested collection of about 1,000 notes, `notes ls` of the top
-/// level, `notes search` for a word in about 1% of the notes, and `notes --version`, the
-/// floor of starting the program at all. The four run in rounds, in a rotating order. Then
+/// level, `notes search` for a word in about 1% of the notes, for a phrase, and for a
+/// Japanese word (through the trigram index) in 1% of the notes, and `notes --version`, the
+/// floor of starting the program at all. They run in rounds, in a rotating order. Then
 /// notes of 1, 5 and 10 MB full of the searched word join the store, and the search is
 /// measured again.
 struct ListingScenario: Scenario {
     /// The target of ARCHITECTURE.md for each command, at 100,000 notes.
     static let budgetMilliseconds = 30.0
-    /// The target for a search when the store holds notes of several megabytes full of the word.
+    /// The target for a search when the store holds notes of several megabytes full of the
+    /// word, and for a phrase and a Japanese word.
     static let longNoteSearchBudgetMilliseconds = 50.0
 
     private struct Command {
@@ -31,7 +34,9 @@ struct ListingScenario: Scenario {
             Fact("rounds", sizes.listingRounds),
         ]
         bench.progress("listing: generating \(sizes.libraryNotes) notes")
-        let library = NoteLibrary(notes: sizes.libraryNotes, collections: sizes.collections)
+        var library = NoteLibrary(notes: sizes.libraryNotes, collections: sizes.collections)
+        // A line of Japanese in 1% of the notes, for the search of the trigram index.
+        for index in stride(from: 50, to: library.notes.count, by: 100) { library.notes[index].body += "\n" + Self.japaneseLine }
         let folder = try bench.makeFolder("listing-store")
         defer { bench.removeFolder(folder) }
         bench.progress("listing: saving them")
@@ -52,7 +57,9 @@ struct ListingScenario: Scenario {
                 "'\(library.path(ofCollection: chosen))': \(counts[chosen]) notes, \(library.itemCount(inCollection: chosen)) items"),
             Fact("top level items", library.topLevelCount),
             Fact("notes with '\(TextGenerator.markedWord)'", marked),
-        ]
+            Fact("notes with '\(Self.japaneseTerm)'", library.notes.count { $0.body.contains(Self.japaneseTerm) }),
+            Fact("phrase searched", "\"\(Self.phrase(in: library))\""),
+        ] + (try Self.indexSizes(folder.appendingPathComponent(Store.databaseFileName)))
 
         let commands = makeCommands(store: folder, library: library, collection: chosen, counts: counts, marked: marked)
         bench.progress("listing: \(sizes.listingRounds) rounds of \(commands.count) commands")
@@ -68,7 +75,8 @@ struct ListingScenario: Scenario {
         for (index, measurement) in report.measurements.enumerated().dropFirst() {
             report.ratios.append(Ratio("\(measurement.name) / \(floor.name) (medians)", measurement, over: floor))
             let isLast = index == report.measurements.count - 1
-            let budget = isLast ? Self.longNoteSearchBudgetMilliseconds : Self.budgetMilliseconds
+            let isQuerySearch = measurement.name.hasPrefix("notes search \"") || measurement.name.contains("trigram")
+            let budget = isLast || isQuerySearch ? Self.longNoteSearchBudgetMilliseconds : Self.budgetMilliseconds
             report.targets.append(Self.check(measurement, floor: floor, budget: budget, quick: quick))
         }
         return report
@@ -128,6 +136,18 @@ struct ListingScenario: Scenario {
                 arguments: storeArguments + ["search", TextGenerator.markedWord],
                 // Two lines a result: the path, then the snippet; at most 20 results.
                 check: expectLines(2 * min(marked, 20), "notes search")),
+            Command(
+                name: "notes search \"<phrase>\"",
+                arguments: storeArguments + ["search", "\"\(Self.phrase(in: library))\""],
+                check: { output in
+                    let lines = output.split(separator: "\n").count
+                    guard lines > 0, lines % 2 == 0 else { throw BenchError.unexpected("notes search \"<phrase>\" printed \(lines) lines") }
+                }),
+            Command(
+                name: "notes search <Japanese> (trigram index)",
+                arguments: storeArguments + ["search", Self.japaneseTerm],
+                check: expectLines(
+                    2 * min(library.notes.count { $0.body.contains(Self.japaneseTerm) }, 20), "notes search <Japanese>")),
         ]
     }
 
@@ -166,6 +186,38 @@ struct ListingScenario: Scenario {
         detail += "; \(ReportPrinter.format(median - floor.median, .milliseconds)) above the start-up floor"
         if quick { detail += " (quick sizes, not the target's 100,000 notes)" }
         return TargetCheck(name: "\(measurement.name) under \(Int(budget)) ms", met: met, detail: detail)
+    }
+
+    /// The line of Japanese in 1% of the notes, and the word of it searched for.
+    static let japaneseLine = "東京の会議室で打ち合わせをしました。"
+    static let japaneseTerm = "会議室"
+
+    /// A phrase to search for: the first two words of the body of the library's eighth note.
+    static func phrase(in library: NoteLibrary) -> String {
+        let words = library.notes[min(7, library.notes.count - 1)].body
+            .split(whereSeparator: { !$0.isLetter }).prefix(2)
+        return words.joined(separator: " ").lowercased()
+    }
+
+    /// The size of each full-text index (its FTS5 tables, by SQLite's dbstat) and of the rest
+    /// of the database.
+    static func indexSizes(_ file: URL) throws -> [Fact] {
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        let (words, trigrams, total) = try queue.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'item\\_fts%' ESCAPE '\\'") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'item\\_trigram%' ESCAPE '\\'") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat") ?? 0
+            )
+        }
+        func size(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        return [
+            Fact("word index (item_fts)", size(words)),
+            Fact("trigram index (item_trigram)", size(trigrams)),
+            Fact("rest of the store", size(total - words - trigrams)),
+            Fact("trigram index / store without it", String(format: "%.2f", Double(trigrams) / Double(max(1, total - trigrams)))),
+        ]
     }
 
     static func megabytes(_ file: URL) -> String {
