@@ -10,7 +10,10 @@ extension Notes {
             discussion: """
                 Every word must occur, ignoring case and accents; a word ending in * matches as a prefix; \
                 "a phrase" must occur as it is; OR keeps what either side finds; -word (or NOT word) leaves out \
-                what holds the word; parentheses group. Several arguments are one query. \
+                what holds the word; parentheses group. Several arguments are one query. Chinese, Japanese, Thai \
+                and other text without spaces is found anywhere, as is a word starting with * (part of a word) \
+                and one with symbols (c++); ß and ss are the same. Names rank above bodies, then recent notes; \
+                the snippet is the best-matching line. \
                 tag:NAME keeps the notes that carry the tag NAME, and links:NOTE (links:"A NOTE" with spaces) \
                 the notes whose bodies link to NOTE; a query of only these lists those notes, most recently \
                 modified first.
