@@ -70,12 +70,15 @@ extension Store {
                     DELETE FROM blob_release;
                     DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
                     """)
-                // The link index is derived: the store made from the baseline builds its own,
+                // The link and trigram indexes are derived: the store made from the baseline builds its own,
                 // and a baseline stays what a store of its model version is to every build.
                 try db.execute(sql: """
                     DROP TABLE IF EXISTS link;
                     DROP TABLE IF EXISTS link_name;
                     DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.linksMigration)';
+                    DROP TABLE IF EXISTS \(TrigramIndex.vocabulary);
+                    DROP TABLE IF EXISTS \(TrigramIndex.table);
+                    DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.trigramsMigration)';
                     """)
                 // Without properties, the copy is of model 8, which builds before them read.
                 if try StoreSchema.dropEmptyProperties(db) { made.modelVersion = 8 }
