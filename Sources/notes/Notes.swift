@@ -14,7 +14,7 @@ struct Notes: ParsableCommand {
             """,
         subcommands: [
             Add.self, MakeCollection.self, List.self, Browse.self, Pick.self, Show.self, Cat.self, Edit.self, Append.self, Move.self,
-            Remove.self, Restore.self, EmptyTrash.self, Search.self, TagCommand.self, Untag.self, TagList.self, History.self, Diff.self, Conflicts.self,
+            Remove.self, Restore.self, EmptyTrash.self, Search.self, TagCommand.self, Untag.self, TagList.self, Prop.self, History.self, Diff.self, Conflicts.self,
             Links.self, Backlinks.self, Attach.self, Attachments.self, Detach.self, AttachmentSave.self, Export.self, Import.self,
             Check.self,
             Sync.self, Devices.self, Watch.self, Demo.self,

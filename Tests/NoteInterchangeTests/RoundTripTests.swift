@@ -18,7 +18,8 @@ import Testing
             let attachments = try store.attachments(of: item.id).map { "\($0.sha256) \($0.caption ?? "-")" }.sorted()
             return "\(item.kind) \(item.id) \(item.name) \(item.parent?.uuidString ?? "top") "
                 + "\(item.created.timeIntervalSince1970) \(item.modified.timeIntervalSince1970) \(item.body ?? "-") \(attachments) "
-                + "tags=\(try store.tags(of: item.id))"
+                + "tags=\(try store.tags(of: item.id)) "
+                + "properties=\(try store.properties(of: item.id).map { "\($0.key)=\($0.value.json)" })"
         }.sorted()
     }
 
@@ -36,7 +37,20 @@ import Testing
         _ = try store.attachImages([Self.images.appendingPathComponent("plain.png")], to: pictured.id, caption: "a [bracketed] caption")
         _ = try store.attachImages([Self.images.appendingPathComponent("indexed.png")], to: pictured.id)
         try store.tag(pictured.id, with: ["photo", "c++", "ünï", "a:b", "quote\"d", "[x]"])
+        // Properties of every kind of value, and text that plain YAML would read otherwise.
+        let tricky: [PropertyValue] = [
+            .string("12:30"), .string("yes"), .string("3"), .string(""), .string(" padded"), .string("- dash"), .string("two\nlines"),
+            .string("#not a comment"), .string("[not a list]"), .string("null"), .string("2024-03-01"), .string("Ünïcödé ✓"),
+        ]
+        try store.setProperty(pictured.id, "texts", to: .list(tricky))
+        try store.setProperty(pictured.id, "title: odd", to: .string("a: b"))
+        try store.setProperty(pictured.id, "numbers", to: .list([.integer(-3), .number(2.5), .number(3), .integer(Int64.max)]))
+        try store.setProperty(pictured.id, "empty", to: .null)
+        try store.setProperty(pictured.id, "flag", to: .bool(false))
+        try store.setProperty(pictured.id, "nested", to: .map([("z", .map([("b", .list([.map([("k", .null)])]))])), ("a", .list([]))]))
+        try store.setProperty(pictured.id, "date", to: .string("2001-02-03"))
         let other = try store.addNote(named: "Pictured", body: "same name, other note", in: deep.id)
+        try store.setProperty(other.id, "aliases", to: .list([.string("Other picture")]))
         try store.tag(other.id, with: ["photo"])
         let trashed = try store.addNote(named: "Trashed", body: "gone", in: nil)
         _ = try store.trash(trashed.id)

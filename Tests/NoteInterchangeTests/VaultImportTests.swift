@@ -34,7 +34,7 @@ import Testing
         #expect(report.created == 3 && report.images == 1, "\(report)")
         #expect(report.problems == ["Daily/2024-03-01.md: image pic.png not found, not attached"])
         let daily = try store.resolve("Daily/2024-03-01")
-        // The front matter is not kept; wiki links stay as text; the image link stays too.
+        // The front matter is not in the body; wiki links stay as text; the image link stays too.
         #expect(daily.body == "See [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n")
         #expect(daily.created == ISO8601DateFormatter().date(from: "2024-03-01T00:00:00Z"))
         #expect(try store.attachments(of: daily.id).map(\.caption) == ["diagram"])
@@ -208,5 +208,80 @@ import Testing
         let report = try Importer(store: store).run(path: vault, into: nil, dryRun: true)
         #expect(report.plan == ["create collection Folder", "create note Folder/one.md"])
         #expect(try store.fetch(ItemRequest()).isEmpty)
+    }
+
+    /// Front matter is kept whole as properties, in order, with nested values; the note's own
+    /// keys (`tags`, dates) are its tags and dates. An export writes the properties back in
+    /// the same order, and importing that export changes nothing.
+    @Test func frontMatterComesInAsPropertiesAndGoesBackOut() throws {
+        let matter = """
+            ---
+            title: "Leek soup: a winter classic"
+            aliases:
+              - Potage
+              - Vichyssoise
+            tags: [soup, winter]
+            publish: true
+            rating: 4.5
+            servings: 4
+            cssclasses: []
+            draft:
+            params:
+              color: green
+              sizes: [small, large]
+            date: 2021-03-04
+            ---
+            Leeks, potatoes. #hot
+
+            """
+        try write(matter, "Recipes/Leek soup.md")
+        let store = try Store(folder: folder.appending("store"))
+        let report = try importVault(into: store)
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        let soup = try store.resolve("Recipes/Leek soup")
+        #expect(soup.body == "Leeks, potatoes. #hot\n")
+        #expect(try store.tags(of: soup.id) == ["hot", "soup", "winter"])
+        #expect(soup.created == ISO8601DateFormatter().date(from: "2021-03-04T00:00:00Z"))
+        let properties = try store.properties(of: soup.id)
+        #expect(properties.map(\.key) == ["title", "aliases", "publish", "rating", "servings", "cssclasses", "draft", "params", "date"])
+        #expect(properties.map(\.value.json) == [
+            #""Leek soup: a winter classic""#, #"["Potage","Vichyssoise"]"#, "true", "4.5", "4", "[]", "null",
+            #"{"color":"green","sizes":["small","large"]}"#, #""2021-03-04""#,
+        ])
+
+        let out = folder.appending("out")
+        _ = try MarkdownExporter(store: store).export(to: out)
+        let exported = try String(contentsOf: out.appendingPathComponent("Recipes/Leek soup.md"), encoding: .utf8)
+        let lines = exported.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // Its id and modified date, then the tags the body does not give, then the properties.
+        #expect(lines[0] == "---" && lines[1].hasPrefix("id: ") && lines[2].hasPrefix("modified: "))
+        #expect(Array(lines[3...]).prefix(17) == [
+            "tags: [soup, winter]", #"title: "Leek soup: a winter classic""#, "aliases:", "  - Potage", "  - Vichyssoise", "publish: true",
+            "rating: 4.5", "servings: 4", "cssclasses: []", "draft:", "params:", "  color: green", "  sizes:", "    - small", "    - large",
+            "date: 2021-03-04", "---",
+        ])
+        let again = try Importer(store: store).run(path: out, into: nil, dryRun: false)
+        #expect(again.updated == 0 && again.created == 0 && again.problems.isEmpty, "\(again)")
+        #expect(try store.properties(of: soup.id) == properties)
+    }
+
+    /// Front matter that is not YAML, or that expands past the bounds (aliases of aliases), is
+    /// reported, and the file comes in whole as the body.
+    @Test(arguments: [
+        ("---\ntitle: [unclosed\n---\nText\n", "front matter is not YAML"),
+        ("---\n- a list\n- not a map\n---\nText\n", "front matter is not a map of keys and values"),
+        ("---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\nText\n",
+            "front matter holds more than 20000 values"),
+    ])
+    func unreadableFrontMatterKeepsTheFileWhole(text: String, problem: String) throws {
+        try write(text, "Odd.md")
+        let store = try Store(folder: folder.appending("store"))
+        let report = try importVault(into: store)
+        #expect(report.created == 1)
+        #expect(report.problems.count == 1 && report.problems[0].hasPrefix("Odd.md: \(problem)"), "\(report.problems)")
+        #expect(report.problems.first?.hasSuffix("; the file is kept whole as the body") == true)
+        let odd = try store.resolve("Odd")
+        #expect(odd.body == text)
+        #expect(try store.properties(of: odd.id).isEmpty)
     }
 }

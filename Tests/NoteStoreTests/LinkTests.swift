@@ -125,4 +125,26 @@ import Testing
         #expect(try store.item(note.id).body == "[[Work/Ideas/Soup]] and [[Soup]]\n")
         #expect(try store.links(of: note.id).map(\.resolved) == [tree.soup, tree.soup])
     }
+
+    /// A note's aliases (its `aliases` property) are names it is found by, after every note's
+    /// own name; a rename leaves the links that reach it by an alias as written; without the
+    /// alias, they reach nothing.
+    @Test func aliasesAreNamesAfterNames() throws {
+        let soup = try store.addNote(named: "Soup", body: "", in: nil)
+        try store.setProperty(soup.id, "aliases", to: .list([.string("Potage"), .string("Vichyssoise")]))
+        let menu = try store.addNote(named: "Menu", body: "[[potage]] [[Vichyssoise|cold]] [[Soup]]", in: nil)
+        #expect(try store.links(of: menu.id).map(\.resolved) == [soup.id, soup.id, soup.id])
+        #expect(try store.resolve("POTAGE", matching: .forgiving).id == soup.id)
+        #expect(try store.edit(soup.id, name: "Leek soup"))
+        #expect(try store.item(menu.id).body == "[[potage]] [[Vichyssoise|cold]] [[Leek soup]]")
+        #expect(try store.links(of: menu.id).map(\.resolved) == [soup.id, soup.id, soup.id])
+        let potage = try store.addNote(named: "Potage", body: "", in: nil)
+        #expect(try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id], "a name before an alias")
+        try store.rebuildLinkIndex()
+        #expect(try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id])
+        #expect(try store.removeProperty(soup.id, "aliases"))
+        #expect(try store.links(of: menu.id).map(\.resolved) == [potage.id, nil, soup.id])
+        try store.setProperty(soup.id, "aliases", to: .string("Vichyssoise"))
+        #expect(try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id], "a text alone is one alias")
+    }
 }

@@ -15,6 +15,9 @@ public struct ImportEntry: Sendable {
     public var modified: Date?
     /// A note's tags; nil when the file does not say (a re-import then leaves them as they are).
     public var tags: [String]?
+    /// A note's properties in order; nil when the file does not say (a re-import then leaves
+    /// them as they are).
+    public var properties: [(key: String, value: PropertyValue)]?
     /// Image files to attach, with captions.
     public var images: [(file: URL, caption: String?)] = []
     public var children: [ImportEntry] = []

@@ -178,6 +178,7 @@ public struct Importer {
                 }
                 if changed { try context.update(item) }
                 if try setTags(entry, on: item) { changed = true }
+                if try setProperties(entry, on: item) { changed = true }
                 let attached = try attachImages(entry, to: item)
                 if changed || attached > 0 {
                     report.updated += 1
@@ -196,6 +197,7 @@ public struct Importer {
             report.created += 1
             if dryRun { report.plan.append("create \(item.kind.rawValue) \(entry.source)") }
             _ = try setTags(entry, on: item)
+            _ = try setProperties(entry, on: item)
             _ = try attachImages(entry, to: item)
             try count()
             return (item, true)
@@ -218,6 +220,32 @@ public struct Importer {
             let added = try context.tag(note.id, with: wanted.filter { !current.contains($0) })
             let removed = try context.untag(note.id, current.filter { !wanted.contains($0) })
             return !added.isEmpty || !removed.isEmpty
+        }
+
+        /// Makes the note's properties those of the entry, in its order, when the entry gives
+        /// them; a property that breaks the rules is reported and left out. Returns whether
+        /// they change.
+        mutating func setProperties(_ entry: ImportEntry, on note: Item) throws -> Bool {
+            guard note.isNote, let given = entry.properties else { return false }
+            var wanted: [(key: String, value: PropertyValue)] = []
+            for (key, value) in given {
+                do {
+                    let key = try Property.checked(key)
+                    guard !wanted.contains(where: { $0.key == key }) else { continue }
+                    wanted.append((key, try Property.checked(value, key: key)))
+                } catch {
+                    report.problems.append("\(entry.source): \(error), left out")
+                }
+            }
+            if wanted.count > Property.maximumCount {
+                report.problems.append("\(entry.source): more than \(Property.maximumCount) properties, the rest left out")
+                wanted = Array(wanted.prefix(Property.maximumCount))
+            }
+            let current = try context.properties(of: note.id)
+            // The same keys and values in the same order: their positions may have gaps.
+            if current.map(\.key) == wanted.map(\.key), current.map(\.value) == wanted.map(\.value) { return false }
+            try context.replaceProperties(note.id, with: wanted)
+            return true
         }
 
         /// Stages the entry's images whose bytes the note does not have yet; returns how many.

@@ -8,7 +8,8 @@ import NoteStore
 /// Header: `{"exported":"<ISO 8601>","format":"note-collector-export","formatVersion":1}`.
 /// Item: `id`, `kind` (`note` or `collection`), `name`, `parent` (an id, or null for an item
 /// at the top of the export), `created`, `modified` (ISO 8601 UTC), and for a note `body`,
-/// `tags` and `attachments` (each: `id`, `file` (relative to the export's folder), `format`,
+/// `properties` when it has some (each: `key`, and `value`, its JSON), `tags` and `attachments`
+/// (each: `id`, `file` (relative to the export's folder), `format`,
 /// `width`, `height`, `bytes`, `sha256`, `caption`, `created`). Keys are sorted, one object per
 /// line, so that the file is read and written a line at a time whatever its size.
 /// ``JSONReader`` reads it back.
@@ -75,6 +76,7 @@ public struct JSONExporter {
         mutating func writeNotes(_ notes: [Item], parent: UUID?) throws {
             let attachments = try store.attachments(ofNotes: notes.map(\.id))
             let tags = try store.tags(ofItems: notes.map(\.id))
+            let properties = try store.properties(ofItems: notes.map(\.id))
             for note in notes {
                 var images: [JSONValue] = []
                 for attachment in attachments[note.id] ?? [] {
@@ -94,7 +96,10 @@ public struct JSONExporter {
                     ]))
                     report.images += 1
                 }
-                try line([("attachments", .array(images)), ("body", .text(note.body ?? ""))] + common(note, parent: parent)
+                let own: [(String, JSONValue)] = properties[note.id].map { list in
+                    [("properties", .array(list.map { .object([("key", .text($0.key)), ("value", .raw($0.value.json))]) }))]
+                } ?? []
+                try line([("attachments", .array(images)), ("body", .text(note.body ?? ""))] + common(note, parent: parent) + own
                     + [("tags", .array((tags[note.id] ?? []).map(JSONValue.text)))])
                 report.notes += 1
                 if report.notes % 200 == 0 { progress?(report.notes, total) }

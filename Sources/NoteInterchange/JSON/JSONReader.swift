@@ -109,9 +109,22 @@ public struct JSONReader: Sendable {
         }
         let source = "\(file.lastPathComponent) line \(number)"
         var problems: [String] = []
-        guard let object, let entry = entry(object, source: source, base: base, tree: tree, problems: &problems) else {
+        guard let object, var entry = entry(object, source: source, base: base, tree: tree, problems: &problems) else {
             if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .problem("\(source): not an item, skipped") }
             return nil
+        }
+        // Properties keep the order of their maps' keys, which a dictionary loses: the line is
+        // read again, by the reader of properties, when it has some.
+        if entry.kind == .note, object["properties"] != nil {
+            guard let text = String(data: line, encoding: .utf8), let whole = PropertyValue(json: text, maximumBytes: line.count),
+                case let .list(items)? = whole["properties"]
+            else {
+                return .problem("\(source): properties that cannot be read, skipped")
+            }
+            entry.properties = items.compactMap { item in
+                guard case let .string(key)? = item["key"], let value = item["value"] else { return nil }
+                return (key, value)
+            }
         }
         return .item(entry, parent: (object["parent"] as? String).flatMap(UUID.init(storeText:)), problems: problems)
     }

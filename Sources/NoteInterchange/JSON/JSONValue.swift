@@ -8,6 +8,8 @@ enum JSONValue {
     case null
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// JSON text written as it is: a property's value.
+    case raw(String)
 
     /// The value as compact JSON, appended to `out`.
     func write(to out: inout String) {
@@ -15,6 +17,7 @@ enum JSONValue {
         case let .text(text): Self.quote(text, to: &out)
         case let .integer(value): out += String(value)
         case .null: out += "null"
+        case let .raw(json): out += json
         case let .array(values):
             out += "["
             for (index, value) in values.enumerated() {

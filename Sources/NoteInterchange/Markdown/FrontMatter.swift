@@ -79,9 +79,13 @@ struct FrontMatter: Equatable {
     /// Values as they stood in the file, before unquoting: lists in brackets need them.
     private var rawValues: [(key: String, value: String)] = []
 
+    /// Lines written after the values, as they are: a note's properties as YAML.
+    var properties = ""
+
     /// The block, ending with its closing `---` line and a line break.
     var text: String {
-        "---\n" + values.map { "\($0.key): \(writtenRaw.contains($0.key) ? $0.value : Self.quoted($0.value))\n" }.joined() + "---\n"
+        "---\n" + values.map { "\($0.key): \(writtenRaw.contains($0.key) ? $0.value : Self.quoted($0.value))\n" }.joined()
+            + properties + "---\n"
     }
 
     /// Splits `text` into its front matter and the rest; a text that does not start with a
@@ -118,6 +122,19 @@ struct FrontMatter: Equatable {
             lineStart = next
         }
         return (nil, Substring(text))
+    }
+
+    /// The lines between a block's opening and closing lines, given the text and what
+    /// ``split(_:)`` found after the block.
+    static func block(of text: String, before body: Substring) -> Substring {
+        let utf8 = text.utf8
+        guard let first = utf8.firstIndex(of: 0x0A) else { return "" }
+        let start = utf8.index(after: first)
+        var end = body.startIndex
+        // Back over the closing line's break, then to the start of the closing line.
+        if end > start, utf8[utf8.index(before: end)] == 0x0A { end = utf8.index(before: end) }
+        let closing = utf8[start..<end].lastIndex(of: 0x0A).map { utf8.index(after: $0) } ?? start
+        return text[start..<closing]
     }
 
     /// Without the spaces and tabs around it (Foundation's trimming bridges every line). Both

@@ -1,5 +1,6 @@
 import Foundation
 import NoteStore
+import NoteMarkdown
 
 /// Writes notes as Markdown files: a folder per collection, a `.md` file per note with a front
 /// matter block, and each note's images as files beside it, linked at the end of its body.
@@ -41,6 +42,17 @@ public struct MarkdownExporter {
         return writer.report
     }
 
+    /// Whether one of `keys` among the properties (compared without regard to case) is a
+    /// date that reads as `date`, to the millisecond.
+    static func gives(_ properties: [NoteProperty], _ date: Date, among keys: [String]) -> Bool {
+        properties.contains { property in
+            guard keys.contains(property.key.lowercased()), case let .string(text) = property.value,
+                let given = MarkdownReader.date(text)
+            else { return false }
+            return (given.timeIntervalSince1970 * 1000).rounded() == (date.timeIntervalSince1970 * 1000).rounded()
+        }
+    }
+
     struct Writer {
         let store: Store
         let tree: ExportTree
@@ -73,14 +85,23 @@ public struct MarkdownExporter {
         mutating func writeNotes(_ notes: [Item], in folder: ExportDirectory, names: inout FileNames) throws {
             let attachments = try store.attachments(ofNotes: notes.map(\.id))
             let tags = try store.tags(ofItems: notes.map(\.id))
+            let properties = try store.properties(ofItems: notes.map(\.id))
             for note in notes {
                 let stem = names.claim(note.name, suffix: ".md")
+                let own = properties[note.id] ?? []
                 var matter = FrontMatter()
                 matter.append("id", note.id.uuidString.lowercased())
-                matter.append("created", note.created.isoText)
-                matter.append("modified", note.modified.isoText)
+                // A date that a property gives already (Hugo's `date`, `lastmod`) is not
+                // written twice.
+                if !MarkdownExporter.gives(own, note.created, among: ["date", "created_at"]) { matter.append("created", note.created.isoText) }
+                if !MarkdownExporter.gives(own, note.modified, among: ["updated", "lastmod", "updated_at"]) {
+                    matter.append("modified", note.modified.isoText)
+                }
                 if stem != note.name { matter.append("name", note.name) }
-                if let tags = tags[note.id] { matter.append("tags", list: tags) }
+                // Tags the body writes as `#tag` are read from it again.
+                let inline = Set(MarkdownScanner.tags(in: note.body ?? "").map(Tag.normalized))
+                if let tags = tags[note.id]?.filter({ !inline.contains($0) }), !tags.isEmpty { matter.append("tags", list: tags) }
+                matter.properties = own.map { FrontMatterYAML.lines($0.key, $0.value) }.joined()
                 var text = matter.text + (note.body ?? "")
                 if let images = attachments[note.id] {
                     var links: [String] = []

@@ -303,8 +303,15 @@ public struct MarkdownReader: Sendable {
             return nil
         }
         var note = ImportEntry(source: source, kind: .note, name: Self.stem(name))
-        let (matter, rest) = FrontMatter.split(text)
-        if let matter { apply(matter, to: &note) }
+        var (matter, rest) = FrontMatter.split(text)
+        if matter != nil {
+            do {
+                apply(try FrontMatterYAML.read(String(FrontMatter.block(of: text, before: rest))), to: &note)
+            } catch {
+                problems.append("\(source): \(error); the file is kept whole as the body")
+                (matter, rest) = (nil, Substring(text))
+            }
+        }
         // Without dates in its front matter, a note was last changed when its file was.
         if note.created == nil || note.modified == nil {
             var info = stat()
@@ -359,6 +366,48 @@ public struct MarkdownReader: Sendable {
     static func stem(_ name: String) -> String {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
+    }
+
+    /// The keys of front matter that are a note's own, not properties: what an export writes
+    /// for every note.
+    static let ownKeys: Set<String> = ["id", "name", "created", "modified", "tags"]
+
+    /// A note's id, name, dates and tags from its front matter, read as YAML, and every other
+    /// key as a property, in order.
+    fileprivate func apply(_ pairs: [(key: String, value: PropertyValue)], to entry: inout ImportEntry) {
+        func text(_ key: String) -> String? {
+            if case let .string(text)? = pairs.first(where: { $0.key == key })?.value { return text }
+            return nil
+        }
+        // The first of the keys that the block has, each compared without regard to case.
+        func date(_ keys: [String]) -> Date? {
+            for key in keys {
+                guard let value = pairs.first(where: { $0.key.lowercased() == key })?.value else { continue }
+                if case let .string(text) = value, let date = Self.date(text) { return date }
+            }
+            return nil
+        }
+        if let id = text("id").flatMap(UUID.init(storeText:)) { entry.id = id }
+        if let created = date(["created", "date", "created_at"]) { entry.created = created }
+        if let modified = date(["modified", "updated", "lastmod", "updated_at"]) { entry.modified = modified }
+        if let name = text("name"), !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { entry.name = name }
+        guard entry.kind == .note else { return }
+        if let tags = pairs.first(where: { $0.key == Property.tags })?.value { entry.tags = Self.tags(tags) }
+        entry.properties = pairs.filter { !Self.ownKeys.contains($0.key) }
+    }
+
+    /// The tags front matter gives: a list, or one text of words separated by commas or
+    /// spaces (as Obsidian also reads them); numbers are tags too.
+    static func tags(_ value: PropertyValue) -> [String] {
+        func words(_ value: PropertyValue) -> [String] {
+            switch value {
+            case let .string(text): return text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
+            case .integer, .number: return [value.json]
+            default: return []
+            }
+        }
+        if case let .list(items) = value { return items.flatMap(words) }
+        return words(value)
     }
 
     fileprivate func apply(_ matter: FrontMatter, to entry: inout ImportEntry) {

@@ -85,7 +85,11 @@ extension Store {
     /// Rewrites, in the context, the bodies whose links reach `note` so that they reach it as
     /// `name` in `parent`: ordinary edits, with history, saved with the change itself.
     private func rewriteLinks(to note: Item, name: String, parent: UUID?, in context: ObjectContext) throws {
-        let backlinks = try self.backlinks(of: note.id) + (try links(of: note.id).filter { $0.resolved == note.id })
+        // A link that reaches the note by one of its aliases still does: it stays as written.
+        let aliases = Set((try properties(of: note.id).first { $0.key == Property.aliases }?.value.strings ?? []).map(LinkIndex.fold))
+        let backlinks = (try self.backlinks(of: note.id) + (try links(of: note.id).filter { $0.resolved == note.id })).filter { link in
+            link.target.contains("/") || !aliases.contains(LinkIndex.key(of: link.target)) || LinkIndex.key(of: link.target) == LinkIndex.fold(note.name)
+        }
         guard !backlinks.isEmpty else { return }
         let folder = try parent.map { try path(of: item($0, includingBody: false)) }
         let target = LinkRewriter.Target(

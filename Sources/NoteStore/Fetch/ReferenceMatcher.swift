@@ -24,15 +24,15 @@ struct ReferenceMatcher {
         index = try CollectionIndex(db)
     }
 
-    /// The names an item is found by, as written: its name. This is the one place where
-    /// other names of an item (aliases) would join it; the query of ``matches(_:)``, which
-    /// picks the rows whose name may match, would then read them beside the name.
+    /// The names an item is found by, as written, before its aliases: its name. A note's
+    /// aliases are read from the link index (``LinkIndex``), after every name.
     static func names(name: String) -> [String] {
         [name]
     }
 
     /// The items `reference` names ignoring case and accents: those whose whole path it is;
-    /// else, for a reference of one name, those of that name. In the scope `.any`, the items
+    /// else, for a reference of one name, those of that name; else the notes whose `aliases`
+    /// give it. In the scope `.any`, the items
     /// outside the trash when there are some.
     func matches(_ reference: String) throws -> [Item] {
         let written = ItemPath.components(of: reference)
@@ -56,6 +56,13 @@ struct ReferenceMatcher {
         }
         // A top-level item's path is its name: the whole path matches first.
         if names.count == 1, found.contains(where: \.top) { found = found.filter(\.top) }
+        // Then the notes whose `aliases` give the name, from the link index.
+        if found.isEmpty, names.count == 1 {
+            found = try Int64.fetchAll(db, SQLRequest(literal: """
+                SELECT item.rowid FROM link_name JOIN item ON item.id = link_name.item
+                WHERE link_name.key = \(LinkIndex.fold(lastName)) AND link_name.until = \(LinkIndex.aliasMark)
+                """)).map { ($0, false) }
+        }
         let items = try self.items(found.map(\.rowid))
         guard scope == .any else { return items }
         let live = items.filter { !$0.isTrashed }

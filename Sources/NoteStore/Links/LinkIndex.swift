@@ -109,9 +109,9 @@ enum LinkIndex {
         }
     }
 
-    /// Writes the names the note `id` is found by: `name`, and the names of its history
-    /// before, each with the greatest stamp of a version that replaced it. Nothing for a
-    /// collection or an item gone.
+    /// Writes the names the note `id` is found by: `name`, its aliases, and the names of its
+    /// history before, each with the greatest stamp of a version that replaced it. Nothing for
+    /// a collection or an item gone.
     static func writeNames(of id: String, name: String?, isNote: Bool, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
         guard let name, isNote else { return }
@@ -133,11 +133,23 @@ enum LinkIndex {
                 if until[key].map({ $0 < end }) ?? true { until[key] = end }
             }
         }
+        // Its aliases (a property) are names too, after its own: `until` is `alias`.
+        if let object = UUID(storeText: id),
+            let aliases = try PropertyTable.properties(of: object, db).first(where: { $0.key == Property.aliases })
+        {
+            for alias in aliases.value.strings {
+                let key = fold(alias)
+                if until[key] == nil || until[key] != "" { until[key] = aliasMark }
+            }
+        }
         let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
         for (key, end) in until where !key.isEmpty {
             try insert.execute(arguments: [id, key, end])
         }
     }
+
+    /// What `link_name.until` holds for an alias of the note.
+    static let aliasMark = "alias"
 
     /// Fills both tables from every item: for the migration that adds them, and
     /// `notes check --repair`.

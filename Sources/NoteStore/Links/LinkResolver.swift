@@ -10,6 +10,8 @@ import GRDB
 /// - A name reaches the note of that name (case-insensitively) outside the trash; of several,
 ///   the one in the linking note's own collection, then the one with the shortest path, then
 ///   the smallest id. With none outside the trash, the same rule picks among the notes in it.
+/// - A name that no note has, but that a note's `aliases` property gives, reaches that note,
+///   by the same rule among several.
 /// - A name that no note has now reaches the note that had it last: the one whose version
 ///   that replaced the name has the greatest stamp.
 /// - Nothing else: the link resolves to nothing.
@@ -71,13 +73,15 @@ struct LinkResolver {
                 WHERE link_name.key = ?
                 """),
             arguments: [key])
-        let current = rows.filter { ($0["until"] as String).isEmpty }
-        if !current.isEmpty {
+        // Names now, then aliases, each preferring notes outside the trash.
+        for mark in ["", LinkIndex.aliasMark] {
+            let current = rows.filter { ($0["until"] as String) == mark }
+            guard !current.isEmpty else { continue }
             let live = current.filter { ($0["trashed"] as Int64?) == nil }
             return try best(live.isEmpty ? current : live, from: source).map(Resolution.note) ?? .nothing
         }
         // The note that had the name last.
-        let last = rows.max { ($0["until"] as String, $1["id"] as String) < ($1["until"] as String, $0["id"] as String) }
+        let last = rows.filter { ($0["until"] as String) != LinkIndex.aliasMark }.max { ($0["until"] as String, $1["id"] as String) < ($1["until"] as String, $0["id"] as String) }
         return last.flatMap { UUID(storeText: $0["id"]) }.map(Resolution.note) ?? .nothing
     }
 

@@ -115,6 +115,7 @@ extension SaveWriter {
                 outbox.record(.delete, entity: .property, object: item.id, changes: Self.propertyChanges(key), history: ChangeHistory(seen: seen))
             }
             propertiesChanged.append(item.id)
+            if key == Property.aliases { searchIndex.namesChanged(item.id.storeString) }
         }
     }
 

@@ -35,6 +35,12 @@ public indirect enum PropertyValue: Sendable, Hashable {
         hasher.combine(json)
     }
 
+    /// The value of a member of a map; nil for a map without it, or another value.
+    public subscript(key: String) -> PropertyValue? {
+        guard case let .map(pairs) = self else { return nil }
+        return pairs.first { $0.key == key }?.value
+    }
+
     /// The strings of a list of strings, or a string alone: how tags and aliases are given.
     public var strings: [String] {
         switch self {
@@ -89,7 +95,13 @@ public indirect enum PropertyValue: Sendable, Hashable {
     /// when it is not JSON, nests deeper than ``maximumDepth`` or is longer than
     /// ``maximumBytes``.
     public init?(json text: String) {
-        guard text.utf8.count <= Self.maximumBytes else { return nil }
+        self.init(json: text, maximumBytes: Self.maximumBytes)
+    }
+
+    /// Reads JSON text of at most `maximumBytes` bytes, as ``init(json:)`` does: a whole line of
+    /// an export, whose members hold properties.
+    public init?(json text: String, maximumBytes: Int) {
+        guard text.utf8.count <= maximumBytes else { return nil }
         var reader = Reader(bytes: Array(text.utf8))
         guard let value = reader.value(depth: 0) else { return nil }
         reader.skipSpace()

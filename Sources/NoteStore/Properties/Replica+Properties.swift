@@ -9,6 +9,7 @@ extension Replica {
     /// Adds a dot of the key on the item, with its value as JSON and its place.
     public func insertPropertyDot(_ dot: ChangeStamp, item: UUID, key: String, json: String, position: Int64) throws {
         if try PropertyTable.insert(dot, item: item, key, value: json, position: position, db) { written += 1 }
+        if key == Property.aliases { searchIndex.namesChanged(item.storeString) }
     }
 
     /// Records a change of the key on the item that had seen, per device, the dots up to a
@@ -16,5 +17,6 @@ extension Replica {
     public func coverProperty(_ key: String, of item: UUID, seen: [UUID: UInt64]) throws {
         try PropertyTable.cover(item: item, key, seen: seen, db)
         written += 1
+        if key == Property.aliases { searchIndex.namesChanged(item.storeString) }
     }
 }

@@ -35,12 +35,14 @@ extension Notes {
             let path = try store.path(of: shown)
             let attachments = shown.isNote ? try store.attachments(of: shown.id) : []
             let tags = try store.tags(of: shown.id)
+            let properties = shown.isNote ? try store.properties(of: shown.id) : []
             let linkedFrom = shown.isNote ? try Backlink.all(to: shown.id, in: store) : []
             if json {
                 var object = ItemJSON(shown, path: path, tags: tags, includeBody: shown.isNote)
                 if shown.isNote {
                     object.attachments = AttachmentJSON.list(attachments, in: store)
                     object.linkedFrom = linkedFrom
+                    object.properties = PropertyJSON.list(properties)
                 }
                 return try JSONOutput.print(object)
             }
@@ -54,6 +56,10 @@ extension Notes {
             ]
             if let trashed = shown.trashed { lines.append("trashed:  \(ISODate.text(trashed, in: timeOptions.zone))") }
             if !tags.isEmpty { lines.append("tags:     \(tags.joined(separator: ", "))") }
+            if !properties.isEmpty {
+                lines.append("properties:")
+                lines += properties.map { "  \($0.key): \(PropertyText.text($0.value))" }
+            }
             if shown.isCollection {
                 let trash: ItemRequest.Trash = shown.isTrashed ? .included : .excluded
                 let contents = try store.count(ItemRequest(scope: .children(of: shown.id), trash: trash))

@@ -18,6 +18,8 @@ struct ItemJSON: Encodable {
     var attachments: [AttachmentJSON]?
     /// The lines of other notes that link to it (`show`).
     var linkedFrom: [Backlink]?
+    /// A note's properties in their order (`show`).
+    var properties: [PropertyJSON]?
     /// A note's tags, sorted; a collection's: none.
     var tags: [String] = []
     /// Whether the item is a conflict copy, in listings.
@@ -38,6 +40,7 @@ struct ItemJSON: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case id, kind, name, parent, path, created, modified, trashed, tags, body, snippet, rank, attachments, conflictCopy, linkedFrom
+        case properties
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -56,6 +59,7 @@ struct ItemJSON: Encodable {
         try container.encodeIfPresent(rank, forKey: .rank)
         try container.encodeIfPresent(attachments, forKey: .attachments)
         try container.encodeIfPresent(linkedFrom, forKey: .linkedFrom)
+        try container.encodeIfPresent(properties, forKey: .properties)
         try container.encodeIfPresent(conflictCopy, forKey: .conflictCopy)
     }
 }
