@@ -116,12 +116,15 @@ import Testing
         _ = try store.addNote(named: "Plan: one", body: "plan\n", in: b.id)
         let body = "[[Index#Top|first]] and [[B/Index]], ![[index.md]], [[Plan: one]], `[[Index]]`\n"
         let home = try store.addNote(named: "Home", body: body, in: nil)
+        // Beside the note, a name reaches the same note in Obsidian and in an import: kept.
+        _ = try store.addNote(named: "Other", body: "[[Index]]\n", in: a.id)
         let links = try store.links(of: home.id)
         let folder = try #require(links[0].resolved) == (try store.resolve("A/Index")).id ? "A" : "B"
         _ = try MarkdownExporter(store: store).export(to: out)
         let written = try text("Home.md")
         let expected = "[[\(folder)/Index#Top|first]] and [[B/Index]], ![[\(folder)/Index.md]], [[Plan: one]], `[[Index]]`\n"
         #expect(written.hasSuffix("\n---\n" + expected), "\(written)")
+        #expect(try text("A/Other.md").hasSuffix("\n---\n[[Index]]\n"))
 
         let fresh = try Store(folder: self.folder.appending("fresh"))
         let report = try Importer(store: fresh).run(path: out, into: nil, dryRun: false)

@@ -154,8 +154,11 @@ struct ExportLayout {
 
     /// The note a wiki link's target reaches in the exported tree, when Obsidian and an import
     /// find the same one: a relative path (`./`, `../`) from the note's `folder`; a path from
-    /// the top (`/Name`, `Folder/Name`), else the one note whose path ends with it; a name
-    /// that one note's file has. Nil when none or several do.
+    /// the top (`/Name`, `Folder/Name`), else the one note whose path ends with it; a name:
+    /// the file of that name in the note's folder, unless another is at the top (Obsidian
+    /// takes the one at the top, an import the one beside), else the one at the top, else the
+    /// one of the files of that name that both take (``agreed(_:)``). Nil when none does, or
+    /// the two would differ.
     func target(_ target: String, from folder: String) -> UUID? {
         var text = Substring(target.trimmingCharacters(in: .whitespaces))
         if text.lowercased().hasSuffix(".md") { text = text.dropLast(3) }
@@ -174,20 +177,40 @@ struct ExportLayout {
         let absolute = text.hasPrefix("/")
         while text.hasPrefix("/") { text = text.dropFirst() }
         let path = text.lowercased()
-        if absolute || path.contains("/"), let exact = byPath[path] { return exact }
-        if absolute { return nil }
-        let candidates = (byName[String(Self.lastName(path))] ?? []).filter { $0.lowercased() == path || $0.lowercased().hasSuffix("/" + path) }
-        guard candidates.count == 1, let only = candidates.first else { return nil }
+        if absolute || path.contains("/") {
+            if let exact = byPath[path] { return exact }
+            if absolute { return nil }
+        } else {
+            let top = byPath[path]
+            let beside = byPath[Self.join(folder.lowercased(), path)]
+            if let beside { return top == nil || top == beside ? beside : nil }
+            if let top { return top }
+        }
+        let candidates = (byName[String(Self.lastName(path))] ?? []).filter { $0.lowercased().hasSuffix("/" + path) }
+        guard let only = Self.agreed(candidates) else { return nil }
         return byPath[only.lowercased()]
     }
 
-    /// How a wiki link names the note `id` so that Obsidian and an import find it: its file's
-    /// name when no other note's file has that name, else its path from the top (`/Name` for
-    /// a note at the top).
-    func shortestTarget(of id: UUID) -> String? {
+    /// Of several paths, the one that Obsidian (the shortest as text, in UTF-16 as
+    /// JavaScript counts) and an import (the fewest folders) both take; nil when they may
+    /// differ.
+    static func agreed(_ paths: [String]) -> String? {
+        guard paths.count > 1 else { return paths.first }
+        func folders(_ path: String) -> Int { path.split(separator: "/").count }
+        let fewest = paths.map(folders).min() ?? 0
+        let shortest = paths.map(\.utf16.count).min() ?? 0
+        let byFolders = paths.filter { folders($0) == fewest }
+        let byLength = paths.filter { $0.utf16.count == shortest }
+        return byFolders.count == 1 && byLength == byFolders ? byFolders[0] : nil
+    }
+
+    /// How a wiki link in a note of `folder` names the note `id` so that Obsidian and an
+    /// import find it: its file's name when that reaches it (``target(_:from:)``), else its
+    /// path from the top (`/Name` for a note at the top).
+    func shortestTarget(of id: UUID, from folder: String) -> String? {
         guard let path = notes[id] else { return nil }
-        let name = Self.lastName(path)
-        if byName[name.lowercased()]?.count == 1 { return String(name) }
+        let name = String(Self.lastName(path))
+        if target(name, from: folder) == id { return name }
         return path.contains("/") ? path : "/" + path
     }
 }

@@ -134,7 +134,7 @@ struct ExportedBody {
         for link in links where link.kind != .markdown {
             guard let note = link.resolved, layout.notes[note] != nil, layout.target(link.target, from: folder) != note,
                 let reference = byPosition[link.position], reference.kind == .wikiLink || reference.kind == .wikiEmbed,
-                let range = reference.targetRange(in: bytes), var target = layout.shortestTarget(of: note),
+                let range = reference.targetRange(in: bytes), var target = layout.shortestTarget(of: note, from: folder),
                 !target.contains(where: { "#|[]^".contains($0) })
             else { continue }
             let written = String(decoding: bytes[range], as: UTF8.self).trimmingCharacters(in: .whitespaces)
