@@ -78,7 +78,7 @@ extension Store {
                     DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.linksMigration)';
                     """)
                 // Without properties, the copy is of model 8, which builds before them read.
-                if try StoreSchema.dropEmptyProperties(db) { made.modelVersion = 8 }
+                if try StoreSchema.dropEmptyProperties(db) { made.modelVersion = Store.baselineModelVersionWithoutProperties }
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if let pruning = try retention(made) { made.cuts = try VersionStorage.prune(pruning, db) }
                 made.recordsCuts = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")!
