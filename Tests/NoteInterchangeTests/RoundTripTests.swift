@@ -12,12 +12,19 @@ import Testing
         .appendingPathComponent("../../Samples/images").standardizedFileURL
 
     /// Every item of a store, as comparable text: kind, id, name, parent, dates, body, and the
-    /// attachments' bytes and captions, and the tags.
-    func dump(_ store: Store) throws -> [String] {
-        try store.fetch(ItemRequest(sort: .created)).map { item in
+    /// attachments' bytes and captions, and the tags. With `collectionsByPath`, a collection
+    /// is its path, without its id and dates, as a Markdown export keeps a collection that
+    /// needs no `.collection.md`.
+    func dump(_ store: Store, collectionsByPath: Bool = false) throws -> [String] {
+        let items = try store.fetch(ItemRequest(sort: .created))
+        let paths = Dictionary(uniqueKeysWithValues: try items.filter { !$0.isNote }.map { ($0.id, try store.path(of: $0)) })
+        return try items.map { item in
             let attachments = try store.attachments(of: item.id).map { "\($0.sha256) \($0.caption ?? "-")" }.sorted()
-            return "\(item.kind) \(item.id) \(item.name) \(item.parent?.uuidString ?? "top") "
-                + "\(item.created.timeIntervalSince1970) \(item.modified.timeIntervalSince1970) \(item.body ?? "-") \(attachments) "
+            let parent = item.parent.map { collectionsByPath ? paths[$0] ?? "?" : $0.uuidString } ?? "top"
+            let identity = collectionsByPath && !item.isNote ? "\(paths[item.id] ?? "?")" : "\(item.id) \(item.created.timeIntervalSince1970)"
+            let modified = collectionsByPath && !item.isNote ? "-" : "\(item.modified.timeIntervalSince1970)"
+            return "\(item.kind) \(identity) \(item.name) \(parent) "
+                + "\(modified) \(item.body ?? "-") \(attachments) "
                 + "tags=\(try store.tags(of: item.id)) "
                 + "properties=\(try store.properties(of: item.id).map { "\($0.key)=\($0.value.json)" })"
         }.sorted()
@@ -84,12 +91,16 @@ import Testing
         #expect(try entries.map(\.name).sorted() == source.fetch(ItemRequest(scope: .topLevel)).map(\.name).sorted())
         let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.created == 15 && report.images == 2 && report.problems.isEmpty, "\(report)")
-        let live = try dump(source).filter { !$0.contains(" Trashed ") }
-        #expect(try dump(target) == live)
+        let live = try dump(source, collectionsByPath: true).filter { !$0.contains(" Trashed ") }
+        #expect(try dump(target, collectionsByPath: true) == live)
+        // `Work` needs no `.collection.md`; the folder named otherwise than its collection has one.
+        let deep = try source.resolve("Work/Deep: nested \\/ folder")
+        #expect(try target.resolve("Work/Deep: nested \\/ folder").id == deep.id)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("Work").path).contains(".collection.md") == false)
 
         let again = try Importer(store: target).run(path: out, into: nil, dryRun: false)
-        #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0)
-        #expect(try dump(target) == live)
+        #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0 && again.problems.isEmpty)
+        #expect(try dump(target, collectionsByPath: true) == live)
     }
 
     @Test func jsonRoundTripKeepsEverything() throws {
@@ -223,7 +234,8 @@ import Testing
         let out = folder.appending("work")
         let report = try MarkdownExporter(store: source).export(to: out, root: work.id)
         #expect(report.collections == 2 && report.notes == 8)
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("Work/.collection.md").path))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("Work/.collection.md").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("Work/Deep: nested _ folder/.collection.md").path))
     }
 
     @Test func aFolderThatIsNotEmptyIsNotWrittenWithoutForce() throws {

@@ -80,7 +80,7 @@ import Testing
         try FileManager.default.copyItem(
             at: cloud.appendingPathComponent("NoteCollector/blobs/\(blob)"), to: storeFolder.appendingPathComponent("blobs/\(blob)"))
         let store = try Store(folder: storeFolder)
-        #expect(store.modelVersion == Store.currentModelVersion && Store.currentModelVersion == 8)
+        #expect(store.modelVersion == Store.currentModelVersion && Store.currentModelVersion == 10)
         let soup = try store.item(Self.soup)
         #expect(soup.body == "Two leeks\nPotatoes\nSalt\nPepper\nWater\n")
         let versions = try store.history(of: Self.soup)

@@ -271,8 +271,7 @@ import Testing
         let result = try stack.engines[0].compact(keepVersions: 3, keepDays: 0)
         #expect(result.history.heldBack == nil)
         #expect(result.history.versions > 0 && result.history.properties >= 1, "\(result.history)")
-        // Without properties or file attachments, the baseline is of model 8 (builds of 8 and 9 read it).
-        #expect(result.baseline.modelVersion == 8 && result.baseline.historyDropped)
+        #expect(result.baseline.modelVersion == Store.baselineModelVersionWithoutProperties && result.baseline.historyDropped)
         // The writer keeps its whole history, and records the cut for its later baselines.
         #expect(try stack.stores[0].history(of: note).filter { $0.property == .body }.count == before.count)
         #expect(try stack.stores[0].historyCuts().contains { $0.object == note && $0.property == .body })
@@ -321,7 +320,7 @@ import Testing
         let result = try stack.engines[0].compact(keepVersions: 3, keepDays: 0)
         #expect(result.history.versions == 0)
         #expect(result.history.heldBack?.contains("device 'device-2'") == true, "\(String(describing: result.history.heldBack))")
-        #expect(result.baseline.modelVersion == 8 && !result.baseline.historyDropped, "a baseline without cuts, properties or files: of model 8")
+        #expect(result.baseline.modelVersion == Store.baselineModelVersionWithoutProperties && !result.baseline.historyDropped, "a baseline without cuts")
         try stack.join()
         #expect(try stack.stores[3].history(of: note).count == (try stack.stores[0].history(of: note).count))
 

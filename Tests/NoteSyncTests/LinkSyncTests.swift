@@ -65,4 +65,27 @@ import Testing
         let resolved = try resolutions(stack)
         #expect(resolved[0] == resolved[1] && resolved[0][diary.id] == [plan.id])
     }
+
+    /// An alias set on one device reaches the links written on another, and two devices that
+    /// set aliases at once resolve alike once synced.
+    @Test func aliasesSetOnOneDeviceResolveLinksWrittenOnAnother() throws {
+        let stack = try SyncStack(devices: 2)
+        let (a, b) = (stack.stores[0], stack.stores[1])
+        let soup = try a.addNote(named: "Soup", body: "", in: nil)
+        let stew = try a.addNote(named: "Stew", body: "", in: nil)
+        try stack.syncUntilQuiet()
+        let menu = try b.addNote(named: "Menu", body: "[[Potage]] [[Ragout]]", in: nil)
+        try a.setProperty(soup.id, "aliases", to: .list([.string("Potage")]))
+        try b.setProperty(stew.id, "aliases", to: .string("Ragout"))
+        try stack.syncUntilQuiet()
+        let resolved = try resolutions(stack)
+        #expect(resolved[0] == resolved[1] && resolved[0][menu.id] == [soup.id, stew.id])
+        // Concurrent aliases of one name: the same rule picks one on both devices.
+        try a.setProperty(stew.id, "aliases", to: .list([.string("Ragout"), .string("Potage")]))
+        try b.setProperty(soup.id, "aliases", to: .list([.string("Potage"), .string("Ragout")]))
+        try stack.syncUntilQuiet()
+        let again = try resolutions(stack)
+        #expect(again[0] == again[1])
+        #expect(Set(try stack.dumps()).count == 1)
+    }
 }

@@ -178,9 +178,29 @@ import Testing
         _ = try stack.stores[0].addNote(named: "Soup", body: "", in: nil)
         try stack.syncUntilQuiet()
         let baseline = try stack.engines[0].compact().baseline
-        #expect(baseline.modelVersion == 8)
+        #expect(baseline.modelVersion == Store.baselineModelVersionWithoutProperties)
         try stack.join()
         #expect(stack.stores[1].modelVersion == Store.currentModelVersion)
         #expect(try Set(stack.dumps()).count == 1)
+    }
+
+    /// Saved searches are settings of the store: a search saved on one device is there on the
+    /// other; of two saved at once under one name, the later wins on both.
+    @Test func savedSearchesSync() throws {
+        let stack = try SyncStack(devices: 2)
+        let (a, b) = (stack.stores[0], stack.stores[1])
+        try a.saveSearch("soups", query: "soup OR stew")
+        try stack.syncUntilQuiet()
+        #expect(try b.savedSearches() == [SavedSearch(name: "soups", query: "soup OR stew")])
+        try a.saveSearch("urgent", query: "tag:urgent")
+        try b.saveSearch("urgent", query: "tag:urgent -done")
+        try stack.syncUntilQuiet()
+        #expect(try a.savedSearches() == b.savedSearches())
+        #expect(try a.savedSearches().map(\.name) == ["soups", "urgent"])
+        #expect(try b.forgetSearch("soups"))
+        try stack.syncUntilQuiet()
+        #expect(try a.savedSearches().map(\.name) == ["urgent"])
+        #expect(try a.fetch(ItemRequest(trash: .included)).isEmpty, "settings are no item")
+        #expect(Set(try stack.dumps()).count == 1)
     }
 }

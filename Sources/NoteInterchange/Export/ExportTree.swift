@@ -3,14 +3,17 @@ import NoteStore
 
 /// The live items an export writes: every item at the top level and below, or one item and
 /// everything below it. Collections are read once; of the notes, only ids, in order, by
-/// collection; names and bodies are read a page at a time while writing, so that memory stays
-/// flat however large the store is.
+/// collection, with their names (an export decides every file's name before it writes one);
+/// bodies are read a page at a time while writing, so that memory stays flat however large the
+/// store is.
 struct ExportTree {
     let store: Store
     /// What the export starts from, when it is one item (nil: the top level).
     let roots: [Item]
     private let collections: [UUID?: [Item]]
-    private let notes: [UUID?: [UUID]]
+    private let notes: [UUID?: [(id: UUID, name: String)]]
+    /// The collections that hold a note at any depth.
+    private let holding: Set<UUID>
 
     init(store: Store, root: UUID?) throws {
         self.store = store
@@ -18,12 +21,22 @@ struct ExportTree {
         for item in try store.fetch(ItemRequest(kind: .collection, sort: .name, includesBodies: false)) {
             collections[item.parent, default: []].append(item)
         }
-        var notes: [UUID?: [UUID]] = [:]
-        for (id, parent) in try store.itemIDs(ItemRequest(kind: .note, sort: .name, includesBodies: false)) {
-            notes[parent, default: []].append(id)
+        var notes: [UUID?: [(id: UUID, name: String)]] = [:]
+        for (id, parent, name) in try store.itemIDs(ItemRequest(kind: .note, sort: .name, includesBodies: false)) {
+            notes[parent, default: []].append((id, name))
+        }
+        var parents: [UUID: UUID] = [:]
+        for case let (parent?, children) in collections {
+            for child in children { parents[child.id] = parent }
+        }
+        var holding: Set<UUID> = []
+        for case let parent? in notes.keys {
+            var current: UUID? = parent
+            while let collection = current, holding.insert(collection).inserted { current = parents[collection] }
         }
         self.collections = collections
         self.notes = notes
+        self.holding = holding
         if let root {
             let item = try store.item(root, includingBody: false)
             guard !item.isTrashed else {
@@ -40,9 +53,19 @@ struct ExportTree {
         collections[collection] ?? []
     }
 
+    /// The ids and names of the notes directly inside `collection`, in the order of names.
+    func noteNames(in collection: UUID?) -> [(id: UUID, name: String)] {
+        notes[collection] ?? []
+    }
+
+    /// Whether a collection holds a note, directly or in a collection inside it.
+    func holdsNotes(_ collection: UUID) -> Bool {
+        holding.contains(collection)
+    }
+
     /// The notes directly inside `collection`, with their bodies, a page at a time.
     func notes(in collection: UUID?, page: (ArraySlice<Item>) throws -> Void) throws {
-        let all = notes[collection] ?? []
+        let all = (notes[collection] ?? []).map(\.id)
         var start = 0
         while start < all.count {
             let slice = all[start..<min(start + 500, all.count)]

@@ -2,33 +2,38 @@ import Foundation
 import NoteStore
 import NoteMarkdown
 
-/// Writes notes as Markdown files: a folder per collection, a `.md` file per note with a front
-/// matter block, and each note's images as files beside it, linked at the end of its body.
+/// Writes notes as Markdown files that Obsidian and zk read as a vault: a folder per
+/// collection, a `.md` file per note with a front matter block, each note's images where its
+/// body links them, and its links as they resolve in the exported tree (``ExportedBody``).
 ///
-/// A note's file is its front matter (`id`, `created`, `modified`, `tags` when it has some, and `name` when the file's
-/// name is not the note's), then its body exactly, then, when it has images, a blank line, the
+/// A note's file is its front matter (`id`, `created`, `modified`, `tags` when it has some the
+/// body does not write, `name` when the file's name is not the note's, then its properties),
+/// then its body, then, when it has images that no link of the body shows, a blank line, the
 /// line `<!-- notes: images -->` and one `![caption](<file>)` line per image. A collection's
-/// folder holds `.collection.md`, a front matter block alone. ``MarkdownReader`` reads all of it
-/// back as it was.
+/// folder holds `.collection.md`, a front matter block alone, only when an import would not
+/// make the collection again from the folder as it is (``needsMarker(_:name:)``).
+/// ``MarkdownReader`` reads all of it back as it was.
 public struct MarkdownExporter {
     public let store: Store
     /// Told the notes written so far and the total, every few hundred notes.
     public var progress: ((Int, Int) -> Void)?
+    /// Whether names are made file names on every common file system (Windows' rules), not
+    /// only on this one.
+    public var portable = false
 
     /// The line before a note's image links.
     static let imagesMarker = "<!-- notes: images -->"
 
-    /// The name of an attachment's file beside its note: a file's own name when no other file
-    /// of the folder has it, else (and for an image) `<note>.<n>.<ext>`.
-    static func fileName(of attachment: Attachment, index: Int, stem: String, names: inout FileNames) -> String {
-        let own = attachment.fileName.map { ($0 as NSString).pathExtension }
-        let ext = attachment.format.map { $0 == .jpeg ? "jpg" : $0.rawValue } ?? (own?.isEmpty == false ? own : nil)
-            ?? MediaTypeSniffer.fileExtension(for: attachment.mediaType) ?? "bin"
-        if let name = attachment.fileName, !name.hasSuffix(".md"), own == ext {
-            let base = String(name.dropLast(ext.count + 1))
-            if !base.isEmpty { return names.claim(base, suffix: ".\(ext)") + ".\(ext)" }
+    /// The name of an attachment's file beside its note, before it is made unique: a file's
+    /// own name (but a Markdown one, which an import would take for a note), else
+    /// `<note>.<n>.<ext>`.
+    static func fileName(of attachment: Attachment, index: Int, stem: String) -> String {
+        if let name = attachment.fileName, !name.lowercased().hasSuffix(".md"), !name.lowercased().hasSuffix(".markdown"),
+            !name.hasPrefix("."), name.utf8.count <= FileNames.maximumBytes, !name.contains(where: { "#|[]^\\<>\n".contains($0) })
+        {
+            return name
         }
-        return names.claim("\(stem).\(index + 1)", suffix: ".\(ext)") + ".\(ext)"
+        return "\(stem).\(index + 1).\(attachment.fileExtension)"
     }
     /// The file that carries a collection's front matter in its folder.
     static let collectionFile = ".collection.md"
@@ -40,17 +45,17 @@ public struct MarkdownExporter {
     /// Exports everything, or `root` and what it holds, into `folder`.
     public func export(to folder: URL, root: UUID? = nil, force: Bool = false) throws -> ExportReport {
         let tree = try ExportTree(store: store, root: root)
+        let layout = ExportLayout(tree: tree, portable: portable)
         let folder = try ExportDirectory.prepare(folder, force: force)
-        var writer = Writer(store: store, tree: tree, total: tree.noteCount, progress: progress)
-        var names = FileNames()
+        var writer = Writer(store: store, tree: tree, layout: layout, top: folder, total: tree.noteCount, progress: progress)
         if root != nil, let item = tree.roots.first {
             if item.isNote {
-                try writer.writeNotes(try store.bodies(of: [item.id]), in: folder, names: &names)
+                try writer.writeNotes(try store.bodies(of: [item.id]), in: folder)
             } else {
-                try writer.writeCollection(item, in: folder, names: &names)
+                try writer.writeCollection(item, in: folder, siblings: [item])
             }
         } else {
-            try writer.writeContents(of: nil, in: folder, names: &names)
+            try writer.writeContents(of: nil, in: folder)
         }
         return writer.report
     }
@@ -69,38 +74,53 @@ public struct MarkdownExporter {
     struct Writer {
         let store: Store
         let tree: ExportTree
+        var layout: ExportLayout
+        /// The top of the export.
+        let top: ExportDirectory
         let total: Int
         let progress: ((Int, Int) -> Void)?
         var report = ExportReport()
 
-        mutating func writeContents(of collection: UUID?, in folder: ExportDirectory, names: inout FileNames) throws {
-            for child in tree.collections(in: collection) {
-                try writeCollection(child, in: folder, names: &names)
+        mutating func writeContents(of collection: UUID?, in folder: ExportDirectory) throws {
+            let children = tree.collections(in: collection)
+            for child in children {
+                try writeCollection(child, in: folder, siblings: children)
             }
-            try tree.notes(in: collection) { page in try writeNotes(Array(page), in: folder, names: &names) }
+            try tree.notes(in: collection) { page in try writeNotes(Array(page), in: folder) }
         }
 
-        mutating func writeCollection(_ collection: Item, in folder: ExportDirectory, names: inout FileNames) throws {
-            let name = names.claim(collection.name)
+        /// Whether a collection's folder needs `.collection.md` for an import to make it
+        /// again as it is: when the folder's name is not the collection's, when another
+        /// collection beside it has its name (an import matches a collection by name only
+        /// when one has it), or when it holds no note at any depth (an import makes no
+        /// collection of a folder without notes). Its id and dates are kept only then.
+        func needsMarker(_ collection: Item, name: String, siblings: [Item]) -> Bool {
+            name != collection.name || !tree.holdsNotes(collection.id)
+                || siblings.contains { $0.id != collection.id && $0.name.lowercased() == collection.name.lowercased() }
+        }
+
+        mutating func writeCollection(_ collection: Item, in folder: ExportDirectory, siblings: [Item]) throws {
+            guard let name = layout.fileName(of: collection.id) else { return }
             let inside = try folder.folder(name)
-            var matter = FrontMatter()
-            matter.append("id", collection.id.uuidString.lowercased())
-            matter.append("created", collection.created.isoText)
-            matter.append("modified", collection.modified.isoText)
-            if name != collection.name { matter.append("name", collection.name) }
-            try inside.write(Data(matter.text.utf8), to: MarkdownExporter.collectionFile)
+            if needsMarker(collection, name: name, siblings: siblings) {
+                var matter = FrontMatter()
+                matter.append("id", collection.id.uuidString.lowercased())
+                matter.append("created", collection.created.isoText)
+                matter.append("modified", collection.modified.isoText)
+                if name != collection.name { matter.append("name", collection.name) }
+                try inside.write(Data(matter.text.utf8), to: MarkdownExporter.collectionFile)
+            }
             report.collections += 1
-            var inner = FileNames()
-            inner.reserve(MarkdownExporter.collectionFile)
-            try writeContents(of: collection.id, in: inside, names: &inner)
+            try writeContents(of: collection.id, in: inside)
         }
 
-        mutating func writeNotes(_ notes: [Item], in folder: ExportDirectory, names: inout FileNames) throws {
+        mutating func writeNotes(_ notes: [Item], in folder: ExportDirectory) throws {
             let attachments = try store.attachments(ofNotes: notes.map(\.id))
             let tags = try store.tags(ofItems: notes.map(\.id))
             let properties = try store.properties(ofItems: notes.map(\.id))
             for note in notes {
-                let stem = names.claim(note.name, suffix: ".md")
+                guard let path = layout.notes[note.id] else { continue }
+                let stem = String(ExportLayout.lastName(path))
                 let own = properties[note.id] ?? []
                 var matter = FrontMatter()
                 matter.append("id", note.id.uuidString.lowercased())
@@ -111,27 +131,44 @@ public struct MarkdownExporter {
                     matter.append("modified", note.modified.isoText)
                 }
                 if stem != note.name { matter.append("name", note.name) }
+                let body = note.body ?? ""
                 // Tags the body writes as `#tag` are read from it again.
-                let inline = Set(MarkdownScanner.tags(in: note.body ?? "").map(Tag.normalized))
+                let inline = Set(MarkdownScanner.tags(in: body).map(Tag.normalized))
                 if let tags = tags[note.id]?.filter({ !inline.contains($0) }), !tags.isEmpty { matter.append("tags", list: tags) }
                 matter.properties = own.map { FrontMatterYAML.lines($0.key, $0.value) }.joined()
-                var text = matter.text + (note.body ?? "")
-                if let images = attachments[note.id] {
-                    var links: [String] = []
-                    for (index, attachment) in images.enumerated() {
-                        let file = MarkdownExporter.fileName(of: attachment, index: index, stem: stem, names: &names)
+                let links = body.contains("[[") || body.contains("](") ? try store.links(of: note.id) : []
+                let exported = ExportedBody(body: body, path: path, links: links, attachments: attachments[note.id] ?? [], layout: &layout)
+                var text = matter.text + exported.text
+                report.images += exported.shared
+                for (attachment, file) in exported.files {
+                    try write(attachment, at: file)
+                    if attachment.kind == .image { report.images += 1 } else { report.files += 1 }
+                }
+                if !exported.unlinked.isEmpty {
+                    var lines: [String] = []
+                    for (index, attachment) in exported.unlinked.enumerated() {
+                        let name = MarkdownExporter.fileName(of: attachment, index: index, stem: stem)
+                        let file = String(ExportLayout.lastName(layout.claimFile(name, in: ExportLayout.folder(of: path))))
                         try folder.write(attachment, of: store, to: file)
                         // Images (an SVG too) are embedded; other files are linked.
                         let embed = attachment.mediaType.hasPrefix("image/") ? "!" : ""
-                        links.append("\(embed)[\(MarkdownLinks.escapeText(attachment.caption ?? ""))](<\(file)>)")
+                        lines.append("\(embed)[\(MarkdownLinks.escapeText(attachment.caption ?? ""))](<\(file)>)")
                         if attachment.kind == .image { report.images += 1 } else { report.files += 1 }
                     }
-                    text += "\n\n" + MarkdownExporter.imagesMarker + "\n" + links.joined(separator: "\n") + "\n"
+                    text += "\n\n" + MarkdownExporter.imagesMarker + "\n" + lines.joined(separator: "\n") + "\n"
                 }
                 try folder.write(Data(text.utf8), to: stem + ".md")
                 report.notes += 1
                 if report.notes % 200 == 0 { progress?(report.notes, total) }
             }
+        }
+
+        /// Writes a file at `path` from the top of the export, making the folders on the way.
+        func write(_ attachment: Attachment, at path: String) throws {
+            var folder = top
+            let parts = path.split(separator: "/").map(String.init)
+            for part in parts.dropLast() { folder = try folder.folder(part) }
+            try folder.write(attachment, of: store, to: parts.last ?? path)
         }
     }
 }

@@ -78,9 +78,15 @@ public struct Attachment: Hashable, Sendable, Identifiable {
 
     /// The name a saved copy of the bytes takes: a file's own name, else `<id prefix>.<ext>`.
     public var suggestedFileName: String {
-        if let fileName { return fileName }
-        let ext = format.map { $0 == .jpeg ? "jpg" : $0.rawValue } ?? MediaTypeSniffer.fileExtension(for: mediaType)
-        return String(id.storeString.prefix(8)) + (ext.map { "." + $0 } ?? "")
+        fileName ?? String(id.storeString.prefix(8)) + "." + fileExtension
+    }
+
+    /// The extension a copy of the bytes takes: an image's format's (`jpg` for JPEG), else the
+    /// file's own name's, else its media type's usual one, else `bin`.
+    public var fileExtension: String {
+        if let format { return format == .jpeg ? "jpg" : format.rawValue }
+        if let own = fileName.map({ ($0 as NSString).pathExtension }), !own.isEmpty { return own }
+        return MediaTypeSniffer.fileExtension(for: mediaType) ?? "bin"
     }
 
     /// A size as a limit is written: `1 GiB`, `300 MiB`, `64 KiB`, else in bytes.

@@ -30,6 +30,11 @@ public enum MediaTypeSniffer {
             && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy(allowed.contains) }
     }
 
+    /// The media type an extension (lowercase, without the dot) usually names, or nil.
+    public static func mediaType(forExtension ext: String) -> String? {
+        extensions[ext]
+    }
+
     /// The usual extension of a media type, for a saved copy without a name of its own.
     public static func fileExtension(for mediaType: String) -> String? {
         extensions.filter { $0.value == mediaType }.keys.min { ($0.count, $0) < ($1.count, $1) }

@@ -70,16 +70,19 @@ extension Store {
                     DELETE FROM blob_release;
                     DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
                     """)
-                // The link index is derived: the store made from the baseline builds its own,
+                // The link and trigram indexes are derived: the store made from the baseline builds its own,
                 // and a baseline stays what a store of its model version is to every build.
                 try db.execute(sql: """
                     DROP TABLE IF EXISTS link;
                     DROP TABLE IF EXISTS link_name;
                     DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.linksMigration)';
+                    DROP TABLE IF EXISTS \(TrigramIndex.vocabulary);
+                    DROP TABLE IF EXISTS \(TrigramIndex.table);
+                    DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.trigramsMigration)';
                     """)
                 // Without properties and file attachments, the copy is of model 8, which builds
                 // before them read.
-                if try StoreSchema.dropUnusedModel10Tables(db) { made.modelVersion = 8 }
+                if try StoreSchema.dropUnusedModel10Tables(db) { made.modelVersion = Store.baselineModelVersionWithoutProperties }
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if let pruning = try retention(made) { made.cuts = try VersionStorage.prune(pruning, db) }
                 made.recordsCuts = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")!

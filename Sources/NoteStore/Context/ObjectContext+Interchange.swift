@@ -106,18 +106,18 @@ extension Store {
         }
     }
 
-    /// The ids and parents of the items a request matches, in its order, read row by row:
+    /// The ids, parents and names of the items a request matches, in its order, read row by row:
     /// for walking a large store without holding its items (an export).
-    public func itemIDs(_ request: ItemRequest) throws -> [(id: UUID, parent: UUID?)] {
+    public func itemIDs(_ request: ItemRequest) throws -> [(id: UUID, parent: UUID?, name: String)] {
         let sql = ItemFilter.sql(for: request)
         return try read { db in
-            var result: [(id: UUID, parent: UUID?)] = []
-            let rows = try Row.fetchCursor(db, SQLRequest(literal: "SELECT id, parent FROM (\(sql))"))
+            var result: [(id: UUID, parent: UUID?, name: String)] = []
+            let rows = try Row.fetchCursor(db, SQLRequest(literal: "SELECT id, parent, name FROM (\(sql))"))
             while let row = try rows.next() {
                 let (id, rowID) = try row.storeRowID(table: "item")
                 result.append((
                     id,
-                    try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID)))
+                    try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID), row[Item.Columns.name]))
             }
             return result
         }

@@ -52,7 +52,7 @@ extension ObjectContext {
                         if let item = registry[id]?.current, let edit = stagedTags[id] { try writer.writeTags(of: item, edit) }
                     }
                     for id in propertiedOrder where deleted[id] == nil {
-                        if let item = registry[id]?.current, let edit = stagedProperties[id] { try writer.writeProperties(of: item, edit) }
+                        if let edit = stagedProperties[id] { try writer.writeProperties(of: id, edit) }
                     }
                     try writer.trashLateContents()
                     try writer.purge(roots: purgeRoots, expected: Array(deleted.values))

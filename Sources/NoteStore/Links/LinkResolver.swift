@@ -5,8 +5,9 @@ import GRDB
 /// every device that holds the same notes resolves every link alike (docs/links.md).
 ///
 /// - A target with a `/` is a path from the top level (without `.md`), each name matched as
-///   written, else case-insensitively; when no note has that path now, its last name is
-///   resolved as a name.
+///   written, else case-insensitively; else, as Obsidian finds it, the note whose path ends
+///   with it (by the rule for names among several); a path that starts with `..` is from the
+///   linking note's collection. When none fits, its last name is resolved as a name.
 /// - A name reaches the note of that name (case-insensitively) outside the trash; of several,
 ///   the one in the linking note's own collection, then the one with the shortest path, then
 ///   the smallest id. With none outside the trash, the same rule picks among the notes in it.
@@ -28,16 +29,69 @@ struct LinkResolver {
 
     /// Resolves the target of a link in the note `source`.
     func resolve(_ target: String, from source: UUID?) throws -> Resolution {
-        let path = LinkIndex.withoutExtension(target)
+        let trimmed = target.trimmingCharacters(in: .whitespaces)
+        let path = LinkIndex.withoutExtension(trimmed)
         let names = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let last = names.last else { return .nothing }
-        if names.count > 1, let found = try note(atPath: names) { return .note(found) }
+        if names.first == "..", let found = try note(relativePath: names, from: source) { return .note(found) }
+        if names.count > 1 || trimmed.hasPrefix("/") {
+            if let found = try note(atPath: names) { return .note(found) }
+            if names.count > 1, !names.contains(".."), let found = try note(endingWith: names, from: source) { return .note(found) }
+        }
         return try resolve(name: LinkIndex.fold(last), from: source)
     }
 
+    /// The note that a path relative to the source's collection (`../Other/Name`) names.
+    private func note(relativePath names: [String], from source: UUID?) throws -> UUID? {
+        guard let source else { return nil }
+        var parent: String? = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [source.storeString])
+        var rest = names[...]
+        while let first = rest.first, first == ".." || first == "." {
+            if first == ".." {
+                guard let current = parent else { return nil }
+                parent = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [current])
+            }
+            rest = rest.dropFirst()
+        }
+        guard !rest.isEmpty, !rest.contains("..") else { return nil }
+        return try note(atPath: Array(rest), under: parent)
+    }
+
+    /// Of the notes named as the last of `names`, those whose path ends with `names` (each
+    /// matched folded), as Obsidian finds `[[Folder/Name]]` in a deeper folder; the best by
+    /// the rule for names.
+    private func note(endingWith names: [String], from source: UUID?) throws -> UUID? {
+        let folded = names.map(LinkIndex.fold)
+        let rows = try Row.fetchAll(
+            db.cachedStatement(sql: """
+                SELECT item.id AS id, item.parent AS parent, item.trashed AS trashed
+                FROM link_name JOIN item ON item.id = link_name.item
+                WHERE link_name.key = ? AND link_name.until = ''
+                """),
+            arguments: [folded[folded.count - 1]])
+        var matching: [Row] = []
+        for row in rows {
+            var parent: String? = row["parent"]
+            var fits = true
+            for name in folded.dropLast().reversed() {
+                guard let current = parent,
+                    let folder = try Row.fetchOne(db.cachedStatement(sql: "SELECT name, parent FROM item WHERE id = ?"), arguments: [current]),
+                    LinkIndex.fold(folder["name"]) == name
+                else {
+                    fits = false
+                    break
+                }
+                parent = folder["parent"]
+            }
+            if fits { matching.append(row) }
+        }
+        let live = matching.filter { ($0["trashed"] as Int64?) == nil }
+        return try best(live.isEmpty ? matching : live, from: source)
+    }
+
     /// The note whose path is `names` (each matched folded), preferring items outside the trash.
-    private func note(atPath names: [String]) throws -> UUID? {
-        var parents: [String?] = [nil]
+    private func note(atPath names: [String], under top: String? = nil) throws -> UUID? {
+        var parents: [String?] = [top]
         for (index, name) in names.enumerated() {
             let folded = LinkIndex.fold(name)
             var next: [(id: String, trashed: Bool)] = []

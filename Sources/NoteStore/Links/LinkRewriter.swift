@@ -35,62 +35,26 @@ enum LinkRewriter {
 
     /// The bytes of the link that name the note, and what they become.
     private static func replacement(for reference: MarkdownReference, in bytes: [UInt8], to target: Target) -> (Range<Int>, String)? {
-        let range = reference.range
+        guard let span = reference.targetRange(in: bytes) else { return nil }
         switch reference.kind {
         case .wikiLink, .wikiEmbed:
-            let open = range.lowerBound + (reference.kind == .wikiEmbed ? 3 : 2)
-            var end = open
-            while end < range.upperBound - 2 {
-                let byte = bytes[end]
-                if byte == UInt8(ascii: "#") || byte == UInt8(ascii: "|") { break }
-                if byte == UInt8(ascii: "\\"), end + 1 < range.upperBound, bytes[end + 1] == UInt8(ascii: "|") { break }
-                end += 1
-            }
-            let written = String(decoding: bytes[open..<end], as: UTF8.self)
+            let written = String(decoding: bytes[span], as: UTF8.self)
             let isPath = LinkIndex.withoutExtension(written).contains("/")
             guard isPath || target.renamed else { return nil }
             let extensionWritten = LinkIndex.hasMarkdownExtension(written.trimmingCharacters(in: .whitespaces)) ? ".md" : ""
-            return (open..<end, (isPath ? target.path : target.name) + extensionWritten)
+            return (span, (isPath ? target.path : target.name) + extensionWritten)
         case .link:
-            guard target.renamed, let (start, stop) = destination(in: bytes, range) else { return nil }
-            let destination = String(decoding: bytes[start..<stop], as: UTF8.self)
+            guard target.renamed else { return nil }
+            let destination = String(decoding: bytes[span], as: UTF8.self)
             let path = destination.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
             let folderEnd = path[0].lastIndex(of: "/").map { path[0].index(after: $0) } ?? path[0].startIndex
             let encoded = target.name.addingPercentEncoding(withAllowedCharacters: allowedInDestination) ?? target.name
             var rewritten = String(path[0][..<folderEnd]) + encoded + ".md"
             if path.count > 1 { rewritten += "#" + path[1] }
-            return (start..<stop, rewritten)
+            return (span, rewritten)
         case .image, .htmlImage:
             return nil
         }
-    }
-
-    /// Where a Markdown link's destination is: after `](`, in angle brackets or up to a space
-    /// or the closing parenthesis.
-    private static func destination(in bytes: [UInt8], _ range: Range<Int>) -> (Int, Int)? {
-        var index = range.upperBound - 1
-        // The `(` that opens the destination: the last `](` of the link.
-        while index > range.lowerBound, !(bytes[index] == UInt8(ascii: "(") && bytes[index - 1] == UInt8(ascii: "]")) { index -= 1 }
-        guard index > range.lowerBound else { return nil }
-        var start = index + 1
-        while start < range.upperBound, bytes[start] == 0x20 { start += 1 }
-        if start < range.upperBound, bytes[start] == UInt8(ascii: "<") {
-            guard let close = bytes[(start + 1)..<range.upperBound].firstIndex(of: UInt8(ascii: ">")) else { return nil }
-            return (start + 1, close)
-        }
-        var stop = start
-        var depth = 0
-        while stop < range.upperBound {
-            let byte = bytes[stop]
-            if byte == 0x20 || byte == 0x0A { break }
-            if byte == UInt8(ascii: "(") { depth += 1 }
-            if byte == UInt8(ascii: ")") {
-                if depth == 0 { break }
-                depth -= 1
-            }
-            stop += 1
-        }
-        return stop > start ? (start, stop) : nil
     }
 
     /// What a name keeps as it is in a Markdown destination: letters, digits and `-._~`.

@@ -57,9 +57,34 @@ extension ObjectContext {
         return true
     }
 
-    /// The properties of a note with the context's unsaved changes, in their order.
+    /// Sets a setting of the store, on the next save: a property of the settings object
+    /// (``Property/settingsObject``), which syncs as a note's properties do.
+    public func setSetting(_ key: String, to value: PropertyValue) throws {
+        let key = try Property.checked(key)
+        let value = try Property.checked(value, key: key)
+        let current = try properties(of: Property.settingsObject)
+        let position = current.first { $0.key == key }?.position ?? ((current.map(\.position).max() ?? -1) + 1)
+        var edit = stagedProperties[Property.settingsObject] ?? PropertyEdit()
+        edit.set(key, (value, position))
+        stage(edit, for: Property.settingsObject)
+    }
+
+    /// Removes a setting of the store on the next save; false when there is none.
+    @discardableResult
+    public func removeSetting(_ key: String) throws -> Bool {
+        let key = Property.normalized(key)
+        guard try properties(of: Property.settingsObject).contains(where: { $0.key == key }) else { return false }
+        var edit = stagedProperties[Property.settingsObject] ?? PropertyEdit()
+        edit.set(key, nil)
+        stage(edit, for: Property.settingsObject)
+        return true
+    }
+
+    /// The properties of a note (or the settings) with the context's unsaved changes, in their
+    /// order.
     public func properties(of id: UUID) throws -> [NoteProperty] {
-        var current = registry[id]?.original == nil ? [] : try store.read { try PropertyTable.properties(of: id, $0) }
+        let stored = id == Property.settingsObject || registry[id]?.original != nil
+        var current = stored ? try store.read { try PropertyTable.properties(of: id, $0) } : []
         guard let edit = stagedProperties[id] else { return current }
         for key in edit.keys {
             current.removeAll { $0.key == key }
@@ -94,9 +119,9 @@ extension SaveWriter {
     /// save's stamp and removes the dots it replaces; a removal removes the dots the store
     /// holds. Each change carries, per device, the greatest clock among the dots it replaced
     /// (docs/sync-format.md, "Properties"). A value set as it is changes nothing.
-    mutating func writeProperties(of item: Item, _ edit: ObjectContext.PropertyEdit) throws {
+    mutating func writeProperties(of id: UUID, _ edit: ObjectContext.PropertyEdit) throws {
         for key in edit.keys {
-            let dots = try PropertyTable.dots(of: item.id, key, db)
+            let dots = try PropertyTable.dots(of: id, key, db)
             var seen: [UUID: UInt64] = [:]
             for dot in dots { seen[dot.stamp.device] = max(seen[dot.stamp.device] ?? 0, dot.stamp.clock) }
             let latest = dots.max { $0.stamp < $1.stamp }
@@ -104,18 +129,18 @@ extension SaveWriter {
             if let change {
                 let json = change.value.json
                 if dots.count == 1, let latest, latest.value == json, latest.position == change.position { continue }
-                try PropertyTable.cover(item: item.id, key, seen: seen, db)
-                try PropertyTable.insert(stamp, item: item.id, key, value: json, position: change.position, db)
+                try PropertyTable.cover(item: id, key, seen: seen, db)
+                try PropertyTable.insert(stamp, item: id, key, value: json, position: change.position, db)
                 outbox.record(
-                    .insert, entity: .property, object: item.id, changes: Self.propertyChanges(key, json, change.position),
+                    .insert, entity: .property, object: id, changes: Self.propertyChanges(key, json, change.position),
                     history: seen.isEmpty ? nil : ChangeHistory(seen: seen))
             } else {
                 guard !dots.isEmpty else { continue }
-                try PropertyTable.cover(item: item.id, key, seen: seen, db)
-                outbox.record(.delete, entity: .property, object: item.id, changes: Self.propertyChanges(key), history: ChangeHistory(seen: seen))
+                try PropertyTable.cover(item: id, key, seen: seen, db)
+                outbox.record(.delete, entity: .property, object: id, changes: Self.propertyChanges(key), history: ChangeHistory(seen: seen))
             }
-            propertiesChanged.append(item.id)
-            if key == Property.aliases { searchIndex.namesChanged(item.id.storeString) }
+            propertiesChanged.append(id)
+            if key == Property.aliases, id != Property.settingsObject { searchIndex.namesChanged(id.storeString) }
         }
     }
 

@@ -27,6 +27,12 @@ public enum Property {
     public static let maximumKeyLength = 200
     /// At most this many properties on one note.
     public static let maximumCount = 1_000
+    /// The object whose properties are the settings of the store, synced as a note's
+    /// properties are (docs/sync-format.md, 13.2): no note has this id.
+    public static let settingsObject = UUID(uuidString: "00000000-0000-4000-8000-000000000001")!
+    /// The prefix of the settings that are saved searches: `search:NAME`, the query as text.
+    public static let savedSearchPrefix = "search:"
+
     /// The key whose strings are other names of the note, which links resolve to.
     public static let aliases = "aliases"
     /// The key whose strings front matter gives as tags: read as the note's tags, and written

@@ -13,6 +13,22 @@ extension Store {
         try change { try $0.removeProperty(id, key) }
     }
 
+    /// The settings of the store, synced: the properties of ``Property/settingsObject``.
+    public func settings() throws -> [NoteProperty] {
+        try properties(of: Property.settingsObject)
+    }
+
+    /// Sets a setting of the store in one save.
+    public func setSetting(_ key: String, to value: PropertyValue) throws {
+        try change { try $0.setSetting(key, to: value) }
+    }
+
+    /// Removes a setting of the store in one save; false when there is none.
+    @discardableResult
+    public func removeSetting(_ key: String) throws -> Bool {
+        try change { try $0.removeSetting(key) }
+    }
+
     /// The properties of an item, in their order.
     public func properties(of id: UUID) throws -> [NoteProperty] {
         try read { try PropertyTable.properties(of: id, $0) }

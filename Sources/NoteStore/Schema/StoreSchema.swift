@@ -60,6 +60,10 @@ enum StoreSchema {
         migrator.registerMigration(linksMigration, foreignKeyChecks: .immediate) { db in
             try addLinkIndex(db)
         }
+        // As the link index: derived, left out of baselines.
+        migrator.registerMigration(trigramsMigration, foreignKeyChecks: .immediate) { db in
+            try addTrigramIndex(db)
+        }
         return migrator
     }
 

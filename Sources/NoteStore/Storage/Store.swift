@@ -27,6 +27,9 @@ public final class Store: Sendable {
     public static let modelVersionWithTags = StoreSchema.modelVersionWithTags
     /// The model version of a log that carries a property change.
     public static let modelVersionWithProperties = StoreSchema.modelVersionWithProperties
+    /// The model version of a baseline of a store without properties: what builds before
+    /// properties read.
+    public static let baselineModelVersionWithoutProperties = 8
 
     /// The database file's name inside the store folder.
     public static let databaseFileName = "store.sqlite"

@@ -10,8 +10,10 @@ extension Notes {
             abstract: "Write notes out as Markdown files (a folder per collection, a .md file per note, attachments beside) or as JSON.",
             discussion: """
                 Each Markdown file starts with a front matter block (id, created, modified, tags, and name \
-                when the file's name is not the note's); a note's attachments are files beside it, linked at the end \
-                of its body. Names that cannot be file names are made safe and unique. With --format json, \
+                when the file's name is not the note's, then the note's properties); a note's attachments are written \
+                where its body links them (else beside it, linked at the end of its body), and links to notes \
+                name them by path where a name alone would reach another. Names are kept as the file system \
+                allows (only / is replaced), or as every common one does with --portable, and made unique. With --format json, \
                 DIR gets notes.jsonl (a line saying what it is, then one JSON object per item, with its \
                 attachments and tags), images/ (a file per image) and files/ (a file per other attachment). 'notes import' reads both back. \
                 Nothing is written through a symbolic link: one in DIR where the export writes stops it.
@@ -31,6 +33,9 @@ extension Notes {
         @Flag(help: "Write into a folder that is not empty, over files of the same names.")
         var force = false
 
+        @Flag(help: "Make file names that Windows and macOS take too (no : * ? \" < > | \\, no trailing dot).")
+        var portable = false
+
         @OptionGroup var references: ReferenceOptions
 
         enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
@@ -46,6 +51,7 @@ extension Notes {
             switch format {
             case .md:
                 var exporter = MarkdownExporter(store: store)
+                exporter.portable = portable
                 exporter.progress = { bar.update($0, of: $1) }
                 report = try exporter.export(to: target, root: root, force: force)
             case .json:
