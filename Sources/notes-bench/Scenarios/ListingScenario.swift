@@ -154,6 +154,13 @@ struct ListingScenario: Scenario {
                     guard lines > 0, lines % 2 == 0 else { throw BenchError.unexpected("notes search \"<phrase>\" printed \(lines) lines") }
                 }),
             Command(
+                name: "notes search <word> in:<collection> modified:>30d (filtered)",
+                arguments: storeArguments + ["search", TextGenerator.markedWord, "in:\"\(library.path(ofCollection: collection))\"", "modified:>30d"],
+                budget: Self.longNoteSearchBudgetMilliseconds,
+                check: { output in
+                    guard output.split(separator: "\n").count % 2 == 0 else { throw BenchError.unexpected("the filtered search printed an odd count of lines") }
+                }),
+            Command(
                 name: "notes search <Japanese> (trigram index)",
                 arguments: storeArguments + ["search", Self.japaneseTerm],
                 budget: Self.longNoteSearchBudgetMilliseconds,
