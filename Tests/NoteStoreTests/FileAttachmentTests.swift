@@ -172,3 +172,16 @@ import Testing
         #expect(MediaTypeSniffer.isValid("image/svg+xml") && !MediaTypeSniffer.isValid("Image/PNG") && !MediaTypeSniffer.isValid("text"))
     }
 }
+
+extension FileAttachmentTests {
+    /// `has:attachment` finds a note with any file; `has:image` one with an SVG too, not one
+    /// with a PDF alone.
+    @Test func searchFiltersSeeFiles() throws {
+        let drawn = try fixture.store.addNote(named: "Drawn", body: "quetzal", in: nil)
+        _ = try fixture.store.attach([file("a.svg", Self.svg)], to: drawn.id)
+        _ = try fixture.store.attach([file("a.pdf", Self.pdf)], to: note.id)
+        try fixture.store.edit(note.id, body: "quetzal")
+        #expect(try fixture.store.search("quetzal has:attachment").map(\.item.name).sorted() == ["Drawn", "Files"])
+        #expect(try fixture.store.search("quetzal has:image").map(\.item.name) == ["Drawn"])
+    }
+}
