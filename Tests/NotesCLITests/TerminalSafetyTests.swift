@@ -67,7 +67,8 @@ import Testing
         try fixture.succeed(["rm", trashed])
         try rename([note: "\u{1B}[31mRED\u{1B}[0m", box: "Bo\u{9B}x\u{202E}", trashed: "Gone\u{07}"], in: fixture.store)
 
-        let notImage = try fixture.write(Data("not an image".utf8), to: "text.png").path
+        // A PNG cut short: refused as an image (other files are attached as they are).
+        let notImage = try fixture.write(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("cut short".utf8), to: "text.png").path
         let commands: [[String]] = [
             ["ls"], ["ls", "--recursive"], ["ls", "--trash"], ["ls", box], ["ls", "--json", "--recursive"],
             ["show", note], ["show", note, "--json"], ["show", box], ["search", "quetzal"], ["search", "quetzal", "--json"],
