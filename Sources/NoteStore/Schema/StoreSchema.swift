@@ -60,6 +60,11 @@ enum StoreSchema {
         migrator.registerMigration(linksMigration, foreignKeyChecks: .immediate) { db in
             try addLinkIndex(db)
         }
+        // Sync's records, typed; not a model version either: a baseline leaves them out, as
+        // the link index.
+        migrator.registerMigration(syncStateMigration, foreignKeyChecks: .immediate) { db in
+            try addSyncRecords(db)
+        }
         return migrator
     }
 
