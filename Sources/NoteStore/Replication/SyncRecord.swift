@@ -103,7 +103,7 @@ extension SyncRecord: FetchableRecord, PersistableRecord {
         public static let groupAccess = Column("group_access")
         public static let deviceName = Column("device_name")
         public static let replacedDevice = Column("replaced_device")
-        public static let returning = Column("returning")
+        public static let returning = Column("is_returning")
         public static let registrationPending = Column("registration_pending")
         public static let exportedSequence = Column("exported_sequence")
         public static let exportErrorDate = Column("export_error_date")

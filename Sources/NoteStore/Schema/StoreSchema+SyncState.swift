@@ -33,7 +33,7 @@ extension StoreSchema {
                 group_access INTEGER NOT NULL,
                 device_name TEXT,
                 replaced_device TEXT,
-                returning INTEGER NOT NULL,
+                is_returning INTEGER NOT NULL,
                 registration_pending INTEGER NOT NULL,
                 exported_sequence INTEGER NOT NULL,
                 export_error_date INTEGER,
@@ -152,7 +152,7 @@ private struct LedgerValues {
         try db.execute(literal: """
             INSERT INTO sync_record(
                 id, records_changes, state, reason, reason_detail, since, cloud, container_name, container_id,
-                container_created, container_shared, encrypted, group_access, device_name, replaced_device, returning,
+                container_created, container_shared, encrypted, group_access, device_name, replaced_device, is_returning,
                 registration_pending, exported_sequence, export_error_date, export_error, last_sync, last_report,
                 temporary_cleanup, own_logs_checked, acknowledged, baseline_sequence, retention_days,
                 history_keep_versions, history_keep_days, history_dropped)
