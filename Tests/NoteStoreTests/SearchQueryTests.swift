@@ -6,7 +6,7 @@ import Testing
 /// The search language as ``SearchQuery`` reads it: every filter, filters alone and with words,
 /// and the column of every error.
 @Suite struct SearchQueryTests {
-    typealias Node = SearchQuery.Node
+    typealias Node = SearchExpression
 
     func read(_ text: String) throws -> Node? { try SearchQuery.read(text) }
 
@@ -49,13 +49,13 @@ import Testing
 
     @Test func filtersStandAloneOrBesideWordsAndAreExcludedAndGroupedAsWordsAre() throws {
         #expect(try read("tag:work is:trashed") == .all(wanted: [.filter(.tag("work"), column: 1), .filter(.trashed, column: 10)], unwanted: []))
-        #expect(try read("plan -tag:old") == .all(wanted: [.text("\"plan\"")], unwanted: [.filter(.tag("old"), column: 7)]))
-        #expect(try read("plan NOT has:image") == .all(wanted: [.text("\"plan\"")], unwanted: [.filter(.has(.image), column: 10)]))
+        #expect(try read("plan -tag:old") == .all(wanted: [.term("plan", prefix: false)], unwanted: [.filter(.tag("old"), column: 7)]))
+        #expect(try read("plan NOT has:image") == .all(wanted: [.term("plan", prefix: false)], unwanted: [.filter(.has(.image), column: 10)]))
         #expect(try read("(tag:a OR word*) in:Work") == .all(
-            wanted: [.either([.filter(.tag("a"), column: 2), .text("\"word\"*")]), .filter(.within("Work"), column: 18)], unwanted: []))
+            wanted: [.either([.filter(.tag("a"), column: 2), .term("word", prefix: true)]), .filter(.within("Work"), column: 18)], unwanted: []))
         // A key that is no filter's stays a word; so does a filter's key inside a phrase.
-        #expect(try read("x:y") == .text("\"x:y\""))
-        #expect(try read("\"tag:work\"") == .text("\"tag:work\""))
+        #expect(try read("x:y") == .term("x:y", prefix: false))
+        #expect(try read("\"tag:work\"") == .phrase("tag:work"))
     }
 
     @Test func aQueryOfWordsIsOneFTSExpression() throws {

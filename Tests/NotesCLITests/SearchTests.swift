@@ -41,7 +41,7 @@ import Testing
         let snippet = try #require(lines.last)
         #expect(snippet.hasPrefix("          "))
         #expect(snippet.contains("«Launch»"))
-        #expect(snippet.trimmingCharacters(in: .whitespaces) == "first line then the «Launch» happens")
+        #expect(snippet.trimmingCharacters(in: .whitespaces) == "then the «Launch» happens", "the line of the match")
     }
 
     @Test func searchNeedsEveryWord() throws {

@@ -27,7 +27,17 @@ import Testing
         // The command, two results of two lines each, the end.
         #expect(lines.count == 6, "\(lines)")
         #expect(lines.contains("          «flat»"))
-        #expect(lines.contains("          東京 a table «flat»"))
+        #expect(lines.filter { $0 == "          «flat»" }.count == 2, "the line of the match")
+        try terminal.run("clear")
+        try terminal.waitForPrompt()
+        _ = try fixture.add("Trip", body: "雨\n東京タワーから見た夕日はとても美しくて、また来年も必ず来たいと思いました。")
+        try terminal.run("notes search 東京 --color never; echo end")
+        lines = try linesUpToTheEnd(of: terminal)
+        // The command, two results of two lines each, the end: each snippet one line, the
+        // line of the match, cut to the 50 columns (less the indent) with '…'.
+        #expect(lines.count == 6, "\(lines)")
+        #expect(lines.contains("          «東京»タワーから見た夕日はとても美しく…"), "\(lines)")
+        #expect(lines.contains("          «東京» a table"), "\(lines)")
     }
 
     /// The screen's lines from the command to its "end", without the prompt that the shell

@@ -68,12 +68,15 @@ extension Store {
                     DELETE FROM blob_release;
                     DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
                     """)
-                // The link index is derived: the store made from the baseline builds its own,
+                // The link and trigram indexes are derived: the store made from the baseline builds its own,
                 // and a baseline stays what a store of its model version is to every build.
                 try db.execute(sql: """
                     DROP TABLE IF EXISTS link;
                     DROP TABLE IF EXISTS link_name;
                     DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.linksMigration)';
+                    DROP TABLE IF EXISTS \(TrigramIndex.vocabulary);
+                    DROP TABLE IF EXISTS \(TrigramIndex.table);
+                    DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.trigramsMigration)';
                     """)
                 // Sync's records are this device's alone, and no model version's: as the link index.
                 try StoreSchema.dropSyncRecords(db)

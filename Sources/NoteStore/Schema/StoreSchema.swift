@@ -60,6 +60,10 @@ enum StoreSchema {
         migrator.registerMigration(linksMigration, foreignKeyChecks: .immediate) { db in
             try addLinkIndex(db)
         }
+        // As the link index: derived, left out of baselines.
+        migrator.registerMigration(trigramsMigration, foreignKeyChecks: .immediate) { db in
+            try addTrigramIndex(db)
+        }
         // Sync's records, typed; not a model version either: a baseline leaves them out, as
         // the link index.
         migrator.registerMigration(syncStateMigration, foreignKeyChecks: .immediate) { db in

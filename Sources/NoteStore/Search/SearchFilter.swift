@@ -3,7 +3,7 @@ import Foundation
 /// A filter of the search language: a `key:value` word that keeps the items with a property,
 /// rather than a word to find in their text. ``SearchQuery`` reads them; the store turns them
 /// into SQL (`Store+SearchFilters.swift`).
-enum SearchFilter: Equatable {
+enum SearchFilter: Hashable {
     /// `tag:NAME`: the notes that carry the tag or a tag nested in it (`tag:a` finds `a/b`).
     case tag(String)
     /// `in:COLLECTION`: the items inside the collection, at any depth.
@@ -21,9 +21,9 @@ enum SearchFilter: Equatable {
     /// `created:` and `modified:` with a comparison and a date.
     case date(DateProperty, DateBound)
 
-    enum Attachments: String, Equatable { case attachment, image }
+    enum Attachments: String, Hashable { case attachment, image }
 
-    enum DateProperty: String, Equatable { case created, modified }
+    enum DateProperty: String, Hashable { case created, modified }
 
     /// The keys of the language, as written before the colon (in any case).
     static let keys = ["tag", "in", "name", "links", "has", "is", "created", "modified"]
@@ -68,10 +68,10 @@ enum SearchFilter: Equatable {
 /// A day is a day of the local calendar: `>2026-01-31` is from the next day on, `<=2026-01-31`
 /// up to its end, and a day alone is that day. An age is a moment that long ago: `>7d` is
 /// within the last 7 days (newer than 7 days ago), `<7d` older; an age alone is `>`.
-struct DateBound: Equatable {
-    enum Comparison: String, Equatable { case after = ">", before = "<", from = ">=", upTo = "<=", on = "" }
+struct DateBound: Hashable {
+    enum Comparison: String, Hashable { case after = ">", before = "<", from = ">=", upTo = "<=", on = "" }
 
-    enum Moment: Equatable {
+    enum Moment: Hashable {
         /// A day of the calendar, as written: year, month, day.
         case day(year: Int, month: Int, day: Int)
         /// An age: a count of days, weeks, months or years before now.

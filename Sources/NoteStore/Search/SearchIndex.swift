@@ -1,7 +1,7 @@
 import GRDB
 
-/// Keeps the full-text index `item_fts` in step with the `item` table, in the same transaction
-/// as the change.
+/// Keeps the full-text indexes, the word index `item_fts` and the trigram index
+/// (``TrigramIndex``), in step with the `item` table, in the same transaction as the change.
 ///
 /// The index is an FTS5 external-content table (https://sqlite.org/fts5.html#external_content_tables):
 /// it holds only the tokens, keyed by the item's rowid, and removing an entry needs the text
@@ -77,14 +77,20 @@ enum SearchIndex {
             let read = try db.cachedStatement(sql: "SELECT name, body FROM item WHERE rowid = ?")
             for rowid in indexed.keys.sorted() {
                 let old = indexed[rowid] ?? nil
-                if let old { try remove.execute(arguments: [rowid, old.name, old.body]) }
+                if let old {
+                    try remove.execute(arguments: [rowid, old.name, old.body])
+                    try TrigramIndex.remove(rowid: rowid, name: old.name, body: old.body, db)
+                }
                 var now: (name: String, body: String?)?
                 if let text = insertedText[rowid] {
                     now = text
                 } else if let row = try Row.fetchOne(read, arguments: [rowid]) {
                     now = (row["name"], row["body"])
                 }
-                if let now { try add.execute(arguments: [rowid, now.name, now.body]) }
+                if let now {
+                    try add.execute(arguments: [rowid, now.name, now.body])
+                    try TrigramIndex.add(rowid: rowid, name: now.name, body: now.body, db)
+                }
                 guard let id = ids[rowid] else { continue }
                 if old == nil || old?.body != now?.body { try LinkIndex.writeLinks(of: id, body: now?.body, db) }
                 let historyChanged = renamed.remove(id) != nil

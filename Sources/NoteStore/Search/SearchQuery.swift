@@ -1,8 +1,8 @@
-/// The words of a search as a person types them: words (all must match), `"a phrase"`, `OR`,
-/// `-word` and `NOT word`, `prefix*`, parentheses, and filters (``SearchFilter``) such as
-/// `tag:work` or `modified:>7d`, which may be excluded and grouped as words are; `AND` may be
-/// written and changes nothing. Every word and phrase is quoted for FTS5, so that no text is
-/// its syntax; what does not read is a ``SearchQuery/Problem`` that says what and where.
+/// The words of a search as a person types them, made into a ``SearchExpression``: words (all
+/// must match), `"a phrase"`, `OR`, `-word` and `NOT word`, `prefix*`, parentheses, and filters
+/// (``SearchFilter``) such as `tag:work` or `modified:>7d`, which may be excluded and grouped as
+/// words are; `AND` may be written and changes nothing. What does not read is a
+/// ``SearchQuery/Problem`` that says what and where.
 struct SearchQuery {
     /// Why a query does not read, and where: a column from 1, in characters of the query.
     struct Problem: Error, Equatable, CustomStringConvertible {
@@ -10,18 +10,6 @@ struct SearchQuery {
         let reason: String
 
         var description: String { "\(reason) at column \(column) of the query" }
-    }
-
-    /// A query read: words to find in the word index, filters, and how they combine.
-    indirect enum Node: Equatable {
-        /// An FTS5 expression: a word or a phrase, quoted.
-        case text(String)
-        /// A filter, and the column of its word.
-        case filter(SearchFilter, column: Int)
-        /// All of `wanted`, and none of `unwanted`.
-        case all(wanted: [Node], unwanted: [Node])
-        /// Any of them.
-        case either([Node])
     }
 
     private enum Token: Equatable {
@@ -36,16 +24,16 @@ struct SearchQuery {
     private var position = 0
     private let length: Int
 
-    /// The query `text` reads as; nil when it has nothing to look for. Throws a ``Problem``
-    /// when it does not read.
-    static func read(_ text: String) throws(Problem) -> Node? {
+    /// The expression `text` reads as; nil when it has nothing to look for. Throws a
+    /// ``Problem`` when it does not read.
+    static func read(_ text: String) throws(Problem) -> SearchExpression? {
         var query = try SearchQuery(text)
         guard !query.tokens.isEmpty else { return nil }
-        let node = try query.either()
+        let expression = try query.either()
         if query.position < query.tokens.count {
             throw Problem(column: query.tokens[query.position].column, reason: "')' closes no '('")
         }
-        return node
+        return expression
     }
 
     private init(_ text: String) throws(Problem) {
@@ -121,7 +109,7 @@ struct SearchQuery {
     }
 
     /// Terms joined by `OR`.
-    private mutating func either() throws(Problem) -> Node {
+    private mutating func either() throws(Problem) -> SearchExpression {
         var parts = [try all()]
         while position < tokens.count, tokens[position].token == .or {
             let column = tokens[position].column
@@ -135,9 +123,9 @@ struct SearchQuery {
     }
 
     /// Terms that must all match, and those that must not.
-    private mutating func all() throws(Problem) -> Node {
-        var wanted: [Node] = []
-        var unwanted: [Node] = []
+    private mutating func all() throws(Problem) -> SearchExpression {
+        var wanted: [SearchExpression] = []
+        var unwanted: [SearchExpression] = []
         let start = position < tokens.count ? tokens[position].column : length + 1
         while position < tokens.count {
             let (token, column) = tokens[position]
@@ -159,7 +147,7 @@ struct SearchQuery {
         return try Self.joined(wanted, unwanted, column: start)
     }
 
-    private static func joined(_ wanted: [Node], _ unwanted: [Node], column: Int) throws(Problem) -> Node {
+    private static func joined(_ wanted: [SearchExpression], _ unwanted: [SearchExpression], column: Int) throws(Problem) -> SearchExpression {
         guard !wanted.isEmpty else {
             throw Problem(
                 column: column,
@@ -169,12 +157,12 @@ struct SearchQuery {
     }
 
     /// A word, a phrase, a filter, or a query in parentheses.
-    private mutating func primary() throws(Problem) -> Node {
+    private mutating func primary() throws(Problem) -> SearchExpression {
         let (token, column) = tokens[position]
         position += 1
         switch token {
-        case let .term(word, prefix): return .text(Self.quoted(word) + (prefix ? "*" : ""))
-        case let .phrase(phrase): return .text(Self.quoted(phrase))
+        case let .term(word, prefix): return .term(word, prefix: prefix)
+        case let .phrase(phrase): return .phrase(phrase)
         case let .filter(filter): return .filter(filter, column: column)
         case .open:
             guard position < tokens.count, tokens[position].token != .close else {
@@ -188,50 +176,6 @@ struct SearchQuery {
             return inner
         case .close: throw Problem(column: column, reason: "')' closes no '('")
         case .or, .and, .not: throw Problem(column: column, reason: "a word or a phrase is needed here")
-        }
-    }
-
-    private static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}
-
-extension SearchQuery.Node {
-    /// The FTS5 expression of a node without filters; nil when it holds one.
-    var fts: String? {
-        switch self {
-        case let .text(text): return text
-        case .filter: return nil
-        case let .either(parts):
-            let all = parts.compactMap(\.operand)
-            return all.count == parts.count ? all.joined(separator: " OR ") : nil
-        case let .all(wanted, unwanted):
-            let words = wanted.compactMap(\.operand)
-            let excluded = unwanted.compactMap(\.operand)
-            guard words.count == wanted.count, excluded.count == unwanted.count else { return nil }
-            return Self.fts(words, excluding: excluded)
-        }
-    }
-
-    /// The FTS5 expression as an operand of another: in parentheses unless a word or phrase.
-    var operand: String? {
-        if case let .text(text) = self { return text }
-        return fts.map { "(\($0))" }
-    }
-
-    /// FTS5 for all of `words` and none of `excluded` (operands; `words` not empty).
-    static func fts(_ words: [String], excluding excluded: [String]) -> String {
-        let all = words.count == 1 || excluded.isEmpty ? words.joined(separator: " AND ") : "(" + words.joined(separator: " AND ") + ")"
-        return ([all] + excluded).joined(separator: " NOT ")
-    }
-
-    /// Whether the node names `is:trashed` anywhere (then the trash is not left out).
-    var namesTrash: Bool {
-        switch self {
-        case .text: return false
-        case let .filter(filter, _): return filter == .trashed
-        case let .either(parts): return parts.contains(where: \.namesTrash)
-        case let .all(wanted, unwanted): return (wanted + unwanted).contains(where: \.namesTrash)
         }
     }
 }

@@ -1,15 +1,16 @@
 import GRDB
 import GRDBSQLite
 
-/// The FTS5 auxiliary function `note_snippet(item_fts, open, close)`: about a dozen words
-/// around the first match of a row, each match between `open` and `close`.
+/// The FTS5 auxiliary function `note_snippet(item_fts, open, close)`: the best-matching line
+/// of a row (``SnippetLine``), each match between `open` and `close`.
 ///
 /// FTS5's own `snippet()` scores a window at every match against every other match, so its
 /// time grows with the square of a row's matches (minutes for a note of a few megabytes full
 /// of the searched word). This one reads the position of the first match in the body (in the
 /// name when the body has none), tokenizes the text only up to the end of the window, and
 /// marks the matches inside it: its time grows with the position of the first match, never
-/// with their number. See https://sqlite.org/fts5.html#custom_auxiliary_functions.
+/// with their number, since the lines after the first match that compete are a bounded
+/// number of tokens. See https://sqlite.org/fts5.html#custom_auxiliary_functions.
 ///
 /// The text is read from the index's content table (`item`) with incremental blob I/O
 /// (https://sqlite.org/c3ref/blob_open.html), a prefix at a time, rather than through
@@ -22,8 +23,12 @@ enum SnippetFunction {
     /// The first prefix read, in bytes; each further read is this many times longer.
     static let firstPrefixBytes = 16_384
     static let prefixGrowth = 8
-    /// The number of tokens an excerpt shows.
-    static let windowTokens: Int32 = 12
+    /// The most tokens an excerpt shows: a line of a wide terminal; narrower ones cut it.
+    static let windowTokens: Int32 = 40
+    /// The tokens after the first match whose lines compete for the best line.
+    static let scanTokens: Int32 = 2_000
+    /// The tokens before the first match read to find the start of its line.
+    static let lineReachTokens: Int32 = 200
     /// The number of tokens shown before the first match when the text has them.
     static let leadingTokens: Int32 = 3
 
@@ -78,7 +83,9 @@ private struct SnippetRow {
     let fts: OpaquePointer
     let connection: OpaquePointer?
 
-    /// The excerpt as UTF-8 bytes.
+    /// The excerpt as UTF-8 bytes: the best-matching line of the body (of the name when the
+    /// body has no match), from a few tokens before its first match when it starts further in,
+    /// at most ``SnippetFunction/windowTokens`` tokens of it.
     mutating func excerpt(markers: ([UInt8], [UInt8])) throws -> [UInt8] {
         let bodyColumn: Int32 = 1, nameColumn: Int32 = 0
         var column = bodyColumn
@@ -90,26 +97,42 @@ private struct SnippetRow {
         guard let first else { return [] }
         var tokenCount: Int32 = 0
         try check(api.xColumnSize(fts, column, &tokenCount))
-        let start = max(0, min(first - SnippetFunction.leadingTokens, tokenCount - SnippetFunction.windowTokens))
-        let end = min(tokenCount, start + SnippetFunction.windowTokens)
-        let marked = try markedTokens(in: column, from: start, to: end)
-        let closesText = end >= tokenCount
+        // The lines looked at: from a little before the first match to a bounded number of
+        // tokens after it, so that the time never grows with the number of matches.
+        let horizon = min(tokenCount, first + SnippetFunction.scanTokens)
+        let walk = (start: max(0, first - SnippetFunction.lineReachTokens), end: min(tokenCount, horizon + SnippetFunction.windowTokens))
+        let matches = try matchOffsets(in: column, below: horizon)
+        return try withText(of: column, tokens: walk, closesText: walk.end >= tokenCount) { bytes, tokens in
+            let line = SnippetLine(bytes: bytes, tokens: tokens, firstToken: walk.start, matches: matches)
+            let window = line.window(leading: SnippetFunction.leadingTokens, length: SnippetFunction.windowTokens)
+            let marked = try markedTokens(in: column, from: walk.start + Int32(window.start), to: walk.start + Int32(window.end))
+            let opens = window.start == line.lineStart && (line.lineStart > 0 || walk.start == 0)
+            let closes = window.end == line.lineEnd && (line.lineEnd < tokens.count || walk.end >= tokenCount)
+            return SnippetText.assemble(
+                bytes, tokens: Array(tokens[window.start..<window.end]), marked: marked, markers: markers,
+                from: opens ? line.startByte(beforeToken: window.start) : nil,
+                to: closes ? line.endByte(afterToken: window.end - 1) : nil)
+        }
+    }
+
+    /// Calls `body` with the text of `column` (a prefix of it that holds the tokens and what
+    /// follows them, or all of it) and the byte ranges of the tokens `tokens.start..<tokens.end`.
+    private func withText<Result>(
+        of column: Int32, tokens walk: (start: Int32, end: Int32), closesText: Bool,
+        _ body: (UnsafeBufferPointer<UInt8>, [Range<Int>]) throws -> Result
+    ) throws -> Result {
         if let text = ColumnPrefixReader(connection: connection, rowid: api.xRowid(fts), column: column) {
             var length = SnippetFunction.firstPrefixBytes
             while true {
                 let prefix = try text.read(length)
-                let tokens = try prefix.withUnsafeBufferPointer { try tokenRanges(of: $0, from: start, to: end) }
-                // A prefix serves when it holds every token of the window, each followed by at
+                let tokens = try prefix.withUnsafeBufferPointer { try tokenRanges(of: $0, from: walk.start, to: walk.end) }
+                // A prefix serves when it holds every token looked at, each followed by at
                 // least one whole character (so that a cut cannot have shortened it), and, when
-                // the window closes the text, the rest of the text.
+                // they close the text, the rest of the text.
                 let isWhole = prefix.count == text.byteCount
-                let serves = tokens.count == Int(end - start) && (tokens.last?.upperBound ?? 0) + 4 <= prefix.count
+                let serves = tokens.count == Int(walk.end - walk.start) && (tokens.last?.upperBound ?? 0) + 4 <= prefix.count
                 if isWhole || (serves && !closesText) {
-                    return prefix.withUnsafeBufferPointer { bytes in
-                        SnippetText.assemble(
-                            bytes, tokens: tokens, marked: marked, markers: markers,
-                            opensText: start == 0, closesText: closesText)
-                    }
+                    return try prefix.withUnsafeBufferPointer { try body($0, tokens) }
                 }
                 length = closesText ? text.byteCount : length * SnippetFunction.prefixGrowth
             }
@@ -117,12 +140,22 @@ private struct SnippetRow {
         var text: UnsafePointer<CChar>?
         var byteCount: Int32 = 0
         try check(api.xColumnText(fts, column, &text, &byteCount))
-        guard let text else { return [] }
+        guard let text else { return try body(UnsafeBufferPointer(start: nil, count: 0), []) }
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(byteCount))
-        let tokens = try tokenRanges(of: bytes, from: start, to: end)
-        return SnippetText.assemble(
-            bytes, tokens: tokens, marked: marked, markers: markers,
-            opensText: start == 0, closesText: closesText)
+        return try body(bytes, try tokenRanges(of: bytes, from: walk.start, to: walk.end))
+    }
+
+    /// The phrase and token offset of each match in `column` below the token `horizon`.
+    private func matchOffsets(in column: Int32, below horizon: Int32) throws -> [(phrase: Int32, offset: Int32)] {
+        var matches: [(phrase: Int32, offset: Int32)] = []
+        for phrase in 0..<api.xPhraseCount(fts) {
+            try forEachMatch(of: phrase, in: column) { offset in
+                guard offset < horizon else { return false }
+                matches.append((phrase, offset))
+                return true
+            }
+        }
+        return matches
     }
 
     /// The token offset of the first match of any phrase in `column`, or nil.
@@ -238,17 +271,18 @@ private struct TokenWalk {
 enum SnippetText {
     static let ellipsis = Array("…".utf8)
 
-    /// The text of the tokens (from the text's start when `opensText`, to its end when
-    /// `closesText`, with an ellipsis otherwise), the tokens of each match between markers.
-    /// `marked` gives each token's match number, 0 for none.
+    /// The text of the tokens (from the byte `from` when given, else from the first token
+    /// after an ellipsis; to the byte `to` when given, else to the last token and an
+    /// ellipsis), the tokens of each match between markers. `marked` gives each token's match
+    /// number, 0 for none.
     static func assemble(
         _ bytes: UnsafeBufferPointer<UInt8>, tokens: [Range<Int>], marked: [Int],
-        markers: ([UInt8], [UInt8]), opensText: Bool, closesText: Bool
+        markers: ([UInt8], [UInt8]), from lowerBound: Int?, to upperBound: Int?
     ) -> [UInt8] {
         guard let firstToken = tokens.first, let lastToken = tokens.last else { return [] }
         func match(_ index: Int) -> Int { index >= 0 && index < marked.count ? marked[index] : 0 }
-        var output: [UInt8] = opensText ? [] : ellipsis
-        var position = opensText ? 0 : firstToken.lowerBound
+        var output: [UInt8] = lowerBound == nil ? ellipsis : []
+        var position = lowerBound ?? firstToken.lowerBound
         for (index, token) in tokens.enumerated() {
             let number = match(index)
             let opensRun = number != 0 && match(index - 1) != number
@@ -259,8 +293,8 @@ enum SnippetText {
             if closesRun { output.append(contentsOf: markers.1) }
             position = token.upperBound
         }
-        if closesText {
-            output.append(contentsOf: bytes[position..<bytes.count])
+        if let upperBound {
+            output.append(contentsOf: bytes[position..<max(position, upperBound)])
         } else {
             output.append(contentsOf: bytes[position..<lastToken.upperBound])
             output.append(contentsOf: ellipsis)

@@ -4,41 +4,88 @@ import GRDB
 extension Store {
     /// Full-text search over names and bodies, best matches first, trashed items left out.
     ///
-    /// Every word of `query` must occur (in any order, ignoring case and diacritics); a word
-    /// ending in `*` matches as a prefix; `"a phrase"`, `OR`, `-word` or `NOT word`, and
-    /// parentheses are read as search engines read them (``SearchQuery``), and a query that
-    /// does not read throws ``StoreError/invalidQuery(_:)``. Names weigh more than
-    /// bodies in the ranking (SQLite FTS5 bm25, https://sqlite.org/fts5.html#the_bm25_function).
-    ///
-    /// The time does not grow with the number of matches in a note: FTS5 orders the rows by
-    /// rank itself (https://sqlite.org/fts5.html#sorting_by_auxiliary_function_results), so
-    /// that the snippet is made for the returned rows only, by ``SnippetFunction``.
+    /// Every word of `query` must occur (in any order, ignoring case and diacritics, `ß` as
+    /// `ss`); a word ending in `*` matches as a prefix; `"a phrase"`, `OR`, `-word` or
+    /// `NOT word`, and parentheses are read as search engines read them (``SearchQuery``), and a
+    /// query that does not read throws ``StoreError/invalidQuery(_:)``. Text of scripts written
+    /// without spaces (Chinese, Japanese, Thai...), words with symbols (`c++`) and parts of words
+    /// (`*caten*`) are found anywhere through the trigram index (``TrigramIndex``); each word is
+    /// looked for in the index that finds it (``SearchPlan``).
     ///
     /// Filters keep the items with a property (``SearchFilter``): `tag:NAME`, `in:COLLECTION`,
     /// `name:TEXT`, `links:NOTE`, `has:attachment`, `has:image`, `is:trashed`, `is:conflict`,
     /// `created:` and `modified:` with a date or an age; the trash is left out unless the query
     /// names `is:trashed`. A query of filters only lists its notes most recently modified first.
+    ///
+    /// Results rank by bm25 (https://sqlite.org/fts5.html#the_bm25_function), names weighted
+    /// above bodies (``nameWeight``), then the most recently modified first. The snippet is the
+    /// best-matching line, made for the returned rows only, so that its time does not grow with
+    /// the number of matches: by ``SnippetFunction`` when the word index ranks, else by
+    /// ``SubstringSnippet``.
     public func search(
         _ query: String, limit: Int = 50, markers: (String, String) = ("**", "**")
     ) throws -> [SearchResult] {
-        guard let plan = try searchPlan(query) else { return [] }
-        guard let match = plan.match else { return try searchFiltered(plan, limit: limit) }
+        guard let expression = try Self.searchExpression(query) else { return [] }
+        // Filters that name items resolve them first, each in a read of its own.
+        let filters = try filterConditions(of: expression)
+        return try read { db in
+            let plan = try SearchPlan(expression, filters: filters, db)
+            let rows = try Row.fetchAll(db, Self.request(plan, limit: limit))
+            return try rows.map { row in
+                let snippet = try Self.snippet(of: row["rowid"], plan: plan, markers: markers, db)
+                return SearchResult(item: try Item(row: row), snippet: snippet, rank: row["rank"] ?? 0)
+            }
+        }
+    }
+
+    /// How much more a match in a name weighs than one in a body, in bm25.
+    static let nameWeight = 4.0
+
+    /// The matching items, best first: by the bm25 of the ranking index, names weighted
+    /// above bodies, then the most recently modified first. Without a ranking index, by
+    /// recency alone; a query that looks for no text (filters alone) lists notes alone.
+    private static func request(_ plan: SearchPlan, limit: Int) -> SQLRequest<Row> {
+        let columns = ItemFilter.columns(includingBody: false)
+        guard let ranking = plan.ranking else {
+            let conditions = plan.substrings.isEmpty ? plan.conditions + ["item.kind = 'note'"] : plan.conditions
+            return SQLRequest(literal: """
+                SELECT \(sql: columns), item.rowid AS rowid, NULL AS rank FROM item
+                WHERE \(conditions.joined(operator: .and))
+                ORDER BY item.modified DESC, item.id
+                LIMIT \(limit)
+                """)
+        }
+        let table = SearchPlan.table(of: ranking.index)
         let conditions = plan.conditions.map { " AND \($0)" as SQL }.joined()
-        let request = SQLRequest<Row>(literal: """
-            SELECT \(sql: ItemFilter.columns(includingBody: false)),
-                \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) AS snippet,
-                item_fts.rank AS rank
-            FROM item_fts JOIN item ON item.rowid = item_fts.rowid
-            WHERE item_fts MATCH \(match) AND item_fts.rank MATCH 'bm25(4.0, 1.0)'\(conditions)
-            ORDER BY item_fts.rank
+        return SQLRequest(literal: """
+            SELECT \(sql: columns), item.rowid AS rowid, bm25(\(sql: table), \(nameWeight), 1.0) AS rank
+            FROM \(sql: table) JOIN item ON item.rowid = \(sql: table).rowid
+            WHERE \(sql: table) MATCH \(ranking.match)\(conditions)
+            ORDER BY rank, item.modified DESC, item.id
             LIMIT \(limit)
             """)
-        return try read { db in
-            try Row.fetchCursor(db, request).map { row in
-                let snippet = (row["snippet"] as String? ?? "")
-                    .split(whereSeparator: \.isNewline).joined(separator: " ")
-                return SearchResult(item: try Item(row: row), snippet: snippet, rank: row["rank"])
-            }.reduce(into: []) { $0.append($1) }
+    }
+
+    /// The snippet of a result: made by ``SnippetFunction`` from the word index's matches
+    /// when the word index ranks, else from the texts looked for (``SubstringSnippet``); for
+    /// a query of filters alone, the start of the body, as one line.
+    private static func snippet(of rowid: Int64, plan: SearchPlan, markers: (String, String), _ db: Database) throws -> String {
+        if let ranking = plan.ranking, ranking.index == .words {
+            let request = SQLRequest<String>(literal: """
+                SELECT \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) FROM item_fts
+                WHERE item_fts MATCH \(ranking.match) AND rowid = \(rowid)
+                """)
+            // One line: a break the line kept (a lone carriage return) becomes a space.
+            return (try request.fetchOne(db) ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
         }
+        guard !plan.substrings.isEmpty else {
+            let start = try String.fetchOne(db, sql: "SELECT substr(body, 1, 200) FROM item WHERE rowid = ?", arguments: [rowid])
+            return String((start ?? "").split(whereSeparator: \.isNewline).joined(separator: " ").prefix(120))
+        }
+        let row = try Row.fetchOne(
+            db, sql: "SELECT name, substr(body, 1, ?) AS body FROM item WHERE rowid = ?",
+            arguments: [SubstringSnippet.textLimit, rowid])
+        guard let row else { return "" }
+        return SubstringSnippet.excerpt(name: row["name"], body: row["body"], substrings: plan.substrings, markers: markers)
     }
 }

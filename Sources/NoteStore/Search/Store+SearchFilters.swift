@@ -1,15 +1,6 @@
 import Foundation
 import GRDB
 
-/// A query made ready to run: what to match in the word index, and the SQL conditions of its
-/// filters (and of the words that cannot be matched with the others, such as `tag:a OR word`).
-struct SearchPlan {
-    /// The FTS5 query that ranks the results; nil when the query has no word to rank by.
-    var match: String?
-    /// Conditions on `item`, each to join with `AND`.
-    var conditions: [SQL]
-}
-
 extension Store {
     /// Whether `query` has a word or a filter to look for; true too when it does not read
     /// (``search(_:limit:markers:)`` says why).
@@ -21,54 +12,24 @@ extension Store {
         }
     }
 
-    /// The plan of `query`; nil when it has nothing to look for. A query that does not read,
-    /// or whose filter names no item, throws ``StoreError/invalidQuery(_:)``.
-    func searchPlan(_ query: String, now: Date = Date()) throws -> SearchPlan? {
-        let node: SearchQuery.Node?
+    /// The expression `query` reads as; nil when it has nothing to look for. A query that does
+    /// not read throws ``StoreError/invalidQuery(_:)``.
+    static func searchExpression(_ query: String) throws -> SearchExpression? {
         do {
-            node = try SearchQuery.read(query)
+            return try SearchQuery.read(query)
         } catch {
             throw StoreError.invalidQuery(error.description)
         }
-        guard let node else { return nil }
-        var plan = SearchPlan(match: nil, conditions: node.namesTrash ? [] : ["item.trashed IS NULL"])
-        if let match = node.fts {
-            plan.match = match
-            return plan
-        }
-        // The words of the whole query that FTS5 can rank by; the rest become conditions.
-        guard case let .all(wanted, unwanted) = node else {
-            plan.conditions.append(try condition(node, now: now))
-            return plan
-        }
-        let words = wanted.compactMap(\.operand)
-        let otherWanted = wanted.filter { $0.fts == nil }
-        if !words.isEmpty {
-            plan.match = SearchQuery.Node.fts(words, excluding: unwanted.compactMap(\.operand))
-        }
-        for part in otherWanted { plan.conditions.append(try condition(part, now: now)) }
-        for part in unwanted where words.isEmpty || part.fts == nil {
-            plan.conditions.append("NOT (\(try condition(part, now: now)))")
-        }
-        return plan
     }
 
-    /// The SQL condition that keeps the items matching `node`.
-    private func condition(_ node: SearchQuery.Node, now: Date) throws -> SQL {
-        if let match = node.fts {
-            return "item.rowid IN (SELECT rowid FROM item_fts WHERE item_fts MATCH \(match))"
+    /// The SQL condition of each filter of `expression`, by filter. A filter whose reference
+    /// names no item, or not one of the kind it takes, throws ``StoreError/invalidQuery(_:)``.
+    func filterConditions(of expression: SearchExpression, now: Date = Date()) throws -> [SearchFilter: SQL] {
+        var conditions: [SearchFilter: SQL] = [:]
+        for (filter, column) in expression.filters where conditions[filter] == nil {
+            conditions[filter] = try condition(filter, column: column, now: now)
         }
-        switch node {
-        case .text:
-            preconditionFailure("a word is matched by FTS5")
-        case let .filter(filter, column):
-            return try condition(filter, column: column, now: now)
-        case let .either(parts):
-            return "(\(try parts.map { try condition($0, now: now) }.joined(operator: .or)))"
-        case let .all(wanted, unwanted):
-            let all = try wanted.map { try condition($0, now: now) } + unwanted.map { "NOT (\(try condition($0, now: now)))" }
-            return "(\(all.joined(operator: .and)))"
-        }
+        return conditions
     }
 
     /// The SQL condition of one filter.
@@ -125,25 +86,6 @@ extension Store {
             default: throw error
             }
             throw StoreError.invalidQuery(SearchQuery.Problem(column: column, reason: reason).description)
-        }
-    }
-
-    /// The notes that meet a plan of filters only, most recently modified first, each with the
-    /// start of its body as snippet.
-    func searchFiltered(_ plan: SearchPlan, limit: Int) throws -> [SearchResult] {
-        let columns = ItemFilter.columns(includingBody: false).replacingOccurrences(of: "NULL AS body", with: "substr(item.body, 1, 200) AS body")
-        let conditions: [SQL] = ["item.kind = 'note'"] + plan.conditions
-        let request: SQL = """
-            SELECT \(sql: columns) FROM item WHERE \(conditions.joined(operator: .and))
-            ORDER BY \(sql: ItemFilter.orderBy(ItemSort(.modified, ascending: false))) LIMIT \(limit)
-            """
-        return try read { db in
-            try Item.fetchAll(db, SQLRequest(literal: request)).map { item in
-                let start = (item.body ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
-                var listed = item
-                listed.body = nil
-                return SearchResult(item: listed, snippet: String(start.prefix(120)), rank: 0)
-            }
         }
     }
 }

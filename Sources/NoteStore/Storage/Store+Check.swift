@@ -79,6 +79,15 @@ extension Store {
         }
     }
 
+    /// Builds the full-text indexes again from the items: the word index and the trigram
+    /// index (``TrigramIndex``), both derived from the items. `notes check --repair`.
+    public func rebuildSearchIndexes() throws {
+        try write { db in
+            try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
+            try TrigramIndex.rebuild(db)
+        }
+    }
+
     private func databaseProblems() throws -> [String] {
         try write { db in
             var problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
@@ -93,6 +102,9 @@ extension Store {
                 try db.execute(sql: "INSERT INTO item_fts(item_fts, rank) VALUES ('integrity-check', 1)")
             } catch {
                 problems.append("database: the full-text index does not match the items")
+            }
+            if try !TrigramIndex.matchesItems(db) {
+                problems.append("database: the trigram index does not match the items: 'notes check --repair' builds it again")
             }
             return problems
         }

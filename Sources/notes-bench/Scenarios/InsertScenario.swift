@@ -8,9 +8,10 @@ import NoteStore
 /// The raw runs use the C API with prepared statements in one transaction, on a store file
 /// whose schema the store made (the same `item` table, indexes and FTS5 table), and insert the
 /// very rows the first store run wrote, read back from its file, each with its full-text
-/// entry as the store writes it. Two more raw variants tell where the time goes: one also
+/// entry as the store writes it. Three more raw variants tell where the time goes: one also
 /// writes the save's outbox rows (the cost of the outbox itself), one leaves out the
-/// full-text entries (the cost of indexing). Every run gets a fresh store folder,
+/// full-text entries (the cost of indexing), one writes the entries of the trigram index too
+/// (the cost of the second index). Every run gets a fresh store folder,
 /// the collections the notes go into are saved first, untimed, and repetitions alternate
 /// which side runs first.
 struct InsertScenario: Scenario {
@@ -115,6 +116,8 @@ struct InsertScenario: Scenario {
             Ratio("store API / raw item + outbox rows", store, over: raw[1], paired: (storeRates, rawRates[1])),
             Ratio("raw item + outbox / raw item rows", raw[1], over: raw[0], paired: (rawRates[1], rawRates[0])),
             Ratio("raw without full-text entries / raw item rows", raw[2], over: raw[0], paired: (rawRates[2], rawRates[0])),
+            Ratio("raw with trigram entries / raw item rows", raw[3], over: raw[0], paired: (rawRates[3], rawRates[0])),
+            Ratio("store API / raw with trigram entries", store, over: raw[3], paired: (storeRates, rawRates[3])),
         ]
         report.targets = [Self.check(report.ratios[0], store: store, raw: raw[0], quick: count < 100_000)]
     }
@@ -149,12 +152,16 @@ struct InsertScenario: Scenario {
         case itemsAndOutbox
         /// The note rows alone, with no full-text entries.
         case itemsWithoutSearchIndex
+        /// The note rows, each followed by its entries in both full-text indexes: the word
+        /// index and the trigram index, as the store writes them.
+        case itemsWithTrigrams
 
         var name: String {
             switch self {
             case .items: return "raw SQLite: item rows"
             case .itemsAndOutbox: return "raw SQLite: item + outbox rows"
             case .itemsWithoutSearchIndex: return "raw SQLite: item rows without full-text entries"
+            case .itemsWithTrigrams: return "raw SQLite: item rows with word and trigram entries"
             }
         }
     }
@@ -186,6 +193,8 @@ struct InsertScenario: Scenario {
         let items = try connection.prepare(Self.itemInsertSQL)
         let index = try connection.prepare(
             "INSERT INTO item_fts (rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
+        let trigrams = try connection.prepare(
+            "INSERT INTO item_trigram (rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
         try connection.execute("BEGIN IMMEDIATE")
         for row in rows.notes {
             items.bind(row)
@@ -193,6 +202,11 @@ struct InsertScenario: Scenario {
             if variant != .itemsWithoutSearchIndex {
                 index.bind([row[ItemColumn.name], row[ItemColumn.body]])
                 try index.execute()
+            }
+            if variant == .itemsWithTrigrams {
+                // The text as the store indexes it: ASCII text as it is, and two U+FFFF after.
+                trigrams.bind([Self.padded(row[ItemColumn.name]), Self.padded(row[ItemColumn.body])])
+                try trigrams.execute()
             }
         }
         if variant == .itemsAndOutbox {
@@ -203,6 +217,11 @@ struct InsertScenario: Scenario {
             }
         }
         try connection.execute("COMMIT")
+    }
+
+    private static func padded(_ value: RawValue) -> RawValue {
+        guard case let .text(text) = value else { return value }
+        return .text(text + "\u{FFFF}\u{FFFF}")
     }
 
     /// The rows the store wrote: its collections, and the notes and outbox rows of `save`

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NoteStore
 
 /// `listing`: reading a large store with the `notes` command, each run a separate process
@@ -6,16 +7,18 @@ import NoteStore
 ///
 /// The store holds a ``NoteLibrary`` (100,000 notes in about 100 collections at full size).
 /// Measured: `notes ls` of a nested collection of about 1,000 notes, `notes ls` of the top
-/// level, `notes search` for a word in about 1% of the notes, and `notes --version`, the
-/// floor of starting the program at all, and `notes ls` of the nested collection named by its
-/// path in capitals, a forgiving reference that reads every item's name (``ReferenceMatcher``
-/// in NoteStore). The five run in rounds, in a rotating order. Then
+/// level, `notes search` for a word in about 1% of the notes, for a phrase, and for a
+/// Japanese word (through the trigram index) in 1% of the notes, `notes --version`, the floor
+/// of starting the program at all, and `notes ls` of the nested collection named by its path
+/// in capitals, a forgiving reference that reads every item's name (``ReferenceMatcher`` in
+/// NoteStore). They run in rounds, in a rotating order. Then
 /// notes of 1, 5 and 10 MB full of the searched word join the store, and the search is
 /// measured again.
 struct ListingScenario: Scenario {
     /// The target of ARCHITECTURE.md for each command, at 100,000 notes.
     static let budgetMilliseconds = 30.0
-    /// The target for a search when the store holds notes of several megabytes full of the word.
+    /// The target for a search when the store holds notes of several megabytes full of the
+    /// word, and for a phrase and a Japanese word.
     static let longNoteSearchBudgetMilliseconds = 50.0
     /// The target of a command given a forgiving reference, at 100,000 notes.
     static let forgivingReferenceBudgetMilliseconds = 50.0
@@ -36,7 +39,9 @@ struct ListingScenario: Scenario {
             Fact("rounds", sizes.listingRounds),
         ]
         bench.progress("listing: generating \(sizes.libraryNotes) notes")
-        let library = NoteLibrary(notes: sizes.libraryNotes, collections: sizes.collections)
+        var library = NoteLibrary(notes: sizes.libraryNotes, collections: sizes.collections)
+        // A line of Japanese in 1% of the notes, for the search of the trigram index.
+        for index in stride(from: 50, to: library.notes.count, by: 100) { library.notes[index].body += "\n" + Self.japaneseLine }
         let folder = try bench.makeFolder("listing-store")
         defer { bench.removeFolder(folder) }
         bench.progress("listing: saving them")
@@ -57,7 +62,9 @@ struct ListingScenario: Scenario {
                 "'\(library.path(ofCollection: chosen))': \(counts[chosen]) notes, \(library.itemCount(inCollection: chosen)) items"),
             Fact("top level items", library.topLevelCount),
             Fact("notes with '\(TextGenerator.markedWord)'", marked),
-        ]
+            Fact("notes with '\(Self.japaneseTerm)'", library.notes.count { $0.body.contains(Self.japaneseTerm) }),
+            Fact("phrase searched", "\"\(Self.phrase(in: library))\""),
+        ] + (try Self.indexSizes(folder.appendingPathComponent(Store.databaseFileName)))
 
         let commands = makeCommands(store: folder, library: library, collection: chosen, counts: counts, marked: marked)
         bench.progress("listing: \(sizes.listingRounds) rounds of \(commands.count) commands")
@@ -138,6 +145,20 @@ struct ListingScenario: Scenario {
                 arguments: storeArguments + ["ls", library.path(ofCollection: collection).uppercased()],
                 budget: Self.forgivingReferenceBudgetMilliseconds,
                 check: expectLines(library.itemCount(inCollection: collection), "notes ls <COLLECTION>")),
+            Command(
+                name: "notes search \"<phrase>\"",
+                arguments: storeArguments + ["search", "\"\(Self.phrase(in: library))\""],
+                budget: Self.longNoteSearchBudgetMilliseconds,
+                check: { output in
+                    let lines = output.split(separator: "\n").count
+                    guard lines > 0, lines % 2 == 0 else { throw BenchError.unexpected("notes search \"<phrase>\" printed \(lines) lines") }
+                }),
+            Command(
+                name: "notes search <Japanese> (trigram index)",
+                arguments: storeArguments + ["search", Self.japaneseTerm],
+                budget: Self.longNoteSearchBudgetMilliseconds,
+                check: expectLines(
+                    2 * min(library.notes.count { $0.body.contains(Self.japaneseTerm) }, 20), "notes search <Japanese>")),
         ]
     }
 
@@ -176,6 +197,38 @@ struct ListingScenario: Scenario {
         detail += "; \(ReportPrinter.format(median - floor.median, .milliseconds)) above the start-up floor"
         if quick { detail += " (quick sizes, not the target's 100,000 notes)" }
         return TargetCheck(name: "\(measurement.name) under \(Int(budget)) ms", met: met, detail: detail)
+    }
+
+    /// The line of Japanese in 1% of the notes, and the word of it searched for.
+    static let japaneseLine = "東京の会議室で打ち合わせをしました。"
+    static let japaneseTerm = "会議室"
+
+    /// A phrase to search for: the first two words of the body of the library's eighth note.
+    static func phrase(in library: NoteLibrary) -> String {
+        let words = library.notes[min(7, library.notes.count - 1)].body
+            .split(whereSeparator: { !$0.isLetter }).prefix(2)
+        return words.joined(separator: " ").lowercased()
+    }
+
+    /// The size of each full-text index (its FTS5 tables, by SQLite's dbstat) and of the rest
+    /// of the database.
+    static func indexSizes(_ file: URL) throws -> [Fact] {
+        let queue = try DatabaseQueue(path: file.path)
+        defer { try? queue.close() }
+        let (words, trigrams, total) = try queue.read { db in
+            (
+                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'item\\_fts%' ESCAPE '\\'") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'item\\_trigram%' ESCAPE '\\'") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat") ?? 0
+            )
+        }
+        func size(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+        return [
+            Fact("word index (item_fts)", size(words)),
+            Fact("trigram index (item_trigram)", size(trigrams)),
+            Fact("rest of the store", size(total - words - trigrams)),
+            Fact("trigram index / store without it", String(format: "%.2f", Double(trigrams) / Double(max(1, total - trigrams)))),
+        ]
     }
 
     static func megabytes(_ file: URL) -> String {

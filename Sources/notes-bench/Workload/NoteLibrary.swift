@@ -15,7 +15,7 @@ struct NoteLibrary {
 
     struct Note {
         let name: String
-        let body: String
+        var body: String
         /// The index of its collection, or nil at the top level.
         let collection: Int?
     }
@@ -26,7 +26,7 @@ struct NoteLibrary {
     static let markedShare = 0.01
 
     let collections: [Collection]
-    let notes: [Note]
+    var notes: [Note]
 
     init(notes count: Int, collections collectionCount: Int, seed: UInt64 = 20_240_601) {
         var text = TextGenerator(seed: seed)

@@ -128,7 +128,7 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Flag(help: "Remove the leftovers first (orphan blobs, temporary files of stopped processes), and build the link index again.")
+        @Flag(help: "Remove the leftovers first (orphan blobs, temporary files of stopped processes), and build the link index and the search indexes again.")
         var repair = false
 
         func run() throws {
@@ -137,6 +137,7 @@ extension Notes {
                 let removed = try SyncEngine(store: store, hooks: .environment).removeLeftovers()
                 print("removed \(removed) leftover\(removed == 1 ? "" : "s")")
                 try store.rebuildLinkIndex()
+                try store.rebuildSearchIndexes()
             }
             let inspection = try store.inspect()
             for line in inspection.damage + inspection.waiting + inspection.leftovers { print(line) }

@@ -10,12 +10,14 @@ extension Notes {
             discussion: """
                 Every word must occur, ignoring case and accents; a word ending in * matches as a prefix; \
                 "a phrase" must occur as it is; OR keeps what either side finds; -word (or NOT word) leaves out \
-                what holds the word; parentheses group. Several arguments are one query. Filters keep the \
-                items with a property, and are left out and grouped as words are: tag:NAME, in:COLLECTION, \
-                name:TEXT, links:NOTE, has:attachment, has:image, is:trashed (the trash is searched only \
-                then), is:conflict, and created: or modified: with >, <, >= or <= and a day (2026-01-31) or \
-                an age (7d, 2w, 3m, 1y). A query of filters only lists those notes, most recently modified \
-                first.
+                what holds the word; parentheses group. Several arguments are one query. Chinese, Japanese, Thai \
+                and other text without spaces is found anywhere, as is a word starting with * (part of a word) \
+                and one with symbols (c++); ß and ss are the same. Filters keep the items with a property, and \
+                are left out and grouped as words are: tag:NAME, in:COLLECTION, name:TEXT, links:NOTE, \
+                has:attachment, has:image, is:trashed (the trash is searched only then), is:conflict, and \
+                created: or modified: with >, <, >= or <= and a day (2026-01-31) or an age (7d, 2w, 3m, 1y). \
+                Names rank above bodies, then recent notes; the snippet is the best-matching line. A query of \
+                filters only lists those notes, most recently modified first.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions

@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// The trigram index `item_trigram`, beside the word index `item_fts`: it finds any run of
+/// three characters or more, so text of scripts written without spaces between words (Chinese,
+/// Japanese, Thai...) and parts of words are found.
+///
+/// An FTS5 table with the trigram tokenizer (https://sqlite.org/fts5.html#the_trigram_tokenizer),
+/// contentless (`content=''`): it holds the trigrams of each item's name and body and no copy
+/// of the text, which kept it at about four fifths of the size of a store of 100,000 notes
+/// (docs/benchmarks.md), where a copy of the text would have doubled it. Its rowids are the
+/// items' rowids. It is derived: written in the transaction of every save and import, with
+/// the word index (``SearchIndex/Batch``), never synced, left out of baselines, and built
+/// again by `notes check --repair`.
+///
+/// The tokenizer of SQLite 3.40 folds case but not accents, so the text is folded before it is
+/// indexed, as a query is (``folded(_:)``): accents go and `ß` becomes `ss`. Every text is
+/// indexed with two characters after it that no text holds (``padding``), so that every
+/// character of a text begins a trigram: a term of one or two characters, which no trigram
+/// query finds, is looked for among the trigrams it begins (``expansion(of:_:)``).
+enum TrigramIndex {
+    static let table = "item_trigram"
+    /// The fts5vocab table over `item_trigram`: one row a trigram.
+    static let vocabulary = "item_trigram_term"
+    /// What follows each indexed text: two noncharacters (U+FFFF), which text does not use.
+    static let padding = "\u{FFFF}\u{FFFF}"
+    /// The most trigrams a term of one or two characters expands to; past it, the term is
+    /// looked for by scanning names and bodies (``SearchPlan``).
+    static let expansionLimit = 2_000
+
+    static func create(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE VIRTUAL TABLE \(table) USING fts5(
+                name, body, content = '', tokenize = 'trigram', detail = 'full'
+            );
+            CREATE VIRTUAL TABLE \(vocabulary) USING fts5vocab(\(table), row);
+            """)
+    }
+
+    /// Case, accents and `ß` folded as the index holds them: the text of an index entry and
+    /// of a query term. Accents are the combining marks of Latin, Greek and Cyrillic letters
+    /// (U+0300–U+036F and their supplements), taken off after canonical decomposition: the
+    /// marks of other scripts (Thai tones and vowels, Japanese voicing) are letters of their
+    /// words and stay. ASCII text is left as it is (the tokenizer folds its case).
+    static func folded(_ text: String) -> String {
+        guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars where !isAccent(scalar) && scalar != "\u{FFFF}" {
+            scalars.append(scalar)
+        }
+        return String(scalars).precomposedStringWithCanonicalMapping.lowercased().replacingOccurrences(of: "ß", with: "ss")
+    }
+
+    private static func isAccent(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: return true
+        default: return false
+        }
+    }
+
+    /// The indexed text of a name or a body.
+    static func indexed(_ text: String?) -> String? {
+        text.map { folded($0) + padding }
+    }
+
+    /// Adds the entry of an item's text.
+    static func add(rowid: Int64, name: String, body: String?, _ db: Database) throws {
+        // A cached statement with placeholders: it runs for every item a save or import changes.
+        let statement = try db.cachedStatement(sql: "INSERT INTO \(table)(rowid, name, body) VALUES (?, ?, ?)")
+        try statement.execute(arguments: [rowid, indexed(name), indexed(body)])
+    }
+
+    /// Removes the entry of an item's text: the text it was indexed with.
+    static func remove(rowid: Int64, name: String, body: String?, _ db: Database) throws {
+        let statement = try db.cachedStatement(
+            sql: "INSERT INTO \(table)(\(table), rowid, name, body) VALUES ('delete', ?, ?, ?)")
+        try statement.execute(arguments: [rowid, indexed(name), indexed(body)])
+    }
+
+    /// Builds the index again from every item, in rowid order: the migration that adds it and
+    /// `notes check --repair`.
+    static func rebuild(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('delete-all')")
+        // The table written is not the one read: writing while the cursor reads is safe.
+        let items = try Row.fetchCursor(db, sql: "SELECT rowid, name, body FROM item ORDER BY rowid")
+        while let row = try items.next() {
+            try add(rowid: row["rowid"], name: row["name"], body: row["body"], db)
+        }
+        try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('optimize')")
+    }
+
+    /// Whether the index is whole: FTS5's own check of its structure, and an entry for each
+    /// item, by rowid, and none other.
+    static func matchesItems(_ db: Database) throws -> Bool {
+        do {
+            try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 0)")
+        } catch {
+            return false
+        }
+        let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
+        let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)_docsize") ?? 0
+        let strays = try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM \(table)_docsize WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = \(table)_docsize.id)") ?? 0
+        return items == entries && strays == 0
+    }
+
+    /// The FTS5 query of the trigrams that a folded term of one or two characters begins
+    /// (each text is padded, so every occurrence of the term begins one), joined by `OR`; nil
+    /// when there are more than ``expansionLimit``. An empty list matches nothing.
+    static func expansion(of term: String, _ db: Database) throws -> [String]? {
+        let lowered = term.lowercased()
+        let trigrams = try String.fetchAll(
+            db, sql: "SELECT term FROM \(vocabulary) WHERE term >= ? AND term < ? LIMIT ?",
+            arguments: [lowered, lowered + "\u{10FFFF}", expansionLimit + 1])
+        return trigrams.count > expansionLimit ? nil : trigrams
+    }
+}
