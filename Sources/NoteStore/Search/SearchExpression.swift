@@ -1,4 +1,5 @@
 import Foundation
+import NoteText
 
 /// A search as ``SearchQuery`` reads it: words, phrases and filters joined by AND, OR and NOT.
 /// ``SearchPlan`` makes it into SQL: each word or phrase a query of the index that finds it,
@@ -158,6 +159,25 @@ extension SearchExpression {
         case let .filter(filter, column): return [(filter, column)]
         case let .either(parts): return parts.flatMap(\.filters)
         case let .all(wanted, unwanted): return (wanted + unwanted).flatMap(\.filters)
+        }
+    }
+}
+
+extension SearchExpression {
+    /// The expression with each word of English looked for by its stem, as a prefix
+    /// (``EnglishStem``): `synced` finds `sync`, `syncing` and `synced`. Phrases, prefixes
+    /// and filters stay as written.
+    var stemmed: SearchExpression {
+        switch self {
+        case let .term(word, prefix: false) where Self.index(of: word) == .words:
+            let stem = EnglishStem.stem(word)
+            return stem.count >= 3 ? .term(stem, prefix: true) : self
+        case .term, .phrase, .filter:
+            return self
+        case let .all(wanted, unwanted):
+            return .all(wanted: wanted.map(\.stemmed), unwanted: unwanted.map(\.stemmed))
+        case let .either(parts):
+            return .either(parts.map(\.stemmed))
         }
     }
 }

@@ -20,13 +20,16 @@ enum SearchFilter: Hashable {
     case conflict
     /// `created:` and `modified:` with a comparison and a date.
     case date(DateProperty, DateBound)
+    /// `prop:KEY` (the notes with the property) and `prop:KEY=VALUE` (whose value is the text,
+    /// number or boolean, ignoring case and accents, or a list that holds it).
+    case property(key: String, value: String?)
 
     enum Attachments: String, Hashable { case attachment, image }
 
     enum DateProperty: String, Hashable { case created, modified }
 
     /// The keys of the language, as written before the colon (in any case).
-    static let keys = ["tag", "in", "name", "links", "has", "is", "created", "modified"]
+    static let keys = ["tag", "in", "name", "links", "has", "is", "created", "modified", "prop"]
 
     /// The filter that `key:value` writes; a ``SearchQuery/Problem`` when the value does not
     /// read, `column` being where the value starts.
@@ -37,6 +40,11 @@ enum SearchFilter: Hashable {
             if let problem = Tag.problem(tag) { throw SearchQuery.Problem(column: column, reason: "'tag:\(value)': \(problem)") }
             return .tag(tag)
         case "in": return .within(value)
+        case "prop":
+            let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let key = Property.normalized(parts[0])
+            if let problem = Property.problem(key) { throw SearchQuery.Problem(column: column, reason: "'prop:\(value)': \(problem)") }
+            return .property(key: key, value: parts.count > 1 ? parts[1] : nil)
         case "name": return .name(value)
         case "links": return .links(value)
         case "has":

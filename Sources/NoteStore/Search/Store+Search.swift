@@ -22,10 +22,14 @@ extension Store {
     /// best-matching line, made for the returned rows only, so that its time does not grow with
     /// the number of matches: by ``SnippetFunction`` when the word index ranks, else by
     /// ``SubstringSnippet``.
+    ///
+    /// With `stemming`, each English word is looked for by its stem, as a prefix
+    /// (``EnglishStem``): `synced` finds `sync` and `syncing`.
     public func search(
-        _ query: String, limit: Int = 50, markers: (String, String) = ("**", "**")
+        _ query: String, limit: Int = 50, markers: (String, String) = ("**", "**"), stemming: Bool = false
     ) throws -> [SearchResult] {
-        guard let expression = try Self.searchExpression(query) else { return [] }
+        guard var expression = try Self.searchExpression(query) else { return [] }
+        if stemming { expression = expression.stemmed }
         // Filters that name items resolve them first, each in a read of its own.
         let filters = try filterConditions(of: expression)
         return try read { db in

@@ -64,6 +64,27 @@ extension Store {
             return "item.trashed IS NOT NULL"
         case .conflict:
             return "item.id IN (SELECT copy FROM conflict WHERE copy IS NOT NULL)"
+        case let .property(key, value):
+            // The key's value is its latest dot's (docs/sync-format.md, 13.2).
+            let latest: SQL = """
+                property.key = \(key) AND property.stamp = (
+                    SELECT MAX(latest.stamp) FROM property AS latest WHERE latest.item = property.item AND latest.key = property.key)
+                """
+            guard let value else { return "item.id IN (SELECT property.item FROM property WHERE \(latest))" }
+            let folded = ItemFilter.fold(value)
+            // A number matches numbers only, and a text texts only: `prop:rating=0` is no text.
+            let number = Double(value).map { $0.isFinite ? $0 : nil } ?? nil
+            let asNumber: SQL = number.map { "json_type(property.value) IN ('integer', 'real') AND property.value ->> '$' = \($0)" } ?? "0"
+            let elementNumber: SQL = number.map { "element.type IN ('integer', 'real') AND element.value = \($0)" } ?? "0"
+            return """
+                item.id IN (SELECT property.item FROM property WHERE \(latest) AND (
+                    (json_type(property.value) = 'text' AND fold(property.value ->> '$') = \(folded))
+                    OR (\(asNumber))
+                    OR (json_type(property.value) IN ('true', 'false') AND json_type(property.value) = \(value.lowercased()))
+                    OR (json_type(property.value) = 'array' AND EXISTS (
+                        SELECT 1 FROM json_each(property.value) AS element
+                        WHERE (element.type = 'text' AND fold(element.value) = \(folded)) OR (\(elementNumber))))))
+                """
         case let .date(property, bound):
             let column: SQL = property == .created ? "item.created" : "item.modified"
             let (from, before) = bound.range(now: now)

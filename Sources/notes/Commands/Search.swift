@@ -17,7 +17,11 @@ extension Notes {
                 has:attachment, has:image, is:trashed (the trash is searched only then), is:conflict, and \
                 created: or modified: with >, <, >= or <= and a day (2026-01-31) or an age (7d, 2w, 3m, 1y). \
                 Names rank above bodies, then recent notes; the snippet is the best-matching line. A query of \
-                filters only lists those notes, most recently modified first.
+                filters only lists those notes, most recently modified first. prop:KEY keeps the notes with a \
+                property, prop:KEY=VALUE those whose value is VALUE (or a list holding it). --stem looks for \
+                each English word by its stem (synced finds sync and syncing). --save NAME keeps the query under \
+                a name, on every device that syncs; --run NAME runs it again (with more words, if given), \
+                --saved lists the saved searches and --forget NAME forgets one.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -25,10 +29,25 @@ extension Notes {
         // -word is a word left out, not an option: what is not an option of the command is a
         // word of the query.
         @Argument(parsing: .allUnrecognized, help: "The words to look for, and filters such as tag:NAME or modified:>7d.")
-        var words: [String]
+        var words: [String] = []
 
         /// The arguments as one query.
         var query: String { words.joined(separator: " ") }
+
+        @Flag(help: "Look for each English word by its stem, as a prefix: synced finds sync and syncing.")
+        var stem = false
+
+        @Option(help: ArgumentHelp("Save the query under this name (synced to every device), then run it.", valueName: "NAME"))
+        var save: String?
+
+        @Option(name: .customLong("run"), help: ArgumentHelp("Run the search saved under this name, with the words given added to it.", valueName: "NAME"))
+        var savedName: String?
+
+        @Flag(help: "List the saved searches.")
+        var saved = false
+
+        @Option(help: ArgumentHelp("Forget the search saved under this name.", valueName: "NAME"))
+        var forget: String?
 
         @Option(help: ArgumentHelp("The most results to print.", valueName: "N"))
         var limit = 20
@@ -50,19 +69,43 @@ extension Notes {
             if let unknown = words.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
                 throw ValidationError("unknown option '\(unknown)'")
             }
-            guard Store.queryHasTerms(query) else {
+            if saved || forget != nil {
+                guard words.isEmpty, save == nil, savedName == nil, !(saved && forget != nil) else {
+                    throw ValidationError("\(saved ? "--saved" : "--forget") takes no query and no other of --save, --run, --saved, --forget")
+                }
+                return
+            }
+            if save != nil && savedName != nil { throw ValidationError("--save and --run cannot go together") }
+            guard savedName != nil || Store.queryHasTerms(query) else {
                 throw ValidationError("the query has no word to look for")
             }
         }
 
         func run() throws {
-            let store = try storeOptions.open(.readOnly)
+            let changes = save != nil || forget != nil
+            let store = try storeOptions.open(changes ? .readWrite : .readOnly)
+            if saved {
+                let searches = try store.savedSearches()
+                if json { return try JSONOutput.print(searches.map { SavedSearchJSON(name: $0.name, query: $0.query) }) }
+                for search in searches { print("\(search.name): \(search.query)") }
+                return
+            }
+            if let forget {
+                guard try store.forgetSearch(forget) else { throw InputError.data("no search is saved as '\(forget)'") }
+                return
+            }
+            var query = self.query
+            if let savedName {
+                guard let saved = try store.savedSearch(savedName) else { throw InputError.data("no search is saved as '\(savedName)'") }
+                query = words.isEmpty ? saved : "(\(saved)) \(query)"
+            }
+            if let save { try store.saveSearch(save, query: query) }
             let highlight = !json && colorOptions.styles()
             // Styled matches are marked with placeholders first, so that the snippet's own text
             // is escaped (TerminalText) and the styles are not.
             // Without styles, matches are marked with guillemets, which Markdown gives no meaning.
             let markers = json ? ("**", "**") : highlight ? Self.placeholders : ("«", "»")
-            let results = try store.search(query, limit: limit, markers: markers)
+            let results = try store.search(query, limit: limit, markers: markers, stemming: stem)
             let columns = DisplayWidth.terminalColumns()
             let index = try store.collectionIndex()
             let pager = pagerOptions.start()
@@ -95,4 +138,10 @@ extension Notes {
             }
         }
     }
+}
+
+/// A saved search in `search --saved --json`.
+struct SavedSearchJSON: Encodable {
+    let name: String
+    let query: String
 }
