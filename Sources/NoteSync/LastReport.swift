@@ -2,8 +2,6 @@ import Foundation
 
 /// The waiting logs and skipped files of the last sync, kept for `notes sync status`.
 enum LastReport {
-    static let key = "last.report"
-
     static func encode(_ report: SyncReport) -> String {
         let object: [String: Any] = [
             "waiting": report.waiting.map { ["path": $0.path, "reason": $0.reason] },

@@ -13,7 +13,7 @@ extension SyncEngine {
     /// The state of sync for this store, with what the container holds now when it can be read.
     public func status() throws -> SyncStatus {
         let state = try SyncState(store)
-        let last = LastReport.decode(try store.syncValues(withPrefix: LastReport.key)[LastReport.key])
+        let last = LastReport.decode(try store.syncRecord().lastReport)
         var devices: [SyncStatus.Device] = []
         var skipped = last.skipped
         var newestBaseline: BaselineManifest?
@@ -23,7 +23,7 @@ extension SyncEngine {
             newestBaseline = (try? BaselineCatalog.read(container, containerID: identity))?.entries.first?.manifest
         }
         var status = SyncStatus(
-            state: state.state, reason: state.reason, since: state.since, cloud: state.cloud?.path,
+            state: state.state, reason: state.reason?.description, since: state.since, cloud: state.cloud?.path,
             containerName: state.containerName, container: state.containerID, device: store.deviceID,
             deviceName: state.deviceName, devices: devices, pendingExports: try store.outboxEntries().count,
             exportedSequence: state.exportedSequence, waiting: last.waiting.filter { !Self.isApplied($0, state.applied) },

@@ -74,7 +74,7 @@ public final class SyncEngine {
         // stop in between does not pass them over when enabling again.
         let previous = try SyncState(store)
         if case .absent = container.registration(of: store.deviceID), previous.containerID == container.identity, !joined {
-            try store.recordSync { ledger in try ledger.setValue("1", for: Self.returningKey) }
+            try store.recordSync { ledger in try ledger.update { $0.returning = true } }
         }
         try container.register(DeviceRegistration(
             container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
@@ -89,29 +89,27 @@ public final class SyncEngine {
         // after the snapshot is in the outbox past `outboxThrough`, and is exported.
         try store.startRecordingChanges()
         var keptEdits = 0
-        if try store.syncValues(withPrefix: Self.returningKey)[Self.returningKey] != nil {
+        if try store.syncRecord().returning {
             keptEdits = try UnpublishedEdits(store: store).keepIfHistoryWasDropped(in: container, deviceName: deviceName)
-            try store.recordSync { ledger in try ledger.setValue(nil, for: Self.returningKey) }
+            try store.recordSync { ledger in try ledger.update { $0.returning = false } }
         }
         let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
         try snapshotTaken?()
         try store.recordSync { ledger in
-            if previous.containerID != container.identity {
-                for prefix in [SyncState.appliedPrefix, SyncState.passedPrefix, SyncState.republishedPrefix] {
-                    for key in try ledger.values(withPrefix: prefix).keys { try ledger.setValue(nil, for: key) }
-                }
+            if previous.containerID != container.identity { try ledger.forgetContainerRecords() }
+            try ledger.update { record in
+                record.exportedSequence = published
+                record.cloud = URL(fileURLWithPath: cloud.standardizedFileURL.path)
+                record.containerName = containerName
+                record.containerID = container.identity
+                record.containerCreated = created
+                if previous.containerID != container.identity { record.containerShared = false }
+                record.encrypted = container.sealing != nil
+                record.deviceName = deviceName
+                record.groupAccess = access == .group
+                record.state = .detached
+                record.reason = .beingEnabled
             }
-            try ledger.setValue(String(published), for: SyncState.exportedKey)
-            try ledger.setValue(cloud.standardizedFileURL.path, for: SyncState.cloudKey)
-            try ledger.setValue(containerName, for: SyncState.containerNameKey)
-            try ledger.setValue(container.identity.storeString, for: SyncState.containerIDKey)
-            try ledger.setValue(created.map(\.isoText), for: SyncState.containerCreatedKey)
-            if previous.containerID != container.identity { try ledger.setValue(nil, for: SyncState.containerSharedKey) }
-            try ledger.setValue(container.sealing == nil ? nil : "1", for: SyncState.encryptedKey)
-            try ledger.setValue(deviceName, for: SyncState.deviceNameKey)
-            try ledger.setValue(access == .private ? nil : access.rawValue, for: SyncState.accessKey)
-            try ledger.setValue(SyncStatus.State.detached.rawValue, for: SyncState.stateKey)
-            try ledger.setValue("being enabled", for: SyncState.reasonKey)
         }
         var report = SyncReport()
         if !joined && (previous.containerID != container.identity || previous.applied.isEmpty) {
@@ -122,9 +120,11 @@ public final class SyncEngine {
         let pushed = try SnapshotPusher(store: store, container: container, containerID: container.identity).push(records)
         try store.recordSync { ledger in
             try ledger.removeOutboxEntries(through: outboxThrough)
-            try ledger.setValue(SyncStatus.State.on.rawValue, for: SyncState.stateKey)
-            try ledger.setValue(nil, for: SyncState.reasonKey)
-            try ledger.setValue(Date().isoText, for: SyncState.sinceKey)
+            try ledger.update { record in
+                record.state = .on
+                record.reason = nil
+                record.since = Date()
+            }
         }
         var synced = try sync()
         synced.exportedLogs += pushed
@@ -134,10 +134,6 @@ public final class SyncEngine {
         synced.keptEdits = keptEdits
         return synced
     }
-
-    /// Said in the store by a device coming back without a registration, from before it
-    /// registers until it has kept its unpublished edits (``UnpublishedEdits``).
-    static let returningKey = "enable.returning"
 
     /// Stops syncing and keeps every note; with `forget`, also removes this device's
     /// registration from the container.
@@ -153,7 +149,7 @@ public final class SyncEngine {
                 try container.removeRegistration(of: store.deviceID)
             }
         }
-        try setState(.detached, reason: forget ? "disabled, registration removed" : "disabled")
+        try setState(.detached, reason: .disabled(registrationRemoved: forget))
     }
 
     // MARK: Syncing
@@ -187,7 +183,7 @@ public final class SyncEngine {
         let state = try SyncState(store)
         switch state.state {
         case .detached: throw SyncError.notEnabled
-        case .off: throw SyncError.detached(reason: state.reason ?? "sync was switched off")
+        case .off: throw SyncError.detached(reason: state.reason?.description ?? "sync was switched off")
         case .on: break
         }
         guard let containerID = state.containerID else { throw SyncError.notEnabled }
@@ -210,11 +206,11 @@ public final class SyncEngine {
             }
             do {
                 report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID, hooks: hooks).export(state: exporting)
-                if state.exportError != nil { try store.recordSync { try $0.setValue(nil, for: SyncState.exportErrorKey) } }
+                if state.exportError != nil { try store.recordSync { try $0.update { $0.exportError = nil } } }
             } catch {
                 // Said by `sync status` until an export succeeds.
                 try? store.recordSync { ledger in
-                    try ledger.setValue("\(Date().isoText) \(error)", for: SyncState.exportErrorKey)
+                    try ledger.update { $0.exportError = SyncRecord.ExportFailure(date: Date(), message: "\(error)") }
                 }
                 throw error
             }
@@ -269,9 +265,11 @@ public final class SyncEngine {
             force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer || $0.reason == .missingBase })
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
-            try ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
-            try ledger.setValue(LastReport.encode(report), for: LastReport.key)
-            if let cleanedUp { try ledger.setValue(cleanedUp.isoText, for: SyncState.temporaryCleanupKey) }
+            try ledger.update { record in
+                record.lastSync = Date()
+                record.lastReport = LastReport.encode(report)
+                if let cleanedUp { record.temporaryCleanup = cleanedUp }
+            }
         }
         return report
     }
@@ -280,7 +278,7 @@ public final class SyncEngine {
     /// returns when it did, or nil when it was not time yet.
     private func removeStaleTemporaryFiles(_ container: CloudContainer) throws -> Date? {
         let now = Date()
-        let last = try store.syncValues(withPrefix: SyncState.temporaryCleanupKey)[SyncState.temporaryCleanupKey].flatMap(ISODate.date(from:))
+        let last = try store.syncRecord().temporaryCleanup
         if let last, now.timeIntervalSince(last) < CloudContainer.staleTemporaryAge, last <= now { return nil }
         container.removeStaleTemporaryFiles(of: store.deviceID, now: now)
         return now
@@ -293,23 +291,17 @@ public final class SyncEngine {
         case let .unreadable(message):
             throw SyncError.unreadable(message)
         case .absent:
-            try detach("the container's sentinel container.json is gone: sync was switched off or the container was wiped")
+            try detach(.sentinelGone)
         case let .present(descriptor) where descriptor.isNewerFormat:
-            try detach(
-                "the container has format version \(descriptor.formatVersion), newer than this build understands; "
-                    + "update notes to sync with it")
+            try detach(.newerFormat(descriptor.formatVersion))
         case let .present(descriptor) where descriptor.container != expected:
-            try detach(
-                "the container is another one (identity \(descriptor.container.storeString), "
-                    + "this device attached to \(expected.storeString)); nothing was merged or deleted")
+            try detach(.anotherContainer(found: descriptor.container, attached: expected))
         case let .present(descriptor) where descriptor.encryption == nil && container.sealing != nil:
-            try detach("the container's sentinel no longer says it is encrypted: nothing was written to it")
+            try detach(.noLongerEncrypted)
         case let .present(descriptor) where descriptor.encryption != nil && container.sealing == nil:
-            try detach("the container's sentinel now says it is encrypted, which it was not: nothing was written to it")
+            try detach(.nowEncrypted)
         case let .present(descriptor) where descriptor.encryption.map { container.sealing?.isKey(of: $0) == false } == true:
-            try detach(
-                "the container's sentinel records another key, or other scrypt parameters, than this device's key: "
-                    + "nothing was written to it")
+            try detach(.anotherKey)
         case .present:
             break
         }
@@ -318,7 +310,7 @@ public final class SyncEngine {
             throw SyncError.unreadable(message)
         case .absent:
             if try registerAfterReplacement(container, containerID: expected) { break }
-            try detach("this device's registration devices/\(store.deviceID.storeString).json is gone")
+            try detach(.registrationGone(device: store.deviceID))
         case .present:
             break
         }
@@ -371,12 +363,12 @@ public final class SyncEngine {
     /// on a container found in its place is never taken for one created at the same time.
     private func noteSharing(_ container: CloudContainer) throws {
         guard try container.devices().registrations.contains(where: { $0.device != store.deviceID }) else { return }
-        try store.recordSync { ledger in try ledger.setValue("1", for: SyncState.containerSharedKey) }
+        try store.recordSync { ledger in try ledger.update { $0.containerShared = true } }
     }
 
-    private func detach(_ reason: String) throws -> Never {
+    private func detach(_ reason: SyncStateReason) throws -> Never {
         try setState(.off, reason: reason)
-        throw SyncError.detached(reason: reason)
+        throw SyncError.detached(reason: reason.description)
     }
 
     /// A local save applies no merge rule: what it moved may let an item the merge displaced
@@ -393,11 +385,13 @@ public final class SyncEngine {
         }
     }
 
-    private func setState(_ state: SyncStatus.State, reason: String?) throws {
+    private func setState(_ state: SyncStatus.State, reason: SyncStateReason?) throws {
         try store.recordSync { ledger in
-            try ledger.setValue(state.rawValue, for: SyncState.stateKey)
-            try ledger.setValue(reason, for: SyncState.reasonKey)
-            try ledger.setValue(Date().isoText, for: SyncState.sinceKey)
+            try ledger.update { record in
+                record.state = state
+                record.reason = reason
+                record.since = Date()
+            }
         }
     }
 }

@@ -1,16 +1,10 @@
 import Foundation
+import NoteStore
 
 /// What `notes sync status` reports.
 public struct SyncStatus: Sendable {
-    public enum State: String, Sendable {
-        /// Attached to a container.
-        case on
-        /// Detached by sync itself: the container or this device's registration went away, or
-        /// the container is another one.
-        case off
-        /// Never enabled, or disabled by the person.
-        case detached
-    }
+    /// Whether the store syncs (attached, detached by sync itself, or never enabled or disabled).
+    public typealias State = SyncRecord.State
 
     /// Another device of the container.
     public struct Device: Sendable {

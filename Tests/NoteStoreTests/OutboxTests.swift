@@ -1,5 +1,6 @@
 import Foundation
-import NoteStore
+import GRDB
+@testable import NoteStore
 import Testing
 
 @Suite struct OutboxTests {
@@ -112,7 +113,7 @@ import Testing
     /// the store) mean the store syncs: its saves are recorded.
     @Test func anyOtherSyncValueTurnsRecordingOn() throws {
         let fixture = try StoreFixture()
-        try fixture.store.recordSync { ledger in try ledger.setValue("on", for: "state") }
+        try fixture.store.pool.write { db in try db.execute(sql: "INSERT INTO sync_state(key, value) VALUES ('state', 'on')") }
         #expect(try fixture.store.recordsChanges())
         let note = try fixture.store.addNote(named: "n", body: "", in: nil)
         #expect(try fixture.store.outboxEntries().map(\.object) == [note.id])

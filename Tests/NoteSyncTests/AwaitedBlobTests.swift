@@ -75,7 +75,7 @@ import Testing
     /// attachments use and that a baseline alone lists.
     @Test func theHourlyCheckPutsBackABlobThatOnlyABaselineLists() throws {
         let (stack, attachment, blob) = try Self.baselineWithBrokenBlob(.removed)
-        try stack.stores[1].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.stores[1].recordSync { ledger in try ledger.update { $0.ownLogsChecked = nil } }
         try stack.engines[1].syncNow()
         #expect(try Data(contentsOf: blob) == Data(contentsOf: SampleFiles.image("plain.png")))
         let joined = try stack.join()

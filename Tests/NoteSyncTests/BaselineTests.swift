@@ -334,9 +334,9 @@ import Testing
         #expect(found == ["0", "0", nil, "delete"])
         try queue.close()
         // The vector holds every log the writer had applied and published.
-        let state = try stack.stores[0].syncValues(withPrefix: "")
-        let applied = state.filter { $0.key.hasPrefix("applied.") }.count
+        let state = try stack.stores[0].syncSnapshot()
+        let applied = state.applied.count
         #expect(manifest.vector.count == applied + 1)
-        #expect(manifest.vector[manifest.device] == Int64(state["export.sequence"] ?? ""))
+        #expect(manifest.vector[manifest.device] == state.record.exportedSequence)
     }
 }

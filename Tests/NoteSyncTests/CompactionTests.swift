@@ -132,7 +132,7 @@ import Testing
         registration.synced = Date().addingTimeInterval(-40 * 86400)
         try container.register(registration)
         try stack.stores[2].recordSync { ledger in
-            try ledger.setValue(Date().isoText, for: Compaction.acknowledgedKey)
+            try ledger.update { $0.acknowledged = Date() }
         }
         // Meanwhile the others write and compact past it.
         for index in 0..<3 { _ = try stack.stores[index % 2].addNote(named: "while away \(index)", body: "", in: nil) }
@@ -188,7 +188,7 @@ import Testing
         let container = try CloudContainer.create(in: stack.cloud)
         try container.removeBlob(named: container.blobFileName(attachment.sha256))
         #expect(try stack.engines[1].syncNow().waiting.count == 1)
-        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.stores[0].recordSync { ledger in try ledger.update { $0.ownLogsChecked = nil } }
         _ = try stack.engines[0].syncNow()
         #expect(try container.hasBlob(attachment.sha256))
         try stack.syncUntilQuiet()
@@ -211,7 +211,7 @@ import Testing
         try data.write(to: blob)
         let waiting = try stack.engines[2].syncNow()
         #expect(waiting.waiting.first?.reason.contains("cannot be used yet") == true, "\(waiting)")
-        try stack.stores[repairer].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.stores[repairer].recordSync { ledger in try ledger.update { $0.ownLogsChecked = nil } }
         _ = try stack.engines[repairer].syncNow()
         #expect(try Data(contentsOf: blob) == Data(contentsOf: SampleFiles.image("plain.png")))
         try stack.syncUntilQuiet()
@@ -236,7 +236,7 @@ import Testing
         let blocked = try stack.engines[1].syncNow()
         #expect(blocked.skipped.count == 1 && blocked.waiting.count == 1, "\(blocked)")
         // Its writer finds it at its next check and writes a baseline that holds it.
-        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.stores[0].recordSync { ledger in try ledger.update { $0.ownLogsChecked = nil } }
         _ = try stack.engines[0].syncNow()
         let healed = try stack.engines[1].syncNow()
         #expect(healed.baseline != nil, "\(healed)")
@@ -264,14 +264,14 @@ extension CompactionTests {
         bytes[bytes.count / 2] ^= 0x01
         try bytes.write(to: database)
 
-        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.stores[0].recordSync { ledger in try ledger.update { $0.ownLogsChecked = nil } }
         try stack.engines[0].syncNow()
         let names = try container.baselineNames().names.filter { $0.device == stack.stores[0].deviceID }
         #expect(names.map(\.sequence) == [first.baseline.sequence + 1], "the damaged one is replaced and removed")
         try stack.join()
         #expect(try stack.stores[1].item(soup.id).name == "Soup")
         // A sound baseline is left as it is.
-        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.stores[0].recordSync { ledger in try ledger.update { $0.ownLogsChecked = nil } }
         try stack.engines[0].syncNow()
         #expect(try container.baselineNames().names.map(\.sequence) == [first.baseline.sequence + 1])
     }

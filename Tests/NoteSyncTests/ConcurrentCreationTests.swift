@@ -70,7 +70,7 @@ import Testing
         let (clouds, _, engines) = try hosts()
         // Device a had attached to its container two days before the other was made.
         try engines[0].store.recordSync { ledger in
-            try ledger.setValue(Date().addingTimeInterval(-2 * 86400).isoText, for: SyncState.containerCreatedKey)
+            try ledger.update { $0.containerCreated = Date().addingTimeInterval(-2 * 86400) }
         }
         try mirror(clouds[0], clouds[1], winner: clouds[1])
         #expect(throws: SyncError.self) { try engines[0].syncNow() }

@@ -126,7 +126,7 @@ import Testing
         #expect(throws: StoreError.self) { try stack.stores[1].item(a.id) }
         #expect(throws: StoreError.self, "B came in the same log") { try stack.stores[1].item(b.id) }
         // Its writer finds the blob damaged when it checks its own logs, and publishes it again.
-        try stack.stores[0].recordSync { ledger in try ledger.setValue(nil, for: SyncEngine.ownLogsCheckedKey) }
+        try stack.stores[0].recordSync { ledger in try ledger.update { $0.ownLogsChecked = nil } }
         try stack.syncUntilQuiet()
         let dumps = try stack.dumps()
         #expect(dumps[1] == dumps[0])

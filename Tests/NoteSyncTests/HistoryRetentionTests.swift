@@ -162,7 +162,7 @@ import Testing
     static func quiet(_ stack: SyncStack) throws {
         try stack.syncUntilQuiet()
         for (store, engine) in zip(stack.stores, stack.engines) {
-            try store.recordSync { ledger in try ledger.setValue(nil, for: Compaction.acknowledgedKey) }
+            try store.recordSync { ledger in try ledger.update { $0.acknowledged = nil } }
             try engine.syncNow()
         }
     }
@@ -361,7 +361,7 @@ import Testing
             try stack.engines[0].syncNow()
             try stack.engines[1].syncNow()
         }
-        for store in stack.stores.prefix(2) { try store.recordSync { try $0.setValue(nil, for: Compaction.acknowledgedKey) } }
+        for store in stack.stores.prefix(2) { try store.recordSync { try $0.update { $0.acknowledged = nil } } }
         try stack.engines[1].syncNow()
         let compacted = try stack.engines[0].compact(keepVersions: 2, keepDays: 0)
         #expect(compacted.history.versions > 0, "\(compacted.history)")
@@ -373,12 +373,12 @@ import Testing
         // Device 2 comes back: its edit becomes a note of its own, on every device, and its
         // note follows the others'. (Its first try stopped just after it registered: it said
         // in its store that it was coming back, and enabling again still keeps the edit.)
-        try stack.stores[2].recordSync { try $0.setValue("1", for: SyncEngine.returningKey) }
+        try stack.stores[2].recordSync { try $0.update { $0.returning = true } }
         try container.register(DeviceRegistration(
             container: container.identity, device: stack.stores[2].deviceID, name: "device-2", modelVersion: Store.currentModelVersion))
         let report = try stack.engines[2].enable(cloud: stack.cloud, deviceName: "device-2")
         #expect(report.keptEdits == 1)
-        #expect(try stack.stores[2].syncValues(withPrefix: SyncEngine.returningKey).isEmpty)
+        #expect(try !stack.stores[2].syncRecord().returning)
         try stack.syncUntilQuiet()
         for store in stack.stores {
             let kept = try store.fetch(ItemRequest(trash: .included)).filter {
@@ -460,7 +460,7 @@ import Testing
         let folder = baselines.appendingPathComponent(stack.stores[0].deviceID.storeString)
         let aside = stack.folder.appending("aside")
         try FileManager.default.moveItem(at: folder, to: aside)
-        try stack.stores[1].recordSync { try $0.setValue(nil, for: HistoryRetention.droppedKey) }
+        try stack.stores[1].recordSync { try $0.update { $0.historyDropped = false } }
         _ = try stack.stores[1].addNote(named: "later", body: "", in: nil)
         let later = try stack.engines[1].compact()
         try FileManager.default.moveItem(at: aside, to: folder)

@@ -187,9 +187,7 @@ import Testing
 
         // Forgetting what was applied makes every log apply a second time, to no effect.
         try device.store.recordSync { ledger in
-            for key in try ledger.values(withPrefix: SyncState.appliedPrefix).keys {
-                try ledger.setValue(nil, for: key)
-            }
+            try ledger.forgetApplied()
         }
         let replayed = try device.engine.syncNow()
         #expect(replayed.importedLogs == history.logCount)

@@ -175,7 +175,7 @@ import Testing
         guard case var .present(registration) = container.registration(of: store.deviceID) else { return }
         registration.synced = Date().addingTimeInterval(-40 * 86400)
         try container.register(registration)
-        try store.recordSync { ledger in try ledger.setValue(Date().isoText, for: "ack.time") }
+        try store.recordSync { ledger in try ledger.update { $0.acknowledged = Date() } }
     }
 
     /// Every device syncs in turn until a whole round moves nothing; returns the last round.

@@ -41,7 +41,7 @@ import Testing
             try place("blobs/.tmp-b8", modified: hourAndMore),
         ]
         // Enabling synced once already: the clean-up is due again.
-        try stack.stores[0].recordSync { try $0.setValue(nil, for: SyncState.temporaryCleanupKey) }
+        try stack.stores[0].recordSync { try $0.update { $0.temporaryCleanup = nil } }
         try stack.engines[0].syncNow()
         for url in removed { #expect(!FileManager.default.fileExists(atPath: url.path), "\(url.path)") }
         for url in kept { #expect(FileManager.default.fileExists(atPath: url.path), "\(url.path)") }

@@ -7,9 +7,9 @@ import GRDB
 
 /// What a copy of the store made for a baseline held when it was made.
 public struct BaselineCopy: Sendable {
-    /// Sync's values in the copy (what it had applied and exported), read in the same snapshot
-    /// as the notes.
-    public let syncValues: [String: String]
+    /// What sync recorded in the copy (what it had applied and exported), read in the same
+    /// snapshot as the notes.
+    public let sync: SyncSnapshot
     /// The store's clock in the copy.
     public let clock: UInt64
     /// The notes and collections, and the attachments, in the copy.
@@ -29,7 +29,7 @@ extension Store {
     /// Copies the store into `file` for a baseline: one consistent snapshot of the database
     /// (`VACUUM INTO`: the notes, their history, stamps, tombstones and the full-text index),
     /// without what belongs to this device alone (its id and the record of its file, outbox,
-    /// sync's values, blob releases), with `header` in a table of its own, the knowledge of its own changes
+    /// sync's records, blob releases), with `header` in a table of its own, the knowledge of its own changes
     /// recorded (a store that starts from the copy has seen them), in rollback-journal mode and
     /// synced to disk.
     ///
@@ -54,12 +54,10 @@ extension Store {
             configuration.foreignKeysEnabled = false
             let copy = try DatabaseQueue(path: file.path, configuration: configuration)
             let made = try copy.write { db -> BaselineCopy in
-                let values = Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT key, value FROM sync_state").map { ($0["key"] as String, $0["value"] as String) },
-                    uniquingKeysWith: { first, _ in first })
+                let sync = try SyncLedger.snapshot(db)
                 let clock = UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
                 var made = BaselineCopy(
-                    syncValues: values, clock: clock,
+                    sync: sync, clock: clock,
                     items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0,
                     attachments: try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM attachment) + (SELECT COUNT(*) FROM file_attachment)") ?? 0,
                     unexported: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0)
@@ -80,6 +78,8 @@ extension Store {
                     DROP TABLE IF EXISTS \(TrigramIndex.table);
                     DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.trigramsMigration)';
                     """)
+                // Sync's records are this device's alone, and no model version's: as the link index.
+                try StoreSchema.dropSyncRecords(db)
                 // Without properties and file attachments, the copy is of model 8, which builds
                 // before them read.
                 if try StoreSchema.dropUnusedModel10Tables(db) { made.modelVersion = Store.baselineModelVersionWithoutProperties }

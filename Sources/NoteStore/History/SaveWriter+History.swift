@@ -84,6 +84,6 @@ extension SaveWriter {
 
     /// What this device calls itself in sync, when sync has named it.
     static func deviceName(_ db: Database) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = 'device.name'"))
+        try String.fetchOne(db.cachedStatement(sql: "SELECT device_name FROM sync_record WHERE id = 1"))
     }
 }

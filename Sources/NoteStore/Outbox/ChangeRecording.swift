@@ -5,12 +5,13 @@ import GRDB
 ///
 /// A store that sync has never touched records nothing: the first `notes sync enable` pushes a
 /// snapshot of everything the store holds, which such an outbox would only repeat (and then
-/// remove). A new store starts with one sync value, `outbox` = `off`, written by the migration
-/// that makes the `sync_state` table (model version 3, when sync came), so that no process sees
-/// the table without it; sync turns recording on (``Store/startRecordingChanges()``) before it
-/// takes that snapshot, so that every save after the snapshot is in the outbox. Any other sync
-/// value turns it on too, whoever wrote it: a store that an earlier build enabled, which knew
-/// nothing of this value, records as before.
+/// remove). A new store starts with one sync value, `outbox` = `off` in the key-value table
+/// `sync_state`, written by the migration that makes that table (model version 3, when sync
+/// came), so that no process sees the table without it; the migration to typed records
+/// (``StoreSchema/addSyncRecords(_:)``) turns it into `sync_record.records_changes`. Sync turns
+/// recording on (``Store/startRecordingChanges()``) before it takes that snapshot, so that every
+/// save after the snapshot is in the outbox. A value in `sync_state` turns it on too: only a
+/// build from before typed records writes there, and such a build, enabling the store, records.
 enum ChangeRecording {
     static let key = "outbox"
     static let off = "off"
@@ -18,9 +19,9 @@ enum ChangeRecording {
     /// Whether a save in this transaction records its changes.
     static func isOn(_ db: Database) throws -> Bool {
         try SQLRequest<Bool>(
-            literal: """
-                SELECT NOT EXISTS (SELECT 1 FROM sync_state WHERE key = \(key) AND value = \(off))
-                    OR EXISTS (SELECT 1 FROM sync_state WHERE key <> \(key))
+            sql: """
+                SELECT COALESCE((SELECT records_changes FROM sync_record WHERE id = 1), 1)
+                    OR EXISTS (SELECT 1 FROM sync_state)
                 """,
             cached: true
         ).fetchOne(db) ?? true
@@ -37,7 +38,7 @@ extension Store {
     /// it before it takes the snapshot that `notes sync enable` pushes; it stays on after.
     public func startRecordingChanges() throws {
         try write { db in
-            try db.execute(literal: "DELETE FROM sync_state WHERE key = \(ChangeRecording.key)")
+            try SyncLedger(db: db).update { $0.recordsChanges = true }
         }
     }
 

@@ -1,11 +1,13 @@
 import Foundation
 import GRDB
 
-/// Sync's own bookkeeping in the store: its values (applied positions, state, the container it
-/// syncs with), the outbox rows it has exported, the store's clock and what the store has seen
-/// of each device. Written in a transaction of its own (``Store/recordSync(durable:_:)``), or
-/// with the changes of an import (``Replica/ledger``), so that applying a log and recording
-/// it commit together.
+/// Sync's own bookkeeping in the store: its records (``SyncRecord``, and what it records per
+/// device, log, baseline and blob), the outbox rows it has exported, the store's clock and what
+/// the store has seen of each device. Written in a transaction of its own
+/// (``Store/recordSync(durable:_:)``), or with the changes of an import (``Replica/ledger``), so
+/// that applying a log and recording it commit together.
+///
+/// The one place where sync's records meet SQL: sync reads and writes them as Swift values.
 public final class SyncLedger {
     let db: Database
 
@@ -13,33 +15,162 @@ public final class SyncLedger {
         self.db = db
     }
 
-    /// A value sync keeps for itself in the store.
-    public func value(_ key: String) throws -> String? {
-        // Cached statements with placeholders, here and below in this file:
-        // sync runs each for every log it exports or imports.
-        try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM sync_state WHERE key = ?"), arguments: [key])
+    // MARK: The values the store has one of
+
+    /// Sync's values that the store has one of.
+    public func record() throws -> SyncRecord {
+        try SyncRecord.find(db)
     }
 
-    /// Sets a value; nil removes it.
-    public func setValue(_ value: String?, for key: String) throws {
-        if let value {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO sync_state(key, value) VALUES (?, ?)").execute(arguments: [key, value])
+    /// Changes sync's values that the store has one of; writes the columns `change` changed.
+    public func update(_ change: (inout SyncRecord) throws -> Void) throws {
+        var record = try SyncRecord.find(db)
+        let before = record
+        try change(&record)
+        guard record != before else { return }
+        if try SyncRecord.exists(db, key: 1) {
+            try record.updateChanges(db, from: before)
         } else {
-            try db.cachedStatement(sql: "DELETE FROM sync_state WHERE key = ?").execute(arguments: [key])
+            try record.insert(db)
         }
     }
 
-    /// The values whose key starts with `prefix`.
-    public func values(withPrefix prefix: String) throws -> [String: String] {
-        try Self.values(withPrefix: prefix, db)
+    // MARK: Per device
+
+    /// The highest sequence applied from each other device.
+    public func applied() throws -> [UUID: Int64] {
+        try Self.perDevice(SQLRequest("SELECT id, applied FROM sync_device WHERE applied IS NOT NULL"), db)
     }
 
-    static func values(withPrefix prefix: String, _ db: Database) throws -> [String: String] {
-        let rows = try SQLRequest<Row>(
-            literal: "SELECT key, value FROM sync_state WHERE key >= \(prefix) AND key < \(prefix + "\u{10FFFF}")"
-        ).fetchAll(db)
-        return Dictionary(rows.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { first, _ in first })
+    /// Records `sequence` as the highest applied from `device`.
+    public func setApplied(_ sequence: Int64, of device: UUID) throws {
+        try db.cachedStatement(
+            sql: "INSERT INTO sync_device(id, applied) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET applied = excluded.applied"
+        ).execute(arguments: [device.storeString, sequence])
     }
+
+    /// Forgets what was applied from every device.
+    public func forgetApplied() throws {
+        try db.execute(sql: "UPDATE sync_device SET applied = NULL")
+    }
+
+    /// Forgets what was applied and passed over from every device, and what was published again
+    /// for others: the records of a container that this device no longer syncs with.
+    public func forgetContainerRecords() throws {
+        try forgetApplied()
+        try db.execute(sql: "DELETE FROM sync_passed_log; DELETE FROM sync_republished_log")
+    }
+
+    /// Records how far ahead of this device's wall clock the last applied log of `device` ran,
+    /// in seconds; nil forgets it.
+    public func setClockAhead(_ seconds: TimeInterval?, of device: UUID) throws {
+        try db.cachedStatement(
+            sql: "INSERT INTO sync_device(id, clock_ahead) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET clock_ahead = excluded.clock_ahead"
+        ).execute(arguments: [device.storeString, seconds])
+    }
+
+    /// Records that the log `sequence` of `device` was passed over as a log of another container.
+    public func notePassedOver(_ sequence: Int64, of device: UUID) throws {
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_passed_log(device, sequence) VALUES (?, ?)")
+            .execute(arguments: [device.storeString, sequence])
+    }
+
+    /// Records that `last` is the last log that published again the content of each of this
+    /// device's logs `sequences` that others passed over.
+    public func noteRepublished(_ sequences: some Sequence<Int64>, through last: Int64) throws {
+        for sequence in sequences {
+            try db.execute(literal: "INSERT OR REPLACE INTO sync_republished_log(sequence, through) VALUES (\(sequence), \(last))")
+        }
+    }
+
+    /// Records what this device waits for and cannot get from the container: the first log it
+    /// needs of each other device, and blobs; returns whether that changed.
+    public func setAwaited(logs: [UUID: Int64], blobs: Set<String>) throws -> Bool {
+        guard try Self.awaitedLogs(db) != logs || Set(String.fetchAll(db, sql: "SELECT sha256 FROM sync_awaited_blob")) != blobs else {
+            return false
+        }
+        try db.execute(sql: "UPDATE sync_device SET awaited_log = NULL; DELETE FROM sync_awaited_blob")
+        for (device, sequence) in logs {
+            try db.execute(literal: """
+                INSERT INTO sync_device(id, awaited_log) VALUES (\(device.storeString), \(sequence))
+                ON CONFLICT(id) DO UPDATE SET awaited_log = excluded.awaited_log
+                """)
+        }
+        for sha256 in blobs { try db.execute(literal: "INSERT INTO sync_awaited_blob(sha256) VALUES (\(sha256))") }
+        return true
+    }
+
+    // MARK: Baselines and blobs
+
+    /// Records the baseline whose database is at `path` as unusable, with the identity of its
+    /// files and why; nil forgets it.
+    public func setUnusableBaseline(_ baseline: SyncSnapshot.UnusableBaseline?, at path: String) throws {
+        if let baseline {
+            try db.execute(literal: """
+                INSERT OR REPLACE INTO sync_unusable_baseline(path, identity, reason)
+                VALUES (\(path), \(baseline.identity), \(baseline.reason))
+                """)
+        } else {
+            try db.execute(literal: "DELETE FROM sync_unusable_baseline WHERE path = \(path)")
+        }
+    }
+
+    /// Records the blobs of the container that nothing uses, by file name, with when each was
+    /// first found so; replaces what was recorded.
+    public func setUnusedBlobs(_ marks: [String: Date]) throws {
+        try db.execute(sql: "DELETE FROM sync_unused_blob")
+        for (name, marked) in marks {
+            try db.execute(literal: "INSERT INTO sync_unused_blob(name, marked) VALUES (\(name), \(marked.storeMilliseconds))")
+        }
+    }
+
+    // MARK: Everything
+
+    /// Everything sync records.
+    public func snapshot() throws -> SyncSnapshot {
+        try Self.snapshot(db)
+    }
+
+    static func snapshot(_ db: Database) throws -> SyncSnapshot {
+        var snapshot = SyncSnapshot(record: try SyncRecord.find(db))
+        snapshot.applied = try perDevice(SQLRequest("SELECT id, applied FROM sync_device WHERE applied IS NOT NULL"), db)
+        snapshot.clockAhead = try perDevice(SQLRequest("SELECT id, clock_ahead FROM sync_device WHERE clock_ahead IS NOT NULL"), db)
+        snapshot.awaitedLogs = try awaitedLogs(db)
+        snapshot.awaitedBlobs = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM sync_awaited_blob"))
+        for row in try Row.fetchAll(db, sql: "SELECT device, sequence FROM sync_passed_log") {
+            snapshot.passedOver[try device(row["device"], table: "sync_passed_log"), default: []].insert(row["sequence"])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT sequence, through FROM sync_republished_log") {
+            snapshot.republished[row["sequence"]] = row["through"]
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT path, identity, reason FROM sync_unusable_baseline") {
+            snapshot.unusableBaselines[row["path"]] = SyncSnapshot.UnusableBaseline(identity: row["identity"], reason: row["reason"])
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT name, marked FROM sync_unused_blob") {
+            snapshot.unusedBlobs[row["name"]] = Date(storeMilliseconds: row["marked"])
+        }
+        return snapshot
+    }
+
+    private static func awaitedLogs(_ db: Database) throws -> [UUID: Int64] {
+        try perDevice(SQLRequest("SELECT id, awaited_log FROM sync_device WHERE awaited_log IS NOT NULL"), db)
+    }
+
+    /// The second column of `request`, by the device of its first.
+    private static func perDevice<Value: DatabaseValueConvertible>(_ request: SQLRequest<Row>, _ db: Database) throws -> [UUID: Value] {
+        var found: [UUID: Value] = [:]
+        for row in try request.fetchAll(db) {
+            found[try device(row[0], table: "sync_device")] = row[1]
+        }
+        return found
+    }
+
+    private static func device(_ text: String, table: String) throws -> UUID {
+        guard let device = UUID(storeText: text) else { throw SyncRecordError.badValue(column: "device", table: table) }
+        return device
+    }
+
+    // MARK: Outbox, clock and knowledge
 
     /// Removes exported outbox rows, up to and including `sequence`.
     public func removeOutboxEntries(through sequence: Int64) throws {
@@ -70,6 +201,44 @@ public final class SyncLedger {
     }
 }
 
+/// Everything sync records in a store, read in one snapshot (``SyncLedger/snapshot()``).
+public struct SyncSnapshot: Equatable, Sendable {
+    /// A baseline found unusable: the identity of its files then, and why.
+    public struct UnusableBaseline: Equatable, Sendable {
+        public var identity: String
+        public var reason: String
+
+        public init(identity: String, reason: String) {
+            self.identity = identity
+            self.reason = reason
+        }
+    }
+
+    public var record: SyncRecord
+    /// The highest sequence applied from each other device.
+    public var applied: [UUID: Int64] = [:]
+    /// How far ahead of this device's wall clock the last applied log of each device ran, in
+    /// seconds, for the devices past the report threshold.
+    public var clockAhead: [UUID: TimeInterval] = [:]
+    /// The first log of each other device that this device needs and cannot have.
+    public var awaitedLogs: [UUID: Int64] = [:]
+    /// The blobs this device looked for in the container and could not have.
+    public var awaitedBlobs: Set<String> = []
+    /// The logs of each other device passed over as logs of another container.
+    public var passedOver: [UUID: Set<Int64>] = [:]
+    /// Per log of this device that others passed over, the last log that published its
+    /// content again.
+    public var republished: [Int64: Int64] = [:]
+    /// Baselines found unusable, by the path of their database.
+    public var unusableBaselines: [String: UnusableBaseline] = [:]
+    /// Blobs of the container that nothing uses, by file name, with when each was first found so.
+    public var unusedBlobs: [String: Date] = [:]
+
+    public init(record: SyncRecord = SyncRecord()) {
+        self.record = record
+    }
+}
+
 extension Store {
     /// Runs `body` on sync's bookkeeping in one write transaction.
     ///
@@ -80,8 +249,13 @@ extension Store {
         try write(durable: durable) { db in try body(SyncLedger(db: db)) }
     }
 
-    /// The sync values whose key starts with `prefix`, as last committed.
-    public func syncValues(withPrefix prefix: String) throws -> [String: String] {
-        try read { db in try SyncLedger.values(withPrefix: prefix, db) }
+    /// Everything sync records, as last committed.
+    public func syncSnapshot() throws -> SyncSnapshot {
+        try read { db in try SyncLedger.snapshot(db) }
+    }
+
+    /// Sync's values that the store has one of, as last committed.
+    public func syncRecord() throws -> SyncRecord {
+        try read { db in try SyncRecord.find(db) }
     }
 }

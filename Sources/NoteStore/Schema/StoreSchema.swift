@@ -64,6 +64,11 @@ enum StoreSchema {
         migrator.registerMigration(trigramsMigration, foreignKeyChecks: .immediate) { db in
             try addTrigramIndex(db)
         }
+        // Sync's records, typed; not a model version either: a baseline leaves them out, as
+        // the link index.
+        migrator.registerMigration(syncStateMigration, foreignKeyChecks: .immediate) { db in
+            try addSyncRecords(db)
+        }
         return migrator
     }
 

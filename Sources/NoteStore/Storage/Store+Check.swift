@@ -6,7 +6,7 @@ import GRDB
 public struct StoreInspection: Sendable {
     /// One line per problem with the data: the database, a missing or damaged blob.
     public var damage: [String] = []
-    /// One line per attachment whose bytes sync has not fetched yet (``awaitedBlobsKey``):
+    /// One line per attachment whose bytes sync has not fetched yet (``SyncSnapshot/awaitedBlobs``):
     /// neither damage nor a leftover, since they arrive once a device publishes them again.
     public var waiting: [String] = []
     /// One line per leftover: an orphan blob (no attachment references it) or a temporary
@@ -15,10 +15,6 @@ public struct StoreInspection: Sendable {
 }
 
 extension Store {
-    /// The sync value listing, separated by commas, the blobs that sync looked for in the
-    /// cloud folder and could not have (missing or damaged there): their attachments wait.
-    public static let awaitedBlobsKey = "blobs.awaited"
-
     /// Verifies the store and returns one line per problem, damage then leftovers; an empty
     /// list means all is well. See ``inspect()``.
     public func check() throws -> [String] {
@@ -37,8 +33,9 @@ extension Store {
         let attachments = try read { db in
             try Attachment.fetchAll(db, sql: "SELECT \(Attachment.columns) FROM \(Attachment.source) ORDER BY sha256")
         }
-        let awaited = Set(try syncValues(withPrefix: Self.awaitedBlobsKey)[Self.awaitedBlobsKey]?
-            .split(separator: ",").map(String.init) ?? [])
+        // The blobs that sync looked for in the cloud folder and could not have (missing or
+        // damaged there): their attachments wait.
+        let awaited = try syncSnapshot().awaitedBlobs
         var referenced: Set<String> = []
         for attachment in attachments where referenced.insert(attachment.sha256).inserted {
             do {

@@ -194,9 +194,9 @@ struct BaselineLoader {
             }
             try replica.recordHistoryCuts(cuts)
             for record in records where try merger.apply(record.logChange, from: writer, to: replica) { applied += 1 }
-            let current = SyncState(values: try replica.ledger.values(withPrefix: SyncState.appliedPrefix)).applied
+            let current = try replica.ledger.applied()
             for (device, sequence) in entry.manifest.vector where device != store.deviceID && sequence > (current[device] ?? 0) {
-                try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(device))
+                try replica.ledger.setApplied(sequence, of: device)
             }
             try replica.ledger.noteKnowledge(knowledge.filter { $0.key != store.deviceID })
             try replica.ledger.observe(clock: clock)

@@ -16,8 +16,6 @@ struct BaselineWriter {
     /// What a test changes of the sync (``SyncHooks``).
     var hooks = SyncHooks.none
 
-    static let sequenceKey = "baseline.sequence"
-
     /// A baseline written, and what it dropped of history.
     struct Written {
         var manifest: BaselineManifest
@@ -26,7 +24,7 @@ struct BaselineWriter {
 
     /// Writes a baseline now. The caller holds the store's baseline lock (``SyncEngine``).
     func write() throws -> Written {
-        let recorded = Int64(try store.syncValues(withPrefix: Self.sequenceKey)[Self.sequenceKey] ?? "") ?? 0
+        let recorded = try store.syncRecord().baselineSequence
         let own = try container.baselineNames().names.filter { $0.device == store.deviceID }.map(\.sequence).max() ?? 0
         let databasesOnly = try ownDatabaseSequences()
         let sequence = max(recorded, own, databasesOnly) + 1
@@ -63,7 +61,7 @@ struct BaselineWriter {
         try container.publishBaseline(
             CloudContainer.BaselineName(device: store.deviceID, sequence: sequence), database: file, manifest: CloudJSON.encode(manifest))
         hooks.reach(.baselinePublished)
-        try store.recordSync { ledger in try ledger.setValue(String(sequence), for: Self.sequenceKey) }
+        try store.recordSync { ledger in try ledger.update { $0.baselineSequence = sequence } }
         // Carried into this store's later baselines, and what a device that comes back with
         // edits of its own is checked against.
         try store.recordHistoryCuts(copied.cuts)
@@ -82,7 +80,7 @@ struct BaselineWriter {
 
     /// The vector of a copy: what it had applied, and this device's last published log.
     static func vector(of copy: BaselineCopy, device: UUID) -> [UUID: Int64] {
-        let state = SyncState(values: copy.syncValues)
+        let state = SyncState(copy.sync)
         var vector = state.applied.filter { $0.value > 0 }
         if state.exportedSequence > 0 { vector[device] = state.exportedSequence }
         return vector

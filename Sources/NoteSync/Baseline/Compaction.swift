@@ -20,15 +20,13 @@ struct Compaction {
 
     /// How long a device may go without syncing before it is left behind, by default.
     static let defaultRetention: TimeInterval = 30 * 86400
-    static let retentionKey = "retention.days"
-    static let acknowledgedKey = "ack.time"
     /// How often a device rewrites its registration with what it has applied, at most: 10
     /// minutes, unless its ``SyncHooks`` say otherwise.
     var acknowledgementInterval: TimeInterval { hooks.acknowledgementInterval }
 
     /// The retention period set for this store, else the default.
     static func retention(_ store: Store) throws -> TimeInterval {
-        let days = try store.syncValues(withPrefix: retentionKey)[retentionKey].flatMap(Double.init)
+        let days = try store.syncRecord().retentionDays
         return days.map { $0 * 86400 } ?? defaultRetention
     }
 
@@ -36,14 +34,14 @@ struct Compaction {
     /// last did so longer ago than ``acknowledgementInterval``, or when `force`. A registration
     /// that is not there or cannot be read is left alone (the sentinel check deals with it).
     func acknowledge(force: Bool, now: Date = Date()) throws {
-        let values = try store.syncValues(withPrefix: "")
-        if !force, let last = values[Self.acknowledgedKey].flatMap(ISODate.date(from:)),
+        let snapshot = try store.syncSnapshot()
+        if !force, let last = snapshot.record.acknowledged,
             last <= now, now.timeIntervalSince(last) < acknowledgementInterval
         {
             return
         }
         guard case var .present(registration) = container.registration(of: store.deviceID) else { return }
-        let state = SyncState(values: values)
+        let state = SyncState(snapshot)
         let applied = state.applied.filter { $0.key != store.deviceID && $0.value > 0 }
         registration.applied = applied
         registration.passedOver = state.passedOver.isEmpty ? nil : state.passedOver
@@ -55,19 +53,19 @@ struct Compaction {
         // or imports meanwhile (a baseline of `notes watch` says so outside the sync's lock).
         // When something waits, what the registration said at an earlier such moment holds.
         if try !store.hasOutboxEntries() {
-            let published = SyncState(values: try store.syncValues(withPrefix: SyncState.exportedKey)).exportedSequence
+            let published = try store.syncRecord().exportedSequence
             registration.clean = applied.merging([store.deviceID: published]) { _, own in own }
         }
         // What the registration says is applied must outlive a power cut: imports commit
         // without waiting for the disk, and this commit, synced, takes them to it. Were they
         // undone after the registration said so, others would remove logs or versions this
         // device still needs.
-        let previous = values[Self.acknowledgedKey]
-        try store.recordSync { ledger in try ledger.setValue(now.isoText, for: Self.acknowledgedKey) }
+        let previous = snapshot.record.acknowledged
+        try store.recordSync { ledger in try ledger.update { $0.acknowledged = now } }
         do {
             try container.register(registration)
         } catch {
-            try? store.recordSync { ledger in try ledger.setValue(previous, for: Self.acknowledgedKey) }
+            try? store.recordSync { ledger in try ledger.update { $0.acknowledged = previous } }
             throw error
         }
     }
@@ -79,7 +77,6 @@ struct Compaction {
         var blobs = 0
     }
 
-    static let unusedBlobsKey = "blobs.unused"
     /// How long a blob stays unused, seen so at two compactions, before it is removed: longer
     /// than any export takes between finding a blob in the container and publishing the log
     /// that uses it.
@@ -151,21 +148,19 @@ struct Compaction {
                 }
             }
         }
-        let marks = try store.syncValues(withPrefix: Self.unusedBlobsKey)[Self.unusedBlobsKey]
-            .flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] } ?? [:]
-        var kept: [String: String] = [:]
+        let marks = try store.syncSnapshot().unusedBlobs
+        var kept: [String: Date] = [:]
         var removed = 0
         let usedNames = Set(used.map(container.blobFileName))
         for name in try container.blobs().blobs where !usedNames.contains(name) {
-            if let marked = marks[name].flatMap(ISODate.date(from:)), now.timeIntervalSince(marked) >= Self.blobGrace {
+            if let marked = marks[name], now.timeIntervalSince(marked) >= Self.blobGrace {
                 try container.removeBlob(named: name)
                 removed += 1
             } else {
-                kept[name] = marks[name] ?? now.isoText
+                kept[name] = marks[name] ?? now
             }
         }
-        let text = kept.isEmpty ? nil : String(decoding: try JSONSerialization.data(withJSONObject: kept, options: .sortedKeys), as: UTF8.self)
-        try store.recordSync { ledger in try ledger.setValue(text, for: Self.unusedBlobsKey) }
+        try store.recordSync { ledger in try ledger.setUnusedBlobs(kept) }
         return removed
     }
 

@@ -15,29 +15,25 @@ struct HistoryRetention: Equatable {
     var keepDays: Int
 
     static let `default` = HistoryRetention(keepVersions: 100, keepDays: 90)
-    static let versionsKey = "history.keep.versions"
-    static let daysKey = "history.keep.days"
 
     /// The retention set for this store (``SyncEngine/compact(retentionDays:keepVersions:keepDays:)``), else
     /// the default.
     static func of(_ store: Store) throws -> HistoryRetention {
-        let values = try store.syncValues(withPrefix: "history.keep.")
+        let record = try store.syncRecord()
         return HistoryRetention(
-            keepVersions: values[versionsKey].flatMap(Int.init) ?? Self.default.keepVersions,
-            keepDays: values[daysKey].flatMap(Int.init) ?? Self.default.keepDays)
+            keepVersions: record.historyKeepVersions ?? Self.default.keepVersions,
+            keepDays: record.historyKeepDays ?? Self.default.keepDays)
     }
-
-    static let droppedKey = "history.dropped"
 
     /// Whether this device knows that a baseline of its container dropped history.
     static func wasDropped(in store: Store) throws -> Bool {
-        try store.syncValues(withPrefix: droppedKey)[droppedKey] != nil
+        try store.syncRecord().historyDropped
     }
 
     /// Records that a baseline of the container dropped history.
     static func noteDropped(in store: Store) throws {
         guard try !wasDropped(in: store) else { return }
-        try store.recordSync { ledger in try ledger.setValue("1", for: droppedKey) }
+        try store.recordSync { ledger in try ledger.update { $0.historyDropped = true } }
     }
 
     /// Whether a baseline of the catalog says history was dropped (its own, or one before it).

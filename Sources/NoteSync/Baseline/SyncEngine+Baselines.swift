@@ -73,10 +73,12 @@ extension SyncEngine {
         try UnusableBaseline.record(unusable, in: store)
         try store.recordSync { ledger in
             for (device, sequence) in entry.manifest.vector where device != store.deviceID {
-                try ledger.setValue(String(sequence), for: SyncState.appliedKey(device))
+                try ledger.setApplied(sequence, of: device)
             }
-            try ledger.setValue(descriptor.container.storeString, for: SyncState.containerIDKey)
-            try ledger.setValue(descriptor.created.isoText, for: SyncState.containerCreatedKey)
+            try ledger.update { record in
+                record.containerID = descriptor.container
+                record.containerCreated = descriptor.created
+            }
         }
         let engine = SyncEngine(store: store, hooks: hooks)
         engine.importProgress = progress
@@ -106,9 +108,11 @@ extension SyncEngine {
     ) {
         try locked {
             try store.recordSync { ledger in
-                if let retentionDays { try ledger.setValue(String(retentionDays), for: Compaction.retentionKey) }
-                if let keepVersions { try ledger.setValue(String(keepVersions), for: HistoryRetention.versionsKey) }
-                if let keepDays { try ledger.setValue(String(keepDays), for: HistoryRetention.daysKey) }
+                try ledger.update { record in
+                    if let retentionDays { record.retentionDays = Double(retentionDays) }
+                    if let keepVersions { record.historyKeepVersions = keepVersions }
+                    if let keepDays { record.historyKeepDays = keepDays }
+                }
             }
             let report = try sync()
             let container = try containerHandle(try SyncState(store))
@@ -228,8 +232,6 @@ extension SyncEngine {
         _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(logs.container) }
     }
 
-    static let ownLogsCheckedKey = "own.logs.checked"
-
     /// Reads this device's logs that no baseline of its own holds, at most once an hour, or at
     /// once when `now` (another device says it waits for a log of this device, or this sync
     /// found one of this device's logs in another device's folder), and writes a baseline when
@@ -244,8 +246,7 @@ extension SyncEngine {
     /// (``BlobRepair/repairListed()``).
     func checkOwnLogs(_ container: CloudContainer, now checkNow: Bool = false) throws {
         let now = Date()
-        let key = Self.ownLogsCheckedKey
-        if !checkNow, let last = try store.syncValues(withPrefix: key)[key].flatMap(ISODate.date(from:)), last <= now,
+        if !checkNow, let last = try store.syncRecord().ownLogsChecked, last <= now,
             now.timeIntervalSince(last) < 3600
         {
             return
@@ -278,7 +279,7 @@ extension SyncEngine {
         // applied it: that device waits for it and says so, and ``AwaitedLogs`` covers it.
         if damaged { _ = try baselineLocked(wait: true) { try writeBaselineAndCompact(container) } }
         try BlobRepair(store: store, container: container, containerID: container.identity).repairListed()
-        try store.recordSync { ledger in try ledger.setValue(now.isoText, for: key) }
+        try store.recordSync { ledger in try ledger.update { $0.ownLogsChecked = now } }
     }
 
     /// Whether another device says it waits for a log of this device, or this sync found a log

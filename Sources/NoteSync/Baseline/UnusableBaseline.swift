@@ -14,10 +14,6 @@ struct UnusableBaseline: Equatable {
     /// Why it is unusable, as reported.
     let reason: String
 
-    /// The key prefix of these records in the store's sync values, followed by the path of
-    /// the baseline's database in the container.
-    static let prefix = "baseline.unusable."
-
     /// The identity of a baseline's files, as `lstat(2)` gives it: a file rewritten, replaced
     /// or renamed into place has another one.
     static func identity(of files: (manifest: CloudEntry, database: CloudEntry)) -> String {
@@ -26,29 +22,17 @@ struct UnusableBaseline: Equatable {
         }.joined(separator: ",")
     }
 
-    /// The records of a store's sync values, by the path of the baseline's database.
-    static func records(in values: [String: String]) -> [String: UnusableBaseline] {
-        var records: [String: UnusableBaseline] = [:]
-        for (key, value) in values where key.hasPrefix(prefix) {
-            guard let newline = value.firstIndex(of: "\n") else { continue }
-            records[String(key.dropFirst(prefix.count))] = UnusableBaseline(
-                identity: String(value[..<newline]), reason: String(value[value.index(after: newline)...]))
-        }
-        return records
-    }
-
-    /// The value that records it.
-    var value: String { identity + "\n" + reason }
-
     /// Records `found` (a nil value forgets the baseline: it changed and was used) in the
     /// store and, given the baselines `present`, forgets the others.
     static func record(_ found: [String: UnusableBaseline?], present: Set<String>? = nil, in store: Store) throws {
-        let known = try store.syncValues(withPrefix: prefix).keys.map { String($0.dropFirst(prefix.count)) }
+        let known = try store.syncSnapshot().unusableBaselines.keys
         let gone = present.map { present in known.filter { !present.contains($0) && found[$0] == nil } } ?? []
         guard !found.isEmpty || !gone.isEmpty else { return }
         try store.recordSync { ledger in
-            for (path, record) in found { try ledger.setValue(record?.value, for: prefix + path) }
-            for path in gone { try ledger.setValue(nil, for: prefix + path) }
+            for (path, record) in found {
+                try ledger.setUnusableBaseline(record.map { .init(identity: $0.identity, reason: $0.reason) }, at: path)
+            }
+            for path in gone { try ledger.setUnusableBaseline(nil, at: path) }
         }
     }
 }

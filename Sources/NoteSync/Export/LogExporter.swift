@@ -52,8 +52,10 @@ struct LogExporter {
             hooks.reach(.logWritten)
             try store.recordSync(durable: false) { ledger in
                 try ledger.removeOutboxEntries(through: batch.outbox?.upperBound ?? 0)
-                try ledger.setValue(String(sequence), for: SyncState.exportedKey)
-                try ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
+                try ledger.update { record in
+                    record.exportedSequence = sequence
+                    record.lastSync = Date()
+                }
             }
             hooks.reach(.exportCommitted)
             written += 1
@@ -108,7 +110,7 @@ struct LogExporter {
         }
         try store.recordSync { ledger in
             try ledger.removeOutboxEntries(through: range.upperBound)
-            try ledger.setValue(String(sequence), for: SyncState.exportedKey)
+            try ledger.update { $0.exportedSequence = sequence }
         }
         return sequence
     }

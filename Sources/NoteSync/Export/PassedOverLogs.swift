@@ -40,10 +40,8 @@ struct PassedOverLogs {
         }
         let records = try store.snapshot().records.filter { objects?.contains($0.object) ?? true }
         let written = try SnapshotPusher(store: store, container: container, containerID: containerID).push(records)
-        let last = String(try SyncState(store).exportedSequence)
-        try store.recordSync { ledger in
-            for sequence in pending { try ledger.setValue(last, for: SyncState.republishedKey(sequence)) }
-        }
+        let last = try SyncState(store).exportedSequence
+        try store.recordSync { ledger in try ledger.noteRepublished(pending, through: last) }
         return written
     }
 }

@@ -28,7 +28,7 @@ struct SnapshotPusher {
             try container.writeLog(
                 device: store.deviceID, sequence: sequence, data: LogCodec.encode(TransactionLog(header: header, changes: batch.changes)))
             try store.recordSync { ledger in
-                try ledger.setValue(String(sequence), for: SyncState.exportedKey)
+                try ledger.update { $0.exportedSequence = sequence }
             }
         }
         return Int(sequence - state.exportedSequence)

@@ -158,9 +158,8 @@ struct LogImporter {
     /// Records a log as taken without applying anything of it, and says so in this device's
     /// registration (`passedOver`), so that its writer publishes its content again.
     private func passOver(_ other: UUID, _ sequence: Int64, replica: Replica) throws -> Outcome {
-        let passed = try replica.ledger.value(SyncState.passedKey(other)).map { $0 + "," } ?? ""
-        try replica.ledger.setValue(passed + String(sequence), for: SyncState.passedKey(other))
-        try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
+        try replica.ledger.notePassedOver(sequence, of: other)
+        try replica.ledger.setApplied(sequence, of: other)
         return .passed
     }
 
@@ -260,9 +259,10 @@ struct LogImporter {
             [change.stamp(of: "*", device: other)] + change.stamps.values
         }.filter { $0.device == other }.map(\.clock).max()
         if let own { try replica.ledger.noteKnowledge([other: own]) }
-        try replica.ledger.setValue(ahead.map { String(Int($0)) }, for: SyncState.clockAheadKey(other))
-        try replica.ledger.setValue(String(sequence), for: SyncState.appliedKey(other))
-        try replica.ledger.setValue(Date().isoText, for: SyncState.lastSyncKey)
+        // Whole seconds: what the report says.
+        try replica.ledger.setClockAhead(ahead.map { TimeInterval(Int($0)) }, of: other)
+        try replica.ledger.setApplied(sequence, of: other)
+        try replica.ledger.update { $0.lastSync = Date() }
         report.conflicts += try replica.conflictCount() - conflictsBefore
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut

@@ -98,7 +98,7 @@ struct OwnLogRecovery {
             try store.merge { replica in
                 let clock = try merger.apply(log, from: device, to: replica).clock
                 try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))
-                try replica.ledger.setValue(String(sequence), for: SyncState.exportedKey)
+                try replica.ledger.update { $0.exportedSequence = sequence }
             }
         } catch is DeltaReader.Failure {
             // A body delta against a version this store does not hold, or a damaged one.
@@ -109,8 +109,7 @@ struct OwnLogRecovery {
 
     private func record(_ sequence: Int64) throws {
         try store.recordSync { ledger in
-            let current = Int64(try ledger.value(SyncState.exportedKey) ?? "") ?? 0
-            if sequence > current { try ledger.setValue(String(sequence), for: SyncState.exportedKey) }
+            try ledger.update { record in record.exportedSequence = max(record.exportedSequence, sequence) }
         }
     }
 }

@@ -8,41 +8,42 @@ import NoteStore
 /// restored, are then imported like any other device's), and this device starts its own logs
 /// at 1 under its new id, with a registration of its own written at its next sync.
 extension SyncEngine {
-    static let registrationPendingKey = "registration.pending"
-    /// The id this store had before it took a new one: its unpublished versions carry it.
-    static let replacedDeviceKey = "device.replaced"
-
     func takeOverReplacedDevice() throws {
         guard let replaced = try store.replacedDeviceID else { return }
         let state = try SyncState(store)
         try store.finishReplacement { ledger in
             let applied = max(state.applied[replaced] ?? 0, state.exportedSequence)
-            if applied > 0 { try ledger.setValue(String(applied), for: SyncState.appliedKey(replaced)) }
-            for key in [SyncState.exportedKey, SyncState.exportErrorKey, Compaction.acknowledgedKey, BaselineWriter.sequenceKey, Self.ownLogsCheckedKey] {
-                try ledger.setValue(nil, for: key)
+            if applied > 0 { try ledger.setApplied(applied, of: replaced) }
+            try ledger.update { record in
+                record.exportedSequence = 0
+                record.exportError = nil
+                record.acknowledged = nil
+                record.baselineSequence = 0
+                record.ownLogsChecked = nil
+                if let name = state.deviceName, name.hasPrefix(ProcessInfo.processInfo.hostName + ":") {
+                    // A name made from the host and the store folder follows the folder.
+                    record.deviceName = Self.defaultDeviceName(for: store.folder)
+                }
+                if state.containerID != nil { record.registrationPending = true }
+                // The id this store had before it took a new one: its unpublished versions carry it.
+                record.replacedDevice = replaced
             }
-            if let name = state.deviceName, name.hasPrefix(ProcessInfo.processInfo.hostName + ":") {
-                // A name made from the host and the store folder follows the folder.
-                try ledger.setValue(Self.defaultDeviceName(for: store.folder), for: SyncState.deviceNameKey)
-            }
-            if state.containerID != nil { try ledger.setValue("1", for: Self.registrationPendingKey) }
-            try ledger.setValue(replaced.storeString, for: Self.replacedDeviceKey)
         }
     }
 
     /// Writes this device's registration when it took a new id and has none yet; returns
     /// whether it did.
     func registerAfterReplacement(_ container: CloudContainer, containerID: UUID) throws -> Bool {
-        let values = try store.syncValues(withPrefix: "")
-        guard values[Self.registrationPendingKey] != nil else { return false }
+        let record = try store.syncRecord()
+        guard record.registrationPending else { return false }
         // A copy, or a backup, may hold edits it never published from before history was
         // dropped: they become notes of their own before anything is exported.
         _ = try UnpublishedEdits(store: store).keepIfHistoryWasDropped(in: container)
         try container.register(DeviceRegistration(
             container: containerID, device: store.deviceID,
-            name: values[SyncState.deviceNameKey] ?? Self.defaultDeviceName(for: store.folder),
+            name: record.deviceName ?? Self.defaultDeviceName(for: store.folder),
             modelVersion: Store.currentModelVersion))
-        try store.recordSync { ledger in try ledger.setValue(nil, for: Self.registrationPendingKey) }
+        try store.recordSync { ledger in try ledger.update { $0.registrationPending = false } }
         return true
     }
 

@@ -34,12 +34,11 @@ struct UnpublishedEdits {
     /// records); `only`: the objects to look at (all by default). Safe to run again after it
     /// stopped half way: a kept note already made (same name and body) is not made twice.
     func keepAsNotes(deviceName: String? = nil, only: Set<UUID>? = nil) throws -> Int {
-        let deviceName = try deviceName ?? store.syncValues(withPrefix: SyncState.deviceNameKey)[SyncState.deviceNameKey]
+        let record = try store.syncRecord()
+        let deviceName = deviceName ?? record.deviceName
         // A store that took a new id (a copy, a backup) saved them under its former one.
         var devices = [store.deviceID]
-        if let former = try store.syncValues(withPrefix: SyncEngine.replacedDeviceKey)[SyncEngine.replacedDeviceKey]
-            .flatMap(UUID.init(storeText:))
-        {
+        if let former = record.replacedDevice {
             devices.append(former)
         }
         var unpublished: [UUID: [HistoryProperty: Set<ChangeStamp>]] = [:]
