@@ -51,6 +51,10 @@ struct BigFileScenario: Scenario {
             for (name, run) in [("notes attach", attach), ("A's notes sync now", export), ("B's notes sync now", importing)] {
                 let peak = run.peakMemoryBytes ?? 0
                 peaks.append(("\(name), \(label)", peak))
+                report.measurements += [
+                    Measurement("\(name), \(label) container", unit: .milliseconds, samples: [run.milliseconds]),
+                    Measurement("\(name), \(label) container: peak memory", unit: .bytes, samples: [Double(peak)]),
+                ]
                 report.facts.append(Fact(
                     "\(name), \(label) container", "\(String(format: "%.0f ms", run.milliseconds)), peak "
                         + ReportPrinter.format(Double(peak) / 1_048_576, .mebibytes)))
