@@ -70,12 +70,12 @@ struct BenchSizes: Sendable {
         bigFileMegabytes: 300, linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30)
 
     static let quick = BenchSizes(
-        saves: 40, addRuns: 5, libraryNotes: 10_000, collections: 100, listingRounds: 5,
+        saves: 40, addRuns: 5, libraryNotes: 5_000, collections: 100, listingRounds: 5,
         longNoteMegabytes: [0.1, 0.5, 1], browserNotes: 2_000, browserSaves: 5,
-        insertNotes: 5_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
-        syncSaves: 40, peerSaves: 10, sustainedSeconds: 2, sustainedRate: 500,
+        insertNotes: 2_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
+        syncSaves: 40, peerSaves: 10, sustainedSeconds: 1, sustainedRate: 500,
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
-        historyEdits: 100, mergeRounds: 3, syncthingRounds: 3, interchangeNotes: [1_000, 4_000], interchangeRepetitions: 1,
-        encryptionSaves: 30, encryptionNotes: 2_000, encryptionRepetitions: 1, bigNoteLines: 20_000, bigNoteEdits: 5,
-        bigFileMegabytes: 64, linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5)
+        historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [500, 2_000], interchangeRepetitions: 1,
+        encryptionSaves: 20, encryptionNotes: 1_000, encryptionRepetitions: 1, bigNoteLines: 10_000, bigNoteEdits: 5,
+        bigFileMegabytes: 32, linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5)
 }

@@ -14,7 +14,7 @@ struct NotesBench: ParsableCommand {
         discussion: "Scenarios: " + ScenarioName.allCases.map(\.rawValue).joined(separator: ", ")
             + ". Progress goes to standard error, the report to standard output.")
 
-    @Flag(help: "Run with small sizes (about 10 seconds), to check that the benchmark works.")
+    @Flag(help: "Run with small sizes (about a minute), to check that the benchmark works.")
     var quick = false
 
     @Flag(help: "Print the report as JSON.")

@@ -27,7 +27,7 @@ struct EncryptionScenario: Scenario {
             Fact("saves on each container", sizes.encryptionSaves), Fact("notes imported", sizes.encryptionNotes),
             Fact("repetitions", sizes.encryptionRepetitions),
         ]
-        let derivation = try deriveKeys(repetitions: max(3, sizes.encryptionRepetitions), bench: bench)
+        let derivation = try deriveKeys(repetitions: sizes.encryptionRepetitions, bench: bench)
         let (plainLatency, sealedLatency) = try latencies(bench: bench)
         let (plainImport, sealedImport) = try imports(bench: bench)
         report.measurements = [derivation, plainLatency, sealedLatency, plainImport, sealedImport]
