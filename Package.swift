@@ -112,7 +112,8 @@ let package = Package(
             dependencies: ["NoteInterchange", "NoteStore", "NoteTestSupport"]),
         .testTarget(
             name: "NoteMarkdownTests",
-            dependencies: ["NoteMarkdown"]),
+            dependencies: ["NoteMarkdown"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "NoteTerminalTests",
             dependencies: ["NoteTerminal", "NoteStore", "NoteTestSupport"]),

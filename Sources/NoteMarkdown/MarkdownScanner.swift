@@ -66,10 +66,22 @@ public enum MarkdownScanner {
         mutating func run(_ document: OpaquePointer) {
             guard let iterator = cmark_iter_new(document) else { return }
             defer { cmark_iter_free(iterator) }
+            // An image's description is its alternative text: the images and links written in
+            // it are not shown, and not references (CommonMark, "Images").
+            var imagesEntered = 0
             while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-                guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
-                switch cmark_node_get_type(node) {
-                case CMARK_NODE_IMAGE: found.append(destination(node, kind: .image))
+                guard let node = cmark_iter_get_node(iterator) else { continue }
+                let type = cmark_node_get_type(node)
+                if event == CMARK_EVENT_EXIT, type == CMARK_NODE_IMAGE { imagesEntered -= 1 }
+                guard event == CMARK_EVENT_ENTER else { continue }
+                if imagesEntered > 0, type == CMARK_NODE_IMAGE || type == CMARK_NODE_LINK || type == CMARK_NODE_HTML_INLINE {
+                    if type == CMARK_NODE_IMAGE { imagesEntered += 1 }
+                    continue
+                }
+                switch type {
+                case CMARK_NODE_IMAGE:
+                    found.append(destination(node, kind: .image))
+                    imagesEntered += 1
                 case CMARK_NODE_LINK: found.append(destination(node, kind: .link))
                 case CMARK_NODE_HTML_INLINE, CMARK_NODE_HTML_BLOCK:
                     let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
