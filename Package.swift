@@ -109,7 +109,9 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "NoteInterchangeTests",
-            dependencies: ["NoteInterchange", "NoteStore", "NoteTestSupport"]),
+            dependencies: [
+                "NoteInterchange", "NoteStore", "NoteTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "NoteMarkdownTests",
             dependencies: ["NoteMarkdown"],

@@ -11,25 +11,6 @@ import Testing
     static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Samples/images").standardizedFileURL
 
-    /// Every item of a store, as comparable text: kind, id, name, parent, dates, body, and the
-    /// attachments' bytes and captions, and the tags. With `collectionsByPath`, a collection
-    /// is its path, without its id and dates, as a Markdown export keeps a collection that
-    /// needs no `.collection.md`.
-    func dump(_ store: Store, collectionsByPath: Bool = false) throws -> [String] {
-        let items = try store.fetch(ItemRequest(sort: .created))
-        let paths = Dictionary(uniqueKeysWithValues: try items.filter { !$0.isNote }.map { ($0.id, try store.path(of: $0)) })
-        return try items.map { item in
-            let attachments = try store.attachments(of: item.id).map { "\($0.sha256) \($0.caption ?? "-")" }.sorted()
-            let parent = item.parent.map { collectionsByPath ? paths[$0] ?? "?" : $0.uuidString } ?? "top"
-            let identity = collectionsByPath && !item.isNote ? "\(paths[item.id] ?? "?")" : "\(item.id) \(item.created.timeIntervalSince1970)"
-            let modified = collectionsByPath && !item.isNote ? "-" : "\(item.modified.timeIntervalSince1970)"
-            return "\(item.kind) \(identity) \(item.name) \(parent) "
-                + "\(modified) \(item.body ?? "-") \(attachments) "
-                + "tags=\(try store.tags(of: item.id)) "
-                + "properties=\(try store.properties(of: item.id).map { "\($0.key)=\($0.value.json)" })"
-        }.sorted()
-    }
-
     func makeSource() throws -> Store {
         let store = try Store(folder: folder.appending("source"))
         let work = try store.addCollection(named: "Work", in: nil)
@@ -91,8 +72,8 @@ import Testing
         #expect(try entries.map(\.name).sorted() == source.fetch(ItemRequest(scope: .topLevel)).map(\.name).sorted())
         let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.created == 15 && report.images == 2 && report.problems.isEmpty, "\(report)")
-        let live = try dump(source, collectionsByPath: true).filter { !$0.contains(" Trashed ") }
-        #expect(try dump(target, collectionsByPath: true) == live)
+        let live = try storeDump(source, collectionsByPath: true).filter { !$0.contains(" Trashed ") }
+        #expect(try storeDump(target, collectionsByPath: true) == live)
         // `Work` needs no `.collection.md`; the folder named otherwise than its collection has one.
         let deep = try source.resolve("Work/Deep: nested \\/ folder")
         #expect(try target.resolve("Work/Deep: nested \\/ folder").id == deep.id)
@@ -100,7 +81,7 @@ import Testing
 
         let again = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0 && again.problems.isEmpty)
-        #expect(try dump(target, collectionsByPath: true) == live)
+        #expect(try storeDump(target, collectionsByPath: true) == live)
     }
 
     @Test func jsonRoundTripKeepsEverything() throws {
@@ -115,11 +96,11 @@ import Testing
         #expect(try entries.map(\.name).sorted() == source.fetch(ItemRequest(scope: .topLevel)).map(\.name).sorted())
         let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.created == 15 && report.images == 2 && report.problems.isEmpty, "\(report)")
-        let live = try dump(source).filter { !$0.contains(" Trashed ") }
-        #expect(try dump(target) == live)
+        let live = try storeDump(source).filter { !$0.contains(" Trashed ") }
+        #expect(try storeDump(target) == live)
         let again = try Importer(store: target).run(path: out.appendingPathComponent("notes.jsonl"), into: nil, dryRun: false)
         #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0)
-        #expect(try dump(target) == live)
+        #expect(try storeDump(target) == live)
     }
 
     /// Streamed a line at a time, as the command imports it, a JSON export gives the same
@@ -134,8 +115,8 @@ import Testing
         #expect(try reader.count(out) == 13)
         let report = try Importer(store: target).run(path: out, into: box.id, dryRun: false)
         #expect(report.problems.isEmpty && report.created == 15 && report.images == 2, "\(report)")
-        let live = try dump(source).filter { !$0.contains(" Trashed ") }
-        let moved = try dump(target).filter { !$0.contains(" Box ") }.map {
+        let live = try storeDump(source).filter { !$0.contains(" Trashed ") }
+        let moved = try storeDump(target).filter { !$0.contains(" Box ") }.map {
             $0.replacingOccurrences(of: " \(box.id.uuidString) ", with: " top ")
         }
         #expect(moved == live)
