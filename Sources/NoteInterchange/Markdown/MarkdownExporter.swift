@@ -137,7 +137,9 @@ public struct MarkdownExporter {
                 if let tags = tags[note.id]?.filter({ !inline.contains($0) }), !tags.isEmpty { matter.append("tags", list: tags) }
                 matter.properties = own.map { FrontMatterYAML.lines($0.key, $0.value) }.joined()
                 let links = body.contains("[[") || body.contains("](") ? try store.links(of: note.id) : []
-                let exported = ExportedBody(body: body, path: path, links: links, attachments: attachments[note.id] ?? [], layout: &layout)
+                let exported = ExportedBody(
+                    body: body, path: path, links: links, attachments: attachments[note.id] ?? [], layout: &layout,
+                    byAlias: { [store] link in (try? store.reachesByAlias(link)) ?? false })
                 var text = matter.text + exported.text
                 report.images += exported.shared
                 for (attachment, file) in exported.files {

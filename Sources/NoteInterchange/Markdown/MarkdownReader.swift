@@ -298,7 +298,9 @@ public struct MarkdownReader: Sendable {
             problems.append("\(source): cannot be read, skipped")
             return nil
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        // A byte order mark is a mark of the encoding, not text: the front matter after it is read.
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        guard let text = String(validating: bytes.starts(with: byteOrderMark) ? bytes.dropFirst(3) : bytes[...], as: UTF8.self) else {
             problems.append("\(source): not UTF-8, skipped")
             return nil
         }
@@ -348,18 +350,11 @@ public struct MarkdownReader: Sendable {
     /// carriage return: a `\r\n` is one line break, not the first of two).
     private static let imagesMarker = Array(("\n\n" + MarkdownExporter.imagesMarker + "\n").utf8)
 
-    /// A date as front matter gives it: ISO 8601 (with a zone, or UTC without one), a day
-    /// alone, or a space in place of the `T`.
+    /// A date as front matter gives it (``FrontMatterDate``), quoted or not.
     static func date(_ text: String) -> Date? {
         var text = text.trimmingCharacters(in: .whitespaces)
         if text.count >= 2, text.first == "\"" || text.first == "'", text.last == text.first { text = String(text.dropFirst().dropLast()) }
-        if let date = ISODate.date(fromFrontMatter: text) { return date }
-        if text.count > 10, text[text.index(text.startIndex, offsetBy: 10)] == " " {
-            text.replaceSubrange(text.index(text.startIndex, offsetBy: 10)...text.index(text.startIndex, offsetBy: 10), with: "T")
-        }
-        if let date = ISODate.date(fromFrontMatter: text) { return date }
-        if text.count == 16 { text += ":00" }
-        return ISODate.date(fromFrontMatter: text + "Z")
+        return FrontMatterDate.date(text)
     }
 
     /// A file's name without its extension.
@@ -392,8 +387,52 @@ public struct MarkdownReader: Sendable {
         if let modified = date(["modified", "updated", "lastmod", "updated_at"]) { entry.modified = modified }
         if let name = text("name"), !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { entry.name = name }
         guard entry.kind == .note else { return }
-        if let tags = pairs.first(where: { $0.key == Property.tags })?.value { entry.tags = Self.tags(tags) }
-        entry.properties = pairs.filter { !Self.ownKeys.contains($0.key) }
+        // `tags`, or as Joplin writes it, `Tags`.
+        let tagsKey = pairs.first { $0.key == Property.tags }?.key ?? pairs.first { $0.key.lowercased() == Property.tags }?.key
+        if let tagsKey, let tags = pairs.first(where: { $0.key == tagsKey })?.value { entry.tags = Self.tags(tags) }
+        var properties: [(key: String, value: PropertyValue)] = []
+        for pair in pairs {
+            if pair.key == "id", entry.id == nil, let alias = Self.alias(fromForeignID: pair.value) {
+                // Another tool's id (a zk or Zettelkasten `20250821081408`) is how its links
+                // name the note: an alias finds it by that name.
+                if let index = properties.firstIndex(where: { $0.key == Property.aliases }) {
+                    properties[index].value = Self.adding(alias, to: properties[index].value)
+                } else if let given = pairs.first(where: { $0.key == Property.aliases })?.value {
+                    properties.append((Property.aliases, Self.adding(alias, to: given)))
+                } else {
+                    properties.append((Property.aliases, .list([.string(alias)])))
+                }
+                continue
+            }
+            guard !Self.ownKeys.contains(pair.key), pair.key != tagsKey else { continue }
+            if pair.key == Property.aliases, properties.contains(where: { $0.key == Property.aliases }) { continue }
+            properties.append(pair)
+        }
+        entry.properties = properties
+    }
+
+    /// The name that an `id` of front matter which is not a note's id gives: its text, or its
+    /// digits; nil for an empty one or one of another kind.
+    static func alias(fromForeignID value: PropertyValue) -> String? {
+        let text: String
+        switch value {
+        case let .string(string): text = string.trimmingCharacters(in: .whitespaces)
+        case .integer: text = value.json
+        default: return nil
+        }
+        return text.isEmpty || UUID(storeText: text) != nil ? nil : text
+    }
+
+    /// `aliases` (a list or one text) with `alias` added at its end, unless it has it.
+    static func adding(_ alias: String, to aliases: PropertyValue) -> PropertyValue {
+        var items: [PropertyValue]
+        switch aliases {
+        case let .list(list): items = list
+        case .null: items = []
+        default: items = [aliases]
+        }
+        if !items.contains(.string(alias)) { items.append(.string(alias)) }
+        return .list(items)
     }
 
     /// The tags front matter gives: a list, or one text of words separated by commas or
@@ -437,9 +476,13 @@ public struct MarkdownReader: Sendable {
                 !reference.target.isEmpty, !reference.isExternal
             else { continue }
             let written = reference.target
-            if reference.kind == .wikiEmbed || isLink, Self.isNoteName(written) { continue }
+            // An embed of a name without an extension is a note's; a link without one is a
+            // file's only when there is such a file (`[build](Makefile)`).
+            if reference.kind == .wikiEmbed, Self.isNoteName(written) { continue }
+            if isLink, Self.isMarkdown((written as NSString).lastPathComponent) { continue }
             let file: URL
             switch place.files.find(written, from: place.folder) {
+            case let .file(found) where isLink && Self.isMarkdown(found.lastPathComponent): continue
             case let .file(found): file = found
             // A link (not an embed) to what is not a file here is a link, not an attachment.
             case _ where isLink: continue
@@ -450,7 +493,10 @@ public struct MarkdownReader: Sendable {
                 problems.append("\(note.source): image \(written) is a symbolic link to outside what is imported, not attached")
                 continue
             case .missing:
-                problems.append("\(note.source): image \(written) not found, not attached")
+                var isFolder: ObjCBool = false
+                let folder = FileManager.default.fileExists(
+                    atPath: place.folder.appendingPathComponent(written).path, isDirectory: &isFolder) && isFolder.boolValue
+                problems.append("\(note.source): image \(written) \(folder ? "is a folder" : "not found"), not attached")
                 continue
             }
             if note.images.contains(where: { $0.file == file }) { continue }
@@ -469,7 +515,7 @@ public struct MarkdownReader: Sendable {
 
     /// A Markdown image's text, or an embed's shown text when it is not a size (`300`,
     /// `300x200`); nil when there is none.
-    private static func caption(of reference: MarkdownReference) -> String? {
+    static func caption(of reference: MarkdownReference) -> String? {
         let text = reference.kind == .wikiEmbed ? reference.display ?? "" : reference.text
         let isSize = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "x") }
         return text.isEmpty || isSize ? nil : text

@@ -110,6 +110,16 @@ extension Store {
         }
     }
 
+    /// Whether `link` reaches its note by one of the note's aliases rather than by its name
+    /// or path: such a link stays as written when the note is renamed, moved or exported.
+    public func reachesByAlias(_ link: NoteLink) throws -> Bool {
+        guard let note = link.resolved, !link.target.contains("/") else { return false }
+        let key = LinkIndex.key(of: link.target)
+        guard let reached = try? item(note, includingBody: false), key != LinkIndex.fold(reached.name) else { return false }
+        let aliases = try properties(of: note).first { $0.key == Property.aliases }?.value.strings ?? []
+        return aliases.contains { LinkIndex.fold($0) == key }
+    }
+
     /// Rebuilds the link index from every note: `notes check --repair`.
     public func rebuildLinkIndex() throws {
         try write { db in try LinkIndex.rebuild(db) }
