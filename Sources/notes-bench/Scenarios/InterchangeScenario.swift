@@ -2,7 +2,8 @@ import Foundation
 import NoteStore
 
 /// `interchange`: `notes export` and `notes import` of a store of 100,000 notes (every tenth
-/// with tags), as Markdown and as JSON, through the binary, each import into a fresh store,
+/// with tags, every fifth with an attachment its body links: 20,000 images and PDFs), as
+/// Markdown and as JSON, through the binary, each import into a fresh store,
 /// against the raw insert floor of the same run: the C API writing the very item rows (with
 /// their full-text entries) and outbox rows that the import wrote, in one transaction. A new
 /// store records no outbox rows (it has never synced), so the JSON export is also imported
@@ -33,6 +34,8 @@ struct InterchangeScenario: Scenario {
         var report = ScenarioReport(name: "interchange")
         report.parameters = [
             Fact("notes", sizes.map(ReportPrinter.grouped).joined(separator: ", ")), Fact("collections", bench.sizes.collections),
+            Fact("attachments (images and PDFs)", sizes.map { ReportPrinter.grouped(Self.attachments(of: $0).images + Self.attachments(of: $0).files) }
+                .joined(separator: ", ")),
             Fact("repetitions", bench.sizes.interchangeRepetitions),
         ]
         var samples: [Int: [Format: Sample]] = [:]
@@ -48,7 +51,10 @@ struct InterchangeScenario: Scenario {
             bench.progress("interchange: \(count) notes, making the store")
             let source = try bench.makeFolder("interchange-source")
             written.append(source)
-            try Self.fill(source, notes: count, collections: bench.sizes.collections)
+            let files = try bench.makeFolder("interchange-files")
+            try Self.fill(source, notes: count, collections: bench.sizes.collections, files: files)
+            bench.removeFolder(files)
+            let (images, others) = Self.attachments(of: count)
             for repetition in 0..<bench.sizes.interchangeRepetitions {
                 for format in Format.allCases {
                     bench.progress("interchange: \(count) notes, \(format.label), repetition \(repetition + 1)")
@@ -58,8 +64,12 @@ struct InterchangeScenario: Scenario {
                     bench.removeFolder(target)
                     let exported = try notes.run(["--store", source.path, "export", out.path, "--format", format.rawValue], measuringMemory: true)
                     let imported = try notes.run(["--store", target.path, "import", out.path], capturingOutput: true, measuringMemory: true)
-                    guard imported.output.hasPrefix("created \(count + bench.sizes.collections),") else {
-                        throw BenchError.unexpected("the import said '\(imported.output.trimmingCharacters(in: .newlines))', not that it created \(count) notes and their collections")
+                    guard imported.output.hasPrefix("created \(count + bench.sizes.collections),"),
+                        imported.output.contains("images \(images), files \(others),")
+                    else {
+                        throw BenchError.unexpected(
+                            "the import said '\(imported.output.trimmingCharacters(in: .newlines))', not that it created \(count) notes "
+                                + "and their collections with \(images) images and \(others) other files")
                     }
                     var sample = samples[count, default: [:]][format, default: Sample()]
                     sample.exportSeconds.append(exported.milliseconds / 1000)
@@ -203,9 +213,16 @@ struct InterchangeScenario: Scenario {
         return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
     }
 
-    /// A store of `notes` notes in `collections` collections, every tenth note with two tags.
-    static func fill(_ folder: URL, notes count: Int, collections: Int) throws {
-        let library = NoteLibrary(notes: count, collections: collections, seed: 7)
+    /// A store of `notes` notes in `collections` collections, every tenth note with two tags,
+    /// and every fifth with an attachment that its body links: a PNG image (`![figure](...)`)
+    /// or a PDF (`[document](...)`) in turn, each of its own bytes, in a folder `attachments`
+    /// beside the note.
+    static func fill(_ folder: URL, notes count: Int, collections: Int, files: URL) throws {
+        var library = NoteLibrary(notes: count, collections: collections, seed: 7)
+        for index in library.notes.indices where index % attachmentEvery == 0 {
+            library.notes[index].body += isImage(index)
+                ? "\n\n![figure](attachments/n\(index).png)\n" : "\n\n[document](attachments/n\(index).pdf)\n"
+        }
         let store = try Store(folder: folder)
         let ids = try library.saveCollections(to: store)
         guard let summary = try library.saveNotes(to: store, collectionIDs: ids) else {
@@ -216,5 +233,32 @@ struct InterchangeScenario: Scenario {
             try context.tag(id, with: ["tag\(index % 7)", "shared"])
         }
         try context.save()
+        try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+        var batch = store.makeContext()
+        for (index, id) in summary.inserted.enumerated() where index % attachmentEvery == 0 {
+            let name = "n\(index)." + (isImage(index) ? "png" : "pdf")
+            let file = files.appendingPathComponent(name)
+            try (isImage(index) ? GeneratedFiles.png(seed: index) : GeneratedFiles.pdf(seed: index)).write(to: file)
+            try batch.attachFile(file, to: try store.item(id), fileName: name)
+            try FileManager.default.removeItem(at: file)
+            if index % 10_000 == 0 {
+                try batch.save()
+                batch = store.makeContext()
+            }
+        }
+        try batch.save()
+    }
+
+    /// One note in this many has an attachment.
+    static let attachmentEvery = 5
+
+    /// Whether the attachment of note `index` is an image (else a PDF).
+    static func isImage(_ index: Int) -> Bool { index % (2 * attachmentEvery) == 0 }
+
+    /// The images and the other files that a store of `count` notes has.
+    static func attachments(of count: Int) -> (images: Int, files: Int) {
+        let attached = (count + attachmentEvery - 1) / attachmentEvery
+        let images = (count + 2 * attachmentEvery - 1) / (2 * attachmentEvery)
+        return (images, attached - images)
     }
 }
