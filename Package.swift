@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "NoteWatch",
             dependencies: [
-                "CInotifyTools", "NoteStore", "NoteSync", "NoteFiles",
+                "CInotifyTools", "NoteSync", "NoteFiles",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
