@@ -31,6 +31,9 @@ let package = Package(
             name: "NoteMarkdown",
             dependencies: ["CCmarkGFM"]),
         .target(name: "CFileSystem"),
+        .target(
+            name: "NoteFiles",
+            dependencies: ["CFileSystem"]),
         .target(name: "CTerminal"),
         .systemLibrary(
             name: "CNCurses",
@@ -52,7 +55,7 @@ let package = Package(
         .target(
             name: "NoteSync",
             dependencies: [
-                "NoteStore", "NoteText", "CFileSystem",
+                "NoteStore", "NoteText", "NoteFiles", "CFileSystem",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
@@ -62,7 +65,7 @@ let package = Package(
         .target(
             name: "NoteWatch",
             dependencies: [
-                "CInotifyTools", "NoteStore", "NoteSync",
+                "CInotifyTools", "NoteSync", "NoteFiles",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
@@ -75,14 +78,14 @@ let package = Package(
         .executableTarget(
             name: "notes-bench",
             dependencies: [
-                "NoteStore", "NoteSync", "SyncthingLoopback",
+                "NoteStore", "NoteSync", "NoteFiles", "SyncthingLoopback",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .target(
             name: "NoteInterchange",
-            dependencies: ["NoteStore", "NoteMarkdown", .product(name: "Yams", package: "Yams")]),
+            dependencies: ["NoteStore", "NoteMarkdown", "NoteFiles", .product(name: "Yams", package: "Yams")]),
         .target(name: "SyncthingLoopback"),
         .target(
             name: "NoteTestSupport",
@@ -110,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "NoteInterchangeTests",
             dependencies: [
-                "NoteInterchange", "NoteStore", "NoteTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "NoteInterchange", "NoteStore", "NoteFiles", "NoteTestSupport", .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "NoteMarkdownTests",

@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 
 /// Everything that can go wrong in sync, with enough detail to say what and where.
 public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -67,5 +68,12 @@ public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
             return "the container '\(path)' exists and is not encrypted: its files stay as they are; "
                 + "give another --container name to make an encrypted one"
         }
+    }
+}
+
+extension SyncError {
+    /// The ``io(path:reason:)`` of a file of this machine that could not be read or written.
+    init(_ error: FileError) {
+        self = .io(path: error.path, reason: error.reason)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 import NoteStore
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 import NoteStore
 
 /// Reads what ``JSONExporter`` writes: `notes.jsonl` (given itself, or the folder holding it),

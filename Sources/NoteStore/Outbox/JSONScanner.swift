@@ -8,6 +8,10 @@ import Foundation
 /// UTF-8, a raw control character, trailing bytes) makes it return nil, and the caller then
 /// reads the text with `JSONSerialization`, which decides: the fast path changes how quickly
 /// a log is read, never what it means. A log of 4 MiB holds tens of thousands of such lines.
+///
+/// It belongs to the store, which reads its own columns with it (an outbox row's changes and
+/// history, an item's stamps, a tombstone's state, a version's context) on every export and
+/// every change an import applies; sync reads the lines of logs with it as well.
 public struct JSONScanner {
     /// A value the scanner reads.
     public enum Value {

@@ -10,15 +10,6 @@ enum StoreSchema {
     static let currentModelVersion = 10
     /// The model versions of stores, in order: 9 is a version of logs only.
     static let storeModelVersions = [1, 2, 3, 4, 5, 6, 7, 8, 10]
-    /// The model version of a log with a property change or a file attachment: what builds
-    /// before properties and files wait on.
-    static let modelVersionWithProperties = 10
-    /// The model version of a log without tags: what builds of model 4 still read
-    /// (docs/sync-format.md, "Versions").
-    static let modelVersionWithoutTags = 4
-    /// The model version of a log with tags or versions edited from a merge. Model 6 changed
-    /// only how the store keeps history, not what logs carry: no log needs more than 5.
-    static let modelVersionWithTags = 5
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

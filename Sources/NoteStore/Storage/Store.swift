@@ -20,13 +20,6 @@ public final class Store: Sendable {
 
     /// The model version this build writes.
     public static let currentModelVersion = StoreSchema.currentModelVersion
-    /// The model version of a log that carries no tag change (docs/sync-format.md, "Versions").
-    public static let modelVersionWithoutTags = StoreSchema.modelVersionWithoutTags
-    /// The model version of a log that carries a tag change or a version edited from a merge:
-    /// logs have not changed since (docs/sync-format.md, "Versions").
-    public static let modelVersionWithTags = StoreSchema.modelVersionWithTags
-    /// The model version of a log that carries a property change.
-    public static let modelVersionWithProperties = StoreSchema.modelVersionWithProperties
     /// The model version of a baseline of a store without properties: what builds before
     /// properties read.
     public static let baselineModelVersionWithoutProperties = 8

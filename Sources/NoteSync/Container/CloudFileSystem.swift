@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 
 /// The single boundary between sync and the shared cloud folder.
 ///
@@ -63,7 +64,11 @@ extension CloudFileSystem {
     /// default reads the file whole into memory.
     public func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
         let data = try read(path, limit: limit)
-        try LocalFile.create(destination, durability: .unsynced, writing: { fd in LocalFile.writeAll(data, to: fd) })
+        do throws(FileError) {
+            try LocalFile.create(destination, durability: .unsynced, writing: { fd in LocalFile.writeAll(data, to: fd) })
+        } catch {
+            throw SyncError(error)
+        }
         return Int64(data.count)
     }
 

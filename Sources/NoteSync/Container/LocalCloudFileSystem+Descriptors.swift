@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 
 #if canImport(Glibc)
     import Glibc

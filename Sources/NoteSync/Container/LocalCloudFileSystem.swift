@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -73,10 +74,14 @@ public struct LocalCloudFileSystem: CloudFileSystem {
     public func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
         try withRegularFile(path, limit: limit) { fd, _ throws(SyncError) in
             var copied: Int64 = 0
-            try LocalFile.create(destination, durability: .unsynced) { out in
-                let code = LocalFile.copy(from: fd, to: out, count: limit)
-                if code == 0 { copied = Int64(lseek(out, 0, SEEK_CUR)) }
-                return code
+            do throws(FileError) {
+                try LocalFile.create(destination, durability: .unsynced) { out in
+                    let code = LocalFile.copy(from: fd, to: out, count: limit)
+                    if code == 0 { copied = Int64(lseek(out, 0, SEEK_CUR)) }
+                    return code
+                }
+            } catch {
+                throw SyncError(error)
             }
             return copied
         }

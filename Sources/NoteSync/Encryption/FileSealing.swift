@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NoteFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -147,17 +148,21 @@ public struct FileSealing: Sendable {
         let salt = Self.randomBytes(Self.saltBytes)
         let key = self.key(for: path, salt: salt)
         var readFailure: Int32 = 0
-        try LocalFile.create(destination) { out in
-            var code = LocalFile.writeAll(Self.magic + salt, to: out)
-            let count = Self.chunkCount(ofPlain: plainCount)
-            var index = 0
-            while code == 0 && index < count {
-                let wanted = min(Self.chunkBytes, plainCount - index * Self.chunkBytes)
-                guard let chunk = Self.read(wanted, from: input, failure: &readFailure) else { return readFailure == 0 ? EIO : readFailure }
-                code = LocalFile.writeAll(Self.sealChunk(chunk, key: key, index: index, last: index == count - 1), to: out)
-                index += 1
+        do throws(FileError) {
+            try LocalFile.create(destination) { out in
+                var code = LocalFile.writeAll(Self.magic + salt, to: out)
+                let count = Self.chunkCount(ofPlain: plainCount)
+                var index = 0
+                while code == 0 && index < count {
+                    let wanted = min(Self.chunkBytes, plainCount - index * Self.chunkBytes)
+                    guard let chunk = Self.read(wanted, from: input, failure: &readFailure) else { return readFailure == 0 ? EIO : readFailure }
+                    code = LocalFile.writeAll(Self.sealChunk(chunk, key: key, index: index, last: index == count - 1), to: out)
+                    index += 1
+                }
+                return code
             }
-            return code
+        } catch {
+            throw SyncError(error)
         }
     }
 
@@ -180,7 +185,7 @@ public struct FileSealing: Sendable {
         }
         let key = self.key(for: path, salt: header.suffix(Self.saltBytes))
         var failure: Failure?
-        do throws(SyncError) {
+        do throws(FileError) {
             try LocalFile.create(destination, durability: .unsynced) { out in
                 let count = Self.chunkCount(ofPlain: Int(plainCount))
                 for index in 0..<count {
@@ -197,7 +202,7 @@ public struct FileSealing: Sendable {
             }
         } catch {
             if let failure { throw .damaged(path: path, reason: failure.description) }
-            throw error
+            throw SyncError(error)
         }
         return plainCount
     }

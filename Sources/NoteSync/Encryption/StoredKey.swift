@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -41,7 +42,11 @@ public enum StoredKey {
         let data = CloudJSON.encode(contents)
         let target = folder.appendingPathComponent(fileName(for: container))
         let temporary = folder.appendingPathComponent(".\(prefix)\(UUID().storeString.prefix(8))")
-        try LocalFile.create(temporary) { fd in LocalFile.writeAll(data, to: fd) }
+        do throws(FileError) {
+            try LocalFile.create(temporary) { fd in LocalFile.writeAll(data, to: fd) }
+        } catch {
+            throw SyncError(error)
+        }
         guard rename(temporary.path, target.path) == 0 else {
             let code = errno
             unlink(temporary.path)

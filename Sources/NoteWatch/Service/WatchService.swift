@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NoteStore
 import NoteSync
 import Synchronization
 
@@ -15,7 +14,6 @@ import Synchronization
 // Unchecked: what changes is in `state`; `engine` is not Sendable, and its syncs take the
 // store's sync lock (SyncLock), one at a time.
 public final class WatchService: @unchecked Sendable {
-    public let store: Store
     private let engine: SyncEngine
     private let logger: Logger
     private let lock: WatcherLock
@@ -28,7 +26,7 @@ public final class WatchService: @unchecked Sendable {
         var watcher: DirectoryWatcher?
         var watchedRoot: URL?
         var stopped = false
-        var commits: StoreObservation?
+        var commits: SyncEngine.CommitObservation?
         /// The devices whose clock this watcher has said runs ahead, with how far it said.
         var announcedClocks: [UUID: TimeInterval] = [:]
         /// When the watcher last looked whether a baseline is due.
@@ -40,28 +38,32 @@ public final class WatchService: @unchecked Sendable {
     /// How often, at most, the watcher looks whether a baseline is due.
     static let baselineCheckInterval: Duration = .seconds(10)
 
-    /// Takes the store's watcher lock; throws ``WatchError/locked(path:pid:)`` naming the
-    /// process of a watcher that runs already.
+    /// Takes the watcher lock of the store that `engine` syncs; throws
+    /// ``WatchError/locked(path:pid:)`` naming the process of a watcher that runs already.
+    ///
+    /// `engine` is the service's own: its syncs run on the watcher's thread, and baselines and
+    /// acknowledgements on another, through engines of the same store and hooks
+    /// (``SyncEngine/init(sameStoreAs:)``).
     ///
     /// `logger` receives messages at these levels: `error` for what failed, `notice` for what a
     /// person must know at once (sync switched off or on), `info` for what was imported and
     /// exported, `debug` for each batch of events, `trace` for each file event.
-    public init(store: Store, hooks: SyncHooks = .none, logger: Logger) throws {
-        self.store = store
-        self.engine = SyncEngine(store: store, hooks: hooks)
+    public init(engine: SyncEngine, logger: Logger) throws {
+        self.engine = engine
         self.logger = logger
-        self.lock = try WatcherLock(in: store.folder)
+        self.lock = try WatcherLock(in: engine.storeFolder)
     }
 
     /// How often the store's commits are checked when its WAL file was not seen written: a
     /// fallback, since every commit writes the WAL file, whose inotify event makes the check
-    /// quick for a while (``StoreObservation/checkSoon()``). At rest the watcher sleeps.
+    /// quick for a while (``SyncEngine/CommitObservation/checkSoon()``). At rest the watcher
+    /// sleeps.
     static let commitCheckInterval: TimeInterval = 2
 
     /// Starts watching and syncs once, to take in what arrived while no watcher ran.
     public func start() throws {
         try rearm(announce: true)
-        let observation = try store.observeCommits(every: Self.commitCheckInterval) { [weak self] in self?.committed() }
+        let observation = try engine.observeCommits(every: Self.commitCheckInterval) { [weak self] in self?.committed() }
         state.withLock { $0.commits = observation }
     }
 
@@ -71,7 +73,7 @@ public final class WatchService: @unchecked Sendable {
         guard !state.withLock({ $0.stopped }) else { return }
         do {
             // A save to export: the sync reads the state itself (and re-arms when sync went off).
-            if state.withLock({ $0.watchedRoot != nil && $0.watchedRoot != idleFolder }), try store.hasOutboxEntries() {
+            if state.withLock({ $0.watchedRoot != nil && $0.watchedRoot != idleFolder }), try engine.hasChangesToExport() {
                 try syncOnce(importing: .nextLogs)
                 return
             }
@@ -109,7 +111,7 @@ public final class WatchService: @unchecked Sendable {
     }
 
     /// The folder watched while sync is not on.
-    private var idleFolder: URL { store.folder.appendingPathComponent(".watch-idle") }
+    private var idleFolder: URL { engine.storeFolder.appendingPathComponent(".watch-idle") }
 
     /// Starts a watcher on the current target unless one watches it already. Never called on
     /// the watcher's own thread.
@@ -117,13 +119,13 @@ public final class WatchService: @unchecked Sendable {
         let (root, attached, status) = try target()
         if state.withLock({ $0.watchedRoot == root && $0.watcher != nil }) { return }
         state.withLock { $0.watcher }?.stop()
-        let wake = store.folder.appendingPathComponent(".watch")
-        for folder in [wake, store.folder.appendingPathComponent(".watch-idle")] {
+        let wake = engine.storeFolder.appendingPathComponent(".watch")
+        for folder in [wake, engine.storeFolder.appendingPathComponent(".watch-idle")] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         // Saves are seen through the store's commits (see `start`). The WAL file is written
         // before a commit is whole, so its changes only make the commit check quick for a while.
-        let next = DirectoryWatcher(root: root, modifiedFilesIn: store.folder, wakeFolder: wake, coalescing: .zero)
+        let next = DirectoryWatcher(root: root, modifiedFilesIn: engine.storeFolder, wakeFolder: wake, coalescing: .zero)
         let begin: Bool = state.withLock { state in
             guard !state.stopped else { return false }
             state.watcher = next
@@ -133,8 +135,8 @@ public final class WatchService: @unchecked Sendable {
         guard begin else { return }
         try next.start { [weak self] events in self?.handle(events) }
         if announce || attached {
-            logger.notice(attached ? "watching '\(root.path)' for store '\(store.folder.path)'"
-                : "sync is \(status.state.rawValue) for store '\(store.folder.path)': waiting for 'notes sync enable'")
+            logger.notice(attached ? "watching '\(root.path)' for store '\(engine.storeFolder.path)'"
+                : "sync is \(status.state.rawValue) for store '\(engine.storeFolder.path)': waiting for 'notes sync enable'")
         }
     }
 
@@ -163,7 +165,7 @@ public final class WatchService: @unchecked Sendable {
                 scope = .everything
             case let .fileReady(path):
                 logger.trace("ready: \(path)")
-                if !path.hasPrefix("logs/\(store.deviceID.storeString)/") {
+                if !engine.isOwnLog(path) {
                     scope = path.hasPrefix("logs/") && scope != .everything ? .nextLogs : .everything
                 }
             case let .removed(path):
@@ -198,14 +200,14 @@ public final class WatchService: @unchecked Sendable {
         }
         guard let delay else { return }
         let (seconds, attoseconds) = delay.components
-        baselines.asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { [store, logger] in
+        baselines.asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { [logger] in
             self.state.withLock { state in
                 state.baselineCheckPending = false
                 state.baselineLookedAt = ContinuousClock.now
             }
             guard !self.state.withLock({ $0.stopped }) else { return }
             do {
-                if let written = try SyncEngine(store: store, hooks: self.engine.hooks).writeBaselineIfDue() {
+                if let written = try SyncEngine(sameStoreAs: self.engine).writeBaselineIfDue() {
                     logger.info("wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \(written.bytes) bytes")
                 }
             } catch {
@@ -226,11 +228,11 @@ public final class WatchService: @unchecked Sendable {
             return true
         }
         guard schedule else { return }
-        baselines.asyncAfter(deadline: .now() + engine.acknowledgementInterval + 1) { [store, logger] in
+        baselines.asyncAfter(deadline: .now() + engine.acknowledgementInterval + 1) { [logger] in
             self.state.withLock { $0.acknowledgementPending = false }
             guard !self.state.withLock({ $0.stopped }) else { return }
             do {
-                try SyncEngine(store: store, hooks: self.engine.hooks).acknowledgeIfDue()
+                try SyncEngine(sameStoreAs: self.engine).acknowledgeIfDue()
             } catch {
                 logger.error("cannot say in this device's registration what it has applied: \(error)")
             }
@@ -239,14 +241,14 @@ public final class WatchService: @unchecked Sendable {
 
     /// Names each device whose clock runs ahead, once, and again when it runs twice as far.
     private func announceClocks(_ clocksAhead: [UUID: TimeInterval]) {
-        for (device, ahead) in clocksAhead.sorted(by: { $0.key.storeString < $1.key.storeString }) {
+        for (device, ahead) in clocksAhead.sorted(by: { $0.key.uuidString.lowercased() < $1.key.uuidString.lowercased() }) {
             let isNews = state.withLock { state -> Bool in
                 if let announced = state.announcedClocks[device], ahead < 2 * announced { return false }
                 state.announcedClocks[device] = ahead
                 return true
             }
             if isNews {
-                logger.notice("the clock of device \(device.storeString) runs \(ClockSkew.describe(ahead)) ahead of this one's; its changes apply as they are")
+                logger.notice("the clock of device \(device.uuidString.lowercased()) runs \(ClockSkew.describe(ahead)) ahead of this one's; its changes apply as they are")
             }
         }
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import NoteStore
+import NoteFiles
 
 /// Turns inotify events into ``WatchEvent``s, and keeps the watches in step with the folders:
 /// it watches a folder that appears in the tree (inotify does not), and reports the files that

@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 import NoteStore
 
 /// `interchange`: `notes export` and `notes import` of a store of 100,000 notes (every tenth

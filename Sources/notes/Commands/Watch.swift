@@ -35,7 +35,7 @@ extension Notes {
             try engine.unlock()
             let level = StandardErrorLog.level(verbose: verbose)
             let logger = Logger(label: "notes.watch") { _ in StandardErrorLog(prefix: "notes watch", level: level) }
-            let service = try WatchService(store: store, hooks: .environment, logger: logger)
+            let service = try WatchService(engine: SyncEngine(store: store, hooks: .environment), logger: logger)
             signal(SIGPIPE, SIG_IGN)
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)

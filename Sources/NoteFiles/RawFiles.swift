@@ -2,23 +2,23 @@ import Foundation
 
 /// Reading a file whole, for imports of many small files: one `read(2)` into a buffer of the
 /// file's size.
-enum RawFiles {
+public enum RawFiles {
     /// What reading a file gave.
-    enum Read {
+    public enum Read {
         case bytes([UInt8])
         /// The file holds more than the limit: it was not read (or not past the limit).
         case tooLarge
-        case failed(InterchangeError)
+        case failed(FileError)
     }
 
     /// The bytes of the file at `path`, at most `limit` of them: a larger file is not read
     /// (nor one that grows past the limit while it is read).
-    static func contents(of path: String, limit: Int) -> Read {
+    public static func contents(of path: String, limit: Int) -> Read {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failed(.io(path: path, reason: String(cString: strerror(errno)))) }
+        guard descriptor >= 0 else { return .failed(FileError(path: path, reason: String(cString: strerror(errno)))) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failed(.io(path: path, reason: String(cString: strerror(errno)))) }
+        guard fstat(descriptor, &info) == 0 else { return .failed(FileError(path: path, reason: String(cString: strerror(errno)))) }
         guard Int(info.st_size) <= limit else { return .tooLarge }
         var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
         var count = 0
@@ -29,7 +29,7 @@ enum RawFiles {
             let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
             if read < 0 {
                 if errno == EINTR { continue }
-                return .failed(.io(path: path, reason: String(cString: strerror(errno))))
+                return .failed(FileError(path: path, reason: String(cString: strerror(errno))))
             }
             if read == 0 { break }
             count += read

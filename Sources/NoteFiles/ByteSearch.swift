@@ -2,9 +2,9 @@ import Foundation
 
 /// Finding bytes in text with memchr(3): the standard library's generic searches over
 /// `Substring` go a character at a time, which costs more than reading the file did.
-enum ByteSearch {
+public enum ByteSearch {
     /// The byte offset of the first `needle` (not empty) in `buffer` at or after `start`.
-    static func firstOffset(of needle: [UInt8], in buffer: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+    public static func firstOffset(of needle: [UInt8], in buffer: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
         guard let base = buffer.baseAddress, let first = needle.first else { return nil }
         var offset = start
         while offset + needle.count <= buffer.count,
@@ -18,7 +18,7 @@ enum ByteSearch {
     }
 
     /// The range of the first `needle` in `text` at or after `start`.
-    static func firstRange(of needle: [UInt8], in text: Substring, from start: Substring.Index? = nil) -> Range<Substring.Index>? {
+    public static func firstRange(of needle: [UInt8], in text: Substring, from start: Substring.Index? = nil) -> Range<Substring.Index>? {
         let utf8 = text.utf8
         let startOffset = start.map { utf8.distance(from: utf8.startIndex, to: $0) } ?? 0
         let found: Int?? = utf8.withContiguousStorageIfAvailable { buffer in
@@ -38,7 +38,7 @@ enum ByteSearch {
     }
 
     /// The range of the last `needle` in `text`.
-    static func lastRange(of needle: [UInt8], in text: Substring) -> Range<Substring.Index>? {
+    public static func lastRange(of needle: [UInt8], in text: Substring) -> Range<Substring.Index>? {
         var last: Range<Substring.Index>?
         var from = text.startIndex
         while let range = firstRange(of: needle, in: text, from: from) {

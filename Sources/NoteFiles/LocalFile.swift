@@ -5,11 +5,12 @@ import Foundation
     import Glibc
 #endif
 
-/// Files of this machine that sync writes outside the cloud folder (a baseline copied into the
-/// store folder), and the copying of bytes between descriptors.
-enum LocalFile {
+/// New files of this machine, written whole (sync's copies outside the cloud folder: a baseline
+/// copied into the store folder, a key kept for a container), and the copying of bytes between
+/// descriptors.
+public enum LocalFile {
     /// How far ``create(_:durability:writing:)`` takes a new file towards the disk.
-    enum Durability {
+    public enum Durability: Sendable {
         /// Synced (fsync(2)) before it returns.
         case synced
         /// Not synced: a copy that is only read and removed is never waited for, and whoever
@@ -19,21 +20,23 @@ enum LocalFile {
 
     /// Creates `file` exclusively with mode 0600, lets `write` fill it (returning 0 or an
     /// errno), and syncs it to disk unless told otherwise (`durability`); nothing is left
-    /// behind on failure.
-    static func create(_ file: URL, durability: Durability = .synced, writing write: (Int32) -> Int32) throws(SyncError) {
+    /// behind on failure, which throws the path and the ``errnoText(_:)`` of the errno.
+    public static func create(
+        _ file: URL, durability: Durability = .synced, writing write: (Int32) -> Int32
+    ) throws(FileError) {
         let fd = open(file.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .io(path: file.path, reason: errnoText(errno)) }
+        guard fd >= 0 else { throw FileError(path: file.path, reason: errnoText(errno)) }
         var code = write(fd)
         if durability == .synced && code == 0 && fsync(fd) != 0 { code = errno }
         if close(fd) != 0 && code == 0 { code = errno }
         guard code == 0 else {
             unlink(file.path)
-            throw .io(path: file.path, reason: errnoText(code))
+            throw FileError(path: file.path, reason: errnoText(code))
         }
     }
 
     /// Writes every byte, going on after short writes and interruptions; returns 0 or errno.
-    static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
+    public static func writeAll(_ data: Data, to fd: Int32) -> Int32 {
         data.withUnsafeBytes { buffer -> Int32 in
             var offset = 0
             while offset < buffer.count {
@@ -51,7 +54,7 @@ enum LocalFile {
     /// Copies `count` bytes from the start of `source` to `destination`, in the kernel where it
     /// can (`copy_file_range(2)`), else through a buffer; returns 0, `EFBIG` when the source
     /// has more than `count` bytes, or errno.
-    static func copy(from source: Int32, to destination: Int32, count: Int) -> Int32 {
+    public static func copy(from source: Int32, to destination: Int32, count: Int) -> Int32 {
         var copied = 0
         var inKernel = true
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -80,7 +83,8 @@ enum LocalFile {
         }
     }
 
-    static func errnoText(_ code: Int32) -> String {
+    /// The system's text of an errno (strerror(3)), in lowercase.
+    public static func errnoText(_ code: Int32) -> String {
         String(cString: strerror(code)).lowercased()
     }
 }

@@ -16,23 +16,18 @@ public enum FolderListing {
         public let kind: Kind
     }
 
-    /// Why a folder could not be read: the system's reason.
-    public struct Unreadable: Error, Sendable {
-        public let path: String
-        public let reason: String
-    }
-
     /// The entries of the folder at `path` other than `.` and `..`, in the order the system
-    /// gives them. A folder that cannot be opened, or whose reading fails part way, throws.
-    public static func entries(of path: String) throws(Unreadable) -> [Entry] {
-        guard let folder = opendir(path) else { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
+    /// gives them. A folder that cannot be opened, or whose reading fails part way, throws
+    /// with the system's reason.
+    public static func entries(of path: String) throws(FileError) -> [Entry] {
+        guard let folder = opendir(path) else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
         defer { closedir(folder) }
         var entries: [Entry] = []
         while true {
             // readdir(3) says an error only through errno: a folder read in part is an error.
             errno = 0
             guard let entry = readdir(folder) else {
-                if errno != 0 { throw Unreadable(path: path, reason: String(cString: strerror(errno))) }
+                if errno != 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
                 return entries
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
