@@ -58,6 +58,12 @@ struct BenchSizes: Sendable {
     var linkNotes: Int
     var hubBacklinks: Int
     var linkRounds: Int
+    /// `scale`: the sizes of the stores, the notes of each collection, the rounds of the
+    /// commands, and the new devices that join (and clones of the git peer) at each size.
+    var scaleNotes: [Int]
+    var notesPerCollection: Int
+    var scaleRounds: Int
+    var scaleJoins: Int
 
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
@@ -67,7 +73,8 @@ struct BenchSizes: Sendable {
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
         historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000], interchangeRepetitions: 3,
         encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000, bigNoteEdits: 200,
-        bigFileMegabytes: 300, linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30)
+        bigFileMegabytes: 300, linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30,
+        scaleNotes: [10_000, 100_000, 1_000_000], notesPerCollection: 1_000, scaleRounds: 10, scaleJoins: 2)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 5_000, collections: 100, listingRounds: 5,
@@ -77,5 +84,6 @@ struct BenchSizes: Sendable {
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
         historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [500, 2_000], interchangeRepetitions: 1,
         encryptionSaves: 20, encryptionNotes: 1_000, encryptionRepetitions: 1, bigNoteLines: 10_000, bigNoteEdits: 5,
-        bigFileMegabytes: 32, linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5)
+        bigFileMegabytes: 32, linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5,
+        scaleNotes: [500, 2_000], notesPerCollection: 100, scaleRounds: 2, scaleJoins: 1)
 }

@@ -39,7 +39,7 @@ import Testing
         let scenarios = report?["scenarios"] as? [[String: Any]] ?? []
         #expect(scenarios.map { $0["name"] as? String } == [
             "local-save", "listing", "browser", "insert", "import", "sync-latency", "sustained", "catch-up", "idle", "history", "syncthing",
-            "interchange", "encryption", "big-note", "big-file", "links",
+            "interchange", "encryption", "big-note", "big-file", "links", "scale",
         ])
         for scenario in scenarios {
             let measurements = scenario["measurements"] as? [[String: Any]] ?? []

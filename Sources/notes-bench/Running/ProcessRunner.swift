@@ -19,6 +19,9 @@ struct ProcessRunner {
         let output: String
         /// The process's peak resident memory in bytes, when measured (``MemoryProbe``).
         let peakMemoryBytes: Int?
+
+        /// The peak resident memory in MiB; 0 when not measured.
+        var peakMebibytes: Double { Double(peakMemoryBytes ?? 0) / 1_048_576 }
     }
 
     let executable: URL

@@ -23,14 +23,6 @@ struct ListingScenario: Scenario {
     /// The target of a command given a forgiving reference, at 100,000 notes.
     static let forgivingReferenceBudgetMilliseconds = 50.0
 
-    private struct Command {
-        let name: String
-        let arguments: [String]
-        var budget = ListingScenario.budgetMilliseconds
-        /// Checks the output of the untimed first run.
-        let check: (String) throws -> Void
-    }
-
     func run(on bench: Workbench) throws -> ScenarioReport {
         let sizes = bench.sizes
         var report = ScenarioReport(name: "listing")
@@ -40,8 +32,7 @@ struct ListingScenario: Scenario {
         ]
         bench.progress("listing: generating \(sizes.libraryNotes) notes")
         var library = NoteLibrary(notes: sizes.libraryNotes, collections: sizes.collections)
-        // A line of Japanese in 1% of the notes, for the search of the trigram index.
-        for index in stride(from: 50, to: library.notes.count, by: 100) { library.notes[index].body += "\n" + Self.japaneseLine }
+        ReadingCommands.addJapanese(to: &library)
         let folder = try bench.makeFolder("listing-store")
         defer { bench.removeFolder(folder) }
         bench.progress("listing: saving them")
@@ -52,7 +43,7 @@ struct ListingScenario: Scenario {
         }
 
         let counts = library.noteCounts
-        let chosen = Self.typicalNestedCollection(library, counts: counts)
+        let chosen = ReadingCommands.typicalNestedCollection(library)
         let marked = library.markedCount
         report.facts = [
             Fact("store built (one save of the collections, one of the notes)", String(format: "%.1f s", buildMilliseconds / 1000)),
@@ -62,13 +53,13 @@ struct ListingScenario: Scenario {
                 "'\(library.path(ofCollection: chosen))': \(counts[chosen]) notes, \(library.itemCount(inCollection: chosen)) items"),
             Fact("top level items", library.topLevelCount),
             Fact("notes with '\(TextGenerator.markedWord)'", marked),
-            Fact("notes with '\(Self.japaneseTerm)'", library.notes.count { $0.body.contains(Self.japaneseTerm) }),
-            Fact("phrase searched", "\"\(Self.phrase(in: library))\""),
+            Fact("notes with '\(ReadingCommands.japaneseTerm)'", library.notes.count { $0.body.contains(ReadingCommands.japaneseTerm) }),
+            Fact("phrase searched", "\"\(ReadingCommands.phrase(in: library))\""),
         ] + (try Self.indexSizes(folder.appendingPathComponent(Store.databaseFileName)))
 
-        let commands = makeCommands(store: folder, library: library, collection: chosen, counts: counts, marked: marked)
+        let commands = ReadingCommands.make(store: folder, library: library, collection: chosen)
         bench.progress("listing: \(sizes.listingRounds) rounds of \(commands.count) commands")
-        let samples = try measure(commands, rounds: sizes.listingRounds, bench: bench)
+        let samples = try ReadingCommands.measure(commands, rounds: sizes.listingRounds, bench: bench).samples
         report.measurements = zip(commands, samples).map { command, samples in
             Measurement(command.name, unit: .milliseconds, samples: samples)
         }
@@ -96,7 +87,7 @@ struct ListingScenario: Scenario {
             let body = Self.textFullOfMarkedWord(bytes: Int(size * 1_000_000))
             _ = try opened.addNote(named: "Long note of \(size) MB", body: body, in: nil)
         }
-        let command = Command(
+        let command = ReadingCommands.Command(
             name: "notes search <word>, with notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB full of it",
             arguments: ["--store", store.path, "search", TextGenerator.markedWord],
             check: { output in
@@ -105,7 +96,7 @@ struct ListingScenario: Scenario {
                     throw BenchError.unexpected("notes search printed \(lines.count) lines, or a line of 400 bytes or more")
                 }
             })
-        let samples = try measure([command], rounds: bench.sizes.listingRounds, bench: bench)
+        let samples = try ReadingCommands.measure([command], rounds: bench.sizes.listingRounds, bench: bench).samples
         let sizes = megabytes.map { String(format: "%g MB", $0) }.joined(separator: ", ")
         return (Measurement(command.name, unit: .milliseconds, samples: samples[0]), sizes)
     }
@@ -114,83 +105,6 @@ struct ListingScenario: Scenario {
     static func textFullOfMarkedWord(bytes: Int) -> String {
         let unit = "\(TextGenerator.markedWord) lorem \(TextGenerator.markedWord) ipsum, \(TextGenerator.markedWord) dolor. "
         return String(repeating: unit, count: max(1, bytes / unit.utf8.count))
-    }
-
-    private func makeCommands(store: URL, library: NoteLibrary, collection: Int, counts: [Int], marked: Int) -> [Command] {
-        let storeArguments = ["--store", store.path]
-        func expectLines(_ expected: Int, _ what: String) -> (String) throws -> Void {
-            return { output in
-                let lines = output.split(separator: "\n").count
-                guard lines == expected else {
-                    throw BenchError.unexpected("\(what) printed \(lines) lines, not \(expected)")
-                }
-            }
-        }
-        return [
-            Command(name: "notes --version", arguments: ["--version"]) { output in
-                guard !output.isEmpty else { throw BenchError.unexpected("notes --version printed nothing") }
-            },
-            Command(
-                name: "notes ls <collection>",
-                arguments: storeArguments + ["ls", library.path(ofCollection: collection)],
-                check: expectLines(library.itemCount(inCollection: collection), "notes ls <collection>")),
-            Command(name: "notes ls", arguments: storeArguments + ["ls"], check: expectLines(library.topLevelCount, "notes ls")),
-            Command(
-                name: "notes search <word>",
-                arguments: storeArguments + ["search", TextGenerator.markedWord],
-                // Two lines a result: the path, then the snippet; at most 20 results.
-                check: expectLines(2 * min(marked, 20), "notes search")),
-            Command(
-                name: "notes ls <COLLECTION> (forgiving)",
-                arguments: storeArguments + ["ls", library.path(ofCollection: collection).uppercased()],
-                budget: Self.forgivingReferenceBudgetMilliseconds,
-                check: expectLines(library.itemCount(inCollection: collection), "notes ls <COLLECTION>")),
-            Command(
-                name: "notes search \"<phrase>\"",
-                arguments: storeArguments + ["search", "\"\(Self.phrase(in: library))\""],
-                budget: Self.longNoteSearchBudgetMilliseconds,
-                check: { output in
-                    let lines = output.split(separator: "\n").count
-                    guard lines > 0, lines % 2 == 0 else { throw BenchError.unexpected("notes search \"<phrase>\" printed \(lines) lines") }
-                }),
-            Command(
-                name: "notes search <word> in:<collection> modified:>30d (filtered)",
-                arguments: storeArguments + ["search", TextGenerator.markedWord, "in:\"\(library.path(ofCollection: collection))\"", "modified:>30d"],
-                budget: Self.longNoteSearchBudgetMilliseconds,
-                check: { output in
-                    guard output.split(separator: "\n").count % 2 == 0 else { throw BenchError.unexpected("the filtered search printed an odd count of lines") }
-                }),
-            Command(
-                name: "notes search <Japanese> (trigram index)",
-                arguments: storeArguments + ["search", Self.japaneseTerm],
-                budget: Self.longNoteSearchBudgetMilliseconds,
-                check: expectLines(
-                    2 * min(library.notes.count { $0.body.contains(Self.japaneseTerm) }, 20), "notes search <Japanese>")),
-        ]
-    }
-
-    /// Runs every command once untimed (to warm the page cache and check its output), then
-    /// in rounds, each round starting one command later than the one before.
-    private func measure(_ commands: [Command], rounds: Int, bench: Workbench) throws -> [[Double]] {
-        let notes = try bench.notes()
-        for command in commands {
-            try command.check(try notes.run(command.arguments, capturingOutput: true).output)
-        }
-        var samples = Array(repeating: [Double](), count: commands.count)
-        for round in 0..<rounds {
-            for step in commands.indices {
-                let index = (round + step) % commands.count
-                samples[index].append(try notes.run(commands[index].arguments).milliseconds)
-            }
-        }
-        return samples
-    }
-
-    /// A collection inside another whose number of notes is closest to the average.
-    private static func typicalNestedCollection(_ library: NoteLibrary, counts: [Int]) -> Int {
-        let average = Double(library.notes.count) / Double(max(library.collections.count, 1))
-        let nested = library.collections.indices.filter { library.collections[$0].parent != nil }
-        return nested.min { abs(Double(counts[$0]) - average) < abs(Double(counts[$1]) - average) } ?? 0
     }
 
     private static func check(_ measurement: Measurement, floor: Measurement, budget: Double, quick: Bool) -> TargetCheck {
@@ -204,17 +118,6 @@ struct ListingScenario: Scenario {
         detail += "; \(ReportPrinter.format(median - floor.median, .milliseconds)) above the start-up floor"
         if quick { detail += " (quick sizes, not the target's 100,000 notes)" }
         return TargetCheck(name: "\(measurement.name) under \(Int(budget)) ms", met: met, detail: detail)
-    }
-
-    /// The line of Japanese in 1% of the notes, and the word of it searched for.
-    static let japaneseLine = "東京の会議室で打ち合わせをしました。"
-    static let japaneseTerm = "会議室"
-
-    /// A phrase to search for: the first two words of the body of the library's eighth note.
-    static func phrase(in library: NoteLibrary) -> String {
-        let words = library.notes[min(7, library.notes.count - 1)].body
-            .split(whereSeparator: { !$0.isLetter }).prefix(2)
-        return words.joined(separator: " ").lowercased()
     }
 
     /// The size of each full-text index (its FTS5 tables, by SQLite's dbstat) and of the rest

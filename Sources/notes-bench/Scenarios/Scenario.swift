@@ -24,6 +24,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case bigNote = "big-note"
     case bigFile = "big-file"
     case links
+    case scale
 
     var scenario: any Scenario {
         switch self {
@@ -43,6 +44,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .bigNote: return BigNoteScenario()
         case .bigFile: return BigFileScenario()
         case .links: return LinksScenario()
+        case .scale: return ScaleScenario()
         }
     }
 }

@@ -136,5 +136,5 @@ struct SyncRun {
     }
 
     var milliseconds: Double { process.milliseconds }
-    var peakMebibytes: Double { Double(process.peakMemoryBytes ?? 0) / 1_048_576 }
+    var peakMebibytes: Double { process.peakMebibytes }
 }

@@ -96,7 +96,8 @@ struct NoteLibrary {
 
     /// How many notes hold the marked word.
     var markedCount: Int {
-        notes.filter { $0.body.contains(TextGenerator.markedWord) }.count
+        // At the start of a sentence it is written with a capital, and search folds case.
+        notes.filter { $0.body.range(of: TextGenerator.markedWord, options: .caseInsensitive) != nil }.count
     }
 
     /// Saves the collections in one save; returns their ids by index.
@@ -113,6 +114,19 @@ struct NoteLibrary {
     /// Inserts every note in one context and saves them in one save.
     @discardableResult
     func saveNotes(to store: Store, collectionIDs: [UUID]) throws -> SaveSummary? {
+        try saveNotes(notes[...], to: store, collectionIDs: collectionIDs)
+    }
+
+    /// Inserts the notes `batch` at a time, a save each: the store's bulk path for more notes
+    /// than one save should hold in memory.
+    func saveNotes(to store: Store, collectionIDs: [UUID], batch: Int) throws {
+        for start in stride(from: 0, to: notes.count, by: batch) {
+            try saveNotes(notes[start..<min(notes.count, start + batch)], to: store, collectionIDs: collectionIDs)
+        }
+    }
+
+    @discardableResult
+    private func saveNotes(_ notes: ArraySlice<Note>, to store: Store, collectionIDs: [UUID]) throws -> SaveSummary? {
         let context = store.makeContext()
         for note in notes {
             context.insertNote(named: note.name, body: note.body, in: note.collection.map { collectionIDs[$0] })
