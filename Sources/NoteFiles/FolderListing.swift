@@ -30,13 +30,17 @@ public enum FolderListing {
                 if errno != 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
                 return entries
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
+            // The name is read in place: the record readdir(3) gives is only as long as its
+            // name, so a copy of the whole `d_name` field (256 bytes) could read past the
+            // end of the system's buffer, into memory that is not mapped.
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             guard name != ".", name != ".." else { continue }
             entries.append(Entry(name: name, kind: kind(entry.pointee.d_type, name, in: folder)))
         }
     }
+
+    /// Where the name is in a `dirent`.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     private static func kind(_ type: UInt8, _ name: String, in folder: OpaquePointer) -> Kind {
         switch Int32(type) {
