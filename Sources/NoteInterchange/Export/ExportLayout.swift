@@ -19,15 +19,23 @@ struct ExportLayout {
     private(set) var notes: [UUID: String] = [:]
     /// Each collection's path.
     private(set) var collections: [UUID: String] = [:]
-    /// The notes' paths by their last name, lowercased.
+    /// The notes' paths by their last name, lowercased: of the notes that a link may name.
     private var byName: [String: [String]] = [:]
-    /// The notes by their lowercased path.
+    /// The notes by their lowercased path: of the notes that a link may name.
     private var byPath: [String: UUID] = [:]
+    /// The last names, lowercased, that the wiki links and embeds of the store name: only
+    /// notes whose file or own name is one of them are looked up by links, so only those are
+    /// kept in ``byName`` and ``byPath`` (a store of notes without links holds no table of
+    /// their paths in memory). Nil: every note.
+    private let linkedNames: Set<String>?
     let portable: Bool
 
     /// The layout of `tree`: everything at the top level, or its root and what it holds.
-    init(tree: ExportTree, portable: Bool) {
+    /// `linkTargets` are the targets of the wiki links and embeds that may be looked up
+    /// (``target(_:from:)``); nil when any may.
+    init(tree: ExportTree, portable: Bool, linkTargets: [String]? = nil) {
         self.portable = portable
+        linkedNames = linkTargets.map { Set($0.map(Self.lookupName)) }
         if let root = tree.roots.first {
             if root.isNote {
                 addNotes([(root.id, root.name)], in: "")
@@ -57,10 +65,19 @@ struct ExportLayout {
         for (id, name) in notes {
             let path = Self.join(folder, given.claim(name, suffix: ".md"))
             self.notes[id] = path
-            byName[Self.lastName(path).lowercased(), default: []].append(path)
+            let last = Self.lastName(path).lowercased()
+            if let linkedNames, !linkedNames.contains(last), !linkedNames.contains(Self.lookupName(name)) { continue }
+            byName[last, default: []].append(path)
             byPath[path.lowercased()] = id
         }
         names[folder] = given
+    }
+
+    /// The last name of a link's target as the lookups key it: lowercased, without `.md`.
+    static func lookupName(_ target: String) -> String {
+        var text = Substring(target.trimmingCharacters(in: .whitespaces)).lowercased()
+        if text.hasSuffix(".md") { text = String(text.dropLast(3)) }
+        return String(lastName(text))
     }
 
     static func join(_ folder: String, _ name: String) -> String {

@@ -45,7 +45,7 @@ public struct MarkdownExporter {
     /// Exports everything, or `root` and what it holds, into `folder`.
     public func export(to folder: URL, root: UUID? = nil, force: Bool = false) throws -> ExportReport {
         let tree = try ExportTree(store: store, root: root)
-        let layout = ExportLayout(tree: tree, portable: portable)
+        let layout = ExportLayout(tree: tree, portable: portable, linkTargets: try store.wikiLinkTargets())
         let folder = try ExportDirectory.prepare(folder, force: force)
         var writer = Writer(store: store, tree: tree, layout: layout, top: folder, total: tree.noteCount, progress: progress)
         if root != nil, let item = tree.roots.first {

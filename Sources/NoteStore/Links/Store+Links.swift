@@ -120,6 +120,11 @@ extension Store {
         return aliases.contains { LinkIndex.fold($0) == key }
     }
 
+    /// The targets of every wiki link and embed, each once, as written (without fragments).
+    public func wikiLinkTargets() throws -> [String] {
+        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT target FROM link WHERE kind != 'markdown'") }
+    }
+
     /// Rebuilds the link index from every note: `notes check --repair`.
     public func rebuildLinkIndex() throws {
         try write { db in try LinkIndex.rebuild(db) }
