@@ -12,6 +12,10 @@ int notes_start_writeback(int fd) {
     return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
+int notes_sync_file_system(int fd) {
+    return syncfs(fd);
+}
+
 int notes_file_identity(const char *path, uint64_t *inode, int64_t *seconds, uint32_t *nanoseconds) {
     struct statx info;
     if (statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_BTIME, &info) != 0) return -1;

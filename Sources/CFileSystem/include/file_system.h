@@ -14,6 +14,11 @@ ssize_t notes_copy_file_range(int in, int out, size_t length);
 /// then has little left to wait for. It makes nothing durable. Returns 0, or -1 with errno set.
 int notes_start_writeback(int fd);
 
+/// Makes durable everything written to the file system that holds `fd` (syncfs(2), which
+/// glibc declares only with _GNU_SOURCE): one wait for many files written, where an fsync(2)
+/// of each would wait for each. Returns 0, or -1 with errno set.
+int notes_sync_file_system(int fd);
+
 /// The inode of the file at `path` and, where the file system records it, its birth time
 /// (statx(2), which glibc declares only with _GNU_SOURCE), without following a final symbolic
 /// link. Returns 1 with the birth time, 0 without it (`seconds` and `nanoseconds` set to 0), or

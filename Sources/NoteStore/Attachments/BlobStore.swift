@@ -1,3 +1,4 @@
+import CFileSystem
 import Crypto
 import Foundation
 
@@ -86,8 +87,9 @@ struct BlobStore: Sendable {
     }
 
     /// Copies everything `input` yields into a new temporary file of the folder, a chunk at a
-    /// time, hashing as it goes; stops at more than `limit` bytes. The caller links the file
-    /// into place (``link(_:sha256:)``) or removes it.
+    /// time, hashing as it goes; stops at more than `limit` bytes. The file is not synced: the
+    /// caller links it into place (``link(_:sha256:)`` or ``putAll(_:)``, which sync it) or
+    /// removes it.
     func stream(from input: Int32, limit: Int64) throws(StreamFailure) -> StreamedFile {
         if mkdir(folder.path, 0o700) != 0 && errno != EEXIST { throw .io(StoreFolder.errnoText()) }
         let temporary = folder.appendingPathComponent(Self.temporaryName()).path
@@ -116,7 +118,6 @@ struct BlobStore: Sendable {
                 if written > 0 { offset += written }
             }
         }
-        if failure == nil && fsync(out) != 0 { failure = .io(StoreFolder.errnoText()) }
         close(out)
         if let failure {
             unlink(temporary)
@@ -126,15 +127,84 @@ struct BlobStore: Sendable {
             temporary: temporary, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined(), bytes: total, sample: sample)
     }
 
-    /// Puts the whole, synced temporary file `temporary` in place as the blob `sha256` with
-    /// `link(2)`, unless the blob is there already; the temporary file stays, for the caller to
-    /// remove once it needs it no more.
+    /// Puts the whole temporary file `temporary` in place as the blob `sha256` with `link(2)`,
+    /// synced first, unless the blob is there already; the temporary file stays, for the caller
+    /// to remove once it needs it no more.
     func link(_ temporary: String, sha256: String) throws {
         guard !exists(sha256) else { return }
+        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0, fsync(fd) == 0 else {
+            let reason = StoreFolder.errnoText()
+            if fd >= 0 { close(fd) }
+            throw BlobError.io(temporary, reason)
+        }
+        close(fd)
         guard Glibc.link(temporary, path(for: sha256)) == 0 || errno == EEXIST else {
             throw BlobError.io(path(for: sha256), StoreFolder.errnoText())
         }
         syncFolder()
+    }
+
+    /// A blob to put in place with ``putAll(_:)``: bytes held in memory, or a temporary file of
+    /// the folder (``stream(from:limit:)``), which stays for the caller to remove.
+    enum Pending {
+        case data(Data)
+        case temporary(String)
+    }
+
+    /// Puts many blobs in place at once, each unless it is there already, with one wait for the
+    /// disk instead of two for each: the bytes in memory are written to temporary files, the
+    /// file system is synced (syncfs(2)), then every file is put under its name (`rename(2)` of
+    /// a file written here, `link(2)` of a temporary file of the caller) and the folder synced.
+    /// A blob under its name is whole, as with ``write(_:sha256:)``: nothing is put in place
+    /// before its bytes are on disk. An import saves its attachments so.
+    func putAll(_ blobs: [(bytes: Pending, sha256: String)]) throws {
+        var seen: Set<String> = []
+        var written: [(file: String, sha256: String, isOurs: Bool)] = []
+        defer { for entry in written where entry.isOurs { unlink(entry.file) } }
+        for (bytes, sha256) in blobs where !seen.contains(sha256) && !exists(sha256) {
+            seen.insert(sha256)
+            switch bytes {
+            case let .data(data): written.append((try writeTemporary(data), sha256, true))
+            case let .temporary(path): written.append((path, sha256, false))
+            }
+        }
+        guard !written.isEmpty else { return }
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw BlobError.io(folder.path, StoreFolder.errnoText()) }
+        let synced = notes_sync_file_system(fd) == 0
+        let reason = StoreFolder.errnoText()
+        close(fd)
+        guard synced else { throw BlobError.io(folder.path, reason) }
+        for (index, entry) in written.enumerated() {
+            let placed = entry.isOurs ? rename(entry.file, path(for: entry.sha256)) == 0 : Glibc.link(entry.file, path(for: entry.sha256)) == 0 || errno == EEXIST
+            guard placed else { throw BlobError.io(path(for: entry.sha256), StoreFolder.errnoText()) }
+            if entry.isOurs { written[index].isOurs = false }
+        }
+        syncFolder()
+    }
+
+    /// Writes `data` to a new temporary file of the folder, not synced; returns its path.
+    private func writeTemporary(_ data: Data) throws -> String {
+        try makeFolder()
+        let temporary = folder.appendingPathComponent(Self.temporaryName()).path
+        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BlobError.io(temporary, StoreFolder.errnoText()) }
+        var failure: String?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, failure == nil {
+                let count = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno != EINTR { failure = StoreFolder.errnoText() }
+                if count > 0 { offset += count }
+            }
+        }
+        close(fd)
+        if let failure {
+            unlink(temporary)
+            throw BlobError.io(temporary, failure)
+        }
+        return temporary
     }
 
     /// Puts the local file `file` in place as the blob `sha256` after checking its bytes against

@@ -82,6 +82,25 @@ extension Store {
         for case let .temporary(path) in bytes { unlink(path) }
     }
 
+    /// Puts the bytes of many attachments in place: one by one when there is one, else with
+    /// one wait for the disk (``BlobStore/putAll(_:)``).
+    func writeBlobs(_ staged: [(bytes: AttachedFile.Bytes, sha256: String)]) throws {
+        guard staged.count > 1 else {
+            for (bytes, sha256) in staged { try writeBlob(bytes, sha256: sha256) }
+            return
+        }
+        do {
+            try blobs.putAll(staged.map { bytes, sha256 in
+                switch bytes {
+                case let .data(data): return (.data(data), sha256)
+                case let .temporary(path): return (.temporary(path), sha256)
+                }
+            })
+        } catch BlobError.io(let path, let reason) {
+            throw StoreError.cannotOpen(path: path, reason: reason)
+        }
+    }
+
     func writeBlob(_ bytes: AttachedFile.Bytes, sha256: String) throws {
         do {
             switch bytes {

@@ -37,11 +37,10 @@ extension ObjectContext {
                         if let item = registry[id]?.current { try writer.insert(item, keepingDates: keepingDates.contains(id)) }
                     }
                     try writer.writeFirstVersions()
-                    for (attachment, bytes) in staged {
-                        // Written inside the transaction, as Store.attachImages does.
-                        try store.writeBlob(bytes, sha256: attachment.sha256)
-                        try writer.insert(attachment)
-                    }
+                    // The bytes are put in place inside the transaction, as Store.attachImages
+                    // does: many with one wait for the disk (an import's batch).
+                    try store.writeBlobs(staged.map { ($0.bytes, $0.attachment.sha256) })
+                    for (attachment, _) in staged { try writer.insert(attachment) }
                     for registration in registry.values {
                         guard let original = registration.original, original != registration.current else {
                             continue
