@@ -54,7 +54,7 @@ public enum Picker {
         // fzf may end before it read every line (a choice made early): a write then fails, quietly.
         let previous = signal(SIGPIPE, SIG_IGN)
         let text = candidates.map { "\($0.id.uuidString)\t\($0.line.replacingOccurrences(of: "\t", with: " "))\n" }.joined()
-        _ = text.utf8CString.withUnsafeBufferPointer { buffer in
+        text.utf8CString.withUnsafeBufferPointer { buffer in
             var offset = 0
             let count = buffer.count - 1
             while offset < count {
