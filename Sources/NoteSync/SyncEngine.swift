@@ -179,14 +179,12 @@ public final class SyncEngine {
         return cloud.appendingPathComponent(name)
     }
 
+    /// One sync, as a list of steps: the sentinel, recovery of this device's own logs and
+    /// export (when there is something to write to the cloud, or the sync is full), then import
+    /// and catch-up, the acknowledgement of what was applied, and the record of the sync.
     func sync(importing scope: ImportScope = .everything) throws -> SyncReport {
         let state = try SyncState(store)
-        switch state.state {
-        case .detached: throw SyncError.notEnabled
-        case .off: throw SyncError.detached(reason: state.reason?.description ?? "sync was switched off")
-        case .on: break
-        }
-        guard let containerID = state.containerID else { throw SyncError.notEnabled }
+        let containerID = try attachedContainerID(state)
         let container = try containerHandle(state)
         var report = SyncReport()
         // A watcher that saw logs arrive, with nothing to export, writes nothing to the cloud:
@@ -194,75 +192,147 @@ public final class SyncEngine {
         // seen and answered with a full sync. Everything else checks it first.
         if try scope == .everything || store.hasOutboxEntries() {
             try settleLocalSaves()
-            let sentinel = settledDescriptor(container)
-            if let adopted = try joinConcurrentContainer(container, sentinel: sentinel, state: state) { return adopted }
-            try checkSentinel(container, sentinel: sentinel, expected: containerID)
-            if scope == .everything && !state.containerShared { try noteSharing(container) }
-            var exporting = state
-            if scope == .everything {
-                report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: containerID, hooks: hooks)
-                    .recover(exported: state.exportedSequence, report: &report)
-                if report.recoveredLogs > 0 { exporting = try SyncState(store) }
-            }
-            do {
-                report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID, hooks: hooks).export(state: exporting)
-                if state.exportError != nil { try store.recordSync { try $0.update { $0.exportError = nil } } }
-            } catch {
-                // Said by `sync status` until an export succeeds.
-                try? store.recordSync { ledger in
-                    try ledger.update { $0.exportError = SyncRecord.ExportFailure(date: Date(), message: "\(error)") }
-                }
-                throw error
-            }
+            if let adopted = try confirmSentinel(container, state: state, scope: scope) { return adopted }
+            let exporting = scope == .everything ? try recoverOwnLogs(container, state: state, report: &report) : state
+            report.exportedLogs = try exportSaves(container, from: exporting, clearingError: state.exportError != nil)
         }
-        var importer = LogImporter(store: store, container: container, containerID: containerID, hooks: hooks)
-        if scope == .everything { importer.progress = ProgressReporter(folder: store.folder, report: importProgress) }
         let compaction = Compaction(store: store, container: container, containerID: containerID, hooks: hooks)
-        var awaited = AwaitedFiles()
         switch scope {
         case .everything:
-            let before = report
-            var present = try importer.importAvailable(into: &report)
-            if try catchUpThroughBaseline(container, present: present, report: &report) {
-                // Logs that waited or could not be read before may be behind the baseline now.
-                let baseline = report.baseline
-                report.waiting = before.waiting
-                report.skipped = before.skipped
-                present = try importer.importAvailable(into: &report)
-                report.baseline = baseline
-            }
-            report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
-            let blobs = BlobRepair(store: store, container: container, containerID: containerID)
-            awaited.blobs = try blobs.fetchAwaited().union(report.neededBlobs.filter { !store.hasBlob($0) })
-            try blobs.repairAwaitedByOthers()
-            let logs = AwaitedLogs(store: store, container: container, containerID: containerID)
-            awaited.logs = try logs.find(present: present, report: report)
-            try checkOwnLogs(container, now: ownLogsNeedACheck(container, report: report))
-            try coverAwaitedLogs(logs)
-        case .nextLogs:
-            // Each log applied and exported recorded the time of sync in its own transaction.
-            try importer.importNextLogs(applied: state.applied, into: &report)
-            try? compaction.acknowledge(force: false)
-            // A log that cannot be read, or that waits for a blob the container lacks or holds
-            // damaged, is a fault: a full sync says so in this device's registration at once,
-            // so that a device that can mend it does.
-            guard report.skipped.isEmpty && report.neededBlobs.isEmpty else {
-                var full = try sync(importing: .everything)
-                full.importedLogs += report.importedLogs
-                full.importedChanges += report.importedChanges
-                full.conflicts += report.conflicts
-                full.leftOut += report.leftOut
-                full.clocksAhead.merge(report.clocksAhead) { max($0, $1) }
-                return full
-            }
+            let awaited = try importEverything(container, report: &report)
+            try acknowledgeApplied(compaction, awaited: awaited, report: report)
+            try recordLastSync(container, report: report)
             return report
+        case .nextLogs:
+            return try importNextLogs(container, state: state, compaction: compaction, report: report)
         }
+    }
+
+    /// The identity of the container sync is on with; throws when sync is not on.
+    private func attachedContainerID(_ state: SyncState) throws -> UUID {
+        switch state.state {
+        case .detached: throw SyncError.notEnabled
+        case .off: throw SyncError.detached(reason: state.reason?.description ?? "sync was switched off")
+        case .on: break
+        }
+        guard let containerID = state.containerID else { throw SyncError.notEnabled }
+        return containerID
+    }
+
+    /// The sentinel step: joins the container kept in place of this one when both were created
+    /// at once (returning the report of attaching), else checks the sentinel and this device's
+    /// registration (``checkSentinel(_:sentinel:expected:)``), and records whether another
+    /// device shares the container.
+    private func confirmSentinel(_ container: CloudContainer, state: SyncState, scope: ImportScope) throws -> SyncReport? {
+        let sentinel = settledDescriptor(container)
+        if let adopted = try joinConcurrentContainer(container, sentinel: sentinel, state: state) { return adopted }
+        try checkSentinel(container, sentinel: sentinel, expected: container.identity)
+        if scope == .everything && !state.containerShared { try noteSharing(container) }
+        return nil
+    }
+
+    /// Publishes again what this device published and lost (``OwnLogRecovery``); returns the
+    /// state to export from, read again when it recovered a log.
+    private func recoverOwnLogs(_ container: CloudContainer, state: SyncState, report: inout SyncReport) throws -> SyncState {
+        report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: container.identity, hooks: hooks)
+            .recover(exported: state.exportedSequence, report: &report)
+        return report.recoveredLogs > 0 ? try SyncState(store) : state
+    }
+
+    /// Exports the outbox as logs; returns how many it wrote. A failure is recorded, and said
+    /// by `sync status` until an export succeeds (`clearingError`: one was recorded before).
+    private func exportSaves(_ container: CloudContainer, from state: SyncState, clearingError: Bool) throws -> Int {
+        do {
+            let exported = try LogExporter(store: store, container: container, containerID: container.identity, hooks: hooks)
+                .export(state: state)
+            if clearingError { try store.recordSync { try $0.update { $0.exportError = nil } } }
+            return exported
+        } catch {
+            try? store.recordSync { ledger in
+                try ledger.update { $0.exportError = SyncRecord.ExportFailure(date: Date(), message: "\(error)") }
+            }
+            throw error
+        }
+    }
+
+    /// The import step of a full sync: imports every log that can be applied, catches up
+    /// through a baseline when logs are gone, publishes again the logs this device passed
+    /// over, and finds and mends what this device and the others wait for; returns what this
+    /// device waits for.
+    private func importEverything(_ container: CloudContainer, report: inout SyncReport) throws -> AwaitedFiles {
+        let containerID = container.identity
+        var importer = LogImporter(store: store, container: container, containerID: containerID, hooks: hooks)
+        importer.progress = ProgressReporter(folder: store.folder, report: importProgress)
+        let before = report
+        var present = try importer.importAvailable(into: &report)
+        present = try catchUp(container, importer: importer, present: present, before: before, report: &report)
+        report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
+        var awaited = AwaitedFiles()
+        let blobs = BlobRepair(store: store, container: container, containerID: containerID)
+        awaited.blobs = try blobs.fetchAwaited().union(report.neededBlobs.filter { !store.hasBlob($0) })
+        try blobs.repairAwaitedByOthers()
+        let logs = AwaitedLogs(store: store, container: container, containerID: containerID)
+        awaited.logs = try logs.find(present: present, report: report)
+        try checkOwnLogs(container, now: ownLogsNeedACheck(container, report: report))
+        try coverAwaitedLogs(logs)
+        return awaited
+    }
+
+    /// The catch-up step: merges a baseline when a log this device needs is gone or cannot be
+    /// read (``catchUpThroughBaseline(_:present:report:)``), then imports again, with what
+    /// waited or was skipped reported as it was `before` the first import; returns the logs
+    /// present, as the last import found them.
+    private func catchUp(
+        _ container: CloudContainer, importer: LogImporter, present: [UUID: Set<Int64>], before: SyncReport,
+        report: inout SyncReport
+    ) throws -> [UUID: Set<Int64>] {
+        guard try catchUpThroughBaseline(container, present: present, report: &report) else { return present }
+        // Logs that waited or could not be read before may be behind the baseline now.
+        let baseline = report.baseline
+        report.waiting = before.waiting
+        report.skipped = before.skipped
+        let found = try importer.importAvailable(into: &report)
+        report.baseline = baseline
+        return found
+    }
+
+    /// The import step of a watcher that saw logs arrive: imports the next log of each device.
+    private func importNextLogs(
+        _ container: CloudContainer, state: SyncState, compaction: Compaction, report: SyncReport
+    ) throws -> SyncReport {
+        var report = report
+        let importer = LogImporter(store: store, container: container, containerID: container.identity, hooks: hooks)
+        // Each log applied and exported recorded the time of sync in its own transaction.
+        try importer.importNextLogs(applied: state.applied, into: &report)
+        try? compaction.acknowledge(force: false)
+        // A log that cannot be read, or that waits for a blob the container lacks or holds
+        // damaged, is a fault: a full sync says so in this device's registration at once,
+        // so that a device that can mend it does.
+        guard report.skipped.isEmpty && report.neededBlobs.isEmpty else {
+            var full = try sync(importing: .everything)
+            full.importedLogs += report.importedLogs
+            full.importedChanges += report.importedChanges
+            full.conflicts += report.conflicts
+            full.leftOut += report.leftOut
+            full.clocksAhead.merge(report.clocksAhead) { max($0, $1) }
+            return full
+        }
+        return report
+    }
+
+    /// Records what this device waits for and rewrites its registration with what it has
+    /// applied, when due or when that changed.
+    private func acknowledgeApplied(_ compaction: Compaction, awaited: AwaitedFiles, report: SyncReport) throws {
         // A log passed over, or a change in what this device waits for, is said at once: a
         // device that can mend it (the writer may have to publish a log again) does so at its
         // next sync.
         let awaitedChanged = try SyncState.recordAwaited(awaited, in: store)
         try compaction.acknowledge(
             force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer || $0.reason == .missingBase })
+    }
+
+    /// Removes stale temporary files when due, and records the time and the report of the sync.
+    private func recordLastSync(_ container: CloudContainer, report: SyncReport) throws {
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
             try ledger.update { record in
@@ -271,7 +341,6 @@ public final class SyncEngine {
                 if let cleanedUp { record.temporaryCleanup = cleanedUp }
             }
         }
-        return report
     }
 
     /// Removes this device's stale temporary files from the container, at most once an hour;
