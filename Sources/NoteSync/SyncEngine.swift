@@ -191,7 +191,7 @@ public final class SyncEngine {
         // it imports without checking the sentinel, whose removal or replacement it would have
         // seen and answered with a full sync. Everything else checks it first.
         if try scope == .everything || store.hasOutboxEntries() {
-            try settleLocalSaves()
+            try store.settleLocalSaves()
             if let adopted = try confirmSentinel(container, state: state, scope: scope) { return adopted }
             let exporting = scope == .everything ? try recoverOwnLogs(container, state: state, report: &report) : state
             report.exportedLogs = try exportSaves(container, from: exporting, clearingError: state.exportError != nil)
@@ -438,20 +438,6 @@ public final class SyncEngine {
     private func detach(_ reason: SyncStateReason) throws -> Never {
         try setState(.off, reason: reason)
         throw SyncError.detached(reason: reason.description)
-    }
-
-    /// A local save applies no merge rule: what it moved may let an item the merge displaced
-    /// go back, and what it removed may leave an item kept for a change its purge had not
-    /// seen without one. Before its changes are exported, the rules place and erase here what
-    /// they will on every device the changes reach.
-    private func settleLocalSaves() throws {
-        let displaced = try store.hasDisplacedItems()
-        let kept = try store.hasKeptPurgedItems()
-        guard try (displaced || kept) && store.hasOutboxEntries() else { return }
-        try store.merge { replica in
-            if displaced { try HierarchyRepair(replica: replica).placeDisplaced() }
-            if kept { try CausalDelete(replica: replica, history: HistoryMerger(replica: replica)).recheckKeptItems() }
-        }
     }
 
     private func setState(_ state: SyncStatus.State, reason: SyncStateReason?) throws {
