@@ -179,90 +179,148 @@ public final class SyncEngine {
         return cloud.appendingPathComponent(name)
     }
 
+    /// One sync, as a list of steps: the sentinel, recovery of this device's own logs and
+    /// export (when there is something to write to the cloud, or the sync is full), then import
+    /// and catch-up, the acknowledgement of what was applied, and the record of the sync.
     func sync(importing scope: ImportScope = .everything) throws -> SyncReport {
         let state = try SyncState(store)
-        switch state.state {
-        case .detached: throw SyncError.notEnabled
-        case .off: throw SyncError.detached(reason: state.reason?.description ?? "sync was switched off")
-        case .on: break
-        }
-        guard let containerID = state.containerID else { throw SyncError.notEnabled }
+        let containerID = try attachedContainerID(state)
         let container = try containerHandle(state)
         var report = SyncReport()
         // A watcher that saw logs arrive, with nothing to export, writes nothing to the cloud:
         // it imports without checking the sentinel, whose removal or replacement it would have
         // seen and answered with a full sync. Everything else checks it first.
         if try scope == .everything || store.hasOutboxEntries() {
-            try settleLocalSaves()
-            let sentinel = settledDescriptor(container)
-            if let adopted = try joinConcurrentContainer(container, sentinel: sentinel, state: state) { return adopted }
-            try checkSentinel(container, sentinel: sentinel, expected: containerID)
-            if scope == .everything && !state.containerShared { try noteSharing(container) }
-            var exporting = state
-            if scope == .everything {
-                report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: containerID, hooks: hooks)
-                    .recover(exported: state.exportedSequence, report: &report)
-                if report.recoveredLogs > 0 { exporting = try SyncState(store) }
-            }
-            do {
-                report.exportedLogs = try LogExporter(store: store, container: container, containerID: containerID, hooks: hooks).export(state: exporting)
-                if state.exportError != nil { try store.recordSync { try $0.update { $0.exportError = nil } } }
-            } catch {
-                // Said by `sync status` until an export succeeds.
-                try? store.recordSync { ledger in
-                    try ledger.update { $0.exportError = SyncRecord.ExportFailure(date: Date(), message: "\(error)") }
-                }
-                throw error
-            }
+            try store.settleLocalSaves()
+            if let adopted = try confirmSentinel(container, state: state, scope: scope) { return adopted }
+            let exporting = scope == .everything ? try recoverOwnLogs(container, state: state, report: &report) : state
+            report.exportedLogs = try exportSaves(container, from: exporting, clearingError: state.exportError != nil)
         }
-        var importer = LogImporter(store: store, container: container, containerID: containerID, hooks: hooks)
-        if scope == .everything { importer.progress = ProgressReporter(folder: store.folder, report: importProgress) }
         let compaction = Compaction(store: store, container: container, containerID: containerID, hooks: hooks)
-        var awaited = AwaitedFiles()
         switch scope {
         case .everything:
-            let before = report
-            var present = try importer.importAvailable(into: &report)
-            if try catchUpThroughBaseline(container, present: present, report: &report) {
-                // Logs that waited or could not be read before may be behind the baseline now.
-                let baseline = report.baseline
-                report.waiting = before.waiting
-                report.skipped = before.skipped
-                present = try importer.importAvailable(into: &report)
-                report.baseline = baseline
-            }
-            report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
-            let blobs = BlobRepair(store: store, container: container, containerID: containerID)
-            awaited.blobs = try blobs.fetchAwaited().union(report.neededBlobs.filter { !store.hasBlob($0) })
-            try blobs.repairAwaitedByOthers()
-            let logs = AwaitedLogs(store: store, container: container, containerID: containerID)
-            awaited.logs = try logs.find(present: present, report: report)
-            try checkOwnLogs(container, now: ownLogsNeedACheck(container, report: report))
-            try coverAwaitedLogs(logs)
-        case .nextLogs:
-            // Each log applied and exported recorded the time of sync in its own transaction.
-            try importer.importNextLogs(applied: state.applied, into: &report)
-            try? compaction.acknowledge(force: false)
-            // A log that cannot be read, or that waits for a blob the container lacks or holds
-            // damaged, is a fault: a full sync says so in this device's registration at once,
-            // so that a device that can mend it does.
-            guard report.skipped.isEmpty && report.neededBlobs.isEmpty else {
-                var full = try sync(importing: .everything)
-                full.importedLogs += report.importedLogs
-                full.importedChanges += report.importedChanges
-                full.conflicts += report.conflicts
-                full.leftOut += report.leftOut
-                full.clocksAhead.merge(report.clocksAhead) { max($0, $1) }
-                return full
-            }
+            let awaited = try importEverything(container, report: &report)
+            try acknowledgeApplied(compaction, awaited: awaited, report: report)
+            try recordLastSync(container, report: report)
             return report
+        case .nextLogs:
+            return try importNextLogs(container, state: state, compaction: compaction, report: report)
         }
+    }
+
+    /// The identity of the container sync is on with; throws when sync is not on.
+    private func attachedContainerID(_ state: SyncState) throws -> UUID {
+        switch state.state {
+        case .detached: throw SyncError.notEnabled
+        case .off: throw SyncError.detached(reason: state.reason?.description ?? "sync was switched off")
+        case .on: break
+        }
+        guard let containerID = state.containerID else { throw SyncError.notEnabled }
+        return containerID
+    }
+
+    /// Publishes again what this device published and lost (``OwnLogRecovery``); returns the
+    /// state to export from, read again when it recovered a log.
+    private func recoverOwnLogs(_ container: CloudContainer, state: SyncState, report: inout SyncReport) throws -> SyncState {
+        report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: container.identity, hooks: hooks)
+            .recover(exported: state.exportedSequence, report: &report)
+        return report.recoveredLogs > 0 ? try SyncState(store) : state
+    }
+
+    /// Exports the outbox as logs; returns how many it wrote. A failure is recorded, and said
+    /// by `sync status` until an export succeeds (`clearingError`: one was recorded before).
+    private func exportSaves(_ container: CloudContainer, from state: SyncState, clearingError: Bool) throws -> Int {
+        do {
+            let exported = try LogExporter(store: store, container: container, containerID: container.identity, hooks: hooks)
+                .export(state: state)
+            if clearingError { try store.recordSync { try $0.update { $0.exportError = nil } } }
+            return exported
+        } catch {
+            try? store.recordSync { ledger in
+                try ledger.update { $0.exportError = SyncRecord.ExportFailure(date: Date(), message: "\(error)") }
+            }
+            throw error
+        }
+    }
+
+    /// The import step of a full sync: imports every log that can be applied, catches up
+    /// through a baseline when logs are gone, publishes again the logs this device passed
+    /// over, and finds and mends what this device and the others wait for; returns what this
+    /// device waits for.
+    private func importEverything(_ container: CloudContainer, report: inout SyncReport) throws -> AwaitedFiles {
+        let containerID = container.identity
+        var importer = LogImporter(store: store, container: container, containerID: containerID, hooks: hooks)
+        importer.progress = ProgressReporter(folder: store.folder, report: importProgress)
+        let before = report
+        var present = try importer.importAvailable(into: &report)
+        present = try catchUp(container, importer: importer, present: present, before: before, report: &report)
+        report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
+        var awaited = AwaitedFiles()
+        let blobs = BlobRepair(store: store, container: container, containerID: containerID)
+        awaited.blobs = try blobs.fetchAwaited().union(report.neededBlobs.filter { !store.hasBlob($0) })
+        try blobs.repairAwaitedByOthers()
+        let logs = AwaitedLogs(store: store, container: container, containerID: containerID)
+        awaited.logs = try logs.find(present: present, report: report)
+        try checkOwnLogs(container, now: ownLogsNeedACheck(container, report: report))
+        try coverAwaitedLogs(logs)
+        return awaited
+    }
+
+    /// The catch-up step: merges a baseline when a log this device needs is gone or cannot be
+    /// read (``catchUpThroughBaseline(_:present:report:)``), then imports again, with what
+    /// waited or was skipped reported as it was `before` the first import; returns the logs
+    /// present, as the last import found them.
+    private func catchUp(
+        _ container: CloudContainer, importer: LogImporter, present: [UUID: Set<Int64>], before: SyncReport,
+        report: inout SyncReport
+    ) throws -> [UUID: Set<Int64>] {
+        guard try catchUpThroughBaseline(container, present: present, report: &report) else { return present }
+        // Logs that waited or could not be read before may be behind the baseline now.
+        let baseline = report.baseline
+        report.waiting = before.waiting
+        report.skipped = before.skipped
+        let found = try importer.importAvailable(into: &report)
+        report.baseline = baseline
+        return found
+    }
+
+    /// The import step of a watcher that saw logs arrive: imports the next log of each device.
+    private func importNextLogs(
+        _ container: CloudContainer, state: SyncState, compaction: Compaction, report: SyncReport
+    ) throws -> SyncReport {
+        var report = report
+        let importer = LogImporter(store: store, container: container, containerID: container.identity, hooks: hooks)
+        // Each log applied and exported recorded the time of sync in its own transaction.
+        try importer.importNextLogs(applied: state.applied, into: &report)
+        try? compaction.acknowledge(force: false)
+        // A log that cannot be read, or that waits for a blob the container lacks or holds
+        // damaged, is a fault: a full sync says so in this device's registration at once,
+        // so that a device that can mend it does.
+        guard report.skipped.isEmpty && report.neededBlobs.isEmpty else {
+            var full = try sync(importing: .everything)
+            full.importedLogs += report.importedLogs
+            full.importedChanges += report.importedChanges
+            full.conflicts += report.conflicts
+            full.leftOut += report.leftOut
+            full.clocksAhead.merge(report.clocksAhead) { max($0, $1) }
+            return full
+        }
+        return report
+    }
+
+    /// Records what this device waits for and rewrites its registration with what it has
+    /// applied, when due or when that changed.
+    private func acknowledgeApplied(_ compaction: Compaction, awaited: AwaitedFiles, report: SyncReport) throws {
         // A log passed over, or a change in what this device waits for, is said at once: a
         // device that can mend it (the writer may have to publish a log again) does so at its
         // next sync.
         let awaitedChanged = try SyncState.recordAwaited(awaited, in: store)
         try compaction.acknowledge(
             force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer || $0.reason == .missingBase })
+    }
+
+    /// Removes stale temporary files when due, and records the time and the report of the sync.
+    private func recordLastSync(_ container: CloudContainer, report: SyncReport) throws {
         let cleanedUp = try removeStaleTemporaryFiles(container)
         try store.recordSync { ledger in
             try ledger.update { record in
@@ -271,7 +329,6 @@ public final class SyncEngine {
                 if let cleanedUp { record.temporaryCleanup = cleanedUp }
             }
         }
-        return report
     }
 
     /// Removes this device's stale temporary files from the container, at most once an hour;
@@ -284,108 +341,8 @@ public final class SyncEngine {
         return now
     }
 
-    /// Checks the sentinel and this device's registration; detaches when either is
-    /// definitely gone or the container is another one.
-    func checkSentinel(_ container: CloudContainer, sentinel: Presence<ContainerDescriptor>, expected: UUID) throws {
-        switch sentinel {
-        case let .unreadable(message):
-            throw SyncError.unreadable(message)
-        case .absent:
-            try detach(.sentinelGone)
-        case let .present(descriptor) where descriptor.isNewerFormat:
-            try detach(.newerFormat(descriptor.formatVersion))
-        case let .present(descriptor) where descriptor.container != expected:
-            try detach(.anotherContainer(found: descriptor.container, attached: expected))
-        case let .present(descriptor) where descriptor.encryption == nil && container.sealing != nil:
-            try detach(.noLongerEncrypted)
-        case let .present(descriptor) where descriptor.encryption != nil && container.sealing == nil:
-            try detach(.nowEncrypted)
-        case let .present(descriptor) where descriptor.encryption.map { container.sealing?.isKey(of: $0) == false } == true:
-            try detach(.anotherKey)
-        case .present:
-            break
-        }
-        switch container.registration(of: store.deviceID) {
-        case let .unreadable(message):
-            throw SyncError.unreadable(message)
-        case .absent:
-            if try registerAfterReplacement(container, containerID: expected) { break }
-            try detach(.registrationGone(device: store.deviceID))
-        case .present:
-            break
-        }
-    }
-
-    /// How long a sentinel found absent is looked for again before sync goes off: a file-sync
-    /// engine that resolves a conflict on `container.json` moves the local file aside before it
-    /// puts the kept one in its place.
-    static let sentinelGrace: TimeInterval = 0.5
-
-    /// The sentinel, read now; when it is absent, read again until it is back or
-    /// ``sentinelGrace`` has passed.
-    private func settledDescriptor(_ container: CloudContainer) -> Presence<ContainerDescriptor> {
-        var found = container.descriptor()
-        let deadline = Date().addingTimeInterval(Self.sentinelGrace)
-        while case .absent = found, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-            found = container.descriptor()
-        }
-        return found
-    }
-
-    /// How far apart two containers' creations may be to count as one made twice at once.
-    static let concurrentCreationWindow: TimeInterval = 86400
-
-    /// Two devices that created the container at once on two hosts, before the file-sync
-    /// engine carried either, find one of the two sentinels kept by the engine: the device whose
-    /// container lost attaches to the one kept, pushing its notes into it, with no action by the
-    /// user (docs/sync-format.md, "Sentinel, identity and sync states"). Told apart from a
-    /// container that replaced this one later: both were created within
-    /// ``concurrentCreationWindow`` of each other, and this device never saw another device
-    /// registered in its container (it records when it does). Returns the report of
-    /// attaching, or nil when it is not that case.
-    private func joinConcurrentContainer(
-        _ container: CloudContainer, sentinel: Presence<ContainerDescriptor>, state: SyncState
-    ) throws -> SyncReport? {
-        guard !state.containerShared, case let .present(found) = sentinel, found.container != state.containerID,
-            !found.isNewerFormat, (found.encryption != nil) == state.encrypted,
-            let created = state.containerCreated, abs(found.created.timeIntervalSince(created)) <= Self.concurrentCreationWindow,
-            let cloud = state.cloud, let name = state.containerName,
-            try !container.devices().registrations.contains(where: { $0.device != store.deviceID })
-        else { return nil }
-        var report = try attach(
-            cloud: cloud, containerName: name, deviceName: state.deviceName ?? store.deviceID.storeString, access: state.access)
-        report.joinedContainer = found.container
-        return report
-    }
-
-    /// Records, once, that another device registered in this device's container: from then
-    /// on a container found in its place is never taken for one created at the same time.
-    private func noteSharing(_ container: CloudContainer) throws {
-        guard try container.devices().registrations.contains(where: { $0.device != store.deviceID }) else { return }
-        try store.recordSync { ledger in try ledger.update { $0.containerShared = true } }
-    }
-
-    private func detach(_ reason: SyncStateReason) throws -> Never {
-        try setState(.off, reason: reason)
-        throw SyncError.detached(reason: reason.description)
-    }
-
-    /// A local save applies no merge rule: what it moved may let an item the merge displaced
-    /// go back, and what it removed may leave an item kept for a change its purge had not
-    /// seen without one. Before its changes are exported, the rules place and erase here what
-    /// they will on every device the changes reach.
-    private func settleLocalSaves() throws {
-        let displaced = try store.hasDisplacedItems()
-        let kept = try store.hasKeptPurgedItems()
-        guard try (displaced || kept) && store.hasOutboxEntries() else { return }
-        try store.merge { replica in
-            if displaced { try HierarchyRepair(replica: replica).placeDisplaced() }
-            if kept { try CausalDelete(replica: replica, history: HistoryMerger(replica: replica)).recheckKeptItems() }
-        }
-    }
-
-    private func setState(_ state: SyncStatus.State, reason: SyncStateReason?) throws {
+    /// Records the state of sync and why, as of now.
+    func setState(_ state: SyncStatus.State, reason: SyncStateReason?) throws {
         try store.recordSync { ledger in
             try ledger.update { record in
                 record.state = state

@@ -97,16 +97,3 @@ struct HierarchyRepair {
         return best?.id
     }
 }
-
-extension Store {
-    /// Runs `body` on a replica in one write transaction, then places the hierarchy by the
-    /// merge's rules: how sync applies changes.
-    @discardableResult
-    func merge<T>(durable: Bool = true, _ body: (Replica) throws -> T) throws -> T {
-        try replicate(durable: durable) { replica in
-            let result = try body(replica)
-            try HierarchyRepair(replica: replica).run()
-            return result
-        }
-    }
-}

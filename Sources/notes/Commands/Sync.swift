@@ -119,49 +119,50 @@ extension Notes.Sync {
         }
 
         func run() throws {
-            let databaseExists = FileManager.default.fileExists(
-                atPath: storeOptions.folder.appendingPathComponent(Store.databaseFileName).path)
-            guard cloud != nil || databaseExists else { throw Self.noCloudFolder }
-            if !databaseExists, let cloud, try join(cloud: URL(fileURLWithPath: cloud)) { return }
-            let store = try storeOptions.open()
-            let engine = SyncEngine(store: store, hooks: .environment)
-            engine.passphrase = passphraseOptions.source()
-            let last = try engine.lastAttachment()
-            guard let folder = cloud.map({ URL(fileURLWithPath: $0) }) ?? last?.cloud else { throw Self.noCloudFolder }
-            let name = container ?? last?.containerName ?? SyncEngine.defaultContainerName
-            let target = folder.appendingPathComponent(name).standardizedFileURL
-            if let last, last.isOn, last.cloud.appendingPathComponent(last.containerName).standardizedFileURL != target, !move {
-                let current = last.cloud.appendingPathComponent(last.containerName).path
-                guard isatty(0) == 1, Confirmation.ask("sync is on with '\(current)': move this device to '\(target.path)'?") else {
-                    throw InputError.usage("sync is on with '\(current)': give --move to attach this store to '\(target.path)' instead")
-                }
+            let request = SyncEngine.EnableRequest(
+                cloud: cloud.map { URL(fileURLWithPath: $0) }, containerName: container, deviceName: deviceName, move: move)
+            switch SyncEngine.enableStart(request, storeFolder: storeOptions.folder) {
+            case .noCloudFolder: throw Self.noCloudFolder
+            case let .join(target): if try join(target) { return }
+            case .openStore: break
             }
-            let device = deviceName ?? last?.deviceName ?? SyncEngine.defaultDeviceName(for: storeOptions.folder)
+            let engine = SyncEngine(store: try storeOptions.open(), hooks: .environment)
+            engine.passphrase = passphraseOptions.source()
+            let target: SyncEngine.EnableTarget
+            switch try engine.decideEnabling(request) {
+            case .noCloudFolder:
+                throw Self.noCloudFolder
+            case let .attach(chosen):
+                target = chosen
+            case let .confirmMove(current, chosen):
+                guard isatty(0) == 1, Confirmation.ask("sync is on with '\(current)': move this device to '\(chosen.folder.path)'?") else {
+                    throw InputError.usage("sync is on with '\(current)': give --move to attach this store to '\(chosen.folder.path)' instead")
+                }
+                target = chosen
+            }
             let bar = ProgressBar()
             engine.importProgress = bar.update
             defer { bar.finish() }
             let report = try engine.enable(
-                cloud: folder, containerName: name, deviceName: device, access: groupAccess ? .group : .private,
-                encrypt: encrypt, allowPlain: allowPlain)
+                cloud: target.cloud, containerName: target.containerName, deviceName: target.deviceName,
+                access: groupAccess ? .group : .private, encrypt: encrypt, allowPlain: allowPlain)
             bar.finish()
-            print("sync on: device '\(device)' in '\(target.path)'\(try engine.encryption().encrypted ? ", encrypted" : "")")
+            print("sync on: device '\(target.deviceName)' in '\(target.folder.path)'\(try engine.encryption().encrypted ? ", encrypted" : "")")
             SyncOutput.show(report)
         }
 
         /// A new device (no database yet) starts from the container's newest baseline when it
         /// has one; returns whether it did.
-        private func join(cloud: URL) throws -> Bool {
-            let device = deviceName ?? SyncEngine.defaultDeviceName(for: storeOptions.folder)
-            let name = container ?? SyncEngine.defaultContainerName
+        private func join(_ target: SyncEngine.EnableTarget) throws -> Bool {
             let bar = ProgressBar()
             defer { bar.finish() }
             guard let (_, report) = try SyncEngine.join(
-                folder: storeOptions.folder, cloud: cloud, containerName: name, deviceName: device,
-                access: groupAccess ? .group : .private, progress: bar.update, passphrase: passphraseOptions.source(),
-                encrypt: encrypt, hooks: .environment)
+                folder: storeOptions.folder, cloud: target.cloud, containerName: target.containerName,
+                deviceName: target.deviceName, access: groupAccess ? .group : .private, progress: bar.update,
+                passphrase: passphraseOptions.source(), encrypt: encrypt, hooks: .environment)
             else { return false }
             bar.finish()
-            print("sync on: device '\(device)' in '\(cloud.appendingPathComponent(name).standardizedFileURL.path)'")
+            print("sync on: device '\(target.deviceName)' in '\(target.folder.path)'")
             SyncOutput.show(report)
             return true
         }
