@@ -60,8 +60,9 @@ struct MergeRegion: Equatable {
 
     /// The lines of a side that stand where its hunk, widened to the base lines `base`, is.
     private static func widened(_ hunk: LineHunk, to base: Range<Int>) -> Range<Int> {
-        (hunk.new.lowerBound - (hunk.old.lowerBound - base.lowerBound))
-            ..< (hunk.new.upperBound + (base.upperBound - hunk.old.upperBound))
+        let lower = hunk.new.lowerBound - (hunk.old.lowerBound - base.lowerBound)
+        let upper = hunk.new.upperBound + (base.upperBound - hunk.old.upperBound)
+        return lower..<upper
     }
 
     /// Adds a region, joined into the last one (as a conflict, unless of the same kind) when

@@ -220,7 +220,10 @@ public enum LogCodec {
                 delta = read
             case ("delta", _):
                 throw .corrupt("line \(number) has a body delta that is not one")
-            default: break  // unknown keys, a `stamps` that is not an object; a required key of another type stays missing
+            default:
+                // Unknown keys, a `stamps` that is not an object; a required key of another
+                // type stays missing.
+                break
             }
         }
         guard let entity, let id, let operation, let clock, clock >= 0, let values else {
