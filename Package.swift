@@ -113,7 +113,8 @@ let package = Package(
         .testTarget(
             name: "NoteInterchangeTests",
             dependencies: [
-                "NoteInterchange", "NoteStore", "NoteFiles", "NoteTestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                "NoteInterchange", "NoteStore", "NoteFiles", "NoteTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "NoteMarkdownTests",

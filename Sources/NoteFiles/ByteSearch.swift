@@ -18,7 +18,9 @@ public enum ByteSearch {
     }
 
     /// The range of the first `needle` in `text` at or after `start`.
-    public static func firstRange(of needle: [UInt8], in text: Substring, from start: Substring.Index? = nil) -> Range<Substring.Index>? {
+    public static func firstRange(of needle: [UInt8], in text: Substring, from start: Substring.Index? = nil) -> Range<
+        Substring.Index
+    >? {
         let utf8 = text.utf8
         let startOffset = start.map { utf8.distance(from: utf8.startIndex, to: $0) } ?? 0
         let found: Int?? = utf8.withContiguousStorageIfAvailable { buffer in

@@ -33,7 +33,8 @@ public enum FolderListing {
             // The name is read in place: the record readdir(3) gives is only as long as its
             // name, so a copy of the whole `d_name` field (256 bytes) could read past the
             // end of the system's buffer, into memory that is not mapped.
-            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
+            let name = String(
+                cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
             guard name != ".", name != ".." else { continue }
             entries.append(Entry(name: name, kind: kind(entry.pointee.d_type, name, in: folder)))
         }

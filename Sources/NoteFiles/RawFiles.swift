@@ -18,15 +18,21 @@ public enum RawFiles {
         guard descriptor >= 0 else { return .failed(FileError(path: path, reason: String(cString: strerror(errno)))) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return .failed(FileError(path: path, reason: String(cString: strerror(errno)))) }
+        guard fstat(descriptor, &info) == 0 else {
+            return .failed(FileError(path: path, reason: String(cString: strerror(errno))))
+        }
         guard Int(info.st_size) <= limit else { return .tooLarge }
         var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
         var count = 0
         while true {
             if count > limit { return .tooLarge }
             // Room for one byte past the limit at most: enough to know the file is over it.
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(max(bytes.count, 4096), limit + 1 - bytes.count))) }
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if count == bytes.count {
+                bytes.append(contentsOf: repeatElement(0, count: min(max(bytes.count, 4096), limit + 1 - bytes.count)))
+            }
+            let read = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count)
+            }
             if read < 0 {
                 if errno == EINTR { continue }
                 return .failed(FileError(path: path, reason: String(cString: strerror(errno))))

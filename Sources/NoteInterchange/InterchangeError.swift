@@ -14,7 +14,8 @@ public enum InterchangeError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case let .notEmpty(path): return "cannot export to \(path): it is not empty (give --force to write over the files it has)"
+        case let .notEmpty(path):
+            return "cannot export to \(path): it is not empty (give --force to write over the files it has)"
         case let .symbolicLink(path): return "cannot export to '\(path)': it is a symbolic link"
         case let .io(path, reason): return "cannot use \(path): \(reason)"
         case let .notAnExport(path, reason): return "cannot import \(path): \(reason)"
@@ -23,7 +24,8 @@ public enum InterchangeError: Error, CustomStringConvertible, Equatable {
 
     static func io(_ url: URL, _ error: any Error) -> InterchangeError {
         let reason: String
-        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain {
+        if let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, posix.domain == NSPOSIXErrorDomain
+        {
             reason = String(cString: strerror(Int32(posix.code)))
         } else if (error as NSError).domain == NSCocoaErrorDomain {
             reason = Self.cocoaReason((error as NSError).code)

@@ -60,7 +60,9 @@ enum HTMLImages {
         var index = start
         while index < bytes.count, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") { index += 1 }
         let nameStart = index
-        while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "="), bytes[index] != UInt8(ascii: ">") {
+        while index < bytes.count, !isSpace(bytes[index]), bytes[index] != UInt8(ascii: "="),
+            bytes[index] != UInt8(ascii: ">")
+        {
             index += 1
         }
         guard index > nameStart else { return nil }

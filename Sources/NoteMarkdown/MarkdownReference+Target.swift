@@ -31,12 +31,16 @@ extension MarkdownReference {
     /// to a space or the closing parenthesis.
     private func destination(in bytes: [UInt8]) -> Range<Int>? {
         var index = range.upperBound - 1
-        while index > range.lowerBound, !(bytes[index] == UInt8(ascii: "(") && bytes[index - 1] == UInt8(ascii: "]")) { index -= 1 }
+        while index > range.lowerBound, !(bytes[index] == UInt8(ascii: "(") && bytes[index - 1] == UInt8(ascii: "]")) {
+            index -= 1
+        }
         guard index > range.lowerBound else { return nil }
         var start = index + 1
         while start < range.upperBound, bytes[start] == 0x20 || bytes[start] == 0x0A { start += 1 }
         if start < range.upperBound, bytes[start] == UInt8(ascii: "<") {
-            guard let close = bytes[(start + 1)..<range.upperBound].firstIndex(of: UInt8(ascii: ">")) else { return nil }
+            guard let close = bytes[(start + 1)..<range.upperBound].firstIndex(of: UInt8(ascii: ">")) else {
+                return nil
+            }
             return (start + 1)..<close
         }
         var stop = start
@@ -70,7 +74,9 @@ extension MarkdownReference {
             guard start < range.upperBound, bytes[start] == UInt8(ascii: "=") else { continue }
             start += 1
             while start < range.upperBound, bytes[start] == 0x20 { start += 1 }
-            if start < range.upperBound, bytes[start] == UInt8(ascii: "\"") || bytes[start] == UInt8(ascii: "'") { start += 1 }
+            if start < range.upperBound, bytes[start] == UInt8(ascii: "\"") || bytes[start] == UInt8(ascii: "'") {
+                start += 1
+            }
             let end = start + written.count
             if end <= range.upperBound, Array(bytes[start..<end]) == written { return start..<end }
         }

@@ -28,7 +28,10 @@ public struct MarkdownReference: Equatable, Sendable {
     /// Where it is in the text, in UTF-8 bytes.
     public var range: Range<Int>
 
-    public init(kind: Kind, target: String, fragment: String? = nil, display: String? = nil, text: String = "", range: Range<Int>) {
+    public init(
+        kind: Kind, target: String, fragment: String? = nil, display: String? = nil, text: String = "",
+        range: Range<Int>
+    ) {
         self.kind = kind
         self.target = target
         self.fragment = fragment

@@ -16,9 +16,13 @@ public enum MarkdownScanner {
         text.makeContiguousUTF8()
         return text.utf8.withContiguousStorageIfAvailable { bytes in
             guard let base = bytes.baseAddress, bytes.count > 0 else { return [] }
-            guard let document = base.withMemoryRebound(to: CChar.self, capacity: bytes.count, {
-                cmark_parse_document($0, bytes.count, CMARK_OPT_SOURCEPOS)
-            }) else { return [] }
+            guard
+                let document = base.withMemoryRebound(
+                    to: CChar.self, capacity: bytes.count,
+                    {
+                        cmark_parse_document($0, bytes.count, CMARK_OPT_SOURCEPOS)
+                    })
+            else { return [] }
             defer { cmark_node_free(document) }
             var walk = Walk(bytes: bytes)
             walk.run(document)
@@ -41,7 +45,8 @@ public enum MarkdownScanner {
         var found: [String] = []
         var seen: Set<String> = []
         while case let event = cmark_iter_next(iterator), event != CMARK_EVENT_DONE {
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_TEXT,
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
+                cmark_node_get_type(node) == CMARK_NODE_TEXT,
                 let literal = cmark_node_get_literal(node)
             else { continue }
             for tag in Hashtags.find(in: String(cString: literal)) where seen.insert(tag).inserted { found.append(tag) }
@@ -74,7 +79,9 @@ public enum MarkdownScanner {
                 let type = cmark_node_get_type(node)
                 if event == CMARK_EVENT_EXIT, type == CMARK_NODE_IMAGE { imagesEntered -= 1 }
                 guard event == CMARK_EVENT_ENTER else { continue }
-                if imagesEntered > 0, type == CMARK_NODE_IMAGE || type == CMARK_NODE_LINK || type == CMARK_NODE_HTML_INLINE {
+                if imagesEntered > 0,
+                    type == CMARK_NODE_IMAGE || type == CMARK_NODE_LINK || type == CMARK_NODE_HTML_INLINE
+                {
                     if type == CMARK_NODE_IMAGE { imagesEntered += 1 }
                     continue
                 }
@@ -106,7 +113,8 @@ public enum MarkdownScanner {
                 fragment = String(url[url.index(after: hash)...])
             }
             let decoded = target.removingPercentEncoding ?? String(target)
-            return MarkdownReference(kind: kind, target: decoded, fragment: fragment, text: plainText(of: node), range: range(of: node))
+            return MarkdownReference(
+                kind: kind, target: decoded, fragment: fragment, text: plainText(of: node), range: range(of: node))
         }
 
         /// The text of a node's inline children, without their markup.

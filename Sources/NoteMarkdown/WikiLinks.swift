@@ -2,7 +2,9 @@
 /// `[[target|display]]`, and embeds `![[…]]`, on one line; `\|` (as in a table) is a `|`.
 enum WikiLinks {
     /// The wiki links in `span` of `bytes`, outside the `skipped` ranges.
-    static func find(in bytes: UnsafeBufferPointer<UInt8>, _ span: Range<Int>, skipping skipped: [Range<Int>]) -> [MarkdownReference] {
+    static func find(in bytes: UnsafeBufferPointer<UInt8>, _ span: Range<Int>, skipping skipped: [Range<Int>])
+        -> [MarkdownReference]
+    {
         var found: [MarkdownReference] = []
         var index = span.lowerBound
         while index + 3 < span.upperBound {
@@ -10,7 +12,8 @@ enum WikiLinks {
                 index = inside.upperBound
                 continue
             }
-            guard bytes[index] == UInt8(ascii: "["), bytes[index + 1] == UInt8(ascii: "["), !isEscaped(bytes, index) else {
+            guard bytes[index] == UInt8(ascii: "["), bytes[index + 1] == UInt8(ascii: "["), !isEscaped(bytes, index)
+            else {
                 index += 1
                 continue
             }
@@ -18,9 +21,12 @@ enum WikiLinks {
                 index += 2
                 continue
             }
-            let isEmbed = index > span.lowerBound && bytes[index - 1] == UInt8(ascii: "!") && !isEscaped(bytes, index - 1)
+            let isEmbed =
+                index > span.lowerBound && bytes[index - 1] == UInt8(ascii: "!") && !isEscaped(bytes, index - 1)
             let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[(index + 2)..<close]), as: UTF8.self)
-            if let reference = parse(inner, kind: isEmbed ? .wikiEmbed : .wikiLink, range: (isEmbed ? index - 1 : index)..<(close + 2)) {
+            if let reference = parse(
+                inner, kind: isEmbed ? .wikiEmbed : .wikiLink, range: (isEmbed ? index - 1 : index)..<(close + 2))
+            {
                 found.append(reference)
             }
             index = close + 2
@@ -30,7 +36,9 @@ enum WikiLinks {
 
     /// Where the `]]` that closes a link opened before `start` is: on the same line, with no
     /// `[[` before it.
-    private static func closing(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int, skipping skipped: [Range<Int>]) -> Int? {
+    private static func closing(
+        _ bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int, skipping skipped: [Range<Int>]
+    ) -> Int? {
         var index = start
         while index + 1 < end {
             let byte = bytes[index]

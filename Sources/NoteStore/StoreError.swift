@@ -82,7 +82,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "cannot change '\(item)': \(reason)"
         case let .changedElsewhere(item, properties):
             let list = properties.joined(separator: " and ")
-            return "cannot save '\(item)': its \(list) changed in the store since it was read (from another device or process); nothing was saved"
+            return
+                "cannot save '\(item)': its \(list) changed in the store since it was read (from another device or process); nothing was saved"
         case let .invalidTag(tag, reason):
             return "invalid tag '\(tag.count > 60 ? tag.prefix(57) + "..." : tag)': \(reason)"
         case let .invalidProperty(key, reason):

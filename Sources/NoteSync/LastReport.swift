@@ -31,7 +31,12 @@ enum LastReport {
 extension SkippedFile.Reason {
     /// The reason from its description, as a status report kept it.
     init(reported text: String) {
-        let known: [SkippedFile.Reason] = [.badlyNamed, .symbolicLink, .notAFile, .notAFolder, .tooLarge, .foreignContainer, .missingBase, .wrongDevice]
-        self = known.first { $0.description == text } ?? .unreadable(String(text.dropFirst(text.hasPrefix("unreadable: ") ? 12 : 0)))
+        let known: [SkippedFile.Reason] = [
+            .badlyNamed, .symbolicLink, .notAFile, .notAFolder, .tooLarge, .foreignContainer, .missingBase,
+            .wrongDevice,
+        ]
+        self =
+            known.first { $0.description == text }
+            ?? .unreadable(String(text.dropFirst(text.hasPrefix("unreadable: ") ? 12 : 0)))
     }
 }

@@ -64,9 +64,10 @@ extension SyncEngine {
         let databaseExists = Store.hasDatabase(in: folder)
         guard let cloud = request.cloud else { return databaseExists ? .openStore : .noCloudFolder }
         if databaseExists { return .openStore }
-        return .join(EnableTarget(
-            cloud: cloud, containerName: request.containerName ?? defaultContainerName,
-            deviceName: request.deviceName ?? defaultDeviceName(for: folder)))
+        return .join(
+            EnableTarget(
+                cloud: cloud, containerName: request.containerName ?? defaultContainerName,
+                deviceName: request.deviceName ?? defaultDeviceName(for: folder)))
     }
 
     /// Decides where enabling attaches this store: what the request gives, else what the store
@@ -79,7 +80,8 @@ extension SyncEngine {
         let target = EnableTarget(
             cloud: cloud, containerName: request.containerName ?? last?.containerName ?? Self.defaultContainerName,
             deviceName: request.deviceName ?? last?.deviceName ?? Self.defaultDeviceName(for: store.folder))
-        if let last, last.isOn, last.cloud.appendingPathComponent(last.containerName).standardizedFileURL != target.folder,
+        if let last, last.isOn,
+            last.cloud.appendingPathComponent(last.containerName).standardizedFileURL != target.folder,
             !request.move
         {
             return .confirmMove(current: last.cloud.appendingPathComponent(last.containerName).path, target: target)

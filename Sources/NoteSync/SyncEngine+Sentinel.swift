@@ -34,7 +34,8 @@ extension SyncEngine {
             try detach(.noLongerEncrypted)
         case let .present(descriptor) where descriptor.encryption != nil && container.sealing == nil:
             try detach(.nowEncrypted)
-        case let .present(descriptor) where descriptor.encryption.map { container.sealing?.isKey(of: $0) == false } == true:
+        case let .present(descriptor)
+        where descriptor.encryption.map { container.sealing?.isKey(of: $0) == false } == true:
             try detach(.anotherKey)
         case .present:
             break
@@ -83,12 +84,14 @@ extension SyncEngine {
     ) throws -> SyncReport? {
         guard !state.containerShared, case let .present(found) = sentinel, found.container != state.containerID,
             !found.isNewerFormat, (found.encryption != nil) == state.encrypted,
-            let created = state.containerCreated, abs(found.created.timeIntervalSince(created)) <= Self.concurrentCreationWindow,
+            let created = state.containerCreated,
+            abs(found.created.timeIntervalSince(created)) <= Self.concurrentCreationWindow,
             let cloud = state.cloud, let name = state.containerName,
             try !container.devices().registrations.contains(where: { $0.device != store.deviceID })
         else { return nil }
         var report = try attach(
-            cloud: cloud, containerName: name, deviceName: state.deviceName ?? store.deviceID.storeString, access: state.access)
+            cloud: cloud, containerName: name, deviceName: state.deviceName ?? store.deviceID.storeString,
+            access: state.access)
         report.joinedContainer = found.container
         return report
     }

@@ -26,7 +26,8 @@ extension SyncEngine {
             state: state.state, reason: state.reason?.description, since: state.since, cloud: state.cloud?.path,
             containerName: state.containerName, container: state.containerID, device: store.deviceID,
             deviceName: state.deviceName, devices: devices, pendingExports: try store.outboxEntries().count,
-            exportedSequence: state.exportedSequence, waiting: last.waiting.filter { !Self.isApplied($0, state.applied) },
+            exportedSequence: state.exportedSequence,
+            waiting: last.waiting.filter { !Self.isApplied($0, state.applied) },
             skipped: skipped, lastSync: state.lastSync, catchUp: CatchUp.current(in: store.folder))
         status.newestBaseline = newestBaseline
         status.exportError = state.exportError
@@ -43,7 +44,9 @@ extension SyncEngine {
     }
 
     /// The devices registered in the container besides this one, with their logs.
-    private func otherDevices(_ container: CloudContainer, state: SyncState, skipped: inout [SkippedFile]) throws -> [SyncStatus.Device] {
+    private func otherDevices(_ container: CloudContainer, state: SyncState, skipped: inout [SkippedFile]) throws
+        -> [SyncStatus.Device]
+    {
         let (registrations, skippedRegistrations) = try container.devices()
         skipped += skippedRegistrations.filter { !skipped.contains($0) }
         let (logDevices, _) = try container.logDevices()

@@ -64,7 +64,8 @@ public final class SyncEngine {
     /// store new to the container starts from the newest baseline there, merged into what it
     /// holds, and pushes what it held before.
     func attach(
-        cloud: URL, containerName: String, deviceName: String, access: CloudAccess, joined: Bool = false, encrypt: Bool = false,
+        cloud: URL, containerName: String, deviceName: String, access: CloudAccess, joined: Bool = false,
+        encrypt: Bool = false,
         allowPlain: Bool = false
     ) throws -> SyncReport {
         if !encrypt && !allowPlain { try refuseToGoPlain(cloud: cloud, name: containerName, access: access) }
@@ -73,13 +74,17 @@ public final class SyncEngine {
         // their own (below); said in the store before the registration is written, so that a
         // stop in between does not pass them over when enabling again.
         let previous = try SyncState(store)
-        if case .absent = container.registration(of: store.deviceID), previous.containerID == container.identity, !joined {
+        if case .absent = container.registration(of: store.deviceID), previous.containerID == container.identity,
+            !joined
+        {
             try store.recordSync { ledger in try ledger.update { $0.returning = true } }
         }
-        try container.register(DeviceRegistration(
-            container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
-            modelVersion: Store.currentModelVersion))
-        let created: Date? = if case let .present(descriptor) = container.descriptor() { descriptor.created } else { nil }
+        try container.register(
+            DeviceRegistration(
+                container: container.identity, device: store.deviceID, name: deviceName, registered: Date(),
+                modelVersion: Store.currentModelVersion))
+        let created: Date? =
+            if case let .present(descriptor) = container.descriptor() { descriptor.created } else { nil }
         var published = try container.logSequences(of: store.deviceID).sequences.last ?? 0
         if previous.containerID == container.identity {
             // Logs of this device may not all be visible here yet: never reuse a sequence.
@@ -90,7 +95,8 @@ public final class SyncEngine {
         try store.startRecordingChanges()
         var keptEdits = 0
         if try store.syncRecord().returning {
-            keptEdits = try UnpublishedEdits(store: store).keepIfHistoryWasDropped(in: container, deviceName: deviceName)
+            keptEdits = try UnpublishedEdits(store: store).keepIfHistoryWasDropped(
+                in: container, deviceName: deviceName)
             try store.recordSync { ledger in try ledger.update { $0.returning = false } }
         }
         let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
@@ -117,7 +123,8 @@ public final class SyncEngine {
         }
         // Pushed before the state says `on`: if the push stops half way, enabling again pushes
         // the snapshot once more after what was published, and the merge rules make it harmless.
-        let pushed = try SnapshotPusher(store: store, container: container, containerID: container.identity).push(records)
+        let pushed = try SnapshotPusher(store: store, container: container, containerID: container.identity).push(
+            records)
         try store.recordSync { ledger in
             try ledger.removeOutboxEntries(through: outboxThrough)
             try ledger.update { record in
@@ -145,7 +152,8 @@ public final class SyncEngine {
         let state = try SyncState(store)
         if forget, let cloud = state.cloud, let name = state.containerName {
             if let identity = state.containerID {
-                let container = try CloudContainer(cloud: cloud, name: name, identity: identity, writer: store.deviceID, access: state.access)
+                let container = try CloudContainer(
+                    cloud: cloud, name: name, identity: identity, writer: store.deviceID, access: state.access)
                 try container.removeRegistration(of: store.deviceID)
             }
         }
@@ -221,9 +229,13 @@ public final class SyncEngine {
 
     /// Publishes again what this device published and lost (``OwnLogRecovery``); returns the
     /// state to export from, read again when it recovered a log.
-    private func recoverOwnLogs(_ container: CloudContainer, state: SyncState, report: inout SyncReport) throws -> SyncState {
-        report.recoveredLogs = try OwnLogRecovery(store: store, container: container, containerID: container.identity, hooks: hooks)
-            .recover(exported: state.exportedSequence, report: &report)
+    private func recoverOwnLogs(_ container: CloudContainer, state: SyncState, report: inout SyncReport) throws
+        -> SyncState
+    {
+        report.recoveredLogs = try OwnLogRecovery(
+            store: store, container: container, containerID: container.identity, hooks: hooks
+        )
+        .recover(exported: state.exportedSequence, report: &report)
         return report.recoveredLogs > 0 ? try SyncState(store) : state
     }
 
@@ -231,8 +243,10 @@ public final class SyncEngine {
     /// by `sync status` until an export succeeds (`clearingError`: one was recorded before).
     private func exportSaves(_ container: CloudContainer, from state: SyncState, clearingError: Bool) throws -> Int {
         do {
-            let exported = try LogExporter(store: store, container: container, containerID: container.identity, hooks: hooks)
-                .export(state: state)
+            let exported = try LogExporter(
+                store: store, container: container, containerID: container.identity, hooks: hooks
+            )
+            .export(state: state)
             if clearingError { try store.recordSync { try $0.update { $0.exportError = nil } } }
             return exported
         } catch {
@@ -254,7 +268,8 @@ public final class SyncEngine {
         let before = report
         var present = try importer.importAvailable(into: &report)
         present = try catchUp(container, importer: importer, present: present, before: before, report: &report)
-        report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID).republish()
+        report.exportedLogs += try PassedOverLogs(store: store, container: container, containerID: containerID)
+            .republish()
         var awaited = AwaitedFiles()
         let blobs = BlobRepair(store: store, container: container, containerID: containerID)
         awaited.blobs = try blobs.fetchAwaited().union(report.neededBlobs.filter { !store.hasBlob($0) })
@@ -316,7 +331,8 @@ public final class SyncEngine {
         // next sync.
         let awaitedChanged = try SyncState.recordAwaited(awaited, in: store)
         try compaction.acknowledge(
-            force: awaitedChanged || report.skipped.contains { $0.reason == .foreignContainer || $0.reason == .missingBase })
+            force: awaitedChanged
+                || report.skipped.contains { $0.reason == .foreignContainer || $0.reason == .missingBase })
     }
 
     /// Removes stale temporary files when due, and records the time and the report of the sync.

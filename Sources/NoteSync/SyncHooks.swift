@@ -57,6 +57,10 @@ final class CrashSchedule: Sendable {
 
     func reach(_ point: CrashPoint) {
         guard point.rawValue == self.point else { return }
-        if reached.withLock({ $0 += 1; return $0 }) == count { kill(getpid(), SIGKILL) }
+        if reached.withLock({
+            $0 += 1; return $0
+        }) == count {
+            kill(getpid(), SIGKILL)
+        }
     }
 }

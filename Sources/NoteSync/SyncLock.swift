@@ -18,7 +18,9 @@ final class SyncLock {
     /// An exclusive lock on the file `name` in the store folder; with `wait` false, nil when
     /// another process (or another lock in this one) holds it.
     init?(storeFolder: URL, name: String, wait: Bool) throws {
-        guard let descriptor = try Self.lock(storeFolder.appendingPathComponent(name).path, wait: wait) else { return nil }
+        guard let descriptor = try Self.lock(storeFolder.appendingPathComponent(name).path, wait: wait) else {
+            return nil
+        }
         self.descriptor = descriptor
     }
 

@@ -51,7 +51,9 @@ struct SyncState {
         clockAhead = snapshot.clockAhead
         awaited.logs = snapshot.awaitedLogs
         awaited.blobs = snapshot.awaitedBlobs
-        unusableBaselines = snapshot.unusableBaselines.mapValues { UnusableBaseline(identity: $0.identity, reason: $0.reason) }
+        unusableBaselines = snapshot.unusableBaselines.mapValues {
+            UnusableBaseline(identity: $0.identity, reason: $0.reason)
+        }
         access = record.groupAccess ? .group : .private
         exportedSequence = record.exportedSequence
         cloud = record.cloud

@@ -17,12 +17,15 @@ public enum CanonicalDump {
                 "\(item.id.uuidString.lowercased()) \(item.kind.rawValue) \(item.name) parent=\(parent) trashed=\(trashed) "
                     + "created=\(Int64(item.created.timeIntervalSince1970 * 1000)) modified=\(Int64(item.modified.timeIntervalSince1970 * 1000)) "
                     + "body=\(item.body.map { $0.debugDescription } ?? "nil")")
-            for version in try store.history(of: item.id).filter({ including(item.id, $0) }).sorted(by: { ($0.property.rawValue, $0.stamp) < ($1.property.rawValue, $1.stamp) }) {
+            for version in try store.history(of: item.id).filter({ including(item.id, $0) }).sorted(by: {
+                ($0.property.rawValue, $0.stamp) < ($1.property.rawValue, $1.stamp)
+            }) {
                 let text = try store.text(of: item.id, version.property, at: version.stamp) ?? ""
                 let bases = version.bases.map { $0.map(\.text).sorted().joined(separator: ",") } ?? "legacy"
                 lines.append(
                     "  version \(version.property.rawValue) \(version.stamp.text) \(version.origin.rawValue) bases=\(bases)\(version.fromMerge ? " from-merge" : "") "
-                        + "head=\(version.isHead) text=\(text.hashValue == 0 ? 0 : text.utf8.count):\(text.debugDescription.prefix(80))")
+                        + "head=\(version.isHead) text=\(text.hashValue == 0 ? 0 : text.utf8.count):\(text.debugDescription.prefix(80))"
+                )
             }
             let tags = try store.tags(of: item.id)
             if !tags.isEmpty { lines.append("  tags " + tags.joined(separator: ",")) }

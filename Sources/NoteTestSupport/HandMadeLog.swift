@@ -23,7 +23,8 @@ public enum HandMadeLog {
         modelVersion: Int = Store.currentModelVersion, dependencies: [UUID: Int64] = [:]
     ) -> Data {
         let header = LogHeader(
-            modelVersion: modelVersion, container: container, device: device, sequence: sequence, changes: changes.count,
+            modelVersion: modelVersion, container: container, device: device, sequence: sequence,
+            changes: changes.count,
             dependencies: dependencies, blobs: [], written: Date())
         return LogCodec.encode(TransactionLog(header: header, changes: changes))
     }

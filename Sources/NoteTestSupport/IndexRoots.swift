@@ -13,17 +13,21 @@ public enum IndexRoots {
         try queue.writeWithoutTransaction { db in
             var roots: [Int] = []
             for name in [first, second] {
-                guard let root = try SQLRequest<Int>(literal: "SELECT rootpage FROM sqlite_schema WHERE name = \(name)").fetchOne(db) else {
+                guard
+                    let root = try SQLRequest<Int>(literal: "SELECT rootpage FROM sqlite_schema WHERE name = \(name)")
+                        .fetchOne(db)
+                else {
                     throw DatabaseError(message: "no index \(name) in \(file.path)")
                 }
                 roots.append(root)
             }
-            try db.execute(literal: """
-                PRAGMA writable_schema = ON;
-                UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = \(first);
-                UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = \(second);
-                PRAGMA writable_schema = OFF
-                """)
+            try db.execute(
+                literal: """
+                    PRAGMA writable_schema = ON;
+                    UPDATE sqlite_schema SET rootpage = \(roots[1]) WHERE name = \(first);
+                    UPDATE sqlite_schema SET rootpage = \(roots[0]) WHERE name = \(second);
+                    PRAGMA writable_schema = OFF
+                    """)
         }
     }
 }

@@ -50,7 +50,8 @@ public enum NotesCommand {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let process = makeProcess(arguments, store: store, environment: environment, unprivileged: unprivileged)
         if let clockOffset {
-            process.arguments = ["-f", clockOffset, process.executableURL?.path ?? binary.path] + (process.arguments ?? [])
+            process.arguments =
+                ["-f", clockOffset, process.executableURL?.path ?? binary.path] + (process.arguments ?? [])
             process.executableURL = URL(fileURLWithPath: fakeTimeBinary)
         }
         let out = try FileHandle(forWritingTo: outURL)

@@ -23,8 +23,10 @@ public final class TerminalSession: @unchecked Sendable {
             case .zsh: ["zsh", "-f"]
             // No greeting, and no suggestion from history drawn after the cursor.
             case .fish:
-                ["fish", "--no-config", "--init-command",
-                 "function fish_prompt; printf '$ '; end; set -g fish_greeting; set -g fish_autosuggestion_enabled 0"]
+                [
+                    "fish", "--no-config", "--init-command",
+                    "function fish_prompt; printf '$ '; end; set -g fish_greeting; set -g fish_autosuggestion_enabled 0",
+                ]
             }
         }
 
@@ -43,9 +45,12 @@ public final class TerminalSession: @unchecked Sendable {
             "PATH": "\(NotesCommand.binary.deletingLastPathComponent().path):/usr/local/bin:/usr/bin:/bin",
         ]
         for (key, value) in environment { env[key] = value }
-        let shell = ["env", "-i"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let shell =
+            ["env", "-i"] + env.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             + shell.command
-        try startServer(["-f", "/dev/null", "new-session", "-d", "-c", home.path, "-x", "\(width)", "-y", "\(height)", "--"] + shell)
+        try startServer(
+            ["-f", "/dev/null", "new-session", "-d", "-c", home.path, "-x", "\(width)", "-y", "\(height)", "--"] + shell
+        )
         guard eventually(within: 10, { (try? screen())?.contains("$") ?? false }) else {
             throw TerminalSessionError("the shell in the terminal did not start: \((try? screen()) ?? "")")
         }
@@ -83,10 +88,15 @@ public final class TerminalSession: @unchecked Sendable {
         within timeout: TimeInterval = 15, _ what: String, _ condition: (String) -> Bool
     ) throws -> String {
         var last = ""
-        if eventually(within: timeout, {
-            last = (try? screen()) ?? ""
-            return condition(last)
-        }) { return last }
+        if eventually(
+            within: timeout,
+            {
+                last = (try? screen()) ?? ""
+                return condition(last)
+            })
+        {
+            return last
+        }
         throw TerminalSessionError("the screen never showed \(what); it shows:\n\(last)")
     }
 
@@ -116,10 +126,15 @@ public final class TerminalSession: @unchecked Sendable {
     public func waitForRawMode(within timeout: TimeInterval = 15) throws {
         let tty = try device()
         var modes = ""
-        if eventually(within: timeout, {
-            modes = (try? Self.output(of: "/bin/stty", ["-F", tty, "-a"])) ?? ""
-            return modes.contains("-icanon") && modes.contains("-isig")
-        }) { return }
+        if eventually(
+            within: timeout,
+            {
+                modes = (try? Self.output(of: "/bin/stty", ["-F", tty, "-a"])) ?? ""
+                return modes.contains("-icanon") && modes.contains("-isig")
+            })
+        {
+            return
+        }
         throw TerminalSessionError("the terminal never went into raw mode: \(modes)")
     }
 
@@ -152,7 +167,8 @@ public final class TerminalSession: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for descriptor: Int32 in 0...2 {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(
+                &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
         }
         // A terminal as a person has it: no signal blocked or ignored (the test runner blocks some).
         var attributes = posix_spawnattr_t()
@@ -190,7 +206,8 @@ public final class TerminalSession: @unchecked Sendable {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw TerminalSessionError("\(program) \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
+            throw TerminalSessionError(
+                "\(program) \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -207,8 +224,10 @@ public enum DisplayColumns {
     public static func of(_ line: String) -> Int {
         line.unicodeScalars.reduce(0) { total, scalar in
             let value = scalar.value
-            let wide = (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
-                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value) || (0xFF00...0xFF60).contains(value)
+            let wide =
+                (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+                || (0xFF00...0xFF60).contains(value)
                 || (0x1F300...0x1FAFF).contains(value)
             return total + (wide ? 2 : 1)
         }

@@ -5,7 +5,9 @@
 /// ASCII letters, are left as they are.
 public enum EnglishStem {
     public static func stem(_ word: String) -> String {
-        guard word.count > 3, word.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else { return word }
+        guard word.count > 3, word.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
+            return word
+        }
         var stem = word.lowercased()
         func strip(_ suffix: String, keeping: Int = 3, then: String = "") -> Bool {
             guard stem.hasSuffix(suffix), stem.count - suffix.count >= keeping else { return false }
@@ -17,10 +19,14 @@ public enum EnglishStem {
         }
         if strip("ies", then: "y") || strip("sses", then: "ss") { return stem }
         if ["xes", "ches", "shes", "zes"].contains(where: stem.hasSuffix), strip("es", keeping: 2) { return stem }
-        if stem.hasSuffix("s"), !stem.hasSuffix("ss"), !stem.hasSuffix("us"), !stem.hasSuffix("is"), strip("s") { return stem }
+        if stem.hasSuffix("s"), !stem.hasSuffix("ss"), !stem.hasSuffix("us"), !stem.hasSuffix("is"), strip("s") {
+            return stem
+        }
         if strip("ingly") || strip("edly") || strip("ing") || strip("ed") {
             // A doubled last consonant goes with the ending: "stopped", "running".
-            if let last = stem.last, stem.count > 3, stem.dropLast().last == last, !"lsz".contains(last), !"aeiou".contains(last) {
+            if let last = stem.last, stem.count > 3, stem.dropLast().last == last, !"lsz".contains(last),
+                !"aeiou".contains(last)
+            {
                 stem.removeLast()
             }
             return stem

@@ -19,7 +19,9 @@ public struct LineDelta: Equatable, Sendable {
         var operations: [Operation] = []
         var position = 0
         for hunk in LineDiff.hunks(from: baseLines, to: lines) {
-            if hunk.old.lowerBound > position { operations.append(.copy(start: position, count: hunk.old.lowerBound - position)) }
+            if hunk.old.lowerBound > position {
+                operations.append(.copy(start: position, count: hunk.old.lowerBound - position))
+            }
             if !hunk.new.isEmpty { operations.append(.insert(Array(lines[hunk.new].joined().utf8))) }
             position = hunk.old.upperBound
         }

@@ -50,7 +50,9 @@ public enum LineDiff {
         static func == (a: LineBytes, b: LineBytes) -> Bool { same(a.line, b.line) }
 
         func hash(into hasher: inout Hasher) {
-            let hashed: Void? = line.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+            let hashed: Void? = line.utf8.withContiguousStorageIfAvailable {
+                hasher.combine(bytes: UnsafeRawBufferPointer($0))
+            }
             if hashed == nil { Array(line.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
         }
     }
@@ -66,7 +68,9 @@ public enum LineDiff {
         var i = 0
         var j = 0
         for (x, y) in matches + [(oldCount, newCount)] {
-            if x > i || y > j { result.append(LineHunk(old: (offset + i)..<(offset + x), new: (offset + j)..<(offset + y))) }
+            if x > i || y > j {
+                result.append(LineHunk(old: (offset + i)..<(offset + x), new: (offset + j)..<(offset + y)))
+            }
             i = x + 1
             j = y + 1
         }

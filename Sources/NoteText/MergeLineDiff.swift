@@ -59,7 +59,8 @@ enum MergeLineDiff {
         var search = MiddleSnakeSearch(old: oldKept.map { old.lines[$0] }, new: newKept.map { new.lines[$0] })
         var changedOld: [Int] = []
         var changedNew: [Int] = []
-        search.compare(0, oldKept.count, 0, newKept.count, minimal: false, changedOld: &changedOld, changedNew: &changedNew)
+        search.compare(
+            0, oldKept.count, 0, newKept.count, minimal: false, changedOld: &changedOld, changedNew: &changedNew)
         for index in changedOld { old.changed[oldKept[index] + 1] = true }
         for index in changedNew { new.changed[newKept[index] + 1] = true }
     }

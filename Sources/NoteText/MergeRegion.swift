@@ -28,12 +28,14 @@ struct MergeRegion: Equatable {
             let x = older[i]
             let y = newer[j]
             if x.old.upperBound < y.old.lowerBound {
-                append(.older, older: x.new, newer: shifted(x.old, by: y.new.lowerBound - y.old.lowerBound), to: &regions)
+                append(
+                    .older, older: x.new, newer: shifted(x.old, by: y.new.lowerBound - y.old.lowerBound), to: &regions)
                 i += 1
                 continue
             }
             if y.old.upperBound < x.old.lowerBound {
-                append(.newer, older: shifted(y.old, by: x.new.lowerBound - x.old.lowerBound), newer: y.new, to: &regions)
+                append(
+                    .newer, older: shifted(y.old, by: x.new.lowerBound - x.old.lowerBound), newer: y.new, to: &regions)
                 j += 1
                 continue
             }
@@ -89,15 +91,17 @@ struct MergeRegion: Equatable {
                 result.append(region)
                 continue
             }
-            let hunks = MergeLineDiff.hunks(from: Array(lines.older[region.older]), to: Array(lines.newer[region.newer]))
+            let hunks = MergeLineDiff.hunks(
+                from: Array(lines.older[region.older]), to: Array(lines.newer[region.newer]))
             if hunks.isEmpty {
                 result.append(MergeRegion(kind: .same, older: region.older, newer: region.newer))
                 continue
             }
             for hunk in hunks {
-                result.append(MergeRegion(
-                    kind: .conflict, older: shifted(hunk.old, by: region.older.lowerBound),
-                    newer: shifted(hunk.new, by: region.newer.lowerBound)))
+                result.append(
+                    MergeRegion(
+                        kind: .conflict, older: shifted(hunk.old, by: region.older.lowerBound),
+                        newer: shifted(hunk.new, by: region.newer.lowerBound)))
             }
         }
         return result
@@ -111,7 +115,9 @@ struct MergeRegion: Equatable {
         for region in regions {
             if var last = result.last, last.kind == .conflict, region.kind == .conflict,
                 region.older.lowerBound - last.older.upperBound <= 3
-                    || !lines.older[last.older.upperBound..<region.older.lowerBound].contains(where: { lines.hasLetterOrDigit[$0] })
+                    || !lines.older[last.older.upperBound..<region.older.lowerBound].contains(where: {
+                        lines.hasLetterOrDigit[$0]
+                    })
             {
                 last.older = last.older.lowerBound..<region.older.upperBound
                 last.newer = last.newer.lowerBound..<region.newer.upperBound

@@ -49,9 +49,11 @@ struct MiddleSnakeSearch {
             changedOld += oldStart..<oldEnd
         } else {
             let split = self.split(oldStart, oldEnd, newStart, newEnd, minimal: minimal)
-            compare(oldStart, split.old, newStart, split.new, minimal: split.minimalBefore,
+            compare(
+                oldStart, split.old, newStart, split.new, minimal: split.minimalBefore,
                 changedOld: &changedOld, changedNew: &changedNew)
-            compare(split.old, oldEnd, split.new, newEnd, minimal: split.minimalAfter,
+            compare(
+                split.old, oldEnd, split.new, newEnd, minimal: split.minimalAfter,
                 changedOld: &changedOld, changedNew: &changedNew)
         }
     }
@@ -64,10 +66,12 @@ struct MiddleSnakeSearch {
     }
 
     /// Where to cut the box in two.
-    private mutating func split(_ oldStart: Int, _ oldEnd: Int, _ newStart: Int, _ newEnd: Int, minimal: Bool) -> Split {
+    private mutating func split(_ oldStart: Int, _ oldEnd: Int, _ newStart: Int, _ newEnd: Int, minimal: Bool) -> Split
+    {
         let box = Box(oldStart: oldStart, oldEnd: oldEnd, newStart: newStart, newEnd: newEnd)
         let odd = (box.forwardMiddle - box.backwardMiddle) & 1 != 0
-        var reach = Reach(forwardMin: box.forwardMiddle, forwardMax: box.forwardMiddle,
+        var reach = Reach(
+            forwardMin: box.forwardMiddle, forwardMax: box.forwardMiddle,
             backwardMin: box.backwardMiddle, backwardMax: box.backwardMiddle)
         forward[box.forwardMiddle + offset] = oldStart
         backward[box.backwardMiddle + offset] = oldEnd
@@ -117,7 +121,9 @@ struct MiddleSnakeSearch {
             reach.forwardMax -= 1
         }
         for d in stride(from: reach.forwardMax, through: reach.forwardMin, by: -2) {
-            var i = forward[d - 1 + offset] >= forward[d + 1 + offset] ? forward[d - 1 + offset] + 1 : forward[d + 1 + offset]
+            var i =
+                forward[d - 1 + offset] >= forward[d + 1 + offset]
+                ? forward[d - 1 + offset] + 1 : forward[d + 1 + offset]
             let before = i
             var j = i - d
             while i < box.oldEnd, j < box.newEnd, old[i] == new[j] {
@@ -148,7 +154,9 @@ struct MiddleSnakeSearch {
             reach.backwardMax -= 1
         }
         for d in stride(from: reach.backwardMax, through: reach.backwardMin, by: -2) {
-            var i = backward[d - 1 + offset] < backward[d + 1 + offset] ? backward[d - 1 + offset] : backward[d + 1 + offset] - 1
+            var i =
+                backward[d - 1 + offset] < backward[d + 1 + offset]
+                ? backward[d - 1 + offset] : backward[d + 1 + offset] - 1
             let before = i
             var j = i - d
             while i > box.oldStart, j > box.newStart, old[i - 1] == new[j - 1] {

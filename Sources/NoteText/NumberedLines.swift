@@ -14,9 +14,10 @@ struct NumberedLines {
             let key = LineDiff.LineBytes(line: line)
             if let known = numbers[key] { return known }
             numbers[key] = numbers.count
-            hasLetterOrDigit.append(line.utf8.contains { byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-            })
+            hasLetterOrDigit.append(
+                line.utf8.contains { byte in
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                })
             return numbers.count - 1
         }
         self.base = base.map(number)

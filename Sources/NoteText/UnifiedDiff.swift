@@ -1,7 +1,9 @@
 /// A unified diff of two texts, as `diff -u` prints it.
 public enum UnifiedDiff {
     /// The lines of the diff, without line breaks; none when the texts are equal.
-    public static func render(old: String, new: String, oldLabel: String, newLabel: String, context: Int = 3) -> [String] {
+    public static func render(old: String, new: String, oldLabel: String, newLabel: String, context: Int = 3)
+        -> [String]
+    {
         let a = TextLines.split(old)
         let b = TextLines.split(new)
         let hunks = LineDiff.hunks(from: a, to: b)

@@ -25,14 +25,18 @@ public enum WatchError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String {
         switch self {
         case .anotherWatcherRunning:
-            return "cannot start a watcher: another one runs in this process, and libinotifytools allows one per process"
+            return
+                "cannot start a watcher: another one runs in this process, and libinotifytools allows one per process"
         case .alreadyStarted: return "cannot start the watcher: it runs already"
-        case let .overlappingFolders(first, second, reason): return "cannot watch '\(first)' and '\(second)' together: \(reason)"
+        case let .overlappingFolders(first, second, reason):
+            return "cannot watch '\(first)' and '\(second)' together: \(reason)"
         case let .cannotStart(reason): return "cannot start the watcher: \(reason)"
         case let .cannotWatch(path, reason): return "cannot watch '\(path)': \(reason)"
         case let .cannotRead(reason): return "the watcher stopped: cannot read inotify events: \(reason)"
-        case let .locked(path, pid?): return "cannot lock '\(path)': process \(pid) holds it, a watcher runs for this store already"
-        case let .locked(path, nil): return "cannot lock '\(path)': another process holds it, a watcher runs for this store already"
+        case let .locked(path, pid?):
+            return "cannot lock '\(path)': process \(pid) holds it, a watcher runs for this store already"
+        case let .locked(path, nil):
+            return "cannot lock '\(path)': another process holds it, a watcher runs for this store already"
         case let .cannotLock(path, reason): return "cannot lock '\(path)': \(reason)"
         }
     }
@@ -42,7 +46,9 @@ public enum WatchError: Error, CustomStringConvertible, Sendable, Equatable {
     static func reason(forErrno code: Int32) -> String {
         switch code {
         case ENOSPC: return "the inotify watch limit is reached (sysctl fs.inotify.max_user_watches)"
-        case EMFILE: return "the inotify instance limit is reached (sysctl fs.inotify.max_user_instances), or no file descriptor is left"
+        case EMFILE:
+            return
+                "the inotify instance limit is reached (sysctl fs.inotify.max_user_instances), or no file descriptor is left"
         default:
             let text = String(cString: strerror(code))
             return text.prefix(1).lowercased() + text.dropFirst()

@@ -32,9 +32,13 @@ public final class SyncthingPair: @unchecked Sendable {
         var ids: [String] = []
         for home in homes {
             let generated = try Self.run(["generate", "--home", home.path, "--no-default-folder"])
-            guard let id = generated.split(separator: "\n").compactMap({ $0.range(of: "Device ID: ").map { line in
-                String(generated[line.upperBound...].prefix(63))
-            } }).first else { throw SyncthingError("syncthing generate printed no device id: \(generated)") }
+            guard
+                let id = generated.split(separator: "\n").compactMap({
+                    $0.range(of: "Device ID: ").map { line in
+                        String(generated[line.upperBound...].prefix(63))
+                    }
+                }).first
+            else { throw SyncthingError("syncthing generate printed no device id: \(generated)") }
             ids.append(id)
         }
         let ports = try Self.freePorts(4)
@@ -95,7 +99,9 @@ public final class SyncthingPair: @unchecked Sendable {
                 let text = (try? String(contentsOf: home.appendingPathComponent("serve.log"), encoding: .utf8)) ?? ""
                 return "\(home.lastPathComponent): " + text.split(separator: "\n").suffix(5).joined(separator: " | ")
             }
-            throw SyncthingError("the two Syncthing instances did not carry a file within \(Int(timeout)) s; \(logs.joined(separator: "; "))")
+            throw SyncthingError(
+                "the two Syncthing instances did not carry a file within \(Int(timeout)) s; \(logs.joined(separator: "; "))"
+            )
         }
     }
 
@@ -118,7 +124,9 @@ public final class SyncthingPair: @unchecked Sendable {
         var ports: [UInt16] = []
         for _ in 0..<count {
             let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard descriptor >= 0 else { throw SyncthingError("cannot open a socket: \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else {
+                throw SyncthingError("cannot open a socket: \(String(cString: strerror(errno)))")
+            }
             sockets.append(descriptor)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
@@ -130,7 +138,9 @@ public final class SyncthingPair: @unchecked Sendable {
                     bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
                 }
             }
-            guard bound else { throw SyncthingError("cannot find a free port on 127.0.0.1: \(String(cString: strerror(errno)))") }
+            guard bound else {
+                throw SyncthingError("cannot find a free port on 127.0.0.1: \(String(cString: strerror(errno)))")
+            }
             ports.append(UInt16(bigEndian: address.sin_port))
         }
         return ports

@@ -18,7 +18,8 @@ enum BenchError: Error, CustomStringConvertible {
         case let .process(command, reason): return "'\(command)' failed: \(reason)"
         case let .sqlite(call, code, message): return "sqlite \(call) failed (\(code)): \(message)"
         case let .unexpected(what): return what
-        case let .missingBinary(path): return "no executable 'notes' at \(path): build it first (swift build -c release) or give --notes-binary"
+        case let .missingBinary(path):
+            return "no executable 'notes' at \(path): build it first (swift build -c release) or give --notes-binary"
         case let .missingTool(name): return "no executable '\(name)' on PATH: install it to run this comparison"
         }
     }

@@ -71,8 +71,10 @@ struct BenchSizes: Sendable {
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
         syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
-        historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000], interchangeRepetitions: 3,
-        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000, bigNoteEdits: 200,
+        historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000],
+        interchangeRepetitions: 3,
+        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000,
+        bigNoteEdits: 200,
         bigFileMegabytes: 300, linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30,
         scaleNotes: [10_000, 100_000, 1_000_000], notesPerCollection: 1_000, scaleRounds: 10, scaleJoins: 2)
 

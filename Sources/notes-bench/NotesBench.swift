@@ -28,10 +28,14 @@ struct NotesBench: ParsableCommand {
         help: ArgumentHelp("The scenarios to run (default: all).", valueName: "NAME"))
     var scenarios: [ScenarioName] = []
 
-    @Option(help: ArgumentHelp("The notes in the store of the browser scenario (default: 100,000; 2,000 with --quick).", valueName: "COUNT"))
+    @Option(
+        help: ArgumentHelp(
+            "The notes in the store of the browser scenario (default: 100,000; 2,000 with --quick).", valueName: "COUNT"
+        ))
     var browserNotes: Int?
 
-    @Option(help: ArgumentHelp("Write the latency distribution chart of sync-latency to this SVG file.", valueName: "PATH"))
+    @Option(
+        help: ArgumentHelp("Write the latency distribution chart of sync-latency to this SVG file.", valueName: "PATH"))
     var chart: String?
 
     static func main() {
@@ -66,7 +70,8 @@ struct NotesBench: ParsableCommand {
 
     /// A file in the folder of this executable.
     private static func besideThisProgram(_ name: String) -> URL {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name)
     }

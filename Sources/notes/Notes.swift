@@ -13,9 +13,12 @@ struct Notes: ParsableCommand {
             'notes --version' prints the version.
             """,
         subcommands: [
-            Add.self, MakeCollection.self, List.self, Browse.self, Pick.self, Show.self, Cat.self, Edit.self, Append.self, Move.self,
-            Remove.self, Restore.self, EmptyTrash.self, Search.self, TagCommand.self, Untag.self, TagList.self, Prop.self, History.self, Diff.self, Conflicts.self,
-            Links.self, Backlinks.self, Attach.self, Attachments.self, Detach.self, AttachmentSave.self, Open.self, Export.self, Import.self,
+            Add.self, MakeCollection.self, List.self, Browse.self, Pick.self, Show.self, Cat.self, Edit.self,
+            Append.self, Move.self,
+            Remove.self, Restore.self, EmptyTrash.self, Search.self, TagCommand.self, Untag.self, TagList.self,
+            Prop.self, History.self, Diff.self, Conflicts.self,
+            Links.self, Backlinks.self, Attach.self, Attachments.self, Detach.self, AttachmentSave.self, Open.self,
+            Export.self, Import.self,
             Check.self,
             Sync.self, Devices.self, Watch.self, Demo.self,
         ])

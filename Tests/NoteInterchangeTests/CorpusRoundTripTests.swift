@@ -46,9 +46,11 @@ import Testing
         func attached(_ entry: ImportEntry) throws -> [String] {
             try entry.images.map { image in
                 let path = image.file.standardizedFileURL.path
-                let relative = path.hasPrefix(root.standardizedFileURL.path + "/")
+                let relative =
+                    path.hasPrefix(root.standardizedFileURL.path + "/")
                     ? String(path.dropFirst(root.standardizedFileURL.path.count + 1)) : path
-                let digest = SHA256.hash(data: try Data(contentsOf: image.file)).map { String(format: "%02x", $0) }.joined()
+                let digest = SHA256.hash(data: try Data(contentsOf: image.file)).map { String(format: "%02x", $0) }
+                    .joined()
                 return relative + " " + digest
             }.sorted()
         }
@@ -65,7 +67,9 @@ import Testing
     /// Every link of every note, with the note it reaches.
     func links(_ store: Store) throws -> [String] {
         try store.fetch(ItemRequest()).filter(\.isNote).flatMap { note in
-            try store.links(of: note.id).map { "\(note.id) \($0.position) \($0.written) -> \($0.resolved?.uuidString ?? "nothing")" }
+            try store.links(of: note.id).map {
+                "\(note.id) \($0.position) \($0.written) -> \($0.resolved?.uuidString ?? "nothing")"
+            }
         }.sorted()
     }
 
@@ -91,7 +95,9 @@ import Testing
         for (path, note) in original.notes.sorted(by: { $0.key < $1.key }) {
             guard let copy = exported.notes[path] else { continue }
             if copy.body != note.body { differing.append("\(path): body") }
-            if Self.text(copy.properties ?? []) != Self.text(note.properties ?? []) { differing.append("\(path): properties") }
+            if Self.text(copy.properties ?? []) != Self.text(note.properties ?? []) {
+                differing.append("\(path): properties")
+            }
             if Set(copy.tags ?? []) != Set(note.tags ?? []) { differing.append("\(path): tags") }
             if let created = note.created, copy.created != created { differing.append("\(path): created") }
             if try exported.attached(copy) != original.attached(note) { differing.append("\(path): attached files") }

@@ -25,7 +25,9 @@ import Testing
             try MarkdownExporter(store: store).export(to: out, force: true)
         }
         #expect(try String(contentsOf: outside.appendingPathComponent("diary.md"), encoding: .utf8) == "mine\n")
-        #expect(InterchangeError.symbolicLink(path: "out/Home.md").description == "cannot export to 'out/Home.md': it is a symbolic link")
+        #expect(
+            InterchangeError.symbolicLink(path: "out/Home.md").description
+                == "cannot export to 'out/Home.md': it is a symbolic link")
     }
 
     @Test func markdownExportRefusesALinkToAFolderOutside() throws {
@@ -69,10 +71,13 @@ import Testing
         let store = try store()
         try write("mine\n", outside.appendingPathComponent("diary.md"))
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        try FileManager.default.linkItem(at: outside.appendingPathComponent("diary.md"), to: out.appendingPathComponent("Home.md"))
+        try FileManager.default.linkItem(
+            at: outside.appendingPathComponent("diary.md"), to: out.appendingPathComponent("Home.md"))
         let report = try MarkdownExporter(store: store).export(to: out, force: true)
         #expect(report.notes == 2)
         #expect(try String(contentsOf: outside.appendingPathComponent("diary.md"), encoding: .utf8) == "mine\n")
-        #expect(try String(contentsOf: out.appendingPathComponent("Home.md"), encoding: .utf8).hasSuffix("water the plants\n"))
+        #expect(
+            try String(contentsOf: out.appendingPathComponent("Home.md"), encoding: .utf8).hasSuffix(
+                "water the plants\n"))
     }
 }

@@ -10,7 +10,8 @@ import Testing
 @Suite struct FileRoundTripTests {
     let folder = TemporaryFolder("notes-interchange-files")
     static let pdf = Data("%PDF-1.7\n% a plan\n1 0 obj << >> endobj\n%%EOF\n".utf8)
-    static let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><path d="M0 0h4"/></svg>"#.utf8)
+    static let svg = Data(
+        #"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30"><path d="M0 0h4"/></svg>"#.utf8)
 
     /// A note's attachments as comparable text.
     func attachments(_ store: Store, of note: UUID) throws -> [String] {
@@ -35,7 +36,8 @@ import Testing
     func filesComeBackWithTheirBytesNamesAndKinds(format: String) throws {
         let (source, note) = try makeSource()
         let out = folder.appending("out")
-        let exported = format == "md"
+        let exported =
+            format == "md"
             ? try MarkdownExporter(store: source).export(to: out) : try JSONExporter(store: source).export(to: out)
         #expect(exported.images == 1 && exported.files == 2)
         let target = try Store(folder: folder.appending("target"))
@@ -56,7 +58,8 @@ import Testing
 
     @Test func aVaultsEmbedsAndLinksToLocalFilesAreAttached() throws {
         let vault = folder.appending("vault")
-        try FileManager.default.createDirectory(at: vault.appendingPathComponent("files"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: vault.appendingPathComponent("files"), withIntermediateDirectories: true)
         try Self.pdf.write(to: vault.appendingPathComponent("files/report.pdf"))
         try Self.svg.write(to: vault.appendingPathComponent("diagram.svg"))
         try Data("a,b\n1,2\n".utf8).write(to: vault.appendingPathComponent("files/data.csv"))

@@ -30,17 +30,19 @@ import Testing
         let store = try Store(folder: folder.appending("store"))
         let report = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
         #expect(report.created == 1 && report.images == 0, "\(report)")
-        #expect(report.problems == [
-            "assets: a symbolic link to outside what is imported, skipped",
-            "note.md: image pic.png is a symbolic link to outside what is imported, not attached",
-            "note.md: image assets/photo.png is a symbolic link to outside what is imported, not attached",
-            "secret.md: a symbolic link to outside what is imported, skipped",
-        ])
+        #expect(
+            report.problems == [
+                "assets: a symbolic link to outside what is imported, skipped",
+                "note.md: image pic.png is a symbolic link to outside what is imported, not attached",
+                "note.md: image assets/photo.png is a symbolic link to outside what is imported, not attached",
+                "secret.md: a symbolic link to outside what is imported, skipped",
+            ])
         #expect(try store.fetch(ItemRequest()).map(\.name) == ["note"])
     }
 
     @Test func importFollowsLinksThatStayInside() throws {
-        try FileManager.default.createDirectory(at: vault.appendingPathComponent("img"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: vault.appendingPathComponent("img"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: image, to: vault.appendingPathComponent("img/real.png"))
         try link(vault.appendingPathComponent("pic.png"), to: "img/real.png")
         try write("![one](pic.png)\n", vault.appendingPathComponent("notes/real.md"))
@@ -63,12 +65,16 @@ import Testing
         let images = out.appendingPathComponent("images")
         let name = try contents(images)[0]
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-        try FileManager.default.moveItem(at: images.appendingPathComponent(name), to: outside.appendingPathComponent("photo.png"))
+        try FileManager.default.moveItem(
+            at: images.appendingPathComponent(name), to: outside.appendingPathComponent("photo.png"))
         try link(images.appendingPathComponent(name), to: "../../outside/photo.png")
         let target = try Store(folder: folder.appending("target"))
         let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.images == 0, "\(report)")
         #expect(report.problems.count == 1)
-        #expect(report.problems.first?.hasSuffix(": image images/\(name) is a symbolic link to outside the export, not attached") == true, "\(report.problems)")
+        #expect(
+            report.problems.first?.hasSuffix(
+                ": image images/\(name) is a symbolic link to outside the export, not attached") == true,
+            "\(report.problems)")
     }
 }

@@ -93,10 +93,12 @@ import Testing
         #expect(try store.tags(of: note.id) == ["Joplin", "nOte"])
         let properties = try store.properties(of: note.id)
         #expect(properties.map(\.key) == ["Title", "Updated", "Created", "Source", "Latitude", "Completed?", "due"])
-        #expect(properties.map(\.value.json) == [
-            #""Test Note Title""#, #""2019-05-01 16:54""#, #""2019-05-01 16:50""#, #""https://example.org""#, "37.084021", "false",
-            #""2021-08-22 00:00""#,
-        ])
+        #expect(
+            properties.map(\.value.json) == [
+                #""Test Note Title""#, #""2019-05-01 16:54""#, #""2019-05-01 16:50""#, #""https://example.org""#,
+                "37.084021", "false",
+                #""2021-08-22 00:00""#,
+            ])
         #expect(note.body == "\nThis is the note body\n")
         try expectRoundTrip(store, paths: ["full.md"])
     }
@@ -125,7 +127,8 @@ import Testing
     @Test func textThatIsNotADateLeavesTheFilesTime() throws {
         try write("---\ncreated_at: 01-01-2024 01:23 AM\ncreated: 2024-02-30\n---\nbody\n", "odd dates.md")
         let file = vault.appendingPathComponent("odd dates.md")
-        try FileManager.default.setAttributes([.modificationDate: Self.date("2020-06-01T12:00:00Z")!], ofItemAtPath: file.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Self.date("2020-06-01T12:00:00Z")!], ofItemAtPath: file.path)
         let store = try Store(folder: folder.appending("store"))
         #expect(try importVault(into: store).problems.isEmpty)
         let note = try store.resolve("odd dates")
@@ -136,7 +139,9 @@ import Testing
     /// A byte order mark before the front matter; no blank line after its end, or several;
     /// a second block that looks like front matter is the body's.
     @Test func theBlockIsFoundAsToolsWriteIt() throws {
-        try write(Data([0xEF, 0xBB, 0xBF]) + Data("---\ntitle: Marked\ntags:\n  - tag1\n---\n\nMarked body\n".utf8), "marked.md")
+        try write(
+            Data([0xEF, 0xBB, 0xBF]) + Data("---\ntitle: Marked\ntags:\n  - tag1\n---\n\nMarked body\n".utf8),
+            "marked.md")
         try write("---\ntitle: Tight\n---\nTight body\n", "tight.md")
         try write("---\ntitle: Loose\n---\n\n\n\nLoose body\n", "loose.md")
         try write("---\ntitle: First\n---\n\n---\nauthor: second\n---\n\nbody\n", "split.md")
@@ -179,19 +184,22 @@ import Testing
         #expect(report.problems.isEmpty, "\(report)")
         let zettel = try store.resolve("zettel")
         #expect(zettel.created == Self.date("2025-08-21T00:00:00Z"))
-        #expect(try store.properties(of: zettel.id).map { "\($0.key)=\($0.value.json)" } == [
-            #"aliases=["20250821081408"]"#, #"date="2025-08-21""#, "keywords=null",
-        ])
+        #expect(
+            try store.properties(of: zettel.id).map { "\($0.key)=\($0.value.json)" } == [
+                #"aliases=["20250821081408"]"#, #"date="2025-08-21""#, "keywords=null",
+            ])
         let seven = try store.resolve("seven")
-        #expect(try store.properties(of: seven.id).map { "\($0.key)=\($0.value.json)" } == [#"aliases=["Seven","note-7"]"#])
+        #expect(
+            try store.properties(of: seven.id).map { "\($0.key)=\($0.value.json)" } == [#"aliases=["Seven","note-7"]"#])
         let index = try store.resolve("index")
         #expect(try store.links(of: index.id).map(\.resolved) == [zettel.id, seven.id])
         let authored = try store.properties(of: try store.resolve("authored").id)
-        #expect(authored.map { "\($0.key)=\($0.value.json)" } == [
-            #"title="Distill""#,
-            #"author=[{"name":"A. Writer","url":"https://example.org/a","affiliation":"Somewhere"}]"#,
-            #"subtitle="-Start with dash""#,
-        ])
+        #expect(
+            authored.map { "\($0.key)=\($0.value.json)" } == [
+                #"title="Distill""#,
+                #"author=[{"name":"A. Writer","url":"https://example.org/a","affiliation":"Somewhere"}]"#,
+                #"subtitle="-Start with dash""#,
+            ])
         try expectRoundTrip(store, paths: ["zettel.md", "seven.md", "index.md", "authored.md"])
     }
 
@@ -202,7 +210,9 @@ import Testing
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
         #expect(report.created == 1)
-        #expect(report.problems.count == 1 && report.problems[0].hasPrefix("tabs.md: front matter is not YAML"), "\(report.problems)")
+        #expect(
+            report.problems.count == 1 && report.problems[0].hasPrefix("tabs.md: front matter is not YAML"),
+            "\(report.problems)")
         #expect(try store.resolve("tabs").body == text)
     }
 
@@ -237,25 +247,35 @@ import Testing
         try write("# Markdown\n\n[a](cycle-a.md)\n", "cycle-b.md")
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
-        #expect(report.problems == [
-            "links.md: image files is a folder, not attached", "links.md: image does_not_exist.png not found, not attached",
-        ])
+        #expect(
+            report.problems == [
+                "links.md: image files is a folder, not attached",
+                "links.md: image does_not_exist.png not found, not attached",
+            ])
         let links = try store.resolve("links")
         #expect(links.body == body)
         let attachments = try store.attachments(of: links.id)
-        #expect(attachments.map { $0.format?.rawValue ?? $0.fileName ?? "?" } == ["jpeg", "png", "png", "file1", "file3.text"])
+        #expect(
+            attachments.map { $0.format?.rawValue ?? $0.fileName ?? "?" } == [
+                "jpeg", "png", "png", "file1", "file3.text",
+            ])
         #expect(attachments.map(\.caption) == ["Alt", "Worst", "special", nil, nil])
         let a = try store.resolve("cycle-a")
         let b = try store.resolve("cycle-b")
         #expect(try store.links(of: a.id).map(\.resolved) == [b.id])
         #expect(try store.links(of: b.id).map(\.resolved) == [a.id])
-        #expect(try store.links(of: links.id).filter { $0.kind == .markdown && $0.target.hasSuffix(".md") }.map(\.resolved) == [b.id])
+        #expect(
+            try store.links(of: links.id).filter { $0.kind == .markdown && $0.target.hasSuffix(".md") }.map(\.resolved)
+                == [b.id])
 
         try expectRoundTrip(store, paths: ["links.md", "cycle-a.md", "cycle-b.md"])
         let out = folder.appending("out")
-        for path in ["files/photo.jpg", "files/photo sample.png", "files/photo-åäö.png", "files/file1", "files/file3.text"] {
+        for path in [
+            "files/photo.jpg", "files/photo sample.png", "files/photo-åäö.png", "files/file1", "files/file3.text",
+        ] {
             #expect(
-                FileManager.default.contentsEqual(atPath: out.appendingPathComponent(path).path, andPath: vault.appendingPathComponent(path).path),
+                FileManager.default.contentsEqual(
+                    atPath: out.appendingPathComponent(path).path, andPath: vault.appendingPathComponent(path).path),
                 "\(path)")
         }
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("does_not_exist.png").path))

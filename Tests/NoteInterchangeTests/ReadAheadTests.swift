@@ -88,7 +88,8 @@ import Testing
         let tree = folder.appending("tree")
         func write(_ path: String, _ text: String? = nil) throws {
             let url = tree.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data((text ?? "the text of \(path)").utf8).write(to: url)
         }
         try write("a.md")
@@ -138,12 +139,14 @@ import Testing
         #expect(first.map { String(text[$0.lowerBound...].prefix(4)) } == "![a]")
         let last = ByteSearch.lastRange(of: Array("![".utf8), in: text)
         #expect(last.map { String(text[$0.lowerBound...]) } == "![c](d.png)")
-        #expect(ByteSearch.firstRange(of: Array("![".utf8), in: text, from: text.index(after: first!.lowerBound)) == last)
+        #expect(
+            ByteSearch.firstRange(of: Array("![".utf8), in: text, from: text.index(after: first!.lowerBound)) == last)
         #expect(ByteSearch.firstRange(of: Array("zz".utf8), in: text) == nil)
     }
 
     @Test func frontMatterValuesReadAsBefore() {
-        let (matter, body) = FrontMatter.split("---\nname: \"plain\"\nother: \"tab\\there \\\"q\\\"\"\n  key: x\ntags: [a, \"b c\"]\n---\nbody")
+        let (matter, body) = FrontMatter.split(
+            "---\nname: \"plain\"\nother: \"tab\\there \\\"q\\\"\"\n  key: x\ntags: [a, \"b c\"]\n---\nbody")
         #expect(matter?["name"] == "plain")
         #expect(matter?["other"] == "tab\there \"q\"")
         #expect(matter?["key"] == nil)

@@ -15,27 +15,37 @@ import Testing
         let store = try Store(folder: folder.appending("source"))
         let work = try store.addCollection(named: "Work", in: nil)
         let deep = try store.addCollection(named: "Deep: nested / folder", in: work.id)
-        let odd = ["Soup / ideas", "Soup _ ideas", "soup _ IDEAS", ".hidden", "CON", "a: b? c*", "Ünïcödé ✓", String(repeating: "x", count: 300), "trailing dot."]
+        let odd = [
+            "Soup / ideas", "Soup _ ideas", "soup _ IDEAS", ".hidden", "CON", "a: b? c*", "Ünïcödé ✓",
+            String(repeating: "x", count: 300), "trailing dot.",
+        ]
         for (index, name) in odd.enumerated() {
-            _ = try store.addNote(named: name, body: "body \(index)\n---\nnot front matter\n", in: index % 2 == 0 ? nil : work.id)
+            _ = try store.addNote(
+                named: name, body: "body \(index)\n---\nnot front matter\n", in: index % 2 == 0 ? nil : work.id)
         }
         _ = try store.addNote(named: "Empty", body: "", in: deep.id)
         _ = try store.addNote(named: "No newline", body: "last line", in: deep.id)
-        let pictured = try store.addNote(named: "Pictured", body: "see ![link](https://example.com/a.png)\n", in: deep.id)
-        _ = try store.attachImages([Self.images.appendingPathComponent("plain.png")], to: pictured.id, caption: "a [bracketed] caption")
+        let pictured = try store.addNote(
+            named: "Pictured", body: "see ![link](https://example.com/a.png)\n", in: deep.id)
+        _ = try store.attachImages(
+            [Self.images.appendingPathComponent("plain.png")], to: pictured.id, caption: "a [bracketed] caption")
         _ = try store.attachImages([Self.images.appendingPathComponent("indexed.png")], to: pictured.id)
         try store.tag(pictured.id, with: ["photo", "c++", "ünï", "a:b", "quote\"d", "[x]"])
         // Properties of every kind of value, and text that plain YAML would read otherwise.
         let tricky: [PropertyValue] = [
-            .string("12:30"), .string("yes"), .string("3"), .string(""), .string(" padded"), .string("- dash"), .string("two\nlines"),
-            .string("#not a comment"), .string("[not a list]"), .string("null"), .string("2024-03-01"), .string("Ünïcödé ✓"),
+            .string("12:30"), .string("yes"), .string("3"), .string(""), .string(" padded"), .string("- dash"),
+            .string("two\nlines"),
+            .string("#not a comment"), .string("[not a list]"), .string("null"), .string("2024-03-01"),
+            .string("Ünïcödé ✓"),
         ]
         try store.setProperty(pictured.id, "texts", to: .list(tricky))
         try store.setProperty(pictured.id, "title: odd", to: .string("a: b"))
-        try store.setProperty(pictured.id, "numbers", to: .list([.integer(-3), .number(2.5), .number(3), .integer(Int64.max)]))
+        try store.setProperty(
+            pictured.id, "numbers", to: .list([.integer(-3), .number(2.5), .number(3), .integer(Int64.max)]))
         try store.setProperty(pictured.id, "empty", to: .null)
         try store.setProperty(pictured.id, "flag", to: .bool(false))
-        try store.setProperty(pictured.id, "nested", to: .map([("z", .map([("b", .list([.map([("k", .null)])]))])), ("a", .list([]))]))
+        try store.setProperty(
+            pictured.id, "nested", to: .map([("z", .map([("b", .list([.map([("k", .null)])]))])), ("a", .list([]))]))
         try store.setProperty(pictured.id, "date", to: .string("2001-02-03"))
         let other = try store.addNote(named: "Pictured", body: "same name, other note", in: deep.id)
         try store.setProperty(other.id, "aliases", to: .list([.string("Other picture")]))
@@ -57,8 +67,12 @@ import Testing
 
     /// The path, inside `out`, of the first Markdown file whose path or text passes `test`.
     func exportedFile(in out: URL, _ test: (_ path: String, _ text: String) -> Bool) throws -> String {
-        let files = FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".md") } ?? []
-        return try #require(try files.first { test($0, try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8)) })
+        let files =
+            FileManager.default.enumerator(atPath: out.path)?.compactMap { $0 as? String }.filter {
+                $0.hasSuffix(".md")
+            } ?? []
+        return try #require(
+            try files.first { test($0, try String(contentsOf: out.appendingPathComponent($0), encoding: .utf8)) })
     }
 
     @Test func markdownRoundTripKeepsEverything() throws {
@@ -77,10 +91,14 @@ import Testing
         // `Work` needs no `.collection.md`; the folder named otherwise than its collection has one.
         let deep = try source.resolve("Work/Deep: nested \\/ folder")
         #expect(try target.resolve("Work/Deep: nested \\/ folder").id == deep.id)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("Work").path).contains(".collection.md") == false)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("Work").path).contains(
+                ".collection.md") == false)
 
         let again = try Importer(store: target).run(path: out, into: nil, dryRun: false)
-        #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0 && again.problems.isEmpty)
+        #expect(
+            again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0
+                && again.problems.isEmpty)
         #expect(try storeDump(target, collectionsByPath: true) == live)
     }
 
@@ -98,7 +116,8 @@ import Testing
         #expect(report.created == 15 && report.images == 2 && report.problems.isEmpty, "\(report)")
         let live = try storeDump(source).filter { !$0.contains(" Trashed ") }
         #expect(try storeDump(target) == live)
-        let again = try Importer(store: target).run(path: out.appendingPathComponent("notes.jsonl"), into: nil, dryRun: false)
+        let again = try Importer(store: target).run(
+            path: out.appendingPathComponent("notes.jsonl"), into: nil, dryRun: false)
         #expect(again.created == 0 && again.updated == 0 && again.unchanged == 15 && again.images == 0)
         #expect(try storeDump(target) == live)
     }
@@ -127,7 +146,10 @@ import Testing
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let file = out.appendingPathComponent("notes.jsonl")
         try Data("{\"format\":\"something else\"}\n".utf8).write(to: file)
-        #expect(throws: InterchangeError.notAnExport(path: file.path, reason: "its first line does not say it is a notes export")) {
+        #expect(
+            throws: InterchangeError.notAnExport(
+                path: file.path, reason: "its first line does not say it is a notes export")
+        ) {
             try JSONReader().read(out)
         }
         let lines = [
@@ -141,17 +163,22 @@ import Testing
         ]
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
         let (entries, problems) = try JSONReader().read(file)
-        #expect(problems == [
-            "notes.jsonl line 3: not an item, skipped", "notes.jsonl line 4: not an item, skipped",
-            "notes.jsonl line 5: an image without a file inside the export, not attached",
-        ])
+        #expect(
+            problems == [
+                "notes.jsonl line 3: not an item, skipped", "notes.jsonl line 4: not an item, skipped",
+                "notes.jsonl line 5: an image without a file inside the export, not attached",
+            ])
         #expect(entries.map(\.name) == ["Box", "Orphan"] && entries[0].children.map(\.name) == ["Inside"])
         let store = try Store(folder: folder.appending("store"))
         let report = try Importer(store: store).run(path: file, into: nil, dryRun: false)
         // The reader's problems, then the import's.
-        #expect(report.created == 3 && report.problems.count == 5 && Array(report.problems.prefix(3)) == problems, "\(report)")
+        #expect(
+            report.created == 3 && report.problems.count == 5 && Array(report.problems.prefix(3)) == problems,
+            "\(report)")
         #expect(try store.resolve("Orphan").parent == nil)
-        #expect(report.problems.contains("notes.jsonl line 5: invalid tag 'not ok': a tag cannot contain white space, left out"))
+        #expect(
+            report.problems.contains(
+                "notes.jsonl line 5: invalid tag 'not ok': a tag cannot contain white space, left out"))
         #expect(report.problems.contains { $0.hasPrefix("notes.jsonl line 5: ") && $0.hasSuffix(", not attached") })
         #expect(try store.tags(of: store.resolve("Box/Inside").id) == ["ok"])
         #expect(try store.check().isEmpty)
@@ -168,24 +195,34 @@ import Testing
         let long = Data(repeating: 0x61, count: JSONReader.maximumLineBytes + 3 * (1 << 20) + 17)
         // Just over the limit, its line break in the chunk that takes it over.
         try (Data(repeating: 0x61, count: JSONReader.maximumLineBytes + 10) + Data("\n{}\n".utf8)).write(to: file)
-        #expect(throws: InterchangeError.notAnExport(
-            path: file.path, reason: "its first line is longer than \(JSONReader.maximumLineBytes) bytes, which an export's never is")) {
+        #expect(
+            throws: InterchangeError.notAnExport(
+                path: file.path,
+                reason: "its first line is longer than \(JSONReader.maximumLineBytes) bytes, which an export's never is"
+            )
+        ) {
             try JSONReader().read(out)
         }
-        let header = "{\"exported\":\"2026-11-23T10:00:00Z\",\"format\":\"note-collector-export\",\"formatVersion\":1}\n"
+        let header =
+            "{\"exported\":\"2026-11-23T10:00:00Z\",\"format\":\"note-collector-export\",\"formatVersion\":1}\n"
         func note(_ digit: Int) -> Data {
-            Data("{\"id\":\"6e0c4d2a-\(digit)\(digit)\(digit)\(digit)-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Note \(digit)\",\"parent\":null,\"body\":\"b\"}\n".utf8)
+            Data(
+                "{\"id\":\"6e0c4d2a-\(digit)\(digit)\(digit)\(digit)-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Note \(digit)\",\"parent\":null,\"body\":\"b\"}\n"
+                    .utf8)
         }
         let longest = Data(repeating: 0x63, count: JSONReader.maximumLineBytes)
-        try (Data(header.utf8) + note(1) + long + Data("\n".utf8) + note(2) + Data(repeating: 0x62, count: (1 << 20) - 1) + Data("\n".utf8)
+        try
+            (Data(header.utf8) + note(1) + long + Data("\n".utf8) + note(2)
+            + Data(repeating: 0x62, count: (1 << 20) - 1) + Data("\n".utf8)
             + note(3) + longest + Data("\n".utf8) + note(4))
             .write(to: file)
         let (entries, problems) = try JSONReader().read(file)
-        #expect(problems == [
-            "notes.jsonl line 3: longer than \(JSONReader.maximumLineBytes) bytes, more than a note holds, skipped",
-            "notes.jsonl line 5: not an item, skipped",
-            "notes.jsonl line 7: not an item, skipped",
-        ])
+        #expect(
+            problems == [
+                "notes.jsonl line 3: longer than \(JSONReader.maximumLineBytes) bytes, more than a note holds, skipped",
+                "notes.jsonl line 5: not an item, skipped",
+                "notes.jsonl line 7: not an item, skipped",
+            ])
         #expect(entries.map(\.name) == ["Note 1", "Note 2", "Note 3", "Note 4"])
         #expect(try JSONReader().count(file) == 4)
     }
@@ -194,16 +231,20 @@ import Testing
         let (out, target) = try exportedAndImported()
         let path = try exportedFile(in: out) { path, _ in path.hasSuffix("/Empty.md") }
         let text = try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
-        try text.replacingOccurrences(of: "---\n", with: "---\ntags:\n  - later\n  - \"#home\"\n", range: text.range(of: "---\n"))
-            .write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        try text.replacingOccurrences(
+            of: "---\n", with: "---\ntags:\n  - later\n  - \"#home\"\n", range: text.range(of: "---\n")
+        )
+        .write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
         let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.updated == 1 && report.created == 0, "\(report)")
         let empty = try target.resolve("Work/Deep: nested \\/ folder/Empty")
         #expect(try target.tags(of: empty.id) == ["home", "later"])
         let pictured = try exportedFile(in: out) { _, text in text.contains("c++") }
         let picturedText = try String(contentsOf: out.appendingPathComponent(pictured), encoding: .utf8)
-        #expect(picturedText.contains("\ntags: [\"[x]\", \"a:b\", c++, photo, \"quote\\\"d\", ünï]\n"), "\(picturedText)")
-        try picturedText.replacingOccurrences(of: "\ntags: [", with: "\ntags: [new, ").write(to: out.appendingPathComponent(pictured), atomically: true, encoding: .utf8)
+        #expect(
+            picturedText.contains("\ntags: [\"[x]\", \"a:b\", c++, photo, \"quote\\\"d\", ünï]\n"), "\(picturedText)")
+        try picturedText.replacingOccurrences(of: "\ntags: [", with: "\ntags: [new, ").write(
+            to: out.appendingPathComponent(pictured), atomically: true, encoding: .utf8)
         _ = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         let id = try #require(UUID(uuidString: String(picturedText.split(separator: "\n")[1].dropFirst(4))))
         #expect(try target.tags(of: id) == ["[x]", "a:b", "c++", "new", "photo", "quote\"d", "ünï"])
@@ -216,7 +257,9 @@ import Testing
         let report = try MarkdownExporter(store: source).export(to: out, root: work.id)
         #expect(report.collections == 2 && report.notes == 8)
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("Work/.collection.md").path))
-        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("Work/Deep: nested _ folder/.collection.md").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: out.appendingPathComponent("Work/Deep: nested _ folder/.collection.md").path))
     }
 
     @Test func aFolderThatIsNotEmptyIsNotWrittenWithoutForce() throws {
@@ -224,7 +267,9 @@ import Testing
         let out = folder.appending("full")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: out.appendingPathComponent("keep.txt"))
-        #expect(throws: InterchangeError.notEmpty(path: out.path)) { try MarkdownExporter(store: source).export(to: out) }
+        #expect(throws: InterchangeError.notEmpty(path: out.path)) {
+            try MarkdownExporter(store: source).export(to: out)
+        }
         #expect(try MarkdownExporter(store: source).export(to: out, force: true).notes == 13)
         #expect(try String(contentsOf: out.appendingPathComponent("keep.txt"), encoding: .utf8) == "mine")
     }
@@ -233,7 +278,8 @@ import Testing
         let (out, target) = try exportedAndImported()
         let path = try exportedFile(in: out) { path, _ in path.hasSuffix("/Empty.md") }
         let text = try String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)
-        try (text + "written in the editor\n").write(to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        try (text + "written in the editor\n").write(
+            to: out.appendingPathComponent(path), atomically: true, encoding: .utf8)
         let dry = try Importer(store: target).run(path: out, into: nil, dryRun: true)
         #expect(dry.updated == 1 && dry.plan == ["update note \(path)"], "\(dry.plan)")
         #expect(try target.resolve("Work/Deep: nested \\/ folder/Empty").body == "")

@@ -7,11 +7,14 @@ import NoteStore
 /// needs no `.collection.md`.
 func storeDump(_ store: Store, collectionsByPath: Bool = false) throws -> [String] {
     let items = try store.fetch(ItemRequest(sort: .created))
-    let paths = Dictionary(uniqueKeysWithValues: try items.filter { !$0.isNote }.map { ($0.id, try store.path(of: $0)) })
+    let paths = Dictionary(
+        uniqueKeysWithValues: try items.filter { !$0.isNote }.map { ($0.id, try store.path(of: $0)) })
     return try items.map { item in
         let attachments = try store.attachments(of: item.id).map { "\($0.sha256) \($0.caption ?? "-")" }.sorted()
         let parent = item.parent.map { collectionsByPath ? paths[$0] ?? "?" : $0.uuidString } ?? "top"
-        let identity = collectionsByPath && !item.isNote ? "\(paths[item.id] ?? "?")" : "\(item.id) \(item.created.timeIntervalSince1970)"
+        let identity =
+            collectionsByPath && !item.isNote
+            ? "\(paths[item.id] ?? "?")" : "\(item.id) \(item.created.timeIntervalSince1970)"
         let modified = collectionsByPath && !item.isNote ? "-" : "\(item.modified.timeIntervalSince1970)"
         return "\(item.kind) \(identity) \(item.name) \(parent) "
             + "\(modified) \(item.body ?? "-") \(attachments) "

@@ -32,7 +32,8 @@ import Testing
         (FileManager.default.enumerator(atPath: url.path)?.compactMap { $0 as? String } ?? []).sorted()
     }
 
-    static let anna = "See the plan ![plan](../assets/photo.png) and ![[shot.png|300]].\n<img src=\"img/b.jpg\" width=\"40\">\nBack to [[Home]].\n"
+    static let anna =
+        "See the plan ![plan](../assets/photo.png) and ![[shot.png|300]].\n<img src=\"img/b.jpg\" width=\"40\">\nBack to [[Home]].\n"
 
     @Test func imagesComeBackWhereTheBodiesLinkThem() throws {
         try write("---\ntags: [trip]\n---\n" + Self.anna, "Trips/Call Anna re: flat viewing.md")
@@ -46,17 +47,25 @@ import Testing
 
         let report = try MarkdownExporter(store: store).export(to: out)
         #expect(report.images == 4 && report.notes == 2 && report.collections == 1, "\(report)")
-        #expect(files(out) == [
-            "Home.md", "Trips", "Trips/Call Anna re: flat viewing.md", "Trips/img", "Trips/img/b.jpg", "Trips/shot.png", "assets",
-            "assets/photo.png",
-        ])
+        #expect(
+            files(out) == [
+                "Home.md", "Trips", "Trips/Call Anna re: flat viewing.md", "Trips/img", "Trips/img/b.jpg",
+                "Trips/shot.png", "assets",
+                "assets/photo.png",
+            ])
         // The same bytes where both notes link them: written once.
-        #expect(try Data(contentsOf: out.appendingPathComponent("assets/photo.png")) == Data(contentsOf: vault.appendingPathComponent("assets/photo.png")))
+        #expect(
+            try Data(contentsOf: out.appendingPathComponent("assets/photo.png"))
+                == Data(contentsOf: vault.appendingPathComponent("assets/photo.png")))
         let anna = try text("Trips/Call Anna re: flat viewing.md")
-        #expect(anna.hasSuffix("\n---\n" + Self.anna) && !anna.contains("notes: images") && !anna.contains("\nname:"), "\(anna)")
+        #expect(
+            anna.hasSuffix("\n---\n" + Self.anna) && !anna.contains("notes: images") && !anna.contains("\nname:"),
+            "\(anna)")
 
         let again = try Importer(store: store).run(path: out, into: nil, dryRun: false)
-        #expect(again.problems.isEmpty && again.created == 0 && again.updated == 0 && again.unchanged == 3 && again.images == 0, "\(again)")
+        #expect(
+            again.problems.isEmpty && again.created == 0 && again.updated == 0 && again.unchanged == 3
+                && again.images == 0, "\(again)")
         let fresh = try Store(folder: folder.appending("fresh"))
         let copied = try Importer(store: fresh).run(path: out, into: nil, dryRun: false)
         #expect(copied.problems.isEmpty && copied.created == 3 && copied.images == 4, "\(copied)")
@@ -76,16 +85,24 @@ import Testing
         _ = try store.attachImages([RoundTripTests.images.appendingPathComponent("still.gif")], to: far.id)
         let near = try store.addNote(named: "Near", body: "![[pic.png]]\n", in: trips.id)
         _ = try store.attachImages([RoundTripTests.images.appendingPathComponent("indexed.png")], to: near.id)
-        _ = try store.attachImages([RoundTripTests.images.appendingPathComponent("baseline.jpg")], to: near.id, caption: "extra")
+        _ = try store.attachImages(
+            [RoundTripTests.images.appendingPathComponent("baseline.jpg")], to: near.id, caption: "extra")
         let report = try MarkdownExporter(store: store).export(to: out)
         #expect(report.images == 4)
-        #expect(files(out) == [
-            "Trips", "Trips/Far: away?.1.gif", "Trips/Far: away?.md", "Trips/Near.1.jpg", "Trips/Near.md", "Trips/pic.png", "Trips/up.png",
-        ], "\(files(out))")
+        #expect(
+            files(out) == [
+                "Trips", "Trips/Far: away?.1.gif", "Trips/Far: away?.md", "Trips/Near.1.jpg", "Trips/Near.md",
+                "Trips/pic.png", "Trips/up.png",
+            ], "\(files(out))")
         // Far's gif is shown by no link: it is linked after the body, as Near's jpg is.
         let farText = try text("Trips/Far: away?.md")
-        #expect(farText.contains("\n---\nfar ![up](up.png \"title\") and [[Near]]\n\n\n<!-- notes: images -->\n![](<Far: away?.1.gif>)\n"), "\(farText)")
-        #expect(try text("Trips/Near.md").hasSuffix("\n---\n![[pic.png]]\n\n\n<!-- notes: images -->\n![extra](<Near.1.jpg>)\n"))
+        #expect(
+            farText.contains(
+                "\n---\nfar ![up](up.png \"title\") and [[Near]]\n\n\n<!-- notes: images -->\n![](<Far: away?.1.gif>)\n"
+            ), "\(farText)")
+        #expect(
+            try text("Trips/Near.md").hasSuffix(
+                "\n---\n![[pic.png]]\n\n\n<!-- notes: images -->\n![extra](<Near.1.jpg>)\n"))
         let again = try Importer(store: store).run(path: out, into: nil, dryRun: false)
         #expect(again.problems.isEmpty && again.images == 0 && again.updated == 1, "\(again)")
         #expect(try store.item(far.id).body == "far ![up](up.png \"title\") and [[Near]]\n")
@@ -122,7 +139,8 @@ import Testing
         let folder = try #require(links[0].resolved) == (try store.resolve("A/Index")).id ? "A" : "B"
         _ = try MarkdownExporter(store: store).export(to: out)
         let written = try text("Home.md")
-        let expected = "[[\(folder)/Index#Top|first]] and [[B/Index]], ![[\(folder)/Index.md]], [[Plan: one]], `[[Index]]`\n"
+        let expected =
+            "[[\(folder)/Index#Top|first]] and [[B/Index]], ![[\(folder)/Index.md]], [[Plan: one]], `[[Index]]`\n"
         #expect(written.hasSuffix("\n---\n" + expected), "\(written)")
         #expect(try text("A/Other.md").hasSuffix("\n---\n[[Index]]\n"))
 

@@ -22,13 +22,17 @@ import Testing
     }
 
     @Test func anObsidianVaultComesInWithItsFoldersImagesAndText() throws {
-        try write("---\ntags: [a, b]\naliases:\n  - Home\ncreated: 2024-03-01\n---\nSee [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n", "Daily/2024-03-01.md")
+        try write(
+            "---\ntags: [a, b]\naliases:\n  - Home\ncreated: 2024-03-01\n---\nSee [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n",
+            "Daily/2024-03-01.md")
         try write("# Other\nplain text, no front matter\n", "Other note.md")
         try write("ignored", ".obsidian/workspace.json")
         try write("not a note", "readme.txt")
-        try FileManager.default.createDirectory(at: vault.appendingPathComponent("Daily/assets"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: vault.appendingPathComponent("Daily/assets"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: RoundTripTests.images.appendingPathComponent("plain.png"), to: vault.appendingPathComponent("Daily/assets/plain copy.png"))
+            at: RoundTripTests.images.appendingPathComponent("plain.png"),
+            to: vault.appendingPathComponent("Daily/assets/plain copy.png"))
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
         #expect(report.created == 3 && report.images == 1, "\(report)")
@@ -58,11 +62,14 @@ import Testing
         try write("{\"attachmentFolderPath\": \"Files/attachments\"}", ".obsidian/app.json")
         for (sample, path) in [
             ("plain.png", "Files/attachments/shot.png"), ("baseline.jpg", "Files/attachments/bases.jpg"),
-            ("still.gif", "deep/inside/anim.gif"), ("lossy.webp", "b/dup.webp"), ("indexed.png", "a/long/path/dup.webp"),
+            ("still.gif", "deep/inside/anim.gif"), ("lossy.webp", "b/dup.webp"),
+            ("indexed.png", "a/long/path/dup.webp"),
             ("interlaced.png", "top.png"),
         ] {
-            try FileManager.default.createDirectory(at: vault.appendingPathComponent(path).deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: RoundTripTests.images.appendingPathComponent(sample), to: vault.appendingPathComponent(path))
+            try FileManager.default.createDirectory(
+                at: vault.appendingPathComponent(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: RoundTripTests.images.appendingPathComponent(sample), to: vault.appendingPathComponent(path))
         }
         let body = """
             # Daily
@@ -82,16 +89,19 @@ import Testing
         try write("Other\n", "Other note.md")
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
-        #expect(report.problems == [
-            "Journal/2024/Daily.md: image /top.png is outside what is imported, not attached",
-            "Journal/2024/Daily.md: image missing.png not found, not attached",
-        ], "\(report)")
+        #expect(
+            report.problems == [
+                "Journal/2024/Daily.md: image /top.png is outside what is imported, not attached",
+                "Journal/2024/Daily.md: image missing.png not found, not attached",
+            ], "\(report)")
         let daily = try store.resolve("Journal/2024/Daily")
         #expect(daily.body == body)
         let attachments = try store.attachments(of: daily.id)
         // shot.png once, bases.jpg with its shown text, anim.gif by name, the shorter dup.webp
         // (the longer one is a PNG), and top.png by name from a path that leads nowhere.
-        #expect(attachments.compactMap(\.format?.rawValue).sorted() == ["gif", "jpeg", "png", "png", "webp"], "\(attachments)")
+        #expect(
+            attachments.compactMap(\.format?.rawValue).sorted() == ["gif", "jpeg", "png", "png", "webp"],
+            "\(attachments)")
         #expect(Set(attachments.map(\.caption)) == [nil, "the bases", "alt"])
         #expect(report.images == 5)
     }
@@ -103,13 +113,16 @@ import Testing
         try write("---\ndate: \"2020-02-03T04:05:06+01:00\"\nlastmod: 2023-01-01T00:00:00-08:00\n---\nB\n", "b.md")
         try write("no front matter\n", "c.md")
         let old = Date(timeIntervalSince1970: 1_609_459_200)  // 2021-01-01T00:00:00Z
-        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: vault.appendingPathComponent("c.md").path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: old], ofItemAtPath: vault.appendingPathComponent("c.md").path)
         let store = try Store(folder: folder.appending("store"))
         #expect(try importVault(into: store).problems.isEmpty)
         let iso = ISO8601DateFormatter()
         let a = try store.resolve("a"), b = try store.resolve("b"), c = try store.resolve("c")
-        #expect(a.created == iso.date(from: "2021-05-04T00:00:00Z") && a.modified == iso.date(from: "2022-01-02T10:30:00Z"))
-        #expect(b.created == iso.date(from: "2020-02-03T03:05:06Z") && b.modified == iso.date(from: "2023-01-01T08:00:00Z"))
+        #expect(
+            a.created == iso.date(from: "2021-05-04T00:00:00Z") && a.modified == iso.date(from: "2022-01-02T10:30:00Z"))
+        #expect(
+            b.created == iso.date(from: "2020-02-03T03:05:06Z") && b.modified == iso.date(from: "2023-01-01T08:00:00Z"))
         #expect(c.created == old && c.modified == old)
     }
 
@@ -131,7 +144,8 @@ import Testing
         func git(_ arguments: String...) throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["git", "-C", vault.path, "-c", "user.name=Notes", "-c", "user.email=notes@example.com"] + arguments
+            process.arguments =
+                ["git", "-C", vault.path, "-c", "user.name=Notes", "-c", "user.email=notes@example.com"] + arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -181,11 +195,15 @@ import Testing
     /// size a body of the store's limit needs is imported.
     @Test func aFileLargerThanAnyNoteIsSkippedUnread() throws {
         try write("fine\n", "good.md")
-        try Data(repeating: 0x61, count: MarkdownReader.maximumFileBytes + 1).write(to: vault.appendingPathComponent("huge.md"))
+        try Data(repeating: 0x61, count: MarkdownReader.maximumFileBytes + 1).write(
+            to: vault.appendingPathComponent("huge.md"))
         try Data(repeating: 0x62, count: Item.maximumBodyBytes).write(to: vault.appendingPathComponent("largest.md"))
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
-        #expect(report.problems == ["huge.md: larger than \(MarkdownReader.maximumFileBytes) bytes, more than a note's file holds, skipped"])
+        #expect(
+            report.problems == [
+                "huge.md: larger than \(MarkdownReader.maximumFileBytes) bytes, more than a note's file holds, skipped"
+            ])
         #expect(try store.fetch(ItemRequest()).map(\.name).sorted() == ["good", "largest"])
         #expect(try store.item(store.resolve("largest").id).body?.utf8.count == Item.maximumBodyBytes)
     }
@@ -198,7 +216,9 @@ import Testing
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
         #expect(report.created == 1, "\(report)")
-        #expect(report.problems.count == 1 && report.problems[0].hasPrefix("bad.md: the name contains "), "\(report.problems)")
+        #expect(
+            report.problems.count == 1 && report.problems[0].hasPrefix("bad.md: the name contains "),
+            "\(report.problems)")
         #expect(try store.fetch(ItemRequest()).map(\.name) == ["good"])
     }
 
@@ -243,11 +263,15 @@ import Testing
         #expect(try store.tags(of: soup.id) == ["hot", "soup", "winter"])
         #expect(soup.created == ISO8601DateFormatter().date(from: "2021-03-04T00:00:00Z"))
         let properties = try store.properties(of: soup.id)
-        #expect(properties.map(\.key) == ["title", "aliases", "publish", "rating", "servings", "cssclasses", "draft", "params", "date"])
-        #expect(properties.map(\.value.json) == [
-            #""Leek soup: a winter classic""#, #"["Potage","Vichyssoise"]"#, "true", "4.5", "4", "[]", "null",
-            #"{"color":"green","sizes":["small","large"]}"#, #""2021-03-04""#,
-        ])
+        #expect(
+            properties.map(\.key) == [
+                "title", "aliases", "publish", "rating", "servings", "cssclasses", "draft", "params", "date",
+            ])
+        #expect(
+            properties.map(\.value.json) == [
+                #""Leek soup: a winter classic""#, #"["Potage","Vichyssoise"]"#, "true", "4.5", "4", "[]", "null",
+                #"{"color":"green","sizes":["small","large"]}"#, #""2021-03-04""#,
+            ])
 
         let out = folder.appending("out")
         _ = try MarkdownExporter(store: store).export(to: out)
@@ -255,11 +279,14 @@ import Testing
         let lines = exported.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // Its id and modified date, then the tags the body does not give, then the properties.
         #expect(lines[0] == "---" && lines[1].hasPrefix("id: ") && lines[2].hasPrefix("modified: "))
-        #expect(Array(lines[3...]).prefix(17) == [
-            "tags: [soup, winter]", #"title: "Leek soup: a winter classic""#, "aliases:", "  - Potage", "  - Vichyssoise", "publish: true",
-            "rating: 4.5", "servings: 4", "cssclasses: []", "draft:", "params:", "  color: green", "  sizes:", "    - small", "    - large",
-            "date: 2021-03-04", "---",
-        ])
+        #expect(
+            Array(lines[3...]).prefix(17) == [
+                "tags: [soup, winter]", #"title: "Leek soup: a winter classic""#, "aliases:", "  - Potage",
+                "  - Vichyssoise", "publish: true",
+                "rating: 4.5", "servings: 4", "cssclasses: []", "draft:", "params:", "  color: green", "  sizes:",
+                "    - small", "    - large",
+                "date: 2021-03-04", "---",
+            ])
         let again = try Importer(store: store).run(path: out, into: nil, dryRun: false)
         #expect(again.updated == 0 && again.created == 0 && again.problems.isEmpty, "\(again)")
         #expect(try store.properties(of: soup.id) == properties)
@@ -270,8 +297,10 @@ import Testing
     @Test(arguments: [
         ("---\ntitle: [unclosed\n---\nText\n", "front matter is not YAML"),
         ("---\n- a list\n- not a map\n---\nText\n", "front matter is not a map of keys and values"),
-        ("---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\nText\n",
-            "front matter holds more than 20000 values"),
+        (
+            "---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\nText\n",
+            "front matter holds more than 20000 values"
+        ),
     ])
     func unreadableFrontMatterKeepsTheFileWhole(text: String, problem: String) throws {
         try write(text, "Odd.md")

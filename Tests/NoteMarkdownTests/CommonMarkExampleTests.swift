@@ -22,7 +22,8 @@ import Testing
     static let examples: [Example] = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/commonmark-examples.json")
-        guard let data = try? Data(contentsOf: url), let document = try? JSONDecoder().decode(Document.self, from: data) else {
+        guard let data = try? Data(contentsOf: url), let document = try? JSONDecoder().decode(Document.self, from: data)
+        else {
             return []
         }
         return document.examples
@@ -30,7 +31,10 @@ import Testing
 
     @Test func theFixtureHoldsTheSectionsOfLinksAndImages() {
         #expect(Self.examples.count == 315)
-        #expect(Set(Self.examples.map(\.section)).isSuperset(of: ["Links", "Images", "Link reference definitions", "Autolinks"]))
+        #expect(
+            Set(Self.examples.map(\.section)).isSuperset(of: [
+                "Links", "Images", "Link reference definitions", "Autolinks",
+            ]))
     }
 
     /// What the specification's HTML links to and shows, in order: `image DEST` for each

@@ -15,11 +15,16 @@ import Testing
 
     @Test func obsidianEmbedsAndLinksWithFragmentsAndSizes() {
         let text = "See ![[shot.png|300]] and [[Create a vault#Steps|the guide]] and ![[bases.png#interface]].\n"
-        #expect(summary(text) == ["wikiEmbed shot.png |300", "wikiLink Create a vault #Steps |the guide", "wikiEmbed bases.png #interface"])
+        #expect(
+            summary(text) == [
+                "wikiEmbed shot.png |300", "wikiLink Create a vault #Steps |the guide",
+                "wikiEmbed bases.png #interface",
+            ])
         let references = MarkdownScanner.references(in: text)
         let bytes = Array(text.utf8)
-        #expect(references.map { String(decoding: bytes[$0.range], as: UTF8.self) }
-            == ["![[shot.png|300]]", "[[Create a vault#Steps|the guide]]", "![[bases.png#interface]]"])
+        #expect(
+            references.map { String(decoding: bytes[$0.range], as: UTF8.self) }
+                == ["![[shot.png|300]]", "[[Create a vault#Steps|the guide]]", "![[bases.png#interface]]"])
     }
 
     @Test func nothingInsideCodeSpansFencesIndentedCodeOrComments() {
@@ -46,25 +51,32 @@ import Testing
 
             [r]: pics/r.gif
             """
-        #expect(summary(text) == [
-            "image img/cat one.png 'a cat'", "image with space.jpg", "image pics/r.gif 'ref'", "image bases.png #interface 'frag'",
-            "link notes/other.md 'a link'", "link https://example.com 'https://example.com'",
-        ])
+        #expect(
+            summary(text) == [
+                "image img/cat one.png 'a cat'", "image with space.jpg", "image pics/r.gif 'ref'",
+                "image bases.png #interface 'frag'",
+                "link notes/other.md 'a link'", "link https://example.com 'https://example.com'",
+            ])
         #expect(MarkdownScanner.references(in: text).last?.isExternal == true)
         #expect(MarkdownScanner.references(in: text).first?.isExternal == false)
     }
 
     @Test func htmlImagesInlineAndAsBlocks() {
-        let text = "<img src=\"block.png\" width=300>\n\nText with <IMG alt='x' SRC='inline.jpg'> and <img src=bare.gif>.\n"
+        let text =
+            "<img src=\"block.png\" width=300>\n\nText with <IMG alt='x' SRC='inline.jpg'> and <img src=bare.gif>.\n"
         #expect(summary(text) == ["htmlImage block.png", "htmlImage inline.jpg", "htmlImage bare.gif"])
     }
 
     /// Emphasis cannot take a wiki link's underscores, and an escaped bracket opens none.
     @Test func wikiLinksAreReadFromTheSourceNotFromTheParsedText() {
-        #expect(summary("Read [[_draft_ notes]] and \\[[not a link]] and [[a\\|b]] in a table.") == ["wikiLink _draft_ notes", "wikiLink a |b"])
-        #expect(summary("- item with ![[pic.webp]]\n> quoted [[Note]]\n# Heading [[Head]]\n") == [
-            "wikiEmbed pic.webp", "wikiLink Note", "wikiLink Head",
-        ])
+        #expect(
+            summary("Read [[_draft_ notes]] and \\[[not a link]] and [[a\\|b]] in a table.") == [
+                "wikiLink _draft_ notes", "wikiLink a |b",
+            ])
+        #expect(
+            summary("- item with ![[pic.webp]]\n> quoted [[Note]]\n# Heading [[Head]]\n") == [
+                "wikiEmbed pic.webp", "wikiLink Note", "wikiLink Head",
+            ])
         #expect(summary("[[ ]] and [[#Only a heading]] and [[unclosed\n]]") == ["wikiLink  #Only a heading"])
     }
 
@@ -83,6 +95,7 @@ import Testing
             ```
             #日本語
             """
-        #expect(MarkdownScanner.tags(in: text) == ["inheading", "work", "nested/tag", "paren", "v2", "trailing", "日本語"])
+        #expect(
+            MarkdownScanner.tags(in: text) == ["inheading", "work", "nested/tag", "paren", "v2", "trailing", "日本語"])
     }
 }

@@ -65,7 +65,9 @@ import Testing
         try fixture.store.emptyTrash()
         #expect(try fixture.store.attachments(of: tree.soup).isEmpty)
         #expect(blobNames(fixture.store) == [shared.sha256], "still used by the launch plan")
-        let deletions = try fixture.store.outboxEntries().filter { $0.entity == .imageAttachment && $0.operation == .delete }
+        let deletions = try fixture.store.outboxEntries().filter {
+            $0.entity == .imageAttachment && $0.operation == .delete
+        }
         #expect(deletions.map(\.object) == [attachment.id])
         try fixture.store.trash(tree.work)
         try fixture.store.emptyTrash()
@@ -89,7 +91,9 @@ import Testing
     @Test func missingFileAndFolderAreRefused() throws {
         let fixture = try StoreFixture()
         let note = try fixture.store.addNote(named: "n", body: "", in: nil)
-        #expect(throws: StoreError.self) { try fixture.store.attachImages([fixture.folder.appending("nope.png")], to: note.id) }
+        #expect(throws: StoreError.self) {
+            try fixture.store.attachImages([fixture.folder.appending("nope.png")], to: note.id)
+        }
         #expect(throws: StoreError.self) { try fixture.store.attachImages([fixture.folder.url], to: note.id) }
     }
 

@@ -25,7 +25,10 @@ import Testing
         let attachment = try attached(fixture)
         try FileManager.default.removeItem(at: blob(fixture, attachment))
         let problems = try fixture.store.check()
-        #expect(problems == ["missing blob: blobs/\(attachment.sha256) of attachment \(attachment.id.uuidString.lowercased())"])
+        #expect(
+            problems == [
+                "missing blob: blobs/\(attachment.sha256) of attachment \(attachment.id.uuidString.lowercased())"
+            ])
         #expect(throws: StoreError.self) { try fixture.store.data(of: attachment) }
     }
 
@@ -80,7 +83,8 @@ import Testing
         for name in [live, stopped, earlier] { try Data().write(to: blobs.appendingPathComponent(name)) }
         // A name of an earlier build, without a pid: a leftover once old.
         try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSinceNow: -7200)], ofItemAtPath: blobs.appendingPathComponent(earlier).path)
+            [.modificationDate: Date(timeIntervalSinceNow: -7200)],
+            ofItemAtPath: blobs.appendingPathComponent(earlier).path)
 
         _ = try Store(folder: fixture.store.folder, access: .readOnly)
         #expect(try FileManager.default.contentsOfDirectory(atPath: blobs.path).contains(stopped), "not when reading")

@@ -59,7 +59,8 @@ import Testing
         let deep = try context.fetch(ItemRequest(kind: .note, scope: .descendants(of: tree.work)))
         #expect(Set(deep.map(\.id)) == [draft.id, tree.meeting])
         // Nothing of it is saved yet.
-        #expect(try fixture.store.fetch(ItemRequest(scope: .children(of: tree.work))).map(\.name) == ["Ideas", "Meeting"])
+        #expect(
+            try fixture.store.fetch(ItemRequest(scope: .children(of: tree.work))).map(\.name) == ["Ideas", "Meeting"])
     }
 
     @Test func rollbackDiscardsEveryUnsavedChange() throws {
@@ -146,7 +147,9 @@ import Testing
         let other = try Store(folder: fixture.store.folder)
         try other.edit(note.id, body: "from another process")
         let error = #expect(throws: StoreError.self) { try fixture.store.edit(note.id, expecting: read, body: "mine") }
-        guard case .changedElsewhere(_, let properties)? = error else { Issue.record("\(String(describing: error))"); return }
+        guard case .changedElsewhere(_, let properties)? = error else {
+            Issue.record("\(String(describing: error))"); return
+        }
         #expect(properties == ["body"])
         #expect(try fixture.item(note.id).body == "from another process")
     }

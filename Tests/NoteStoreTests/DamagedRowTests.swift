@@ -74,7 +74,9 @@ import Testing
         let fixture = try StoreFixture()
         let note = try fixture.store.addNote(named: "Plan", body: "text", in: nil)
         let id = UUID().storeString
-        try damage(fixture, """
+        try damage(
+            fixture,
+            """
             INSERT INTO attachment (id, kind, note, sha256, format, width, height, bytes, caption, created)
             VALUES (\(id), 'image', \(note.id.storeString), \(String(repeating: "0", count: 64)), 'tiff', 1, 1, 1, NULL, 0)
             """)

@@ -15,7 +15,9 @@ import Testing
 
     @Test func aTransactionThatNeedNotWaitForTheDiskLeavesEveryOtherOneDurable() throws {
         let fixture = try StoreFixture()
-        let synchronous = { try fixture.store.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") } }
+        let synchronous = {
+            try fixture.store.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        }
         try fixture.store.recordSync(durable: false) { try $0.update { $0.deviceName = "probe" } }
         #expect(try synchronous() == 2, "FULL again after a transaction committed with NORMAL")
         #expect(try fixture.store.syncRecord().deviceName == "probe")

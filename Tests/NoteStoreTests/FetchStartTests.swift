@@ -38,7 +38,9 @@ import Testing
         }
     }
 
-    @Test(arguments: [ItemSort.name, ItemSort(.name, ascending: false), ItemSort(.modified, ascending: false), .created])
+    @Test(arguments: [
+        ItemSort.name, ItemSort(.name, ascending: false), ItemSort(.modified, ascending: false), .created,
+    ])
     func windowsFromTheLastItemMakeTheList(sort: ItemSort) throws {
         let fixture = try StoreFixture()
         _ = try makeNotes(fixture)

@@ -8,7 +8,9 @@ import Testing
 /// keep their checks.
 @Suite struct FileAttachmentTests {
     static let pdf = Data("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n".utf8)
-    static let svg = Data(#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="120" height="80.4px"><rect width="10" height="10"/></svg>"#.utf8)
+    static let svg = Data(
+        #"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="120" height="80.4px"><rect width="10" height="10"/></svg>"#
+            .utf8)
 
     let fixture: StoreFixture
     let note: Item
@@ -26,7 +28,8 @@ import Testing
 
     /// Every file in `blobs/`, temporary ones included.
     func blobFolder() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: fixture.store.folder.appendingPathComponent("blobs").path)) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(
+            atPath: fixture.store.folder.appendingPathComponent("blobs").path)) ?? []).sorted()
     }
 
     @Test func anSVGIsCheckedAndKeepsTheSizeItStates() throws {
@@ -49,7 +52,9 @@ import Testing
         ("text.svg", "just words", "not well-formed"),
     ])
     func aBrokenSVGIsRefusedAndLeavesNothing(name: String, text: String, reason: String) throws {
-        let error = #expect(throws: StoreError.self) { try fixture.store.attach([try file(name, Data(text.utf8))], to: note.id) }
+        let error = #expect(throws: StoreError.self) {
+            try fixture.store.attach([try file(name, Data(text.utf8))], to: note.id)
+        }
         #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
         #expect(error?.description.contains(name) == true)
         #expect(try fixture.store.attachments(of: note.id).isEmpty)
@@ -63,7 +68,10 @@ import Testing
         ("photo.png", Data("not a picture at all".utf8), "text/plain"),
         ("song.mp3", Data("ID3".utf8) + Data(repeating: 0, count: 64), "audio/mpeg"),
         ("clip.mp4", Data([0, 0, 0, 0x18]) + Data("ftypisom".utf8) + Data(repeating: 0, count: 16), "video/mp4"),
-        ("doc.docx", Data([0x50, 0x4B, 0x03, 0x04]) + Data(repeating: 0, count: 60), "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+        (
+            "doc.docx", Data([0x50, 0x4B, 0x03, 0x04]) + Data(repeating: 0, count: 60),
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+        ),
         ("archive.zip", Data([0x50, 0x4B, 0x03, 0x04]) + Data(repeating: 0, count: 60), "application/zip"),
         ("blob.bin", Data([0x00, 0xFF, 0x13, 0x37, 0x00, 0x01, 0x80, 0x90]), "application/octet-stream"),
         ("data", Data([0xC3, 0x28, 0x41, 0x42]), "application/octet-stream"),
@@ -106,7 +114,10 @@ import Testing
         let error = #expect(throws: StoreError.self) {
             try fixture.store.attach([try file("a.pdf", Self.pdf), big], to: note.id, limit: 2048)
         }
-        #expect(error?.description == "cannot attach '\(big.relativePath)' to note 'Files': it has 3000 bytes, more than the limit of 2 KiB")
+        #expect(
+            error?.description
+                == "cannot attach '\(big.relativePath)' to note 'Files': it has 3000 bytes, more than the limit of 2 KiB"
+        )
         #expect(try fixture.store.attachments(of: note.id).isEmpty)
         #expect(blobFolder().isEmpty)
         #expect(try fixture.store.attach([big], to: note.id, limit: 3000).count == 1)
@@ -167,9 +178,13 @@ import Testing
         #expect(type(Array("<!DOCTYPE html><p>".utf8)) == "text/html")
         #expect(type(Array("a,b\n1,2\n".utf8), "csv") == "text/csv")
         // A character cut at the end of a sample is still text; a NUL is not.
-        #expect(MediaTypeSniffer.mediaType(of: Array("café".utf8).dropLast(), fileExtension: "", isWhole: false) == "text/plain")
+        #expect(
+            MediaTypeSniffer.mediaType(of: Array("café".utf8).dropLast(), fileExtension: "", isWhole: false)
+                == "text/plain")
         #expect(type([0x61, 0x00, 0x62]) == "application/octet-stream")
-        #expect(MediaTypeSniffer.isValid("image/svg+xml") && !MediaTypeSniffer.isValid("Image/PNG") && !MediaTypeSniffer.isValid("text"))
+        #expect(
+            MediaTypeSniffer.isValid("image/svg+xml") && !MediaTypeSniffer.isValid("Image/PNG")
+                && !MediaTypeSniffer.isValid("text"))
     }
 }
 

@@ -12,7 +12,9 @@ import Testing
         var clock = UInt64.random(in: 0...(1 << 60), using: &random)
         var entries: [HistoryLine.Entry] = []
         func stamp() -> ChangeStamp {
-            ChangeStamp(clock: UInt64.random(in: 0...UInt64.max, using: &random), device: devices.randomElement(using: &random)!)
+            ChangeStamp(
+                clock: UInt64.random(in: 0...UInt64.max, using: &random), device: devices.randomElement(using: &random)!
+            )
         }
         for position in 0..<Int.random(in: 1...20, using: &random) {
             clock += UInt64.random(in: 0...70_000, using: &random) + (position == 0 ? 0 : 1)
@@ -24,7 +26,11 @@ import Testing
             case 2: bases = previous.map { [$0] } ?? []
             default: bases = (0..<Int.random(in: 1...3, using: &random)).map { _ in stamp() }.sorted()
             }
-            let content = Bool.random(using: &random) ? Data((0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }) : nil
+            let content =
+                Bool.random(using: &random)
+                ? Data(
+                    (0..<Int.random(in: 0...300, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                ) : nil
             // A delta is of content.
             let deltaOf: ChangeStamp? =
                 switch content == nil ? 0 : Int.random(in: 0...2, using: &random) {
@@ -37,7 +43,8 @@ import Testing
                 HistoryLine.Entry(
                     stamp: ChangeStamp(clock: clock, device: devices.randomElement(using: &random)!),
                     origin: [.edit, .restore, .conflict].randomElement(using: &random)!, bases: bases,
-                    restored: Bool.random(using: &random) ? stamp() : nil, context: context, isHead: Bool.random(using: &random),
+                    restored: Bool.random(using: &random) ? stamp() : nil, context: context,
+                    isHead: Bool.random(using: &random),
                     size: Int.random(in: 0...Int(Int32.max), using: &random), deltaOf: deltaOf,
                     depth: Int.random(in: 0...VersionStorage.maximumDepth, using: &random),
                     content: content,
@@ -65,8 +72,10 @@ import Testing
             entries.append(
                 HistoryLine.Entry(
                     stamp: stamp, origin: .edit, bases: entries.last.map { [$0.stamp] } ?? [], restored: nil,
-                    context: position == 0 ? #"{"name":"Plan","parent":null}"# : nil, isHead: position == 10, size: 700 + position,
-                    deltaOf: entries.last?.stamp, depth: position, content: Data(count: position == 0 ? 0 : 17), fromMerge: false))
+                    context: position == 0 ? #"{"name":"Plan","parent":null}"# : nil, isHead: position == 10,
+                    size: 700 + position,
+                    deltaOf: entries.last?.stamp, depth: position, content: Data(count: position == 0 ? 0 : 17),
+                    fromMerge: false))
             clock += 0x3000_0000
         }
         let blob = HistoryLine(object: UUID(), property: .body, entries: entries).encoded()
@@ -94,10 +103,12 @@ import Testing
             object: UUID(), property: .body,
             entries: [
                 HistoryLine.Entry(
-                    stamp: first, origin: .edit, bases: [], restored: nil, context: "", isHead: false, size: 1, deltaOf: nil, depth: 0,
+                    stamp: first, origin: .edit, bases: [], restored: nil, context: "", isHead: false, size: 1,
+                    deltaOf: nil, depth: 0,
                     content: Data("a".utf8), fromMerge: false),
                 HistoryLine.Entry(
-                    stamp: second, origin: .edit, bases: [first], restored: nil, context: nil, isHead: true, size: 1, deltaOf: first,
+                    stamp: second, origin: .edit, bases: [first], restored: nil, context: nil, isHead: true, size: 1,
+                    deltaOf: first,
                     depth: 1, content: Data("b".utf8), fromMerge: false),
             ])
         let blob = [UInt8](good.encoded())
@@ -120,8 +131,12 @@ import Testing
         #expect(refused { $0[firstVersion + 5] = UInt8(VersionStorage.maximumDepth + 1) }, "a depth past the most")
         // The second version's clock offset (100) made 0: a stamp equal to the first's.
         let secondVersion = try #require(
-            (firstVersion + 1..<blob.count).first { blob[$0] == 0x25 && blob[$0 + 2] == 100 }, "the second version's flags")
+            (firstVersion + 1..<blob.count).first { blob[$0] == 0x25 && blob[$0 + 2] == 100 },
+            "the second version's flags")
         #expect(refused { $0[secondVersion + 2] = 0 }, "stamps not ascending")
-        #expect(refused { $0[secondVersion] &= ~4; $0.removeLast(2) }, "a delta without content")
+        #expect(
+            refused {
+                $0[secondVersion] &= ~4; $0.removeLast(2)
+            }, "a delta without content")
     }
 }

@@ -35,7 +35,9 @@ import Testing
         #expect(try contents(note.id, .name) == [nil])
         #expect(try texts(note.id, .body) == [Self.longBody])
         #expect(try texts(note.id, .name) == ["Plan"])
-        #expect(try store.historyBytes(of: note.id) == Self.longBody.utf8.count + 4, "a text kept in the item counts at its size")
+        #expect(
+            try store.historyBytes(of: note.id) == Self.longBody.utf8.count + 4,
+            "a text kept in the item counts at its size")
     }
 
     @Test func anEditWritesTheOldTextIntoItsVersionFirst() throws {
@@ -44,7 +46,9 @@ import Testing
         #expect(try store.edit(note.id, body: second))
         let stored = try contents(note.id, .body)
         #expect(stored.count == 2 && stored[0] == Data(Self.longBody.utf8), "the first version now holds its text")
-        #expect(stored[1] != nil && stored[1]!.count < 40, "the edit is a delta against it: \(String(describing: stored[1]))")
+        #expect(
+            stored[1] != nil && stored[1]!.count < 40,
+            "the edit is a delta against it: \(String(describing: stored[1]))")
         #expect(try contents(note.id, .name) == [nil], "a body edit leaves the name in the item")
         #expect(try texts(note.id, .body) == [Self.longBody, second])
 
@@ -69,7 +73,8 @@ import Testing
     @Test func aRestoreOfTheFirstTextReadsBackEveryVersion() throws {
         let note = try store.addNote(named: "Short", body: "one", in: nil)
         #expect(try store.edit(note.id, name: "Renamed"))
-        let first = try #require(try store.history(of: note.id).filter { $0.property == .name }.min { $0.stamp < $1.stamp })
+        let first = try #require(
+            try store.history(of: note.id).filter { $0.property == .name }.min { $0.stamp < $1.stamp })
         try store.change { context in try context.restore(first) }
         #expect(try store.item(note.id).name == "Short")
         #expect(try texts(note.id, .name) == ["Short", "Renamed", "Short"])
@@ -100,14 +105,17 @@ import Testing
         var rename = OutboxChanges()
         rename.set("name", .text("Renamed afar"))
         try store.replicate { replica in
-            try replica.addVersion(VersionDraft(object: id, property: .name, stamp: second, bases: [first], text: "Renamed afar"))
+            try replica.addVersion(
+                VersionDraft(object: id, property: .name, stamp: second, bases: [first], text: "Renamed afar"))
             try replica.setHeads([second], of: id, .name)
             try replica.update(entity: .note, object: id, values: rename, stamps: ["name": second])
         }
         #expect(try texts(id, .name) == ["From afar", "Renamed afar"])
         #expect(try contents(id, .name) == [Data("From afar".utf8), Data("Renamed afar".utf8)])
         #expect(try contents(id, .body) == [nil])
-        try store.replicate { replica in try replica.remove(entity: .note, object: id, stamp: ChangeStamp(clock: 3 << 16, device: other)) }
+        try store.replicate { replica in
+            try replica.remove(entity: .note, object: id, stamp: ChangeStamp(clock: 3 << 16, device: other))
+        }
         #expect(try texts(id, .body) == [Self.longBody])
     }
 
@@ -122,10 +130,14 @@ import Testing
         }
         let versions = try store.history(of: note.id).filter { $0.property == .body }.sorted { $0.stamp < $1.stamp }
         #expect(versions.count == 21)
-        #expect(versions.map { $0.context?.name } == Array(repeating: "Diary", count: 10) + Array(repeating: "Diary 2", count: 11))
+        #expect(
+            versions.map { $0.context?.name } == Array(repeating: "Diary", count: 10)
+                + Array(repeating: "Diary 2", count: 11))
         let stored = try store.read { db in try VersionStorage.line(note.id, .body, db).entries.map(\.context) }
         let kept = stored.compactMap { $0 }.count
-        #expect(kept >= 4 && kept <= 6, "the first, the rename, and one every \(VersionStorage.maximumContextChain) versions: \(stored)")
+        #expect(
+            kept >= 4 && kept <= 6,
+            "the first, the rename, and one every \(VersionStorage.maximumContextChain) versions: \(stored)")
         #expect(stored[10] != nil, "the rename's context differs from its base's")
     }
 
@@ -138,12 +150,15 @@ import Testing
         values.set("body", .text(Self.longBody))
         try store.replicate { replica in
             try replica.insert(entity: .note, object: id, values: values, stamps: ["*": stamp])
-            try replica.addVersion(VersionDraft(object: id, property: .body, stamp: stamp, bases: [], text: Self.longBody))
+            try replica.addVersion(
+                VersionDraft(object: id, property: .body, stamp: stamp, bases: [], text: Self.longBody))
         }
         #expect(try contents(id, .body) == [Data(Self.longBody.utf8)])
         let copy = fixture.folder.appending("copy.sqlite")
         _ = try store.copyForBaseline(to: copy) { _ in [:] }
-        let stored = try DatabaseQueue(path: copy.path).read { db in try VersionStorage.line(id, .body, db).entries.map(\.content) }
+        let stored = try DatabaseQueue(path: copy.path).read { db in
+            try VersionStorage.line(id, .body, db).entries.map(\.content)
+        }
         #expect(stored == [nil])
     }
 }

@@ -17,9 +17,12 @@ import Testing
         try queue.write { db in
             try db.execute(sql: "CREATE TABLE entry(a, b, c)")
             let pieces: [DatabaseValue] = [
-                .null, 0.databaseValue, (-1).databaseValue, Int64.min.databaseValue, Int64.max.databaseValue, 7.databaseValue,
-                "".databaseValue, "a".databaseValue, "ab".databaseValue, "a\0".databaseValue, "a\0b".databaseValue, "b".databaseValue,
-                "é".databaseValue, Data().databaseValue, Data([0]).databaseValue, Data([0, 0xFF]).databaseValue, Data([1]).databaseValue,
+                .null, 0.databaseValue, (-1).databaseValue, Int64.min.databaseValue, Int64.max.databaseValue,
+                7.databaseValue,
+                "".databaseValue, "a".databaseValue, "ab".databaseValue, "a\0".databaseValue, "a\0b".databaseValue,
+                "b".databaseValue,
+                "é".databaseValue, Data().databaseValue, Data([0]).databaseValue, Data([0, 0xFF]).databaseValue,
+                Data([1]).databaseValue,
             ]
             for _ in 0..<3_000 {
                 let row = (0..<3).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
@@ -59,7 +62,8 @@ import Testing
         let folder = try store.addCollection(named: "Folder", in: nil)
         let context = store.makeContext()
         for number in 0..<50 {
-            let note = context.insertNote(named: "Note \(number)", body: "body \(number)", in: number % 2 == 0 ? folder.id : nil)
+            let note = context.insertNote(
+                named: "Note \(number)", body: "body \(number)", in: number % 2 == 0 ? folder.id : nil)
             if number % 5 == 0 { _ = try context.tag(note.id, with: ["t\(number % 3)"]) }
             if number % 7 == 0 { try context.trash(note.id) }
         }

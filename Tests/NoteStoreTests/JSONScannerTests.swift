@@ -24,7 +24,9 @@ import Testing
 
     /// What `JSONSerialization` reads, in the same form.
     static func reference(_ text: String) -> [String: AnyHashable]? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            return nil
+        }
         func convert(_ value: Any) -> AnyHashable {
             switch value {
             case let text as String: return text
@@ -69,13 +71,22 @@ import Testing
     /// Random text of every kind, written by the outbox's own encoder, reads back the same.
     @Test func readsBackWhatTheOutboxWrites() {
         var random = SystemRandomNumberGenerator()
-        let alphabet: [Character] = ["a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "é", "😀", "中", "\u{7F}"]
+        let alphabet: [Character] = [
+            "a", "Z", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "é", "😀", "中", "\u{7F}",
+        ]
         for _ in 0..<300 {
             var changes = OutboxChanges()
             for index in 0..<Int.random(in: 0...6, using: &random) {
                 let name = "key\(index)"
                 switch Int.random(in: 0..<3, using: &random) {
-                case 0: changes.set(name, .text(String((0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet.randomElement(using: &random)! })))
+                case 0:
+                    changes.set(
+                        name,
+                        .text(
+                            String(
+                                (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                                    alphabet.randomElement(using: &random)!
+                                })))
                 case 1: changes.set(name, .integer(Int64.random(in: .min ... .max, using: &random)))
                 default: changes.set(name, .null)
                 }

@@ -16,7 +16,8 @@ import Testing
     }
 
     static let cases: [Case] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/link-resolution.json")
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "Fixtures/link-resolution.json")
         return (try? JSONDecoder().decode([Case].self, from: Data(contentsOf: url))) ?? []
     }()
 
@@ -32,7 +33,8 @@ import Testing
         func collection(_ path: [String]) throws -> UUID? {
             var parent: UUID?
             for name in path {
-                let existing = try store.fetch(ItemRequest(kind: .collection, scope: parent.map { .children(of: $0) } ?? .topLevel))
+                let existing = try store.fetch(
+                    ItemRequest(kind: .collection, scope: parent.map { .children(of: $0) } ?? .topLevel))
                 parent = try existing.first { $0.name == name }?.id ?? store.addCollection(named: name, in: parent).id
             }
             return parent
@@ -46,8 +48,12 @@ import Testing
             switch step[0] {
             case "add": try add(step[1], step[2])
             case "rename": _ = try store.edit(try store.resolve(step[1]).id, name: step[2])
-            case "move": try store.move(try store.resolve(step[1]).id, to: try collection(step[2].split(separator: "/").map(String.init)))
-            case "alias": try store.setProperty(try store.resolve(step[1]).id, "aliases", to: .list(step.dropFirst(2).map(PropertyValue.string)))
+            case "move":
+                try store.move(
+                    try store.resolve(step[1]).id, to: try collection(step[2].split(separator: "/").map(String.init)))
+            case "alias":
+                try store.setProperty(
+                    try store.resolve(step[1]).id, "aliases", to: .list(step.dropFirst(2).map(PropertyValue.string)))
             case "trash": _ = try store.trash(try store.resolve(step[1]).id)
             case "purge": _ = try store.emptyTrash()
             default: Issue.record("unknown step \(step[0])")
@@ -55,7 +61,9 @@ import Testing
         }
         for (source, expected) in fixture.expect {
             let note = try store.resolve(source, scope: .any)
-            let reached = try store.links(of: note.id).map { link in try link.resolved.map { try store.path(of: store.item($0)) } }
+            let reached = try store.links(of: note.id).map { link in
+                try link.resolved.map { try store.path(of: store.item($0)) }
+            }
             #expect(reached == expected, "\(source)")
         }
     }

@@ -17,18 +17,21 @@ import Testing
 
     @Test func linksAreIndexedAsWrittenAndNeverInsideCode() throws {
         let target = try store.addNote(named: "Create a vault", body: "# Steps\n", in: nil)
-        let note = try store.addNote(named: "Guide", body: """
-            See [[Create a vault#Steps|the steps]], ![[Create a vault]] and [the same](Create%20a%20vault.md).
-            `[[In a span]]`
-            ```
-            [[In a fence]]
-            ```
-            [[Nowhere]] ![[image.png]] [web](https://example.com/x.md)
-            """, in: nil)
+        let note = try store.addNote(
+            named: "Guide",
+            body: """
+                See [[Create a vault#Steps|the steps]], ![[Create a vault]] and [the same](Create%20a%20vault.md).
+                `[[In a span]]`
+                ```
+                [[In a fence]]
+                ```
+                [[Nowhere]] ![[image.png]] [web](https://example.com/x.md)
+                """, in: nil)
         let links = try store.links(of: note.id)
         #expect(links.map(\.target) == ["Create a vault", "Create a vault", "Create a vault.md", "Nowhere"])
         #expect(links.map(\.line) == [1, 1, 1, 6])
-        #expect(links[0].fragment == "Steps" && links[0].display == "the steps" && !links[0].isEmbed && links[1].isEmbed)
+        #expect(
+            links[0].fragment == "Steps" && links[0].display == "the steps" && !links[0].isEmbed && links[1].isEmbed)
         #expect(links.map(\.resolved) == [target.id, target.id, target.id, nil])
         #expect(try store.backlinks(of: target.id).map(\.line) == [1, 1, 1])
         #expect(try store.unresolvedLinks().map(\.target) == ["Nowhere"])
@@ -43,8 +46,12 @@ import Testing
         let fromIdeas = try store.addNote(named: "From ideas", body: "[[BUDGET]]", in: tree.ideas)
         let fromRecipes = try store.addNote(named: "From recipes", body: "[[Budget]] [[Work/budget]]", in: tree.recipes)
         #expect(try store.links(of: fromIdeas.id).map(\.resolved) == [inWork.id], "the shorter path")
-        #expect(try store.links(of: fromRecipes.id).map(\.resolved) == [inRecipes.id, inWork.id], "its own collection, then a path")
-        #expect(try store.backlinks(of: inWork.id).map(\.source) == [fromIdeas.id, fromRecipes.id].sorted { $0.storeString < $1.storeString })
+        #expect(
+            try store.links(of: fromRecipes.id).map(\.resolved) == [inRecipes.id, inWork.id],
+            "its own collection, then a path")
+        #expect(
+            try store.backlinks(of: inWork.id).map(\.source)
+                == [fromIdeas.id, fromRecipes.id].sorted { $0.storeString < $1.storeString })
     }
 
     /// A link written with a name its note had before (on a device that had not seen the
@@ -103,18 +110,22 @@ import Testing
     /// link to another note of the old name's neighbour is left alone.
     @Test func aRenameRewritesTheLinksThatReachTheNote() throws {
         let tree = try fixture.makeTree()
-        let guide = try store.addNote(named: "Guide", body: """
-            See [[Soup#Leeks|the soup]], ![[soup]] and [[Home/Recipes/Soup]].
-            Also [it](../Recipes/Soup.md#top) and `[[Soup]]` in code, and [[Meeting]].
-            """, in: tree.work)
+        let guide = try store.addNote(
+            named: "Guide",
+            body: """
+                See [[Soup#Leeks|the soup]], ![[soup]] and [[Home/Recipes/Soup]].
+                Also [it](../Recipes/Soup.md#top) and `[[Soup]]` in code, and [[Meeting]].
+                """, in: tree.work)
         let versions = try store.history(of: guide.id).count
         #expect(try store.edit(tree.soup, name: "Leek soup"))
-        #expect(try store.item(guide.id).body == """
-            See [[Leek soup#Leeks|the soup]], ![[Leek soup]] and [[Home/Recipes/Leek soup]].
-            Also [it](../Recipes/Leek%20soup.md#top) and `[[Soup]]` in code, and [[Meeting]].
-            """)
+        #expect(
+            try store.item(guide.id).body == """
+                See [[Leek soup#Leeks|the soup]], ![[Leek soup]] and [[Home/Recipes/Leek soup]].
+                Also [it](../Recipes/Leek%20soup.md#top) and `[[Soup]]` in code, and [[Meeting]].
+                """)
         #expect(try store.history(of: guide.id).count == versions + 1, "an edit with its version in history")
-        #expect(try store.links(of: guide.id).map(\.resolved) == [tree.soup, tree.soup, tree.soup, tree.soup, tree.meeting])
+        #expect(
+            try store.links(of: guide.id).map(\.resolved) == [tree.soup, tree.soup, tree.soup, tree.soup, tree.meeting])
     }
 
     /// A move rewrites the links that reach the note by its path, and only those.
@@ -139,12 +150,14 @@ import Testing
         #expect(try store.item(menu.id).body == "[[potage]] [[Vichyssoise|cold]] [[Leek soup]]")
         #expect(try store.links(of: menu.id).map(\.resolved) == [soup.id, soup.id, soup.id])
         let potage = try store.addNote(named: "Potage", body: "", in: nil)
-        #expect(try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id], "a name before an alias")
+        #expect(
+            try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id], "a name before an alias")
         try store.rebuildLinkIndex()
         #expect(try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id])
         #expect(try store.removeProperty(soup.id, "aliases"))
         #expect(try store.links(of: menu.id).map(\.resolved) == [potage.id, nil, soup.id])
         try store.setProperty(soup.id, "aliases", to: .string("Vichyssoise"))
-        #expect(try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id], "a text alone is one alias")
+        #expect(
+            try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id], "a text alone is one alias")
     }
 }

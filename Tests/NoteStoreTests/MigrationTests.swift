@@ -106,7 +106,8 @@ import Testing
         #expect(try store.tags(of: note.id) == ["history"])
         let short = try store.resolve("Short")
         let names = try store.history(of: short.id).filter { $0.property == .name }.sorted { $0.stamp < $1.stamp }
-        #expect(try names.map { try store.text(of: short.id, .name, at: $0.stamp) } == ["Short", "Short renamed", "Short"])
+        #expect(
+            try names.map { try store.text(of: short.id, .name, at: $0.stamp) } == ["Short", "Short renamed", "Short"])
         #expect(try store.check() == [])
 
         // History goes on: a new edit is a delta of the migrated head, and reads back. A store
@@ -117,9 +118,11 @@ import Testing
         let recorded = try store.outboxEntries().count
         try store.edit(note.id, body: long + "edit 6\n")
         #expect(try store.outboxEntries().count == recorded + (records ? 1 : 0))
-        let newest = try #require(try store.history(of: note.id).filter { $0.property == .body }.max { $0.stamp < $1.stamp })
+        let newest = try #require(
+            try store.history(of: note.id).filter { $0.property == .body }.max { $0.stamp < $1.stamp })
         #expect(try store.text(of: note.id, .body, at: newest.stamp) == long + "edit 6\n")
-        #expect(try store.history(of: note.id).filter { $0.property == .body && $0.isHead }.map(\.stamp) == [newest.stamp])
+        #expect(
+            try store.history(of: note.id).filter { $0.property == .body && $0.isHead }.map(\.stamp) == [newest.stamp])
     }
 
     /// A store of model version 8 gets the tables of properties, keeps its link index, and
@@ -129,7 +132,8 @@ import Testing
         let storeURL = folder.appending("store")
         try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: Self.fixtures.appendingPathComponent("store-v8.sqlite"), to: storeURL.appendingPathComponent("store.sqlite"))
+            at: Self.fixtures.appendingPathComponent("store-v8.sqlite"),
+            to: storeURL.appendingPathComponent("store.sqlite"))
         let store = try Store(folder: storeURL)
         #expect(store.modelVersion == Store.currentModelVersion)
         let long = try store.resolve("Long")
@@ -137,7 +141,8 @@ import Testing
         #expect(try store.backlinks(of: long.id).map(\.source) == [try store.resolve("Linking").id])
         try store.setProperty(long.id, "status", to: .string("kept"))
         let reopened = try Store(folder: storeURL)
-        #expect(try reopened.properties(of: long.id) == [NoteProperty(key: "status", value: .string("kept"), position: 0)])
+        #expect(
+            try reopened.properties(of: long.id) == [NoteProperty(key: "status", value: .string("kept"), position: 0)])
         #expect(try reopened.check() == [])
     }
 }

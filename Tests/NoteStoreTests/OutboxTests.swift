@@ -113,7 +113,9 @@ import Testing
     /// the store) mean the store syncs: its saves are recorded.
     @Test func anyOtherSyncValueTurnsRecordingOn() throws {
         let fixture = try StoreFixture()
-        try fixture.store.pool.write { db in try db.execute(sql: "INSERT INTO sync_state(key, value) VALUES ('state', 'on')") }
+        try fixture.store.pool.write { db in
+            try db.execute(sql: "INSERT INTO sync_state(key, value) VALUES ('state', 'on')")
+        }
         #expect(try fixture.store.recordsChanges())
         let note = try fixture.store.addNote(named: "n", body: "", in: nil)
         #expect(try fixture.store.outboxEntries().map(\.object) == [note.id])
@@ -127,7 +129,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let pieces = ["a", "line\n", "\"", "\\", "\t", "\u{0}", "\u{7F}", "é", "🙂", " ", "\r\n"]
         for _ in 0..<2_000 {
-            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
             var json = ""
             OutboxChanges.appendJSONString(text, to: &json)
             let read = try JSONSerialization.jsonObject(with: Data("[\(json)]".utf8)) as? [String]

@@ -39,12 +39,16 @@ import Testing
         let (store, note) = try store()
         try store.setProperty(note.id, "old", to: .bool(true))
         try store.change { try $0.replaceProperties(note.id, with: [("b", .integer(2)), ("a", .null)]) }
-        #expect(try store.properties(of: note.id) == [
-            NoteProperty(key: "b", value: .integer(2), position: 0), NoteProperty(key: "a", value: .null, position: 1),
-        ])
+        #expect(
+            try store.properties(of: note.id) == [
+                NoteProperty(key: "b", value: .integer(2), position: 0),
+                NoteProperty(key: "a", value: .null, position: 1),
+            ])
     }
 
-    @Test(arguments: ["", "id", "name", " lead", "trail ", "line\nbreak", "bidi\u{202E}", String(repeating: "k", count: 201)])
+    @Test(arguments: [
+        "", "id", "name", " lead", "trail ", "line\nbreak", "bidi\u{202E}", String(repeating: "k", count: 201),
+    ])
     func keysThatBreakTheRulesAreRefused(key: String) throws {
         let (store, note) = try store()
         #expect(throws: StoreError.self) { try store.setProperty(note.id, key, to: .integer(1)) }
@@ -68,12 +72,18 @@ import Testing
 
     @Test func jsonReadsBackAsWritten() throws {
         let value = PropertyValue.map([
-            ("z", .list([.integer(-3), .number(2.5), .number(1e300), .bool(false), .null])), ("a", .string("é \"q\" \\ \n\t \u{1F600}")),
+            ("z", .list([.integer(-3), .number(2.5), .number(1e300), .bool(false), .null])),
+            ("a", .string("é \"q\" \\ \n\t \u{1F600}")),
         ])
         #expect(PropertyValue(json: value.json) == value)
         #expect(value.json.hasPrefix(#"{"z":[-3,2.5,"#))
-        #expect(PropertyValue(json: #" [1, 2.0, "\ud83d\ude00", {"k": true}] "#) == .list([.integer(1), .number(2), .string("😀"), .map([("k", .bool(true))])]))
-        for bad in ["", "[1,]", "{\"a\" 1}", "01x", "\"open", "[\"\\x\"]", "tru", "1 2", String(repeating: "[", count: 40) + String(repeating: "]", count: 40)] {
+        #expect(
+            PropertyValue(json: #" [1, 2.0, "\ud83d\ude00", {"k": true}] "#)
+                == .list([.integer(1), .number(2), .string("😀"), .map([("k", .bool(true))])]))
+        for bad in [
+            "", "[1,]", "{\"a\" 1}", "01x", "\"open", "[\"\\x\"]", "tru", "1 2",
+            String(repeating: "[", count: 40) + String(repeating: "]", count: 40),
+        ] {
             #expect(PropertyValue(json: bad) == nil, "\(bad)")
         }
     }

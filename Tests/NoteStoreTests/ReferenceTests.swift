@@ -101,7 +101,10 @@ import Testing
         let lower = try fixture.store.addNote(named: "plan", body: "", in: nil)
         #expect(try resolve(fixture.store, "plan").id == lower.id)
         #expect(try resolve(fixture.store, "Plan").id == upper.id)
-        #expect(candidates { try resolve(fixture.store, "PLAN") }.map { ($0.ambiguous, $0.paths) } ?? (false, []) == (true, ["Plan", "plan"]))
+        #expect(
+            candidates { try resolve(fixture.store, "PLAN") }.map { ($0.ambiguous, $0.paths) } ?? (false, []) == (
+                true, ["Plan", "plan"]
+            ))
         // The whole path of a top-level item beats the name of one further down.
         let work = try fixture.store.addCollection(named: "Work", in: nil)
         _ = try fixture.store.addNote(named: "Soup", body: "", in: work.id)

@@ -15,8 +15,11 @@ import Testing
         fixture = try StoreFixture()
         tree = try fixture.makeTree()
         let context = fixture.store.makeContext()
-        let january = try #require(DateBound.calendar.date(from: DateComponents(year: 2026, month: 1, day: 31, hour: 12)))
-        old = context.insert(.note, id: UUID(), named: "Old plan", body: "from january", in: tree.ideas, created: january, modified: january)
+        let january = try #require(
+            DateBound.calendar.date(from: DateComponents(year: 2026, month: 1, day: 31, hour: 12)))
+        old = context.insert(
+            .note, id: UUID(), named: "Old plan", body: "from january", in: tree.ideas, created: january,
+            modified: january)
         try context.save()
         _ = try fixture.store.tag(tree.launch, with: ["work/plans"])
         _ = try fixture.store.tag(tree.soup, with: ["home"])

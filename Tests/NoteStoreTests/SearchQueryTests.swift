@@ -33,10 +33,22 @@ import Testing
             ("has:Image", .has(.image)),
             ("is:trashed", .trashed),
             ("is:conflict", .conflict),
-            ("created:>=2026-01-31", .date(.created, DateBound(comparison: .from, moment: .day(year: 2026, month: 1, day: 31)))),
-            ("created:2026-02-03", .date(.created, DateBound(comparison: .on, moment: .day(year: 2026, month: 2, day: 3)))),
-            ("modified:<2026-02-03", .date(.modified, DateBound(comparison: .before, moment: .day(year: 2026, month: 2, day: 3)))),
-            ("modified:<=2026-02-03", .date(.modified, DateBound(comparison: .upTo, moment: .day(year: 2026, month: 2, day: 3)))),
+            (
+                "created:>=2026-01-31",
+                .date(.created, DateBound(comparison: .from, moment: .day(year: 2026, month: 1, day: 31)))
+            ),
+            (
+                "created:2026-02-03",
+                .date(.created, DateBound(comparison: .on, moment: .day(year: 2026, month: 2, day: 3)))
+            ),
+            (
+                "modified:<2026-02-03",
+                .date(.modified, DateBound(comparison: .before, moment: .day(year: 2026, month: 2, day: 3)))
+            ),
+            (
+                "modified:<=2026-02-03",
+                .date(.modified, DateBound(comparison: .upTo, moment: .day(year: 2026, month: 2, day: 3)))
+            ),
             ("modified:>7d", .date(.modified, DateBound(comparison: .after, moment: .age(7, .day)))),
             ("modified:<2w", .date(.modified, DateBound(comparison: .before, moment: .age(14, .day)))),
             ("modified:3m", .date(.modified, DateBound(comparison: .after, moment: .age(3, .month)))),
@@ -48,11 +60,22 @@ import Testing
     }
 
     @Test func filtersStandAloneOrBesideWordsAndAreExcludedAndGroupedAsWordsAre() throws {
-        #expect(try read("tag:work is:trashed") == .all(wanted: [.filter(.tag("work"), column: 1), .filter(.trashed, column: 10)], unwanted: []))
-        #expect(try read("plan -tag:old") == .all(wanted: [.term("plan", prefix: false)], unwanted: [.filter(.tag("old"), column: 7)]))
-        #expect(try read("plan NOT has:image") == .all(wanted: [.term("plan", prefix: false)], unwanted: [.filter(.has(.image), column: 10)]))
-        #expect(try read("(tag:a OR word*) in:Work") == .all(
-            wanted: [.either([.filter(.tag("a"), column: 2), .term("word", prefix: true)]), .filter(.within("Work"), column: 18)], unwanted: []))
+        #expect(
+            try read("tag:work is:trashed")
+                == .all(wanted: [.filter(.tag("work"), column: 1), .filter(.trashed, column: 10)], unwanted: []))
+        #expect(
+            try read("plan -tag:old")
+                == .all(wanted: [.term("plan", prefix: false)], unwanted: [.filter(.tag("old"), column: 7)]))
+        #expect(
+            try read("plan NOT has:image")
+                == .all(wanted: [.term("plan", prefix: false)], unwanted: [.filter(.has(.image), column: 10)]))
+        #expect(
+            try read("(tag:a OR word*) in:Work")
+                == .all(
+                    wanted: [
+                        .either([.filter(.tag("a"), column: 2), .term("word", prefix: true)]),
+                        .filter(.within("Work"), column: 18),
+                    ], unwanted: []))
         // A key that is no filter's stays a word; so does a filter's key inside a phrase.
         #expect(try read("x:y") == .term("x:y", prefix: false))
         #expect(try read("\"tag:work\"") == .phrase("tag:work"))
@@ -72,9 +95,18 @@ import Testing
             ("name:\"\"", 1, "'name:' needs a value after it"),
             ("word has:foo", 10, "'has:' takes 'attachment' or 'image', not 'foo'"),
             ("is:deleted", 4, "'is:' takes 'trashed' or 'conflict', not 'deleted'"),
-            ("modified:>1x", 10, "'modified:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '>1x'"),
-            ("a created:2026-02-30", 11, "'created:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '2026-02-30'"),
-            ("created:=7d", 9, "'created:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '=7d'"),
+            (
+                "modified:>1x", 10,
+                "'modified:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '>1x'"
+            ),
+            (
+                "a created:2026-02-30", 11,
+                "'created:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '2026-02-30'"
+            ),
+            (
+                "created:=7d", 9,
+                "'created:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '=7d'"
+            ),
             ("tag:a,b", 5, "'tag:a,b': a tag cannot contain a comma"),
             ("-tag:x", 1, "a query needs a word or a filter to find besides those it excludes"),
             ("tag:x OR", 7, "'OR' needs a word or a phrase after it"),
@@ -106,6 +138,8 @@ import Testing
         #expect(try range(">7d") == (week.addingTimeInterval(0.001), nil))
         #expect(try range("1w") == (week.addingTimeInterval(0.001), nil))
         #expect(try range("<7d") == (nil, week))
-        #expect(DateBound("7") == nil && DateBound("d") == nil && DateBound("2026-1-31") == nil && DateBound("2026-13-01") == nil)
+        #expect(
+            DateBound("7") == nil && DateBound("d") == nil && DateBound("2026-1-31") == nil
+                && DateBound("2026-13-01") == nil)
     }
 }

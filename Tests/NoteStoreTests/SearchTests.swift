@@ -113,14 +113,20 @@ import Testing
         let fresh = UUID()
         try fixture.store.replicate { replica in
             for (offset, note) in notes.enumerated().reversed() {
-                try replica.update(entity: .note, object: note.id, values: values(["body": .text("beta\(offset)")]), stamps: ["body": stamp])
+                try replica.update(
+                    entity: .note, object: note.id, values: values(["body": .text("beta\(offset)")]),
+                    stamps: ["body": stamp])
             }
-            try replica.update(entity: .note, object: notes[3].id, values: values(["name": .text("renamed")]), stamps: ["name": stamp])
-            try replica.update(entity: .note, object: notes[3].id, values: values(["body": .text("delta")]), stamps: ["body": stamp])
+            try replica.update(
+                entity: .note, object: notes[3].id, values: values(["name": .text("renamed")]), stamps: ["name": stamp])
+            try replica.update(
+                entity: .note, object: notes[3].id, values: values(["body": .text("delta")]), stamps: ["body": stamp])
             try replica.remove(entity: .note, object: notes[19].id, stamp: stamp)
             try replica.insert(
                 entity: .note, object: fresh,
-                values: values(["name": .text("fresh"), "body": .text("gamma"), "created": .integer(1), "modified": .integer(1)]),
+                values: values([
+                    "name": .text("fresh"), "body": .text("gamma"), "created": .integer(1), "modified": .integer(1),
+                ]),
                 stamps: ["*": stamp])
         }
         #expect(try fixture.store.check().isEmpty)
@@ -138,7 +144,9 @@ import Testing
 /// whatever the number of matches (the time itself is measured by notes-bench).
 @Suite struct LongNoteSearchTests {
     /// `count` words, every `every`-th one being `word`, the others filler.
-    static func text(words count: Int, word: String, every: Int, filler: [String] = ["ipsum", "dolor", "amet"]) -> String {
+    static func text(words count: Int, word: String, every: Int, filler: [String] = ["ipsum", "dolor", "amet"])
+        -> String
+    {
         var parts: [String] = []
         parts.reserveCapacity(count)
         for index in 0..<count {
@@ -205,7 +213,8 @@ import Testing
 
     @Test func theExcerptComesFromTheBodyWhenTheNameMatchesToo() throws {
         let fixture = try StoreFixture()
-        _ = try fixture.store.addNote(named: "Lorem lorem", body: Self.text(words: 50, word: "lorem", every: 10), in: nil)
+        _ = try fixture.store.addNote(
+            named: "Lorem lorem", body: Self.text(words: 50, word: "lorem", every: 10), in: nil)
         let excerpt = try #require(try fixture.store.search("lorem").first?.snippet)
         #expect(excerpt.hasPrefix("**lorem** dolor amet ipsum dolor amet ipsum dolor amet ipsum **lorem**"))
         let nameOnly = try fixture.store.addNote(named: "Kayak plans", body: "nothing here", in: nil)
@@ -218,7 +227,8 @@ import Testing
     @Test func theSnippetIsTheBestMatchingLine() throws {
         let fixture = try StoreFixture()
         _ = try fixture.store.addNote(
-            named: "n", body: "a pear here\nnothing\npears and apples, apple again\napple only\napples apples apples", in: nil)
+            named: "n", body: "a pear here\nnothing\npears and apples, apple again\napple only\napples apples apples",
+            in: nil)
         #expect(try fixture.store.search("pear* apple*").first?.snippet == "**pears** and **apples**, **apple** again")
         #expect(try fixture.store.search("apples").first?.snippet == "**apples** **apples** **apples**")
     }
@@ -226,8 +236,12 @@ import Testing
     @Test func everyMatchOfAPhraseAndOfEachWordIsMarkedSeparately() throws {
         let fixture = try StoreFixture()
         _ = try fixture.store.addNote(named: "n", body: "an e-mail, then apples apples and an E-Mail again", in: nil)
-        #expect(try fixture.store.search("e-mail").first?.snippet == "an **e-mail**, then apples apples and an **E-Mail** again")
-        #expect(try fixture.store.search("apples e-mail").first?.snippet == "an **e-mail**, then **apples** **apples** and an **E-Mail** again")
+        #expect(
+            try fixture.store.search("e-mail").first?.snippet
+                == "an **e-mail**, then apples apples and an **E-Mail** again")
+        #expect(
+            try fixture.store.search("apples e-mail").first?.snippet
+                == "an **e-mail**, then **apples** **apples** and an **E-Mail** again")
     }
 
     @Test func theLimitAndTheTrashHoldAmongManyLongMatchingNotes() throws {

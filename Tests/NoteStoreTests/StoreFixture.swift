@@ -25,8 +25,9 @@ final class StoreFixture {
         let recipes = context.insertCollection(named: "Recipes", in: home.id)
         let soup = context.insertNote(named: "Soup", body: "leeks and potatoes", in: recipes.id)
         try context.save()
-        return Tree(work: work.id, ideas: ideas.id, launch: launch.id, meeting: meeting.id,
-                    home: home.id, recipes: recipes.id, soup: soup.id)
+        return Tree(
+            work: work.id, ideas: ideas.id, launch: launch.id, meeting: meeting.id,
+            home: home.id, recipes: recipes.id, soup: soup.id)
     }
 
     struct Tree {

@@ -10,8 +10,9 @@ import Testing
         let storeURL = folder.appending("a/b/store")
         _ = try Store(folder: storeURL)
         let folderMode = try FileManager.default.attributesOfItem(atPath: storeURL.path)[.posixPermissions] as? Int
-        let fileMode = try FileManager.default.attributesOfItem(
-            atPath: storeURL.appendingPathComponent("store.sqlite").path)[.posixPermissions] as? Int
+        let fileMode =
+            try FileManager.default.attributesOfItem(
+                atPath: storeURL.appendingPathComponent("store.sqlite").path)[.posixPermissions] as? Int
         #expect(folderMode == 0o700)
         #expect(fileMode == 0o600)
     }

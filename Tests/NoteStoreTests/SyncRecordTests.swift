@@ -19,7 +19,8 @@ import Testing
         let storeURL = folder.appending("store")
         try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
         let file = storeURL.appendingPathComponent("store.sqlite")
-        try FileManager.default.copyItem(at: MigrationTests.fixtures.appendingPathComponent("store-v8.sqlite"), to: file)
+        try FileManager.default.copyItem(
+            at: MigrationTests.fixtures.appendingPathComponent("store-v8.sqlite"), to: file)
         let queue = try DatabaseQueue(path: file.path)
         try queue.write { db in
             for (key, value) in values {
@@ -50,7 +51,8 @@ import Testing
         "container.encrypted": "1",
         "device.name": "laptop",
         "state": "off",
-        "state.reason": "the container is another one (identity \(deviceB.storeString), this device attached to \(container.storeString)); "
+        "state.reason":
+            "the container is another one (identity \(deviceB.storeString), this device attached to \(container.storeString)); "
             + "nothing was merged or deleted",
         "state.since": date.isoText,
         "last.sync": date.isoText,
@@ -111,7 +113,8 @@ import Testing
         expected.awaitedLogs = [Self.deviceA: 13, Self.deviceB: 6]
         expected.awaitedBlobs = ["aa11", "bb22"]
         expected.unusableBaselines = [
-            "baselines/x/000000000001.sqlite": .init(identity: "10:1.5:7,20:2.0:8", reason: "its checksum is not its manifest's")
+            "baselines/x/000000000001.sqlite": .init(
+                identity: "10:1.5:7,20:2.0:8", reason: "its checksum is not its manifest's")
         ]
         expected.unusedBlobs = ["cc33": Self.date]
         #expect(snapshot.record == expected.record)
@@ -135,7 +138,12 @@ import Testing
 
         let fresh = try StoreFixture()
         #expect(try !fresh.store.recordsChanges())
-        #expect(try fresh.store.syncSnapshot() == SyncSnapshot(record: { var record = SyncRecord(); record.recordsChanges = false; return record }()))
+        #expect(
+            try fresh.store.syncSnapshot()
+                == SyncSnapshot(
+                    record: {
+                        var record = SyncRecord(); record.recordsChanges = false; return record
+                    }()))
     }
 
     @Test func aRecordReadsBackAsWritten() throws {
@@ -198,8 +206,10 @@ import Testing
 
     /// Each reason reads back from its code and detail, and from the text earlier builds kept.
     @Test(arguments: [
-        SyncStateReason.beingEnabled, .disabled(registrationRemoved: false), .disabled(registrationRemoved: true), .sentinelGone,
-        .newerFormat(3), .anotherContainer(found: deviceA, attached: deviceB), .noLongerEncrypted, .nowEncrypted, .anotherKey,
+        SyncStateReason.beingEnabled, .disabled(registrationRemoved: false), .disabled(registrationRemoved: true),
+        .sentinelGone,
+        .newerFormat(3), .anotherContainer(found: deviceA, attached: deviceB), .noLongerEncrypted, .nowEncrypted,
+        .anotherKey,
         .registrationGone(device: deviceA), .other("something else"),
     ])
     func aReasonReadsBack(reason: SyncStateReason) throws {

@@ -90,9 +90,11 @@ import Testing
     @Test func recencyBreaksTies() throws {
         let context = store.makeContext()
         let day = Date(timeIntervalSince1970: 1_700_000_000)
-        let older = context.insert(.note, id: UUID(), named: "Note A", body: "a lamp", in: nil, created: day, modified: day)
+        let older = context.insert(
+            .note, id: UUID(), named: "Note A", body: "a lamp", in: nil, created: day, modified: day)
         let newer = context.insert(
-            .note, id: UUID(), named: "Note B", body: "a lamp", in: nil, created: day, modified: day.addingTimeInterval(60))
+            .note, id: UUID(), named: "Note B", body: "a lamp", in: nil, created: day,
+            modified: day.addingTimeInterval(60))
         try context.save()
         #expect(try store.search("lamp").map(\.item.id) == [newer.id, older.id])
         #expect(try store.search("*amp").map(\.item.id) == [newer.id, older.id])
@@ -138,7 +140,10 @@ import Testing
         let queue = try DatabaseQueue(path: storeURL.appendingPathComponent(Store.databaseFileName).path)
         defer { try? queue.close() }
         let counts = try queue.read { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")!, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_trigram_docsize")!)
+            (
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item")!,
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_trigram_docsize")!
+            )
         }
         #expect(counts.0 == counts.1)
     }

@@ -15,7 +15,9 @@ import Testing
 
     /// Two devices with an image covered by a baseline of device 0 (its logs compacted away),
     /// then the blob hit by `fault`; returns the stack, the attachment and the blob's file.
-    static func baselineWithBrokenBlob(_ fault: Fault, passphrase: String? = nil) throws -> (SyncStack, NoteStore.Attachment, URL) {
+    static func baselineWithBrokenBlob(_ fault: Fault, passphrase: String? = nil) throws -> (
+        SyncStack, NoteStore.Attachment, URL
+    ) {
         let stack = try SyncStack(devices: 2, passphrase: passphrase)
         let note = try stack.stores[0].addNote(named: "photo", body: "a picture", in: nil)
         try stack.stores[0].addNote(named: "plain", body: "no picture", in: nil)
@@ -39,12 +41,16 @@ import Testing
     }
 
     func registration(of store: Store, in stack: SyncStack) throws -> DeviceRegistration? {
-        guard case let .present(registration) = try stack.container().registration(of: store.deviceID) else { return nil }
+        guard case let .present(registration) = try stack.container().registration(of: store.deviceID) else {
+            return nil
+        }
         return registration
     }
 
     @Test(arguments: Fault.allCases, [nil, "a passphrase"])
-    func aNewDeviceJoinsWhileABlobIsBrokenAndGetsItsBytesOnceAHolderPutsThemBack(fault: Fault, passphrase: String?) throws {
+    func aNewDeviceJoinsWhileABlobIsBrokenAndGetsItsBytesOnceAHolderPutsThemBack(fault: Fault, passphrase: String?)
+        throws
+    {
         let (stack, attachment, _) = try Self.baselineWithBrokenBlob(fault, passphrase: passphrase)
         let joined = try stack.join()
         #expect(joined.baseline != nil, "\(joined)")
@@ -92,7 +98,10 @@ import Testing
         registration.waiting = AwaitedFiles(logs: [other: 5], blobs: [String(repeating: "ab", count: 32)])
         let data = CloudJSON.encode(registration)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains(#""waiting":{"blobs":["\#(String(repeating: "ab", count: 32))"],"logs":{"\#(other.storeString)":5}}"#), "\(text)")
+        #expect(
+            text.contains(
+                #""waiting":{"blobs":["\#(String(repeating: "ab", count: 32))"],"logs":{"\#(other.storeString)":5}}"#),
+            "\(text)")
         #expect(try CloudJSON.decode(DeviceRegistration.self, from: data).get() == registration)
         let odd = text.replacingOccurrences(of: #""logs":{"\#(other.storeString)":5}"#, with: #""logs":[5]"#)
         let read = try CloudJSON.decode(DeviceRegistration.self, from: Data(odd.utf8)).get()

@@ -26,13 +26,16 @@ import Testing
         let writer = stack.stores[0].deviceID
         let removed = Array(try container.logSequences(of: writer).sequences.suffix(2))
         for sequence in removed {
-            try FileManager.default.removeItem(at: container.url.appendingPathComponent(CloudContainer.logPath(device: writer, sequence: sequence)))
+            try FileManager.default.removeItem(
+                at: container.url.appendingPathComponent(CloudContainer.logPath(device: writer, sequence: sequence)))
         }
         return (stack, removed)
     }
 
     func registration(of store: Store, in stack: SyncStack) throws -> DeviceRegistration? {
-        guard case let .present(registration) = try stack.container().registration(of: store.deviceID) else { return nil }
+        guard case let .present(registration) = try stack.container().registration(of: store.deviceID) else {
+            return nil
+        }
         return registration
     }
 
@@ -55,7 +58,9 @@ import Testing
         // The writer's next sync sees the new device wait, and writes a baseline that holds them.
         try stack.engines[0].syncNow()
         let catalog = try BaselineCatalog.read(try stack.container(), containerID: try stack.container().identity)
-        #expect(catalog.entries.contains { $0.manifest.device == writer && ($0.manifest.vector[writer] ?? 0) >= removed[1] })
+        #expect(
+            catalog.entries.contains { $0.manifest.device == writer && ($0.manifest.vector[writer] ?? 0) >= removed[1] }
+        )
         let caughtUp = try stack.engines[2].syncNow()
         #expect(caughtUp.baseline != nil && caughtUp.waiting.isEmpty, "\(caughtUp)")
         #expect(try names(newcomer) == ["four", "one", "three", "two"])

@@ -31,7 +31,8 @@ import Testing
         dependencies: [UUID: Int64] = [:], note name: String
     ) -> Data {
         HandMadeLog.encode(
-            [HandMadeLog.noteInsert(named: name, clock: HybridClock.tick(after: 0))], container: container, device: device,
+            [HandMadeLog.noteInsert(named: name, clock: HybridClock.tick(after: 0))], container: container,
+            device: device,
             sequence: sequence, modelVersion: modelVersion, dependencies: dependencies)
     }
 
@@ -43,7 +44,8 @@ import Testing
         let good = log(container: identity, device: stranger, note: "from a bad file")
         func write(_ data: Data, _ relative: String) throws {
             let url = container.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try data.write(to: url)
         }
         switch kind {
@@ -55,7 +57,8 @@ import Testing
             let index = data.firstRange(of: Data("from a bad file".utf8))!.lowerBound
             data[index] ^= 0x01
             try write(data, strangerLog)
-            return Placed(path: strangerLog, reason: .unreadable(LogProblem.checksumMismatch.description), blocksItsDevice: true)
+            return Placed(
+                path: strangerLog, reason: .unreadable(LogProblem.checksumMismatch.description), blocksItsDevice: true)
         case .oversizedLog:
             try write(Data(), strangerLog)
             let handle = try FileHandle(forWritingTo: container.appendingPathComponent(strangerLog))
@@ -78,8 +81,10 @@ import Testing
             let outside = stack.folder.appending("elsewhere.log")
             try good.write(to: outside)
             try FileManager.default.createDirectory(
-                at: container.appendingPathComponent(strangerLog).deletingLastPathComponent(), withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: container.appendingPathComponent(strangerLog), withDestinationURL: outside)
+                at: container.appendingPathComponent(strangerLog).deletingLastPathComponent(),
+                withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(
+                at: container.appendingPathComponent(strangerLog), withDestinationURL: outside)
             return Placed(path: strangerLog, reason: .symbolicLink)
         case .fileInLogs:
             let path = "logs/\(stranger.storeString)"
@@ -143,14 +148,17 @@ import Testing
         let identity = try CloudContainer.create(in: stack.cloud).identity
         let container = try CloudContainer(cloud: stack.cloud, identity: identity)
         let stranger = UUID()
-        try container.writeLog(device: stranger, sequence: 1, data: Self.log(container: UUID(), device: stranger, note: "foreign"))
         try container.writeLog(
-            device: stranger, sequence: 2, data: Self.log(container: identity, device: stranger, sequence: 2, note: "after it"))
+            device: stranger, sequence: 1, data: Self.log(container: UUID(), device: stranger, note: "foreign"))
+        try container.writeLog(
+            device: stranger, sequence: 2,
+            data: Self.log(container: identity, device: stranger, sequence: 2, note: "after it"))
         _ = try stack.stores[1].addNote(named: "good", body: "", in: nil)
         try stack.engines[1].syncNow()
 
         let report = try stack.engines[0].syncNow()
-        let foreign = SkippedFile(path: CloudContainer.logPath(device: stranger, sequence: 1), reason: .foreignContainer)
+        let foreign = SkippedFile(
+            path: CloudContainer.logPath(device: stranger, sequence: 1), reason: .foreignContainer)
         #expect(report.skipped == [foreign])
         #expect(try stack.engines[0].status().skipped == [foreign])
         #expect(report.waiting.isEmpty)
@@ -169,9 +177,12 @@ import Testing
         let follower = UUID()
         try container.writeLog(
             device: newer, sequence: 1,
-            data: Self.log(container: identity, device: newer, modelVersion: LogCodec.readableModelVersion + 1, note: "from a newer build"))
+            data: Self.log(
+                container: identity, device: newer, modelVersion: LogCodec.readableModelVersion + 1,
+                note: "from a newer build"))
         try container.writeLog(
-            device: newer, sequence: 2, data: Self.log(container: identity, device: newer, sequence: 2, note: "after it"))
+            device: newer, sequence: 2,
+            data: Self.log(container: identity, device: newer, sequence: 2, note: "after it"))
         try container.writeLog(
             device: follower, sequence: 1,
             data: Self.log(container: identity, device: follower, dependencies: [newer: 1], note: "depends on it"))
@@ -184,7 +195,8 @@ import Testing
         let first = CloudContainer.logPath(device: newer, sequence: 1)
         let waiting = try #require(report.waiting.first { $0.path == first })
         #expect(waiting.reason.contains("model version \(LogCodec.readableModelVersion + 1)"), "\(waiting.reason)")
-        let dependent = try #require(report.waiting.first { $0.path == CloudContainer.logPath(device: follower, sequence: 1) })
+        let dependent = try #require(
+            report.waiting.first { $0.path == CloudContainer.logPath(device: follower, sequence: 1) })
         #expect(dependent.reason.contains(newer.storeString))
         #expect(report.waiting.count == 2)
 

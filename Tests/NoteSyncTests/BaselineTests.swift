@@ -41,7 +41,8 @@ import Testing
 
     /// How many segments of the full-text index there are besides the first.
     static func furtherIndexSegments(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_fts_idx WHERE segid != (SELECT MIN(segid) FROM item_fts_idx)") ?? -1
+        try Int.fetchOne(
+            db, sql: "SELECT COUNT(*) FROM item_fts_idx WHERE segid != (SELECT MIN(segid) FROM item_fts_idx)") ?? -1
     }
 
     @Test func aNewDeviceStartsFromTheBaselineAndAppliesTheLogsAfterIt() throws {
@@ -74,7 +75,9 @@ import Testing
         try stack.syncUntilQuiet()
         #expect(Set(try stack.dumps()).count == 1)
         // Nothing of the copy is left in its store folder.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: joined.folder.path).filter { $0.hasPrefix(".baseline") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: joined.folder.path).filter {
+            $0.hasPrefix(".baseline")
+        }
         #expect(leftovers == [])
     }
 
@@ -104,7 +107,8 @@ import Testing
         #expect(catalog.entries.count == 2)
         #expect(catalog.entries.first?.manifest.device == stack.stores[1].deviceID, "more logs come first")
         // Two baselines holding as many logs are ordered by writer id.
-        let a = BaselineCatalog.Entry(name: .init(device: stack.stores[0].deviceID, sequence: 1), manifest: catalog.entries[0].manifest)
+        let a = BaselineCatalog.Entry(
+            name: .init(device: stack.stores[0].deviceID, sequence: 1), manifest: catalog.entries[0].manifest)
         var other = catalog.entries[0].manifest
         other.device = stack.stores[2].deviceID
         let b = BaselineCatalog.Entry(name: .init(device: other.device, sequence: 1), manifest: other)
@@ -121,7 +125,8 @@ import Testing
     /// A baseline that is damaged, cut short, of another container, or crafted.
     enum BadBaseline: String, CaseIterable, CustomTestStringConvertible {
         case flippedByte, truncated, foreignContainer, notADatabase, trigger, view, extraTable, pageSize, storeFile
-        case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut, textHistoryCut, badHistoryLine, wrongHistoryLineCount
+        case corruptPage, badName, headerMismatch, badTag, badTagRemoval, badHistoryCut, textHistoryCut, badHistoryLine,
+            wrongHistoryLineCount
         case itemIndexOfOtherRows, historyIndexOfOtherRows, danglingParent
 
         var testDescription: String { rawValue }
@@ -174,7 +179,8 @@ import Testing
             try edit("PRAGMA page_size = 8192; VACUUM")
         case .storeFile:
             try FileManager.default.removeItem(at: database)
-            try FileManager.default.copyItem(at: stack.stores[1].folder.appendingPathComponent(Store.databaseFileName), to: database)
+            try FileManager.default.copyItem(
+                at: stack.stores[1].folder.appendingPathComponent(Store.databaseFileName), to: database)
         case .corruptPage:
             var data = try Data(contentsOf: database)
             for offset in (4096 * 3)..<(4096 * 3 + 600) { data[offset] = 0xFF }
@@ -184,23 +190,32 @@ import Testing
         case .headerMismatch:
             try edit("UPDATE baseline SET value = '{}' WHERE key = 'vector'")
         case .badTag:
-            try edit("INSERT INTO tag(item, name, stamp) VALUES ((SELECT id FROM item LIMIT 1), 'two words', '0000000000000001/' || (SELECT id FROM item LIMIT 1))")
+            try edit(
+                "INSERT INTO tag(item, name, stamp) VALUES ((SELECT id FROM item LIMIT 1), 'two words', '0000000000000001/' || (SELECT id FROM item LIMIT 1))"
+            )
         case .badTagRemoval:
-            try edit("INSERT INTO tag_removal(item, name, device, clock) VALUES ((SELECT id FROM item LIMIT 1), 'fine', 'not a device', 1)")
+            try edit(
+                "INSERT INTO tag_removal(item, name, device, clock) VALUES ((SELECT id FROM item LIMIT 1), 'fine', 'not a device', 1)"
+            )
         case .badHistoryCut:
             // A cut of no version its line holds.
-            try edit("INSERT INTO history_cut(object, property, stamp) SELECT object, property, zeroblob(24) FROM history_line LIMIT 1")
+            try edit(
+                "INSERT INTO history_cut(object, property, stamp) SELECT object, property, zeroblob(24) FROM history_line LIMIT 1"
+            )
         case .textHistoryCut:
             // A good cut, and beside it the same key with the id as text, a stamp of no version.
-            try edit("""
+            try edit(
+                """
                 INSERT INTO history_cut(object, property, stamp) SELECT object, property, oldest FROM history_line LIMIT 1;
                 INSERT INTO history_cut(object, property, stamp) SELECT CAST(object AS TEXT), property, zeroblob(24) FROM history_line LIMIT 1
                 """)
         case .badHistoryLine:
             // Well formed for SQLite; a line that claims more devices than its bytes hold.
-            try edit("UPDATE history_line SET line = x'01ffffffff0f00' WHERE rowid = (SELECT MIN(rowid) FROM history_line)")
+            try edit(
+                "UPDATE history_line SET line = x'01ffffffff0f00' WHERE rowid = (SELECT MIN(rowid) FROM history_line)")
         case .wrongHistoryLineCount:
-            try edit("UPDATE history_line SET versions = versions + 1 WHERE rowid = (SELECT MIN(rowid) FROM history_line)")
+            try edit(
+                "UPDATE history_line SET versions = versions + 1 WHERE rowid = (SELECT MIN(rowid) FROM history_line)")
         case .itemIndexOfOtherRows:
             // Every page where it belongs, every record well formed: only the index of item
             // ids holds the entries of the index of collections, and the other way round.
@@ -209,7 +224,8 @@ import Testing
             // With the index of tags, checked after it on the same connection.
             try IndexRoots.swap("history_line_key", "tag_on_name", in: database)
         case .danglingParent:
-            try edit("""
+            try edit(
+                """
                 PRAGMA foreign_keys = OFF;
                 UPDATE item SET parent = '00000000-0000-4000-8000-000000000000' WHERE rowid = (SELECT MIN(rowid) FROM item WHERE kind = 'note')
                 """)
@@ -221,10 +237,14 @@ import Testing
             manifest.sha256 = try BaselineLoader.sha256(of: database)
         }
         try CloudJSON.encode(manifest).write(to: folder.appendingPathComponent("000000000001.json"))
-        let before = try FileManager.default.subpathsOfDirectory(atPath: stack.folder.path).filter { !$0.hasPrefix("device-3") }.sorted()
+        let before = try FileManager.default.subpathsOfDirectory(atPath: stack.folder.path).filter {
+            !$0.hasPrefix("device-3")
+        }.sorted()
 
         let report = try stack.join()
-        let after = try FileManager.default.subpathsOfDirectory(atPath: stack.folder.path).filter { !$0.hasPrefix("device-3") }.sorted()
+        let after = try FileManager.default.subpathsOfDirectory(atPath: stack.folder.path).filter {
+            !$0.hasPrefix("device-3")
+        }.sorted()
         let path = "baselines/\(writer.storeString)/000000000001"
         let skipped = report.skipped.filter { $0.path.hasPrefix(path) }
         #expect(skipped.count == 1, "\(kind): \(report.skipped)")
@@ -234,7 +254,8 @@ import Testing
         case .flippedByte: #expect("\(skipped)".contains("SHA-256 of its manifest (damaged)"), "\(skipped)")
         case .corruptPage, .notADatabase, .trigger: #expect(!"\(skipped)".contains("SHA-256"), "\(kind): \(skipped)")
         case .itemIndexOfOtherRows: #expect("\(skipped)".contains("does not hold the rows of item"), "\(skipped)")
-        case .historyIndexOfOtherRows: #expect("\(skipped)".contains("index history_line_key does not hold"), "\(skipped)")
+        case .historyIndexOfOtherRows:
+            #expect("\(skipped)".contains("index history_line_key does not hold"), "\(skipped)")
         case .badHistoryLine, .wrongHistoryLineCount:
             #expect("\(skipped)".contains("a line of history"), "\(skipped)")
         case .badHistoryCut, .textHistoryCut:
@@ -247,7 +268,9 @@ import Testing
         let dumps = try stack.dumps()
         #expect(dumps[3] == dumps[0], "\(kind)")
         #expect(try stack.stores[3].check() == [])
-        let changed = Set(after).symmetricDifference(before).filter { !$0.contains("/logs/") && !$0.contains("/devices/") }
+        let changed = Set(after).symmetricDifference(before).filter {
+            !$0.contains("/logs/") && !$0.contains("/devices/")
+        }
         #expect(changed.isEmpty, "\(kind): \(changed)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty)
     }
@@ -258,13 +281,17 @@ import Testing
     @Test func aBaselineOfANewerModelIsPassedOver() throws {
         let stack = try Self.populatedStack()
         var manifest = try stack.engines[0].compact().baseline
-        let folder = stack.cloud.appendingPathComponent("\(SyncEngine.defaultContainerName)/baselines/\(manifest.device.storeString)")
+        let folder = stack.cloud.appendingPathComponent(
+            "\(SyncEngine.defaultContainerName)/baselines/\(manifest.device.storeString)")
         manifest.modelVersion = Store.currentModelVersion + 1
         try CloudJSON.encode(manifest).write(to: folder.appendingPathComponent("000000000001.json"))
         let later = try stack.join()
         #expect(later.baseline == nil)
-        let reason = "written by model version \(Store.currentModelVersion + 1); this build reads baselines of 4 to \(Store.currentModelVersion)"
-        #expect(later.skipped.contains { $0.path.hasSuffix("000000000001.json") && "\($0.reason)".contains(reason) }, "\(later.skipped)")
+        let reason =
+            "written by model version \(Store.currentModelVersion + 1); this build reads baselines of 4 to \(Store.currentModelVersion)"
+        #expect(
+            later.skipped.contains { $0.path.hasSuffix("000000000001.json") && "\($0.reason)".contains(reason) },
+            "\(later.skipped)")
         try stack.syncUntilQuiet()
         #expect(Set(try stack.dumps()).count == 1)
     }

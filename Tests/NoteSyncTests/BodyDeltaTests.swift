@@ -186,7 +186,8 @@ import Testing
         // Every later delta is against a head the baseline kept, or a version after it.
         try Self.editLine(100, of: note, on: stack.stores[1], to: "after the baseline")
         try stack.engines[1].syncNow()
-        #expect(try Self.newestLog(of: stack.stores[1].deviceID, in: stack).log.changes.contains { $0.bodyDelta != nil })
+        #expect(
+            try Self.newestLog(of: stack.stores[1].deviceID, in: stack).log.changes.contains { $0.bodyDelta != nil })
         let report = try stack.engines[2].syncNow()
         #expect(report.skipped.isEmpty && report.waiting.isEmpty, "\(report.skipped) \(report.waiting)")
         try Self.editLine(200, of: note, on: joined, to: "on the joined device")

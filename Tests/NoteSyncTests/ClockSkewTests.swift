@@ -24,7 +24,9 @@ import Testing
         let stack = try SyncStack(devices: 2)
         let identity = try #require(try SyncState(stack.stores[0]).containerID)
         let hostile = UUID()
-        try place(Self.log(container: identity, device: hostile, clock: HybridClock.maximum, name: "from the end of time"), device: hostile, in: stack)
+        try place(
+            Self.log(container: identity, device: hostile, clock: HybridClock.maximum, name: "from the end of time"),
+            device: hostile, in: stack)
         try stack.syncUntilQuiet()
         let before = Date()
         for (index, store) in stack.stores.enumerated() {
@@ -49,7 +51,9 @@ import Testing
         let seconds = HybridClock.physical(now.addingTimeInterval(30))
         #expect(ClockSkew.adoptable(seconds, now: now) == seconds)
         let year = HybridClock.physical(now.addingTimeInterval(365 * 86400))
-        #expect(ClockSkew.adoptable(year, now: now) == HybridClock.physical(now.addingTimeInterval(ClockSkew.adoptionBound)))
+        #expect(
+            ClockSkew.adoptable(year, now: now) == HybridClock.physical(now.addingTimeInterval(ClockSkew.adoptionBound))
+        )
         #expect(ClockSkew.adoptable(HybridClock.maximum, now: now) < HybridClock.maximum)
     }
 
@@ -57,8 +61,10 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_763_717_400)
         let device = UUID(), container = UUID()
         func log(ahead seconds: TimeInterval) throws -> TransactionLog {
-            try LogCodec.decode(Self.log(
-                container: container, device: device, clock: HybridClock.physical(now.addingTimeInterval(seconds)), name: "n"))
+            try LogCodec.decode(
+                Self.log(
+                    container: container, device: device, clock: HybridClock.physical(now.addingTimeInterval(seconds)),
+                    name: "n"))
         }
         #expect(ClockSkew.ahead(of: try log(ahead: 30), now: now) == nil)
         #expect(ClockSkew.ahead(of: try log(ahead: -3600), now: now) == nil)

@@ -14,15 +14,21 @@ import Testing
     @Test func publishHasAndRead() throws {
         let fixture = try ContainerFixture()
         let container = fixture.container
-        #expect(CloudContainer.sha256(of: Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            CloudContainer.sha256(of: Data("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(try !container.hasBlob(sha256))
         try container.publishBlob(bytes, sha256: sha256)
         #expect(try container.hasBlob(sha256))
         #expect(try container.readBlob(sha256) == bytes)
         // Publishing again is nothing to do, and leaves the published file alone.
-        let before = try FileManager.default.attributesOfItem(atPath: fixture.url("blobs/\(sha256)").path)[.modificationDate] as? Date
+        let before =
+            try FileManager.default.attributesOfItem(atPath: fixture.url("blobs/\(sha256)").path)[.modificationDate]
+            as? Date
         try container.publishBlob(bytes, sha256: sha256)
-        let after = try FileManager.default.attributesOfItem(atPath: fixture.url("blobs/\(sha256)").path)[.modificationDate] as? Date
+        let after =
+            try FileManager.default.attributesOfItem(atPath: fixture.url("blobs/\(sha256)").path)[.modificationDate]
+            as? Date
         #expect(before == after)
         #expect(try container.blobs().blobs == [sha256])
         #expect(!fixture.allPaths().contains { $0.contains(".tmp-") })

@@ -40,7 +40,8 @@ import Testing
         let fixture = try ContainerFixture()
         let container = fixture.container
         var registration = DeviceRegistration(
-            container: container.identity, device: UUID(), name: "laptop", registered: Date(timeIntervalSince1970: 1_750_000_000),
+            container: container.identity, device: UUID(), name: "laptop",
+            registered: Date(timeIntervalSince1970: 1_750_000_000),
             modelVersion: 4)
         registration.applied = [UUID(): 12, UUID(): 3]
         registration.synced = Date(timeIntervalSince1970: 1_760_000_000.5)
@@ -68,7 +69,8 @@ import Testing
         let fixture = try ContainerFixture()
         let container = fixture.container
         let device = UUID()
-        try container.register(DeviceRegistration(container: container.identity, device: device, name: "a", modelVersion: 2))
+        try container.register(
+            DeviceRegistration(container: container.identity, device: device, name: "a", modelVersion: 2))
         let relative = "devices/\(device.lowercased).json"
 
         fixture.faulty.fail([.list], at: fixture.cloudPath("devices"), with: EIO)
@@ -94,28 +96,41 @@ import Testing
         let container = fixture.container
         let identity = container.identity
         let good = UUID()
-        try fixture.write(ContainerFixture.registrationJSON(container: identity, device: good, extra: #","later":[1]"#), at: "devices/\(good.lowercased).json")
+        try fixture.write(
+            ContainerFixture.registrationJSON(container: identity, device: good, extra: #","later":[1]"#),
+            at: "devices/\(good.lowercased).json")
         try fixture.write("half-written", at: "devices/.tmp-0123")
         try fixture.write("{}", at: "devices/.DS_Store")
         try fixture.write("hello", at: "devices/notes.txt")
         let upper = UUID()
-        try fixture.write(ContainerFixture.registrationJSON(container: identity, device: upper), at: "devices/\(upper.uuidString).json")
+        try fixture.write(
+            ContainerFixture.registrationJSON(container: identity, device: upper),
+            at: "devices/\(upper.uuidString).json")
         let linked = UUID()
-        try Data(ContainerFixture.registrationJSON(container: identity, device: linked).utf8).write(to: fixture.outside("outside.json"))
+        try Data(ContainerFixture.registrationJSON(container: identity, device: linked).utf8).write(
+            to: fixture.outside("outside.json"))
         try fixture.link("devices/\(linked.lowercased).json", to: fixture.outside("outside.json"))
         let folder = UUID()
         try fixture.makeFolder("devices/\(folder.lowercased).json")
         let foreign = UUID()
-        try fixture.write(ContainerFixture.registrationJSON(container: UUID(), device: foreign), at: "devices/\(foreign.lowercased).json")
+        try fixture.write(
+            ContainerFixture.registrationJSON(container: UUID(), device: foreign),
+            at: "devices/\(foreign.lowercased).json")
         let misnamed = UUID()
-        try fixture.write(ContainerFixture.registrationJSON(container: identity, device: UUID()), at: "devices/\(misnamed.lowercased).json")
+        try fixture.write(
+            ContainerFixture.registrationJSON(container: identity, device: UUID()),
+            at: "devices/\(misnamed.lowercased).json")
         let garbage = UUID()
         try fixture.write("\u{0}\u{1}not json", at: "devices/\(garbage.lowercased).json")
         let huge = UUID()
         let padding = String(repeating: " ", count: 64 * 1024)
-        try fixture.write(ContainerFixture.registrationJSON(container: identity, device: huge) + padding, at: "devices/\(huge.lowercased).json")
+        try fixture.write(
+            ContainerFixture.registrationJSON(container: identity, device: huge) + padding,
+            at: "devices/\(huge.lowercased).json")
         let failing = UUID()
-        try fixture.write(ContainerFixture.registrationJSON(container: identity, device: failing), at: "devices/\(failing.lowercased).json")
+        try fixture.write(
+            ContainerFixture.registrationJSON(container: identity, device: failing),
+            at: "devices/\(failing.lowercased).json")
         fixture.faulty.fail([.read], at: fixture.cloudPath("devices/\(failing.lowercased).json"), with: EIO)
 
         let (registrations, skipped) = try container.devices()
@@ -128,7 +143,8 @@ import Testing
             SkippedFile(path: "devices/\(folder.lowercased).json", reason: .notAFile),
             SkippedFile(path: "devices/\(foreign.lowercased).json", reason: .foreignContainer),
             SkippedFile(path: "devices/\(misnamed.lowercased).json", reason: .wrongDevice),
-            SkippedFile(path: "devices/\(garbage.lowercased).json", reason: .unreadable("not a device registration: not JSON")),
+            SkippedFile(
+                path: "devices/\(garbage.lowercased).json", reason: .unreadable("not a device registration: not JSON")),
             SkippedFile(path: "devices/\(huge.lowercased).json", reason: .tooLarge),
             SkippedFile(path: "devices/\(failing.lowercased).json", reason: .unreadable("input/output error")),
             SkippedFile(path: "devices/notes.txt", reason: .badlyNamed),

@@ -36,12 +36,13 @@ import Testing
         try fixture.write("hidden", at: ".stignore")
         try fixture.makeFolder("old logs")
         try fixture.link("notes.txt", to: fixture.outside("secret.txt"))
-        #expect(try fixture.container.strayEntries().sorted { $0.path < $1.path } == [
-            SkippedFile(path: "container (conflicted copy 2026-11-23).json", reason: .badlyNamed),
-            SkippedFile(path: "container.sync-conflict-20261123-110000-SY4CGWC.json", reason: .badlyNamed),
-            SkippedFile(path: "notes.txt", reason: .badlyNamed),
-            SkippedFile(path: "old logs", reason: .badlyNamed),
-        ])
+        #expect(
+            try fixture.container.strayEntries().sorted { $0.path < $1.path } == [
+                SkippedFile(path: "container (conflicted copy 2026-11-23).json", reason: .badlyNamed),
+                SkippedFile(path: "container.sync-conflict-20261123-110000-SY4CGWC.json", reason: .badlyNamed),
+                SkippedFile(path: "notes.txt", reason: .badlyNamed),
+                SkippedFile(path: "old logs", reason: .badlyNamed),
+            ])
     }
 
     @Test func logNamesMustBeExactlyTwelveDigits() throws {
@@ -165,7 +166,9 @@ import Testing
         #expect(fixture.container.logPresence(device: device, sequence: 2) == .absent)
         let relative = "logs/\(device.lowercased)/000000000001.log"
         fixture.faulty.fail([.inspect], at: fixture.cloudPath(relative), with: EIO)
-        #expect(fixture.container.logPresence(device: device, sequence: 1).unreadableReason?.contains("input/output error") == true)
+        #expect(
+            fixture.container.logPresence(device: device, sequence: 1).unreadableReason?.contains("input/output error")
+                == true)
     }
 
     @Test func listingErrorsAreThrownNotTakenForEmptyFolders() throws {

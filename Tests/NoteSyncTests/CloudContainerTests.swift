@@ -90,7 +90,8 @@ import Testing
         #expect(throws: SyncError.self) { try CloudContainer.create(in: folder.url) }
         #expect(try String(contentsOf: url, encoding: .utf8) == "my shopping list")
 
-        let newer = #"{"format":"note-collector-container","formatVersion":3,"container":"\#(UUID().lowercased)","created":"2030-01-01T00:00:00.000Z"}"#
+        let newer =
+            #"{"format":"note-collector-container","formatVersion":3,"container":"\#(UUID().lowercased)","created":"2030-01-01T00:00:00.000Z"}"#
         try Data(newer.utf8).write(to: url)
         #expect(throws: SyncError.newerFormat(path: url.path, version: 3)) { try CloudContainer.create(in: folder.url) }
     }
@@ -145,10 +146,22 @@ import Testing
         let cases: [(String, String)] = [
             ("garbage \u{1}", "not JSON"),
             ("[1, 2]", "not a JSON object"),
-            (#"{"format":"something-else","formatVersion":1,"container":"\#(identity)","created":"2025-01-01T00:00:00.000Z"}"#, "'format'"),
-            (#"{"format":"note-collector-container","formatVersion":1,"created":"2025-01-01T00:00:00.000Z"}"#, "missing key 'container'"),
-            (#"{"format":"note-collector-container","formatVersion":1,"container":"\#(identity.uppercased())","created":"2025-01-01T00:00:00.000Z"}"#, "lowercase UUID"),
-            (#"{"format":"note-collector-container","formatVersion":0,"container":"\#(identity)","created":"2025-01-01T00:00:00.000Z"}"#, "positive integer"),
+            (
+                #"{"format":"something-else","formatVersion":1,"container":"\#(identity)","created":"2025-01-01T00:00:00.000Z"}"#,
+                "'format'"
+            ),
+            (
+                #"{"format":"note-collector-container","formatVersion":1,"created":"2025-01-01T00:00:00.000Z"}"#,
+                "missing key 'container'"
+            ),
+            (
+                #"{"format":"note-collector-container","formatVersion":1,"container":"\#(identity.uppercased())","created":"2025-01-01T00:00:00.000Z"}"#,
+                "lowercase UUID"
+            ),
+            (
+                #"{"format":"note-collector-container","formatVersion":0,"container":"\#(identity)","created":"2025-01-01T00:00:00.000Z"}"#,
+                "positive integer"
+            ),
             (#"{"format":"note-collector-container","formatVersion":3,"future":true}"#, "newer than this build"),
         ]
         for (text, expected) in cases {
@@ -176,7 +189,8 @@ import Testing
 
     @Test func aNewerFormatThatIsUnderstoodIsPresentAndSaysSo() throws {
         let fixture = try ContainerFixture()
-        let text = #"{"format":"note-collector-container","formatVersion":3,"container":"\#(fixture.container.identity.lowercased)","created":"2025-01-01T00:00:00.000Z","encryption":"x"}"#
+        let text =
+            #"{"format":"note-collector-container","formatVersion":3,"container":"\#(fixture.container.identity.lowercased)","created":"2025-01-01T00:00:00.000Z","encryption":"x"}"#
         try fixture.write(text, at: "container.json")
         let descriptor = try #require(fixture.container.descriptor().value)
         #expect(descriptor.isNewerFormat)

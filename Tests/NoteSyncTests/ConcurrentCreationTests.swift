@@ -29,7 +29,9 @@ import Testing
                 }
             }
         }
-        for side in [first, second] { try sentinel.write(to: side.appendingPathComponent("NoteCollector/container.json")) }
+        for side in [first, second] {
+            try sentinel.write(to: side.appendingPathComponent("NoteCollector/container.json"))
+        }
     }
 
     func hosts() throws -> (clouds: [URL], stores: [Store], engines: [SyncEngine]) {
@@ -75,6 +77,8 @@ import Testing
         try mirror(clouds[0], clouds[1], winner: clouds[1])
         #expect(throws: SyncError.self) { try engines[0].syncNow() }
         let status = try engines[0].status()
-        #expect(status.state == .off && status.reason?.contains("another one") == true, "\(String(describing: status.reason))")
+        #expect(
+            status.state == .off && status.reason?.contains("another one") == true,
+            "\(String(describing: status.reason))")
     }
 }

@@ -17,7 +17,8 @@ struct ContainerFixture {
     var cloud: URL { folder.url.appendingPathComponent("cloud") }
 
     init() throws {
-        try FileManager.default.createDirectory(at: folder.url.appendingPathComponent("cloud"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.url.appendingPathComponent("cloud"), withIntermediateDirectories: true)
         faulty = FaultyCloudFileSystem(root: folder.url.appendingPathComponent("cloud"))
         container = try CloudContainer.create(on: faulty)
     }

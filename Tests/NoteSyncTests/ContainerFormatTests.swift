@@ -9,27 +9,34 @@ import Testing
 
     @Test func descriptorIsWrittenAsTheFormatSays() throws {
         let identity = UUID()
-        let descriptor = ContainerDescriptor(container: identity, created: Date(timeIntervalSince1970: 1_700_000_000.123_456))
+        let descriptor = ContainerDescriptor(
+            container: identity, created: Date(timeIntervalSince1970: 1_700_000_000.123_456))
         let json = try object(try JSONEncoder().encode(descriptor))
         #expect(Set(json.keys) == ["format", "formatVersion", "container", "created"])
         #expect(json["format"] as? String == "note-collector-container")
         #expect(json["formatVersion"] as? Int == 1)
         #expect(json["container"] as? String == identity.uuidString.lowercased())
         #expect(json["created"] as? String == "2023-11-14T22:13:20.123Z")
-        #expect(try JSONDecoder().decode(ContainerDescriptor.self, from: try JSONEncoder().encode(descriptor)) == descriptor)
+        #expect(
+            try JSONDecoder().decode(ContainerDescriptor.self, from: try JSONEncoder().encode(descriptor)) == descriptor
+        )
     }
 
     @Test func registrationIsWrittenAsTheFormatSays() throws {
         let registration = DeviceRegistration(
-            container: UUID(), device: UUID(), name: "Desk", registered: Date(timeIntervalSince1970: 0.5), modelVersion: 3)
+            container: UUID(), device: UUID(), name: "Desk", registered: Date(timeIntervalSince1970: 0.5),
+            modelVersion: 3)
         let json = try object(try JSONEncoder().encode(registration))
-        #expect(Set(json.keys) == ["format", "formatVersion", "container", "device", "name", "registered", "modelVersion"])
+        #expect(
+            Set(json.keys) == ["format", "formatVersion", "container", "device", "name", "registered", "modelVersion"])
         #expect(json["format"] as? String == "note-collector-device")
         #expect(json["formatVersion"] as? Int == 1)
         #expect(json["device"] as? String == registration.device.uuidString.lowercased())
         #expect(json["registered"] as? String == "1970-01-01T00:00:00.500Z")
         #expect(json["modelVersion"] as? Int == 3)
-        #expect(try JSONDecoder().decode(DeviceRegistration.self, from: try JSONEncoder().encode(registration)) == registration)
+        #expect(
+            try JSONDecoder().decode(DeviceRegistration.self, from: try JSONEncoder().encode(registration))
+                == registration)
     }
 
     @Test func datesKeepMillisecondsAndReadBackExactly() throws {
@@ -46,7 +53,9 @@ import Testing
         }
         for _ in 0..<1000 {
             let descriptor = ContainerDescriptor(created: Date(timeIntervalSince1970: .random(in: 0...4_000_000_000)))
-            #expect(try JSONDecoder().decode(ContainerDescriptor.self, from: try JSONEncoder().encode(descriptor)) == descriptor)
+            #expect(
+                try JSONDecoder().decode(ContainerDescriptor.self, from: try JSONEncoder().encode(descriptor))
+                    == descriptor)
         }
     }
 
@@ -62,7 +71,8 @@ import Testing
     }
 
     @Test func readingRefusesWhatIsNotExactlyTheFormat() throws {
-        let good = #""container":"0f8fad5b-d9cb-469f-a165-70867728950e","device":"0f8fad5b-d9cb-469f-a165-70867728950f","name":"x","registered":"2025-01-01T00:00:00.000Z","modelVersion":1"#
+        let good =
+            #""container":"0f8fad5b-d9cb-469f-a165-70867728950e","device":"0f8fad5b-d9cb-469f-a165-70867728950f","name":"x","registered":"2025-01-01T00:00:00.000Z","modelVersion":1"#
         let bad = [
             #"{"format":"note-collector-container","formatVersion":1,\#(good)}"#,
             #"{"format":"note-collector-device","formatVersion":"1",\#(good)}"#,
@@ -71,7 +81,9 @@ import Testing
             #"{"format":"note-collector-device","formatVersion":1,\#(good.replacingOccurrences(of: "\"name\":\"x\"", with: "\"name\":null"))}"#,
         ]
         for text in bad {
-            #expect(throws: (any Error).self, "\(text)") { try JSONDecoder().decode(DeviceRegistration.self, from: Data(text.utf8)) }
+            #expect(throws: (any Error).self, "\(text)") {
+                try JSONDecoder().decode(DeviceRegistration.self, from: Data(text.utf8))
+            }
         }
         let fine = #"{"format":"note-collector-device","formatVersion":1,\#(good)}"#
         #expect(try JSONDecoder().decode(DeviceRegistration.self, from: Data(fine.utf8)).name == "x")

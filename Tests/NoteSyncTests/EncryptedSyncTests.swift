@@ -12,9 +12,11 @@ import Testing
 
     /// Every regular file below `folder`, with its bytes.
     static func files(in folder: URL) throws -> [(path: String, data: Data)] {
-        let enumerator = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
+        let enumerator = try #require(
+            FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]))
         var files: [(String, Data)] = []
-        for case let url as URL in enumerator where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
+        for case let url as URL in enumerator
+        where try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true {
             files.append((url.path, try Data(contentsOf: url)))
         }
         return files.sorted { $0.0 < $1.0 }
@@ -24,8 +26,10 @@ import Testing
         let stack = try SyncStack(devices: 2, passphrase: Self.passphrase)
         let store = stack.stores[0]
         let recipes = try store.addCollection(named: "Zanzibar recipes", in: nil)
-        let soup = try store.addNote(named: "Quetzal soup", body: "Leeks, xylophone potatoes\nand saffron", in: recipes.id)
-        _ = try stack.stores[0].attachImages([SampleFiles.image("plain.png")], to: soup.id, caption: "Marmalade caption")
+        let soup = try store.addNote(
+            named: "Quetzal soup", body: "Leeks, xylophone potatoes\nand saffron", in: recipes.id)
+        _ = try stack.stores[0].attachImages(
+            [SampleFiles.image("plain.png")], to: soup.id, caption: "Marmalade caption")
         _ = try store.tag(soup.id, with: ["wombat"])
         try stack.syncUntilQuiet()
         try stack.stores[1].edit(soup.id, body: "Leeks, xylophone potatoes\nand saffron\nand a zither")
@@ -40,7 +44,8 @@ import Testing
         let secrets: [(String, Data)] = [
             ("collection name", Data("Zanzibar".utf8)), ("note name", Data("Quetzal".utf8)),
             ("body", Data("xylophone".utf8)), ("edit", Data("zither".utf8)), ("caption", Data("Marmalade".utf8)),
-            ("tag", Data("wombat".utf8)), ("device name", Data("device-0".utf8)), ("device name", Data("device-1".utf8)),
+            ("tag", Data("wombat".utf8)), ("device name", Data("device-0".utf8)),
+            ("device name", Data("device-1".utf8)),
             ("image", image), ("part of the image", image.subdata(in: 40..<72)),
             ("image's SHA-256", Data(CloudContainer.sha256(of: image).utf8)),
         ]
@@ -90,7 +95,10 @@ import Testing
         flipped[flipped.count / 2] ^= 0x20
         try flipped.write(to: log)
         let report = try stack.engines[1].syncNow()
-        #expect(report.skipped.contains { $0.path.hasSuffix(CloudName.log(sequence)) && "\($0.reason)".hasPrefix("damaged") })
+        #expect(
+            report.skipped.contains {
+                $0.path.hasSuffix(CloudName.log(sequence)) && "\($0.reason)".hasPrefix("damaged")
+            })
         #expect(try stack.stores[1].fetch(ItemRequest()).map(\.name).contains("From the third"))
         #expect(try !stack.stores[1].fetch(ItemRequest()).map(\.name).contains("First"))
 
@@ -152,7 +160,9 @@ import Testing
 
         engine.passphrase = { _ in Self.passphrase }
         try engine.enable(cloud: stack.cloud, deviceName: "device-1")
-        engine.passphrase = { _ in Issue.record("asked again"); return nil }
+        engine.passphrase = { _ in
+            Issue.record("asked again"); return nil
+        }
         try stack.syncUntilQuiet()
         #expect(try stack.dumps()[1] == stack.dumps()[0])
     }
@@ -166,7 +176,9 @@ import Testing
         let keyFile = try stack.container().keyFile()
         try stack.engines[0].changePassphrase()
         #expect(try stack.container().keyFile() != keyFile)
-        stack.engines[1].passphrase = { _ in Issue.record("asked"); return nil }
+        stack.engines[1].passphrase = { _ in
+            Issue.record("asked"); return nil
+        }
         _ = try stack.stores[1].addNote(named: "Still syncing", body: "", in: nil)
         try stack.syncUntilQuiet()
         #expect(try stack.dumps()[0] == stack.dumps()[1])
@@ -214,7 +226,9 @@ import Testing
         let stack = try SyncStack(devices: 1)
         let store = try stack.addStore()
         stack.engines[1].passphrase = { _ in Self.passphrase }
-        #expect(throws: SyncError.self) { try stack.engines[1].enable(cloud: stack.cloud, deviceName: "x", encrypt: true) }
+        #expect(throws: SyncError.self) {
+            try stack.engines[1].enable(cloud: stack.cloud, deviceName: "x", encrypt: true)
+        }
         #expect(StoredKey.read(in: store.folder, container: try stack.container().identity) == nil)
     }
 }
@@ -233,7 +247,8 @@ extension EncryptedSyncTests {
         try bytes.write(to: database)
         let report = try stack.join()
         #expect(report.baseline == nil)
-        #expect(report.skipped.contains { $0.path.hasSuffix(".sqlite") && "\($0.reason)".contains("fails authentication") })
+        #expect(
+            report.skipped.contains { $0.path.hasSuffix(".sqlite") && "\($0.reason)".contains("fails authentication") })
         try stack.syncUntilQuiet()
         let dumps = try stack.dumps()
         #expect(dumps[2] == dumps[0])
@@ -249,7 +264,8 @@ extension EncryptedSyncTests {
     /// Every file in the container but its sentinel and key file, that is not sealed.
     static func unsealedFiles(_ stack: SyncStack) throws -> [String] {
         try EncryptedSyncTests.files(in: stack.cloud).filter { file in
-            !file.path.hasSuffix("/container.json") && !file.path.hasSuffix("/key.json") && file.data.prefix(8) != FileSealing.magic
+            !file.path.hasSuffix("/container.json") && !file.path.hasSuffix("/key.json")
+                && file.data.prefix(8) != FileSealing.magic
         }.map(\.path)
     }
 
@@ -301,9 +317,12 @@ extension EncryptedSyncTests {
         // Device 0 tries to move there with the wrong one, and stays where it was, key and all.
         stack.engines[0].passphrase = { _ in Self.passphrase }
         #expect(throws: SyncError.self) {
-            try stack.engines[0].enable(cloud: stack.cloud, containerName: "Other", deviceName: "device-0", encrypt: true)
+            try stack.engines[0].enable(
+                cloud: stack.cloud, containerName: "Other", deviceName: "device-0", encrypt: true)
         }
-        stack.engines[0].passphrase = { _ in Issue.record("asked"); return nil }
+        stack.engines[0].passphrase = { _ in
+            Issue.record("asked"); return nil
+        }
         try stack.engines[0].syncNow()
         #expect(try stack.engines[0].encryption() == (true, true))
     }

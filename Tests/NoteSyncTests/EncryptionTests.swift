@@ -37,7 +37,9 @@ import Testing
         try sealing.seal(file: source, to: folder.appending("sealed"), path: Self.path)
         let fromFile = try Data(contentsOf: folder.appending("sealed"))
         #expect(try sealing.open(fromFile, path: Self.path) == plain)
-        #expect(try sealing.open(file: folder.appending("sealed"), to: folder.appending("opened"), path: Self.path) == Int64(count))
+        #expect(
+            try sealing.open(file: folder.appending("sealed"), to: folder.appending("opened"), path: Self.path)
+                == Int64(count))
         #expect(try Data(contentsOf: folder.appending("opened")) == plain)
     }
 
@@ -55,8 +57,12 @@ import Testing
         let boundary = FileSealing.headerBytes + 2 * (FileSealing.chunkBytes + FileSealing.tagBytes)
         #expect(throws: FileSealing.Failure.unauthentic) { try sealing.open(sealed.prefix(boundary), path: Self.path) }
         // Five bytes into a third chunk: no plain text has an envelope of that size.
-        #expect(throws: FileSealing.Failure.truncated) { try sealing.open(sealed.prefix(boundary + 5), path: Self.path) }
-        #expect(throws: FileSealing.Failure.notSealed) { try sealing.open(Data("NOTE-COLLECTOR-LOG 1\n".utf8), path: Self.path) }
+        #expect(throws: FileSealing.Failure.truncated) {
+            try sealing.open(sealed.prefix(boundary + 5), path: Self.path)
+        }
+        #expect(throws: FileSealing.Failure.notSealed) {
+            try sealing.open(Data("NOTE-COLLECTOR-LOG 1\n".utf8), path: Self.path)
+        }
     }
 
     @Test func aFileOpensOnlyUnderItsOwnNameContainerAndKey() throws {
@@ -78,17 +84,25 @@ import Testing
         #expect(sealing.blobName(of: sha256) != sha256)
         #expect(sealing.blobName(of: sha256).count == 64)
         #expect(sealing.blobName(of: sha256) == sealing.blobName(of: sha256))
-        #expect(FileSealing(key: ContainerKey.random(), container: Self.container).blobName(of: sha256) != sealing.blobName(of: sha256))
+        #expect(
+            FileSealing(key: ContainerKey.random(), container: Self.container).blobName(of: sha256)
+                != sealing.blobName(of: sha256))
     }
 
     @Test func aWrappedKeyOpensWithItsPassphraseOnly() throws {
         let key = ContainerKey.random()
-        let settings = EncryptionSettings(n: 1024, r: 8, p: 1, keyCheck: key.check(for: Self.container, n: 1024, r: 8, p: 1))
+        let settings = EncryptionSettings(
+            n: 1024, r: 8, p: 1, keyCheck: key.check(for: Self.container, n: 1024, r: 8, p: 1))
         #expect(key.isKey(of: settings, container: Self.container))
-        #expect(!key.isKey(of: EncryptionSettings(n: 2048, r: 8, p: 1, keyCheck: settings.keyCheck), container: Self.container))
+        #expect(
+            !key.isKey(
+                of: EncryptionSettings(n: 2048, r: 8, p: 1, keyCheck: settings.keyCheck), container: Self.container))
         let file = try KeyFile.wrapping(key, container: Self.container, passphrase: "Crème brûlée", settings: settings)
         // The same passphrase typed decomposed opens it too.
-        #expect(file.unwrap(passphrase: "Cre\u{300}me bru\u{302}le\u{301}e".precomposedStringWithCanonicalMapping, settings: settings) == key)
+        #expect(
+            file.unwrap(
+                passphrase: "Cre\u{300}me bru\u{302}le\u{301}e".precomposedStringWithCanonicalMapping,
+                settings: settings) == key)
         #expect(file.unwrap(passphrase: "Cre\u{300}me bru\u{302}le\u{301}e", settings: settings) == key)
         #expect(file.unwrap(passphrase: "creme brulee", settings: settings) == nil)
         var moved = file

@@ -8,7 +8,8 @@ import Testing
 /// a build of format 2 imports its logs with nothing lost, converges with other format-2
 /// devices on top of it, and migrates that build's store (model version 3).
 @Suite struct FormatOneTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format1")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/format1")
     static let soup = UUID(uuidString: "ec5ca0aa-d077-4077-a749-f80a05295f67")!
     static let groceries = UUID(uuidString: "d7db2d7f-b9ff-4a10-9610-f49843695579")!
     static let draft = UUID(uuidString: "d197f560-0c6b-434e-ae38-382f160384e4")!
@@ -18,7 +19,8 @@ import Testing
 
     init() throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("container"), to: cloud.appendingPathComponent("NoteCollector"))
+        try FileManager.default.copyItem(
+            at: Self.fixtures.appendingPathComponent("container"), to: cloud.appendingPathComponent("NoteCollector"))
     }
 
     func joiningDevice(_ name: String) throws -> (Store, SyncEngine) {
@@ -42,15 +44,18 @@ import Testing
             bodies.append(try #require(try store.text(of: Self.soup, .body, at: version.stamp)))
             #expect(version.bases == nil)
         }
-        #expect(bodies.sorted() == [
-            "Leeks\nPotatoes\nSalt\nPepper\nStock\n", "Leeks\nPotatoes\nSalt\nPepper\nWater\n",
-            "Two leeks\nPotatoes\nSalt\nPepper\nWater\n",
-        ])
+        #expect(
+            bodies.sorted() == [
+                "Leeks\nPotatoes\nSalt\nPepper\nStock\n", "Leeks\nPotatoes\nSalt\nPepper\nWater\n",
+                "Two leeks\nPotatoes\nSalt\nPepper\nWater\n",
+            ])
         #expect(try store.item(Self.groceries).name == "Shopping list")
         #expect(try store.history(of: Self.groceries).filter { $0.property == .name }.count == 2)
         #expect(throws: StoreError.self) { try store.item(Self.draft) }
         let attachments = try store.attachments(of: Self.soup)
-        #expect(attachments.count == 1 && attachments.first?.sha256 == "02b8fce44f3e3b3d4fc8c3e113419a0fdb0fcb3223214cd8400d6d30701a20b3")
+        #expect(
+            attachments.count == 1
+                && attachments.first?.sha256 == "02b8fce44f3e3b3d4fc8c3e113419a0fdb0fcb3223214cd8400d6d30701a20b3")
         #expect(try store.check() == [])
     }
 
@@ -73,12 +78,15 @@ import Testing
         let storeFolder = folder.appending("old")
         try FileManager.default.createDirectory(at: storeFolder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: Self.fixtures.appendingPathComponent("store-v3.sqlite"), to: storeFolder.appendingPathComponent("store.sqlite"))
+            at: Self.fixtures.appendingPathComponent("store-v3.sqlite"),
+            to: storeFolder.appendingPathComponent("store.sqlite"))
         // The store's one blob, as its build left it beside the database.
         let blob = "02b8fce44f3e3b3d4fc8c3e113419a0fdb0fcb3223214cd8400d6d30701a20b3"
-        try FileManager.default.createDirectory(at: storeFolder.appendingPathComponent("blobs"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: storeFolder.appendingPathComponent("blobs"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: cloud.appendingPathComponent("NoteCollector/blobs/\(blob)"), to: storeFolder.appendingPathComponent("blobs/\(blob)"))
+            at: cloud.appendingPathComponent("NoteCollector/blobs/\(blob)"),
+            to: storeFolder.appendingPathComponent("blobs/\(blob)"))
         let store = try Store(folder: storeFolder)
         #expect(store.modelVersion == Store.currentModelVersion && Store.currentModelVersion == 10)
         let soup = try store.item(Self.soup)

@@ -9,14 +9,16 @@ import Testing
 /// that a new device starts from, and, since those devices cannot come back through a
 /// baseline, keeps waiting for them when it compacts.
 @Suite struct FormatTwoTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/format2")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/format2")
 
     let folder = TemporaryFolder("notes-format2")
     var cloud: URL { folder.appending("cloud") }
 
     init() throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("container"), to: cloud.appendingPathComponent("NoteCollector"))
+        try FileManager.default.copyItem(
+            at: Self.fixtures.appendingPathComponent("container"), to: cloud.appendingPathComponent("NoteCollector"))
     }
 
     func names(_ store: Store) throws -> [String] {
@@ -38,8 +40,11 @@ import Testing
         #expect(items.contains { $0.name == "Shopping list" } && !items.contains { $0.name == "Draft" })
         #expect(try store.attachments(of: soup.id).count == 1)
         #expect(try store.check() == [])
-        let registrations = try CloudContainer(cloud: cloud, identity: try #require(try engine.status().container)).devices().registrations
-        #expect(registrations.filter { $0.synced == nil && $0.applied == nil }.count == 2, "registrations of the earlier build")
+        let registrations = try CloudContainer(cloud: cloud, identity: try #require(try engine.status().container))
+            .devices().registrations
+        #expect(
+            registrations.filter { $0.synced == nil && $0.applied == nil }.count == 2,
+            "registrations of the earlier build")
     }
 
     @Test func aBaselineOfItServesNewDevicesAndItsDevicesAreWaitedFor() throws {
@@ -50,7 +55,9 @@ import Testing
         _ = try engine.syncNow()
         let compacted = try engine.compact()
         #expect(compacted.removedLogs == 0, "the devices of the earlier build have not said what they applied")
-        #expect(try CloudContainer(cloud: cloud, identity: compacted.baseline.container).logSequences(of: store.deviceID).sequences == [1])
+        #expect(
+            try CloudContainer(cloud: cloud, identity: compacted.baseline.container).logSequences(of: store.deviceID)
+                .sequences == [1])
         let joined = try SyncEngine.join(folder: folder.appending("joined"), cloud: cloud, deviceName: "joined")
         let (joinedEngine, report) = try #require(joined)
         #expect(report.baseline != nil && report.waiting.isEmpty, "\(report)")

@@ -17,14 +17,18 @@ import Testing
     /// The note, created on A at clock 1 with `base`, as format 2.
     static var creation: Step {
         var change = MergeTests.insert(.note, note, name: "Soup", clock: 1, body: base)
-        change.history = ChangeHistory(bases: [.name: [], .body: []], context: VersionContext(name: "Soup", parent: nil, device: "laptop"))
+        change.history = ChangeHistory(
+            bases: [.name: [], .body: []], context: VersionContext(name: "Soup", parent: nil, device: "laptop"))
         return Step(change: change, device: MergeTests.a)
     }
 
     /// A body edit on `device` at `clock`, edited from `bases`.
-    static func edit(_ body: String, clock: UInt64, on device: UUID, from bases: [ChangeStamp], name: String = "desktop") -> Step {
+    static func edit(
+        _ body: String, clock: UInt64, on device: UUID, from bases: [ChangeStamp], name: String = "desktop"
+    ) -> Step {
         var change = MergeTests.update(.note, note, "body", .text(body), clock: clock)
-        change.history = ChangeHistory(bases: [.body: bases], context: VersionContext(name: "Soup", parent: nil, device: name))
+        change.history = ChangeHistory(
+            bases: [.body: bases], context: VersionContext(name: "Soup", parent: nil, device: name))
         return Step(change: change, device: device)
     }
 
@@ -150,7 +154,8 @@ import Testing
     @Test func anEditOfTheMergeEndsTheConflictButKeepsTheCopy() throws {
         let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
         let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created])
-        let after = Self.edit("fixed\n", clock: 9, on: MergeTests.a, from: [Self.stamp(5, MergeTests.a), Self.stamp(6, MergeTests.b)])
+        let after = Self.edit(
+            "fixed\n", clock: 9, on: MergeTests.a, from: [Self.stamp(5, MergeTests.a), Self.stamp(6, MergeTests.b)])
         let first = try replay([Self.creation, a, b, after])
         let second = try replay([Self.creation, b, a, after])
         #expect(first.dump == second.dump)
@@ -165,9 +170,12 @@ import Testing
     }
 
     @Test func formatOneEditsKeepLastWriterWinsAndHistory() throws {
-        let creation = Step(change: MergeTests.insert(.note, Self.note, name: "Soup", clock: 1, body: Self.base), device: MergeTests.a)
-        let older = Step(change: MergeTests.update(.note, Self.note, "body", .text("older\n"), clock: 5), device: MergeTests.a)
-        let newer = Step(change: MergeTests.update(.note, Self.note, "body", .text("newer\n"), clock: 6), device: MergeTests.b)
+        let creation = Step(
+            change: MergeTests.insert(.note, Self.note, name: "Soup", clock: 1, body: Self.base), device: MergeTests.a)
+        let older = Step(
+            change: MergeTests.update(.note, Self.note, "body", .text("older\n"), clock: 5), device: MergeTests.a)
+        let newer = Step(
+            change: MergeTests.update(.note, Self.note, "body", .text("newer\n"), clock: 6), device: MergeTests.b)
         let first = try replay([creation, older, newer])
         #expect(first.dump == (try replay([creation, newer, older])).dump)
         #expect(try first.store.item(Self.note).body == "newer\n")
@@ -181,7 +189,9 @@ import Testing
             change.history = ChangeHistory(bases: [.name: [Self.created]])
             return Step(change: change, device: device)
         }
-        let (store, _) = try sameInEveryOrder([rename("Broth", clock: 5, on: MergeTests.a), rename("Stock", clock: 6, on: MergeTests.b)])
+        let (store, _) = try sameInEveryOrder([
+            rename("Broth", clock: 5, on: MergeTests.a), rename("Stock", clock: 6, on: MergeTests.b),
+        ])
         #expect(try store.item(Self.note).name == "Stock")
         let conflicts = try store.conflicts(since: .distantPast)
         #expect(conflicts.map(\.property) == [.name] && conflicts.first?.copy == nil)

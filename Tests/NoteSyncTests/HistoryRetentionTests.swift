@@ -59,7 +59,8 @@ import Testing
         // too, but 5 drops more.
         let (cut, dropped) = try #require(HistoryRetention.cut(of: versions, keepVersions: 2, since: .max))
         #expect(cut == Self.stamp(5, Self.a))
-        #expect(dropped == [Self.stamp(1, Self.a), Self.stamp(2, Self.a), Self.stamp(3, Self.b), Self.stamp(4, Self.a)])
+        #expect(
+            dropped == [Self.stamp(1, Self.a), Self.stamp(2, Self.a), Self.stamp(3, Self.b), Self.stamp(4, Self.a)])
         // Keeping 3 keeps 4, 5, 6: the cut is 4, and the two concurrent versions go with 1.
         #expect(HistoryRetention.cut(of: versions, keepVersions: 3, since: .max)?.dropped.count == 3)
     }
@@ -68,7 +69,9 @@ import Testing
         // B edited version 1 long ago, concurrently with A's chain, and nobody merged it: it is
         // a head, kept whatever its age, and no version of A's chain is an ancestor of it.
         let versions = try bodyVersions(
-            Self.chain(to: 8) + [HistoryMergeTests.edit("old branch\n", clock: 2, on: Self.b, from: [Self.stamp(1, Self.a)])])
+            Self.chain(to: 8) + [
+                HistoryMergeTests.edit("old branch\n", clock: 2, on: Self.b, from: [Self.stamp(1, Self.a)])
+            ])
         #expect(HistoryRetention.cut(of: versions, keepVersions: 2, since: .max) == nil)
     }
 
@@ -77,7 +80,10 @@ import Testing
         // Keeping the greatest stamps alone would keep 2 and drop the versions after it.
         var steps = [HistoryMergeTests.edit("ahead\n", clock: 50, on: Self.a, from: [Self.stamp(1, Self.a)])]
         steps.append(HistoryMergeTests.edit("3\n", clock: 3, on: Self.b, from: [Self.stamp(50, Self.a)]))
-        for clock in UInt64(4)...6 { steps.append(HistoryMergeTests.edit("\(clock)\n", clock: clock, on: Self.b, from: [Self.stamp(clock - 1, Self.b)])) }
+        for clock in UInt64(4)...6 {
+            steps.append(
+                HistoryMergeTests.edit("\(clock)\n", clock: clock, on: Self.b, from: [Self.stamp(clock - 1, Self.b)]))
+        }
         let versions = try bodyVersions(steps)
         // The two greatest stamps are 50 (an ancestor) and 6 (the head): the cut is 50.
         let (cut, dropped) = try #require(HistoryRetention.cut(of: versions, keepVersions: 2, since: .max))
@@ -128,10 +134,13 @@ import Testing
                 // Clocks out of order now and then (a clock ahead), one to three bases among the
                 // versions before, a second first version now and then.
                 let clock = UInt64(index) + (random.chance(15) ? UInt64.random(in: 0...20, using: &random) : 0) * 3
-                let stamp = ChangeStamp(clock: clock * 10 + UInt64(index % 10), device: devices[Int.random(in: 0..<3, using: &random)])
+                let stamp = ChangeStamp(
+                    clock: clock * 10 + UInt64(index % 10), device: devices[Int.random(in: 0..<3, using: &random)])
                 var bases: [ChangeStamp] = []
                 if index > 0, !random.chance(5) {
-                    for _ in 0..<Int.random(in: 1...3, using: &random) { bases.append(versions[Int.random(in: 0..<index, using: &random)].stamp) }
+                    for _ in 0..<Int.random(in: 1...3, using: &random) {
+                        bases.append(versions[Int.random(in: 0..<index, using: &random)].stamp)
+                    }
                 }
                 versions.append((stamp, Array(Set(bases))))
             }
@@ -139,7 +148,9 @@ import Testing
             let since = random.chance(30) ? UInt64.random(in: 0...200, using: &random) : .max
             let linear = HistoryRetention.cut(of: versions, keepVersions: keep, since: since)
             let oracle = Self.cutByDefinition(versions, keepVersions: keep, since: since)
-            #expect(linear?.cut == oracle?.cut && linear?.dropped == oracle?.dropped, "\(versions) keep \(keep) since \(since)")
+            #expect(
+                linear?.cut == oracle?.cut && linear?.dropped == oracle?.dropped,
+                "\(versions) keep \(keep) since \(since)")
             if linear != nil { found += 1 }
         }
         #expect(found > 200, "too few histories had a cut to drop: \(found)")
@@ -149,7 +160,10 @@ import Testing
         // 20,000 autosaves of one note, one after another.
         let device = UUID()
         var versions: [(stamp: ChangeStamp, bases: [ChangeStamp]?)] = [(ChangeStamp(clock: 1, device: device), [])]
-        for clock in UInt64(2)...20_000 { versions.append((ChangeStamp(clock: clock, device: device), [ChangeStamp(clock: clock - 1, device: device)])) }
+        for clock in UInt64(2)...20_000 {
+            versions.append(
+                (ChangeStamp(clock: clock, device: device), [ChangeStamp(clock: clock - 1, device: device)]))
+        }
         let result = HistoryRetention.cut(of: versions, keepVersions: 100, since: .max)
         #expect(result?.cut == ChangeStamp(clock: 19_901, device: device))
         #expect(result?.dropped.count == 19_900)
@@ -179,7 +193,8 @@ import Testing
             try stack.syncUntilQuiet()
         }
         // Two devices edit different lines before hearing of each other: a merge.
-        _ = try stack.stores[1].edit(note, body: try #require(try stack.stores[1].item(note).body).replacingOccurrences(of: "one", with: "ONE"))
+        _ = try stack.stores[1].edit(
+            note, body: try #require(try stack.stores[1].item(note).body).replacingOccurrences(of: "one", with: "ONE"))
         _ = try stack.stores[2].edit(note, body: try #require(try stack.stores[2].item(note).body) + "four\n")
         try stack.syncUntilQuiet()
         _ = try stack.stores[0].edit(note, body: try #require(try stack.stores[0].item(note).body) + "five\n")
@@ -194,13 +209,17 @@ import Testing
         for store in stores {
             var keys: Set<String> = []
             for item in try store.fetch(ItemRequest(trash: .included)) {
-                for version in try store.history(of: item.id) { keys.insert("\(item.id) \(version.property) \(version.stamp.text)") }
+                for version in try store.history(of: item.id) {
+                    keys.insert("\(item.id) \(version.property) \(version.stamp.text)")
+                }
             }
             common = common.map { $0.intersection(keys) } ?? keys
         }
         let kept = common ?? []
         return try stores.map { store in
-            try CanonicalDump.of(store) { item, version in kept.contains("\(item) \(version.property) \(version.stamp.text)") }
+            try CanonicalDump.of(store) { item, version in
+                kept.contains("\(item) \(version.property) \(version.stamp.text)")
+            }
         }
     }
 
@@ -214,12 +233,16 @@ import Testing
             var byObject: [String: [HistoryProperty: [Version]]] = [:]
             for item in try store.fetch(ItemRequest(trash: .included)) {
                 objects.insert(item.id)
-                for version in try store.history(of: item.id) { byObject[item.id.storeString, default: [:]][version.property, default: []].append(version) }
+                for version in try store.history(of: item.id) {
+                    byObject[item.id.storeString, default: [:]][version.property, default: []].append(version)
+                }
             }
             held.append(byObject)
         }
         let cuts = try stores.map { store in
-            Dictionary(try store.historyCuts().map { ("\($0.object.storeString) \($0.property)", $0.stamp) }, uniquingKeysWith: { first, _ in first })
+            Dictionary(
+                try store.historyCuts().map { ("\($0.object.storeString) \($0.property)", $0.stamp) },
+                uniquingKeysWith: { first, _ in first })
         }
         var problems: [String] = []
         for object in objects.map(\.storeString).sorted() {
@@ -229,15 +252,22 @@ import Testing
                 var graph = VersionGraph(fullest)
                 let all = Set(fullest.map(\.stamp))
                 let anywhere = Set(versions.flatMap { $0.map(\.stamp) })
-                for stamp in anywhere.subtracting(all) { problems.append("\(object) \(property) \(stamp.text) not on the device holding the most") }
+                for stamp in anywhere.subtracting(all) {
+                    problems.append("\(object) \(property) \(stamp.text) not on the device holding the most")
+                }
                 for (index, own) in versions.enumerated() where own.count < fullest.count {
                     let missing = all.subtracting(own.map(\.stamp))
                     guard let cut = cuts[index]["\(object) \(property)"] else {
-                        if !own.isEmpty || !missing.isEmpty { problems.append("\(object) \(property): \(missing.count) missing on device \(index), no cut") }
+                        if !own.isEmpty || !missing.isEmpty {
+                            problems.append(
+                                "\(object) \(property): \(missing.count) missing on device \(index), no cut")
+                        }
                         continue
                     }
                     let below = graph.ancestors(of: cut)
-                    for stamp in missing where !below.contains(stamp) { problems.append("\(object) \(property) \(stamp.text) on device \(index)") }
+                    for stamp in missing where !below.contains(stamp) {
+                        problems.append("\(object) \(property) \(stamp.text) on device \(index)")
+                    }
                 }
             }
         }
@@ -252,14 +282,17 @@ import Testing
             let held = try pruned.history(of: cut.object).filter { $0.property == cut.property }
             var graph = VersionGraph(held)
             for version in held {
-                #expect(version.stamp == cut.stamp || graph.ancestors(of: version.stamp).contains(cut.stamp), "\(version.stamp.text)")
+                #expect(
+                    version.stamp == cut.stamp || graph.ancestors(of: version.stamp).contains(cut.stamp),
+                    "\(version.stamp.text)")
                 #expect(try pruned.text(of: cut.object, cut.property, at: version.stamp) != nil)
             }
             let all = try full.history(of: cut.object).filter { $0.property == cut.property }
             var fullGraph = VersionGraph(all)
             let below = fullGraph.ancestors(of: cut.stamp)
             for version in all where !held.contains(where: { $0.stamp == version.stamp }) {
-                #expect(below.contains(version.stamp), "\(version.stamp.text) was dropped but is no ancestor of the cut")
+                #expect(
+                    below.contains(version.stamp), "\(version.stamp.text) was dropped but is no ancestor of the cut")
             }
         }
     }
@@ -271,7 +304,9 @@ import Testing
         let result = try stack.engines[0].compact(keepVersions: 3, keepDays: 0)
         #expect(result.history.heldBack == nil)
         #expect(result.history.versions > 0 && result.history.properties >= 1, "\(result.history)")
-        #expect(result.baseline.modelVersion == Store.baselineModelVersionWithoutProperties && result.baseline.historyDropped)
+        #expect(
+            result.baseline.modelVersion == Store.baselineModelVersionWithoutProperties
+                && result.baseline.historyDropped)
         // The writer keeps its whole history, and records the cut for its later baselines.
         #expect(try stack.stores[0].history(of: note).filter { $0.property == .body }.count == before.count)
         #expect(try stack.stores[0].historyCuts().contains { $0.object == note && $0.property == .body })
@@ -319,8 +354,12 @@ import Testing
         try stack.engines[0].syncNow()
         let result = try stack.engines[0].compact(keepVersions: 3, keepDays: 0)
         #expect(result.history.versions == 0)
-        #expect(result.history.heldBack?.contains("device 'device-2'") == true, "\(String(describing: result.history.heldBack))")
-        #expect(result.baseline.modelVersion == Store.baselineModelVersionWithoutProperties && !result.baseline.historyDropped, "a baseline without cuts")
+        #expect(
+            result.history.heldBack?.contains("device 'device-2'") == true,
+            "\(String(describing: result.history.heldBack))")
+        #expect(
+            result.baseline.modelVersion == Store.baselineModelVersionWithoutProperties
+                && !result.baseline.historyDropped, "a baseline without cuts")
         try stack.join()
         #expect(try stack.stores[3].history(of: note).count == (try stack.stores[0].history(of: note).count))
 
@@ -335,7 +374,8 @@ import Testing
         registration.clean = nil
         try container.register(registration)
         let again = try stack.engines[0].compact()
-        #expect(again.history.heldBack?.contains("has not said") == true, "\(String(describing: again.history.heldBack))")
+        #expect(
+            again.history.heldBack?.contains("has not said") == true, "\(String(describing: again.history.heldBack))")
         // Once quiet, it goes.
         try Self.quiet(stack)
         #expect(try stack.engines[0].compact().history.versions > 0)
@@ -357,7 +397,8 @@ import Testing
         for round in 1...4 {
             let body = try #require(try stack.stores[0].item(note).body)
             _ = try stack.stores[0].edit(
-                note, name: renamed && round == 1 ? "Broth" : nil, body: body.replacingOccurrences(of: "three", with: "three \(round)"))
+                note, name: renamed && round == 1 ? "Broth" : nil,
+                body: body.replacingOccurrences(of: "three", with: "three \(round)"))
             try stack.engines[0].syncNow()
             try stack.engines[1].syncNow()
         }
@@ -374,15 +415,18 @@ import Testing
         // note follows the others'. (Its first try stopped just after it registered: it said
         // in its store that it was coming back, and enabling again still keeps the edit.)
         try stack.stores[2].recordSync { try $0.update { $0.returning = true } }
-        try container.register(DeviceRegistration(
-            container: container.identity, device: stack.stores[2].deviceID, name: "device-2", modelVersion: Store.currentModelVersion))
+        try container.register(
+            DeviceRegistration(
+                container: container.identity, device: stack.stores[2].deviceID, name: "device-2",
+                modelVersion: Store.currentModelVersion))
         let report = try stack.engines[2].enable(cloud: stack.cloud, deviceName: "device-2")
         #expect(report.keptEdits == 1)
         #expect(try !stack.stores[2].syncRecord().returning)
         try stack.syncUntilQuiet()
         for store in stack.stores {
             let kept = try store.fetch(ItemRequest(trash: .included)).filter {
-                $0.name.hasPrefix(renamed ? "Soup and bread " : "Soup (kept, device-2, ") && $0.name.contains(" (kept, device-2, ")
+                $0.name.hasPrefix(renamed ? "Soup and bread " : "Soup (kept, device-2, ")
+                    && $0.name.contains(" (kept, device-2, ")
             }
             #expect(kept.count == 1 && kept.first?.body == (renamed ? "\(longName)\n\n\(away)" : away), "\(kept)")
             #expect(kept.first.map { $0.name.count <= Item.maximumNameLength && !$0.name.contains(longName) } == true)
@@ -405,7 +449,8 @@ import Testing
         try stack.syncUntilQuiet()
         _ = try stack.stores[1].edit(note, name: "Soup with bread")
         // Device 0's rename is later by its clock, not only by a tie between device ids.
-        let first = try #require(try stack.stores[1].history(of: note).filter { $0.property == .name }.map(\.stamp).max())
+        let first = try #require(
+            try stack.stores[1].history(of: note).filter { $0.property == .name }.map(\.stamp).max())
         let deadline = Date().addingTimeInterval(5)
         while HybridClock.physical(Date()) <= first.clock, Date() < deadline {}
         _ = try stack.stores[0].edit(note, name: "Broth")
@@ -413,12 +458,15 @@ import Testing
         // Device 1 imports without publishing: its rename is still its own.
         let container = try stack.container()
         var report = SyncReport()
-        _ = try LogImporter(store: stack.stores[1], container: container, containerID: container.identity).importAvailable(into: &report)
+        _ = try LogImporter(store: stack.stores[1], container: container, containerID: container.identity)
+            .importAvailable(into: &report)
         #expect(try stack.stores[1].item(note).name == "Broth")
 
         #expect(try UnpublishedEdits(store: stack.stores[1]).keepAsNotes(deviceName: "device-1") == 1)
         let kept = try stack.stores[1].fetch(ItemRequest()).filter { $0.name.contains(" (kept, device-1, ") }
-        #expect(kept.count == 1 && kept.first?.name.hasPrefix("Soup with bread (kept, device-1, ") == true, "\(kept.map(\.name))")
+        #expect(
+            kept.count == 1 && kept.first?.name.hasPrefix("Soup with bread (kept, device-1, ") == true,
+            "\(kept.map(\.name))")
         #expect(kept.first?.body == "one\n")
         #expect(try stack.stores[1].item(note).name == "Broth")
     }
@@ -434,15 +482,20 @@ import Testing
         try stack.syncUntilQuiet()
         let longName = "Soup " + String(repeating: "and bread ", count: 49) + "end"
         _ = try stack.stores[1].edit(note, name: longName)
-        let renamed = try #require(try stack.stores[1].history(of: note).filter { $0.property == .name }.map(\.stamp).max())
+        let renamed = try #require(
+            try stack.stores[1].history(of: note).filter { $0.property == .name }.map(\.stamp).max())
         let nameNote = ConflictCopy.labelled(
-            longName, "kept name", device: "device-1", id: stack.stores[1].deviceID, time: HybridClock.date(of: renamed.clock))
+            longName, "kept name", device: "device-1", id: stack.stores[1].deviceID,
+            time: HybridClock.date(of: renamed.clock))
         if stoppedHalfWay { _ = try stack.stores[1].addNote(named: nameNote, body: longName, in: nil) }
 
         #expect(try UnpublishedEdits(store: stack.stores[1]).keepAsNotes(deviceName: "device-1") == 1)
         let kept = try stack.stores[1].fetch(ItemRequest()).filter { $0.name.contains(" (kept") }
         #expect(kept.count == 2, "\(kept.map(\.name))")
-        #expect(kept.contains { $0.name.hasPrefix("Soup and bread ") && $0.name.contains(" (kept, device-1, ") && $0.body == body })
+        #expect(
+            kept.contains {
+                $0.name.hasPrefix("Soup and bread ") && $0.name.contains(" (kept, device-1, ") && $0.body == body
+            })
         #expect(kept.contains { $0.name == nameNote && $0.body == longName })
         #expect(try stack.stores[1].item(note).name == "Soup")
     }
@@ -456,7 +509,8 @@ import Testing
         let dropped = try stack.engines[0].compact(keepVersions: 2, keepDays: 0)
         #expect(dropped.history.versions > 0 && dropped.baseline.historyDropped)
         // Device 1 writes a later baseline with the first out of its sight, having noted nothing.
-        let baselines = stack.cloud.appendingPathComponent(SyncEngine.defaultContainerName).appendingPathComponent("baselines")
+        let baselines = stack.cloud.appendingPathComponent(SyncEngine.defaultContainerName).appendingPathComponent(
+            "baselines")
         let folder = baselines.appendingPathComponent(stack.stores[0].deviceID.storeString)
         let aside = stack.folder.appending("aside")
         try FileManager.default.moveItem(at: folder, to: aside)
@@ -471,13 +525,16 @@ import Testing
         _ = try Compaction(store: stack.stores[0], container: container, containerID: container.identity).run()
         let catalog = try BaselineCatalog.read(container, containerID: container.identity)
         #expect(catalog.entries.first?.manifest.device == stack.stores[1].deviceID, "the later baseline is the anchor")
-        #expect(catalog.entries.contains { $0.manifest.device == stack.stores[0].deviceID && $0.manifest.historyDropped })
+        #expect(
+            catalog.entries.contains { $0.manifest.device == stack.stores[0].deviceID && $0.manifest.historyDropped })
         #expect(HistoryRetention.wasDropped(in: catalog))
 
         // Once device 1 has seen it, its next baseline says so too, and the first one goes.
         _ = try stack.stores[1].addNote(named: "later still", body: "", in: nil)
         #expect(try stack.engines[1].compact().baseline.historyDropped)
-        #expect(try Compaction(store: stack.stores[0], container: container, containerID: container.identity).run().baselines == 1)
+        #expect(
+            try Compaction(store: stack.stores[0], container: container, containerID: container.identity).run()
+                .baselines == 1)
         let after = try BaselineCatalog.read(container, containerID: container.identity)
         #expect(!after.entries.contains { $0.manifest.device == stack.stores[0].deviceID })
         #expect(HistoryRetention.wasDropped(in: after))
@@ -503,7 +560,8 @@ import Testing
         let container = try stack.container()
         let loader = BaselineLoader(container: container, containerID: container.identity, folder: joined.folder)
         var report = SyncReport()
-        let (entry, database, file) = try #require(try loader.newestVerified(aheadOf: [:], device: nil, report: &report))
+        let (entry, database, file) = try #require(
+            try loader.newestVerified(aheadOf: [:], device: nil, report: &report))
         #expect(entry.manifest.device == stack.stores[1].deviceID)
         _ = try loader.merge(database, entry, file: file, into: joined)
         database.close()

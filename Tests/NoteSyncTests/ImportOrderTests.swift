@@ -31,7 +31,8 @@ import Testing
         let editor = RandomEditor(seed: seed)
         let container = try CloudContainer.create(in: stack.cloud)
         func exportOnly(_ device: Int) throws {
-            _ = try LogExporter(store: stack.stores[device], container: container, containerID: container.identity).export()
+            _ = try LogExporter(store: stack.stores[device], container: container, containerID: container.identity)
+                .export()
         }
         for _ in 0..<60 {
             let device = Int.random(in: 0..<3, using: &editor.random)
@@ -58,7 +59,9 @@ import Testing
         var files: [String] = []
         let manager = FileManager.default
         for folder in try manager.contentsOfDirectory(atPath: container.appendingPathComponent("logs").path).sorted() {
-            for name in try manager.contentsOfDirectory(atPath: container.appendingPathComponent("logs/\(folder)").path).sorted() {
+            for name in try manager.contentsOfDirectory(atPath: container.appendingPathComponent("logs/\(folder)").path)
+                .sorted()
+            {
                 files.append("logs/\(folder)/\(name)")
             }
         }
@@ -97,9 +100,11 @@ import Testing
         for folder in ["logs", "blobs"] {
             try manager.createDirectory(at: target.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        try manager.copyItem(at: history.container.appendingPathComponent("devices"), to: target.appendingPathComponent("devices"))
         try manager.copyItem(
-            at: history.container.appendingPathComponent("container.json"), to: target.appendingPathComponent("container.json"))
+            at: history.container.appendingPathComponent("devices"), to: target.appendingPathComponent("devices"))
+        try manager.copyItem(
+            at: history.container.appendingPathComponent("container.json"),
+            to: target.appendingPathComponent("container.json"))
         var report = try device.engine.enable(cloud: cloud, deviceName: "arrivals")
         #expect(report.importedLogs == 0)
         var waits = 0
@@ -134,9 +139,11 @@ import Testing
         var random = SplitMix64(seed: seed)
         var waits = 0
         // Whole devices one after the other, in every order of the three devices, blobs last.
-        let devices = Array(Set(history.files.filter { $0.hasPrefix("logs/") }.map { $0.split(separator: "/")[1] })).sorted()
+        let devices = Array(Set(history.files.filter { $0.hasPrefix("logs/") }.map { $0.split(separator: "/")[1] }))
+            .sorted()
         for devicesOrder in Permutations.of(devices) {
-            let order = devicesOrder.flatMap { device in history.files.filter { $0.hasPrefix("logs/\(device)/") } }
+            let order =
+                devicesOrder.flatMap { device in history.files.filter { $0.hasPrefix("logs/\(device)/") } }
                 + history.files.filter { $0.hasPrefix("blobs/") }
             let replayed = try replay(history, order: order, random: &random)
             #expect(replayed.dump == history.expected, "devices in order \(devicesOrder)")
@@ -181,7 +188,8 @@ import Testing
         // The importer run again on its own, with nothing reset, finds nothing to apply.
         let container = try CloudContainer.create(in: history.stack.cloud)
         var report = SyncReport()
-        try LogImporter(store: device.store, container: container, containerID: container.identity).importAvailable(into: &report)
+        try LogImporter(store: device.store, container: container, containerID: container.identity).importAvailable(
+            into: &report)
         #expect(report.importedLogs == 0)
         #expect(try CanonicalDump.of(device.store) == dump)
 

@@ -26,7 +26,10 @@ import Testing
         #expect(last.logsToApply == 3 && last.logsApplied == 3)
         #expect(last.changesApplied == report.importedChanges)
         #expect(last.fraction == 1)
-        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.logsApplied <= $1.logsApplied && $0.changesApplied <= $1.changesApplied })
+        #expect(
+            zip(seen, seen.dropFirst()).allSatisfy {
+                $0.logsApplied <= $1.logsApplied && $0.changesApplied <= $1.changesApplied
+            })
         #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.fraction <= $1.fraction })
         // While it ran, the store folder said so; once done, it no longer does.
         #expect(!catchUps.isEmpty)
@@ -42,7 +45,8 @@ import Testing
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()
-        let progress = ImportProgress(logsApplied: 1, logsToApply: 4, changesApplied: 10, changesInLog: (0, 0), started: Date())
+        let progress = ImportProgress(
+            logsApplied: 1, logsToApply: 4, changesApplied: 10, changesInLog: (0, 0), started: Date())
         CatchUp.record(progress, in: folder.url)
         #expect(CatchUp.current(in: folder.url)?.logsToApply == 4, "this process is alive")
         let file = folder.url.appendingPathComponent(CatchUp.fileName)

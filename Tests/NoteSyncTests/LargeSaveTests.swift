@@ -42,7 +42,9 @@ import Testing
             #expect(changeBytes <= LogCodec.targetSize, "log \(sequence) has \(changeBytes) bytes of changes")
             #expect(data.count <= LogCodec.targetSize + largest + 1 + 65_536, "log \(sequence) is \(data.count) bytes")
             if sequence != sequences.last {
-                #expect(changeBytes > LogCodec.targetSize - largest - 1, "log \(sequence) was cut early: \(changeBytes) bytes")
+                #expect(
+                    changeBytes > LogCodec.targetSize - largest - 1,
+                    "log \(sequence) was cut early: \(changeBytes) bytes")
             }
             changes += try LogCodec.decode(data).changes.count
         }

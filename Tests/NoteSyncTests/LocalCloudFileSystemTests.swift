@@ -14,7 +14,8 @@ import Testing
         try cloud.makeFolder("box")
         try cloud.write(Data("12345".utf8), to: "box/file")
         try cloud.makeFolder("box/inner")
-        try FileManager.default.createSymbolicLink(atPath: folder.appending("box/link").path, withDestinationPath: "inner")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appending("box/link").path, withDestinationPath: "inner")
         #expect(mkfifo(folder.appending("box/fifo").path, 0o600) == 0)
 
         let entries = try cloud.list("box").sorted { $0.name < $1.name }
@@ -30,9 +31,13 @@ import Testing
         let cloud = LocalCloudFileSystem(root: folder.url)
         try cloud.write(Data("x".utf8), to: "file")
         #expect(throws: SyncError.missing(path: folder.appending("nothing").path)) { try cloud.list("nothing") }
-        #expect(throws: SyncError.missing(path: folder.appending("nothing").path)) { try cloud.read("nothing", limit: 10) }
+        #expect(throws: SyncError.missing(path: folder.appending("nothing").path)) {
+            try cloud.read("nothing", limit: 10)
+        }
         #expect(throws: SyncError.missing(path: folder.appending("nothing").path)) { try cloud.remove("nothing") }
-        #expect(throws: SyncError.io(path: folder.appending("file").path, reason: "not a directory")) { try cloud.list("file") }
+        #expect(throws: SyncError.io(path: folder.appending("file").path, reason: "not a directory")) {
+            try cloud.list("file")
+        }
         #expect(throws: SyncError.io(path: folder.appending("file").path, reason: "not a directory")) {
             try cloud.read("file/inside", limit: 10)
         }
@@ -44,13 +49,21 @@ import Testing
         try FileManager.default.createDirectory(at: folder.appending("cloud"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appending("private"), withIntermediateDirectories: true)
         try Data("secret".utf8).write(to: folder.appending("private/file"))
-        try FileManager.default.createSymbolicLink(atPath: folder.appending("cloud/folder").path, withDestinationPath: "../private")
-        try FileManager.default.createSymbolicLink(atPath: folder.appending("cloud/file").path, withDestinationPath: "../private/file")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appending("cloud/folder").path, withDestinationPath: "../private")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appending("cloud/file").path, withDestinationPath: "../private/file")
 
         let message = "it is a symbolic link, which is never followed"
-        #expect(throws: SyncError.io(path: folder.appending("cloud/file").path, reason: message)) { try cloud.read("file", limit: 100) }
-        #expect(throws: SyncError.io(path: folder.appending("cloud/folder").path, reason: message)) { try cloud.list("folder") }
-        #expect(throws: SyncError.io(path: folder.appending("cloud/folder").path, reason: message)) { try cloud.read("folder/file", limit: 100) }
+        #expect(throws: SyncError.io(path: folder.appending("cloud/file").path, reason: message)) {
+            try cloud.read("file", limit: 100)
+        }
+        #expect(throws: SyncError.io(path: folder.appending("cloud/folder").path, reason: message)) {
+            try cloud.list("folder")
+        }
+        #expect(throws: SyncError.io(path: folder.appending("cloud/folder").path, reason: message)) {
+            try cloud.read("folder/file", limit: 100)
+        }
         #expect(throws: SyncError.self) { try cloud.write(Data("x".utf8), to: "folder/new") }
         #expect(throws: SyncError.self) { try cloud.makeFolder("folder") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appending("private").path) == ["file"])
@@ -131,7 +144,8 @@ import Testing
         defer { umask(previous) }
         try FileManager.default.removeItem(at: container.url)
         let created = try CloudContainer.create(on: fixture.faulty)
-        try created.register(DeviceRegistration(container: created.identity, device: device, name: "a", modelVersion: 2))
+        try created.register(
+            DeviceRegistration(container: created.identity, device: device, name: "a", modelVersion: 2))
         try created.writeLog(device: device, sequence: 1, data: Data("log".utf8))
         try created.publishBlob(blob, sha256: CloudContainer.sha256(of: blob))
         umask(previous)
@@ -139,8 +153,10 @@ import Testing
         for folder in ["", "devices", "logs", "blobs", "logs/\(device.lowercased)"] {
             #expect(fixture.mode(folder) == 0o700, "\(folder)")
         }
-        for file in ["container.json", "devices/\(device.lowercased).json", "logs/\(device.lowercased)/000000000001.log",
-                     "blobs/\(CloudContainer.sha256(of: blob))"] {
+        for file in [
+            "container.json", "devices/\(device.lowercased).json", "logs/\(device.lowercased)/000000000001.log",
+            "blobs/\(CloudContainer.sha256(of: blob))",
+        ] {
             #expect(fixture.mode(file) == 0o600, "\(file)")
         }
         #expect(fixture.allPaths().filter { $0.contains(".tmp-") } == [])

@@ -15,9 +15,11 @@ import Testing
         values.set("body", .text("milk\teggs 🥚"))
         let other = UUID(uuidString: "11111111-2222-4333-8444-555555555555")!
         let changes = [
-            LogChange(entity: .note, object: UUID(), operation: .insert, clock: 115_593_790_521_278_465, values: values),
             LogChange(
-                entity: .collection, object: UUID(), operation: .delete, clock: 115_593_790_521_278_466, values: OutboxChanges(),
+                entity: .note, object: UUID(), operation: .insert, clock: 115_593_790_521_278_465, values: values),
+            LogChange(
+                entity: .collection, object: UUID(), operation: .delete, clock: 115_593_790_521_278_466,
+                values: OutboxChanges(),
                 stamps: ["*": ChangeStamp(clock: 115_593_790_521_278_400, device: other)]),
         ]
         let header = LogHeader(
@@ -45,8 +47,12 @@ import Testing
         #expect(throws: LogProblem.corrupt("line 3 has a value that is neither text, number nor null")) {
             try decode(#"{"clock":1,\#(object),"values":{"name":[1]}}"#)
         }
-        #expect(throws: LogProblem.corrupt("line 3 is not a change")) { try decode(#"{"clock":1,\#(object),"values":[1]}"#) }
-        #expect(throws: LogProblem.corrupt("line 3 is not a change")) { try decode(#"{"clock":-1.5,\#(object),"values":{}}"#) }
+        #expect(throws: LogProblem.corrupt("line 3 is not a change")) {
+            try decode(#"{"clock":1,\#(object),"values":[1]}"#)
+        }
+        #expect(throws: LogProblem.corrupt("line 3 is not a change")) {
+            try decode(#"{"clock":-1.5,\#(object),"values":{}}"#)
+        }
         let ignoredStamps = try decode(#"{"clock":2,\#(object),"values":{},"stamps":[true]}"#)
         #expect(ignoredStamps.stamps.isEmpty)
     }

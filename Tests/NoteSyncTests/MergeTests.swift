@@ -16,7 +16,9 @@ import Testing
         let device: UUID
     }
 
-    static func insert(_ entity: Entity, _ id: UUID, name: String, parent: UUID? = nil, clock: UInt64, body: String? = nil) -> LogChange {
+    static func insert(
+        _ entity: Entity, _ id: UUID, name: String, parent: UUID? = nil, clock: UInt64, body: String? = nil
+    ) -> LogChange {
         var values = OutboxChanges()
         values.set("name", .text(name))
         values.set("parent", parent.map { .text($0.uuidString.lowercased()) } ?? .null)
@@ -58,11 +60,13 @@ import Testing
     @Test func concurrentRenamesKeepTheLaterStamp() throws {
         let note = UUID()
         let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
-        let dump = try sameInEveryOrder(base: base, [
-            Step(change: Self.update(.note, note, "name", .text("from a"), clock: 20), device: Self.a),
-            Step(change: Self.update(.note, note, "name", .text("from b"), clock: 20), device: Self.b),
-            Step(change: Self.update(.note, note, "body", .text("body from c"), clock: 15), device: Self.c),
-        ])
+        let dump = try sameInEveryOrder(
+            base: base,
+            [
+                Step(change: Self.update(.note, note, "name", .text("from a"), clock: 20), device: Self.a),
+                Step(change: Self.update(.note, note, "name", .text("from b"), clock: 20), device: Self.b),
+                Step(change: Self.update(.note, note, "body", .text("body from c"), clock: 15), device: Self.c),
+            ])
         #expect(dump.contains("from b"), "equal clocks: the greater device id wins")
         #expect(dump.contains("body from c"), "other properties merge independently")
     }
@@ -71,10 +75,12 @@ import Testing
         let note = UUID()
         let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
         let delete = LogChange(entity: .note, object: note, operation: .delete, clock: 30, values: OutboxChanges())
-        let dump = try sameInEveryOrder(base: base, [
-            Step(change: delete, device: Self.a),
-            Step(change: Self.update(.note, note, "name", .text("late edit"), clock: 40), device: Self.b),
-        ])
+        let dump = try sameInEveryOrder(
+            base: base,
+            [
+                Step(change: delete, device: Self.a),
+                Step(change: Self.update(.note, note, "name", .text("late edit"), clock: 40), device: Self.b),
+            ])
         #expect(!dump.contains("late edit"))
         #expect(!dump.contains(note.uuidString.lowercased() + " "))
     }
@@ -86,10 +92,15 @@ import Testing
             Step(change: Self.insert(.collection, box, name: "box", clock: 10), device: Self.a),
             Step(change: Self.insert(.note, note, name: "n", clock: 11), device: Self.a),
         ]
-        let dump = try sameInEveryOrder(base: base, [
-            Step(change: LogChange(entity: .collection, object: box, operation: .delete, clock: 20, values: OutboxChanges()), device: Self.a),
-            Step(change: Self.update(.note, note, "parent", Self.parent(box), clock: 21), device: Self.b),
-        ])
+        let dump = try sameInEveryOrder(
+            base: base,
+            [
+                Step(
+                    change: LogChange(
+                        entity: .collection, object: box, operation: .delete, clock: 20, values: OutboxChanges()),
+                    device: Self.a),
+                Step(change: Self.update(.note, note, "parent", Self.parent(box), clock: 21), device: Self.b),
+            ])
         #expect(dump.contains("n parent=nil"))
     }
 
@@ -101,17 +112,21 @@ import Testing
             Step(change: Self.insert(.collection, z, name: "z", clock: 3), device: Self.a),
         ]
         // a: x into y (5); b: y into x (9); c: x into z (7). Merged: x in z, y in x: no cycle.
-        let dump = try sameInEveryOrder(base: base, [
-            Step(change: Self.update(.collection, x, "parent", Self.parent(y), clock: 5), device: Self.a),
-            Step(change: Self.update(.collection, y, "parent", Self.parent(x), clock: 9), device: Self.b),
-            Step(change: Self.update(.collection, x, "parent", Self.parent(z), clock: 7), device: Self.c),
-        ])
+        let dump = try sameInEveryOrder(
+            base: base,
+            [
+                Step(change: Self.update(.collection, x, "parent", Self.parent(y), clock: 5), device: Self.a),
+                Step(change: Self.update(.collection, y, "parent", Self.parent(x), clock: 9), device: Self.b),
+                Step(change: Self.update(.collection, x, "parent", Self.parent(z), clock: 7), device: Self.c),
+            ])
         #expect(dump.contains("x parent=\(z.uuidString.lowercased())"))
         #expect(dump.contains("y parent=\(x.uuidString.lowercased())"))
-        let cycle = try sameInEveryOrder(base: base, [
-            Step(change: Self.update(.collection, x, "parent", Self.parent(y), clock: 5), device: Self.a),
-            Step(change: Self.update(.collection, y, "parent", Self.parent(x), clock: 9), device: Self.b),
-        ])
+        let cycle = try sameInEveryOrder(
+            base: base,
+            [
+                Step(change: Self.update(.collection, x, "parent", Self.parent(y), clock: 5), device: Self.a),
+                Step(change: Self.update(.collection, y, "parent", Self.parent(x), clock: 9), device: Self.b),
+            ])
         #expect(cycle.contains("y parent=nil"), "the cycle breaks at the member moved last")
         #expect(cycle.contains("x parent=\(y.uuidString.lowercased())"))
     }
@@ -144,21 +159,25 @@ import Testing
     @Test func editWhileTrashedElsewhereSurvivesInTheTrash() throws {
         let note = UUID()
         let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
-        let dump = try sameInEveryOrder(base: base, [
-            Step(change: Self.update(.note, note, "trashed", .integer(5000), clock: 20), device: Self.a),
-            Step(change: Self.update(.note, note, "body", .text("kept text"), clock: 21), device: Self.b),
-        ])
+        let dump = try sameInEveryOrder(
+            base: base,
+            [
+                Step(change: Self.update(.note, note, "trashed", .integer(5000), clock: 20), device: Self.a),
+                Step(change: Self.update(.note, note, "body", .text("kept text"), clock: 21), device: Self.b),
+            ])
         #expect(dump.contains("kept text"))
         #expect(dump.contains("trashed=5000"))
     }
 
     @Test func aBadValueIsLeftOutAndTheRestApplies() throws {
         let note = UUID()
-        let dump = try replay(base: [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)], [
-            Step(change: Self.update(.note, note, "modified", .null, clock: 20), device: Self.a),
-            Step(change: Self.update(.note, note, "parent", .integer(7), clock: 21), device: Self.a),
-            Step(change: Self.update(.note, note, "name", .text("still applied"), clock: 22), device: Self.a),
-        ])
+        let dump = try replay(
+            base: [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)],
+            [
+                Step(change: Self.update(.note, note, "modified", .null, clock: 20), device: Self.a),
+                Step(change: Self.update(.note, note, "parent", .integer(7), clock: 21), device: Self.a),
+                Step(change: Self.update(.note, note, "name", .text("still applied"), clock: 22), device: Self.a),
+            ])
         #expect(dump.contains("still applied"))
         #expect(dump.contains("modified=1000"))
     }
@@ -208,7 +227,9 @@ import Testing
 
     /// A name that could drive a terminal is left out on import, as on a local save: an
     /// insert is not applied, a rename keeps the name the item had.
-    @Test(arguments: ["\u{1B}[31mred", "title\u{1B}]0;pwned\u{07}", "a\u{202E}b", "tab\there", "c1\u{9B}31m", "del\u{7F}"])
+    @Test(arguments: [
+        "\u{1B}[31mred", "title\u{1B}]0;pwned\u{07}", "a\u{202E}b", "tab\there", "c1\u{9B}31m", "del\u{7F}",
+    ])
     func aNameWithAControlCharacterIsLeftOut(_ name: String) throws {
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
@@ -218,7 +239,9 @@ import Testing
         }
         #expect(!inserted)
         try store.merge { try Merger().apply(Self.insert(.note, note, name: "plain", clock: 2), from: Self.a, to: $0) }
-        try store.merge { try Merger().apply(Self.update(.note, note, "name", .text(name), clock: 3), from: Self.b, to: $0) }
+        try store.merge {
+            try Merger().apply(Self.update(.note, note, "name", .text(name), clock: 3), from: Self.b, to: $0)
+        }
         #expect(try store.fetch(ItemRequest(trash: .included)).map(\.name) == ["plain"])
     }
 }

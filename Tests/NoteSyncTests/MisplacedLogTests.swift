@@ -20,7 +20,8 @@ import Testing
         try stack.syncUntilQuiet()
         let (first, second) = (stack.stores[0].deviceID, stack.stores[1].deviceID)
         let next = try SyncState(stack.stores[0]).exportedSequence + 1
-        try FileManager.default.copyItem(at: try logFile(stack, device: second, sequence: 1), to: try logFile(stack, device: first, sequence: next))
+        try FileManager.default.copyItem(
+            at: try logFile(stack, device: second, sequence: 1), to: try logFile(stack, device: first, sequence: next))
         _ = try stack.stores[0].addNote(named: "two", body: "", in: nil)
         #expect(try stack.engines[0].syncNow().exportedLogs == 1)
         let log = try LogCodec.decode(try stack.container().readLog(device: first, sequence: next))
@@ -43,16 +44,21 @@ import Testing
         try stack.engines[0].syncNow()
         let logs = try stack.container().url.appendingPathComponent(CloudName.logs)
         let (first, second) = (stack.stores[0].deviceID.storeString, stack.stores[1].deviceID.storeString)
-        try FileManager.default.moveItem(at: logs.appendingPathComponent(first), to: logs.appendingPathComponent("aside"))
-        try FileManager.default.moveItem(at: logs.appendingPathComponent(second), to: logs.appendingPathComponent(first))
-        try FileManager.default.moveItem(at: logs.appendingPathComponent("aside"), to: logs.appendingPathComponent(second))
+        try FileManager.default.moveItem(
+            at: logs.appendingPathComponent(first), to: logs.appendingPathComponent("aside"))
+        try FileManager.default.moveItem(
+            at: logs.appendingPathComponent(second), to: logs.appendingPathComponent(first))
+        try FileManager.default.moveItem(
+            at: logs.appendingPathComponent("aside"), to: logs.appendingPathComponent(second))
         try stack.syncUntilQuiet()
         #expect(Set(try stack.dumps()).count == 1)
         #expect(try stack.dumps()[1].contains("two"))
         // Each folder holds only its own device's logs.
         for device in [stack.stores[0].deviceID, stack.stores[1].deviceID] {
             for sequence in try stack.container().logSequences(of: device).sequences {
-                #expect(try LogCodec.decode(try stack.container().readLog(device: device, sequence: sequence)).header.device == device)
+                #expect(
+                    try LogCodec.decode(try stack.container().readLog(device: device, sequence: sequence)).header.device
+                        == device)
             }
         }
         // A new device joins with every note.

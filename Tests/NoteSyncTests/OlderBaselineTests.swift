@@ -24,17 +24,22 @@ import Testing
     var cloud: URL { folder.appending("cloud") }
 
     /// The fixture, and the tags its script gave the note Soup.
-    @Test(arguments: [("baseline4", [String]()), ("baseline5", ["hot"]), ("baseline6", ["hot"]), ("baseline7", ["hot"])])
+    @Test(arguments: [
+        ("baseline4", [String]()), ("baseline5", ["hot"]), ("baseline6", ["hot"]), ("baseline7", ["hot"]),
+    ])
     func aNewDeviceJoinsFromTheOlderBaseline(fixture: String, soupTags: [String]) throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: Self.fixtures.appendingPathComponent(fixture).appendingPathComponent("container"),
             to: cloud.appendingPathComponent("NoteCollector"))
-        let logs = try FileManager.default.subpathsOfDirectory(atPath: cloud.appendingPathComponent("NoteCollector/logs").path)
+        let logs = try FileManager.default.subpathsOfDirectory(
+            atPath: cloud.appendingPathComponent("NoteCollector/logs").path)
         #expect(!logs.contains { $0.hasSuffix("000000000001.log") }, "the fixture's early logs are compacted away")
         let joined = try SyncEngine.join(folder: folder.appending("joined"), cloud: cloud, deviceName: "joined")
         let (engine, report) = try #require(joined)
-        #expect(report.baseline?.path.hasPrefix("baselines/") == true && report.waiting.isEmpty && report.skipped.isEmpty, "\(report)")
+        #expect(
+            report.baseline?.path.hasPrefix("baselines/") == true && report.waiting.isEmpty && report.skipped.isEmpty,
+            "\(report)")
         let store = engine.store
         #expect(store.modelVersion == Store.currentModelVersion)
         let items = try store.fetch(ItemRequest(trash: .included))
@@ -44,7 +49,9 @@ import Testing
         #expect(byName["Plan"]?.body == "ONE\ntwo\nthree\nfour\n", "edits after the baseline merged on its base")
         #expect(!items.contains { $0.name.contains("(conflict, ") })
         #expect(byName["Shopping list"] != nil && byName["Groceries"] == nil && byName["Draft"] == nil)
-        #expect(byName["Later"]?.body == "Written after\nthe baseline\n" && byName["Later"]?.parent == byName["Recipes"]?.id)
+        #expect(
+            byName["Later"]?.body == "Written after\nthe baseline\n" && byName["Later"]?.parent == byName["Recipes"]?.id
+        )
         #expect(try store.attachments(of: soup.id).count == 1)
         #expect(
             try store.history(of: soup.id).filter { $0.property == .body }.count >= Self.soupBodyVersions(fixture),
@@ -55,7 +62,8 @@ import Testing
         // It tags, and a second device of this build, joining after, sees the tag.
         try store.tag(soup.id, with: ["winter"])
         _ = try engine.syncNow()
-        let second = try #require(try SyncEngine.join(folder: folder.appending("second"), cloud: cloud, deviceName: "second"))
+        let second = try #require(
+            try SyncEngine.join(folder: folder.appending("second"), cloud: cloud, deviceName: "second"))
         _ = try second.0.syncNow()
         #expect(try second.0.store.tags(of: soup.id) == (soupTags + ["winter"]).sorted())
         #expect(try CanonicalDump.of(second.0.store) == CanonicalDump.of(store))
@@ -81,7 +89,8 @@ import Testing
         #expect(try store.history(of: soup.id).filter { $0.property == .body }.count >= Self.soupBodyVersions(fixture))
         #expect(try store.item(own.id).body == "written here first\n")
         #expect(try store.check() == [])
-        let second = try #require(try SyncEngine.join(folder: folder.appending("second"), cloud: cloud, deviceName: "second"))
+        let second = try #require(
+            try SyncEngine.join(folder: folder.appending("second"), cloud: cloud, deviceName: "second"))
         _ = try second.0.syncNow()
         #expect(try second.0.store.item(own.id).name == "Mine")
         #expect(try CanonicalDump.of(second.0.store) == CanonicalDump.of(store))

@@ -75,7 +75,8 @@ import Testing
         var registration = DeviceRegistration(container: UUID(), device: UUID(), name: "laptop", modelVersion: 8)
         registration.passedOver = [device: [3, 7, 8, 9]]
         let data = try JSONEncoder().encode(registration)
-        #expect(String(decoding: data, as: UTF8.self).contains("\"passedOver\":{\"\(device.storeString)\":[[3,3],[7,9]]}"))
+        #expect(
+            String(decoding: data, as: UTF8.self).contains("\"passedOver\":{\"\(device.storeString)\":[[3,3],[7,9]]}"))
         #expect(try JSONDecoder().decode(DeviceRegistration.self, from: data).passedOver == [device: [3, 7, 8, 9]])
         // A value not understood is left out; the registration still reads.
         let odd = String(decoding: data, as: UTF8.self).replacingOccurrences(of: "[[3,3],[7,9]]", with: "[[9,7]]")

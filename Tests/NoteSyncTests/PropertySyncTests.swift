@@ -12,15 +12,20 @@ import Testing
     static let note = TagSyncTests.note
     static let creation = TagSyncTests.creation
 
-    static func set(_ key: String, _ value: PropertyValue, position: Int64 = 0, clock: UInt64, on device: UUID, seen: [UUID: UInt64] = [:]) -> Step {
+    static func set(
+        _ key: String, _ value: PropertyValue, position: Int64 = 0, clock: UInt64, on device: UUID,
+        seen: [UUID: UInt64] = [:]
+    ) -> Step {
         var change = LogChange(
-            entity: .property, object: note, operation: .insert, clock: clock, values: Self.values(key, value.json, position))
+            entity: .property, object: note, operation: .insert, clock: clock,
+            values: Self.values(key, value.json, position))
         if !seen.isEmpty { change.history = ChangeHistory(seen: seen) }
         return Step(change: change, device: device)
     }
 
     static func remove(_ key: String, clock: UInt64, on device: UUID, seen: [UUID: UInt64]) -> Step {
-        var change = LogChange(entity: .property, object: note, operation: .delete, clock: clock, values: Self.values(key))
+        var change = LogChange(
+            entity: .property, object: note, operation: .delete, clock: clock, values: Self.values(key))
         change.history = ChangeHistory(seen: seen)
         return Step(change: change, device: device)
     }
@@ -44,7 +49,9 @@ import Testing
             for step in [Self.creation] + order {
                 #expect(try store.merge { try merger.apply(step.change, from: step.device, to: $0) })
             }
-            let result = (try CanonicalDump.of(store), try store.properties(of: Self.note).map { "\($0.key)=\($0.value.json)" })
+            let result = (
+                try CanonicalDump.of(store), try store.properties(of: Self.note).map { "\($0.key)=\($0.value.json)" }
+            )
             if let first { #expect(result.0 == first.dump) } else { first = result }
         }
         return first?.properties ?? []
@@ -96,8 +103,11 @@ import Testing
         notJSON.values = Self.values("status", "{not json", 0)
         var noPosition = Self.set("status", .null, clock: 3, on: MergeTests.a).change
         noPosition.values = Self.values("status", "1")
-        let update = LogChange(entity: .property, object: Self.note, operation: .update, clock: 5, values: Self.values("status", "1", 0))
-        let badKeys = ["", "id", "name", " padded", "line\nbreak"].map { Self.set($0, .integer(1), clock: 3, on: MergeTests.a).change }
+        let update = LogChange(
+            entity: .property, object: Self.note, operation: .update, clock: 5, values: Self.values("status", "1", 0))
+        let badKeys = ["", "id", "name", " padded", "line\nbreak"].map {
+            Self.set($0, .integer(1), clock: 3, on: MergeTests.a).change
+        }
         for change in badKeys + [noSeen, notJSON, noPosition, update] {
             #expect(try !store.merge { try merger.apply(change, from: MergeTests.b, to: $0) })
         }
@@ -143,7 +153,8 @@ import Testing
         let versions = try logs.map { name in
             try LogCodec.decode(Data(contentsOf: folder.appendingPathComponent(name))).header.modelVersion
         }
-        #expect(versions == [Store.modelVersionWithoutTags, Store.modelVersionWithProperties, Store.modelVersionWithTags])
+        #expect(
+            versions == [Store.modelVersionWithoutTags, Store.modelVersionWithProperties, Store.modelVersionWithTags])
         try stack.syncUntilQuiet()
         #expect(try stack.stores[1].properties(of: note.id).map(\.key) == ["status"])
     }
@@ -162,7 +173,10 @@ import Testing
         try stack.engines[0].enable(cloud: stack.cloud, deviceName: "a")
         try stack.engines[1].enable(cloud: stack.cloud, deviceName: "b")
         try stack.syncUntilQuiet()
-        let expected = [NoteProperty(key: "meta", value: map, position: 0), NoteProperty(key: "status", value: .string("draft"), position: 1)]
+        let expected = [
+            NoteProperty(key: "meta", value: map, position: 0),
+            NoteProperty(key: "status", value: .string("draft"), position: 1),
+        ]
         #expect(try b.properties(of: note.id) == expected)
         let baseline = try stack.engines[0].compact().baseline
         #expect(baseline.modelVersion == Store.currentModelVersion)

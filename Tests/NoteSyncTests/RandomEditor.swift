@@ -31,7 +31,9 @@ final class RandomEditor {
     static let tags = ["home", "work", "later"]
     /// Few keys and values, for the same reason.
     static let propertyKeys = ["status", "aliases", "rating"]
-    static let propertyValues: [PropertyValue] = [.string("draft"), .string("done"), .integer(3), .list([.string("Pot"), .string("Stew")])]
+    static let propertyValues: [PropertyValue] = [
+        .string("draft"), .string("done"), .integer(3), .list([.string("Pot"), .string("Stew")]),
+    ]
     static let words = ["Soup", "Plans", "Trip", "Ideas", "Books", "Garden", "Work", "Music", "Tax", "Bike"]
     /// Files of other kinds than images (attached as `FileAttachment`), few so that devices
     /// attach the same bytes concurrently.
@@ -54,7 +56,8 @@ final class RandomEditor {
 
     /// The operations, with their weights.
     enum Operation: CaseIterable {
-        case addNote, addCollection, editName, editBody, move, trash, restore, purge, attach, attachFile, detach, tag, untag
+        case addNote, addCollection, editName, editBody, move, trash, restore, purge, attach, attachFile, detach, tag,
+            untag
         case setProperty, removeProperty
 
         var weight: Int {
@@ -78,10 +81,11 @@ final class RandomEditor {
     func change(_ store: Store) throws {
         func weight(_ operation: Operation) -> Int { operation.weight * (favoured.contains(operation) ? 3 : 1) }
         var roll = Int.random(in: 0..<Operation.allCases.map(weight).reduce(0, +), using: &random)
-        let operation = Operation.allCases.first { operation in
-            roll -= weight(operation)
-            return roll < 0
-        } ?? .addNote
+        let operation =
+            Operation.allCases.first { operation in
+                roll -= weight(operation)
+                return roll < 0
+            } ?? .addNote
         do {
             if try perform(operation, on: store) { performed[operation, default: 0] += 1 }
         } catch let error as StoreError where error.isBadInput {
@@ -128,19 +132,25 @@ final class RandomEditor {
             guard let item = random.pick(items) else { return false }
             try purge(item, on: store)
         case .attach:
-            guard let note = random.pick(notes.filter { !$0.isTrashed }), let image = random.pick(Self.images) else { return false }
+            guard let note = random.pick(notes.filter { !$0.isTrashed }), let image = random.pick(Self.images) else {
+                return false
+            }
             for attachment in try store.attachImages([SampleFiles.image(image)], to: note.id) {
                 attached[attachment.id] = note.id
             }
         case .attachFile:
-            guard let note = random.pick(notes.filter { !$0.isTrashed }), let file = random.pick(Self.otherFiles) else { return false }
+            guard let note = random.pick(notes.filter { !$0.isTrashed }), let file = random.pick(Self.otherFiles) else {
+                return false
+            }
             let url = scratch.appending(file.name)
             if !FileManager.default.fileExists(atPath: url.path) { try file.bytes.write(to: url) }
             for attachment in try store.attach([url], to: note.id) {
                 attached[attachment.id] = note.id
             }
         case .detach:
-            guard let note = random.pick(notes), let attachment = random.pick(try store.attachments(of: note.id)) else { return false }
+            guard let note = random.pick(notes), let attachment = random.pick(try store.attachments(of: note.id)) else {
+                return false
+            }
             try store.detach(attachment.id)
             detached.insert(attachment.id)
         case .tag:
@@ -151,12 +161,15 @@ final class RandomEditor {
             guard let (note, tags) = random.pick(tagged), let tag = random.pick(tags) else { return false }
             try store.untag(note, [tag])
         case .setProperty:
-            guard let note = random.pick(notes), let key = random.pick(Self.propertyKeys), let value = random.pick(Self.propertyValues)
+            guard let note = random.pick(notes), let key = random.pick(Self.propertyKeys),
+                let value = random.pick(Self.propertyValues)
             else { return false }
             try store.setProperty(note.id, key, to: value)
         case .removeProperty:
             let having = try store.properties(ofItems: notes.map(\.id)).sorted { $0.key.uuidString < $1.key.uuidString }
-            guard let (note, properties) = random.pick(having), let property = random.pick(properties) else { return false }
+            guard let (note, properties) = random.pick(having), let property = random.pick(properties) else {
+                return false
+            }
             try store.removeProperty(note, property.key)
         }
         return true
@@ -286,9 +299,14 @@ final class RandomEditor {
         for note in present {
             for attachment in try store.attachments(of: note) { attachments.insert(attachment.id) }
         }
-        let allowed = survivingAttachments.union(attached.filter { kept.contains($0.value) && !detached.contains($0.key) }.keys)
-        for id in survivingAttachments.subtracting(attachments) { problems.append("attachment \(id.storeString) is missing") }
-        for id in attachments.subtracting(allowed) { problems.append("attachment \(id.storeString) should not be there") }
+        let allowed = survivingAttachments.union(
+            attached.filter { kept.contains($0.value) && !detached.contains($0.key) }.keys)
+        for id in survivingAttachments.subtracting(attachments) {
+            problems.append("attachment \(id.storeString) is missing")
+        }
+        for id in attachments.subtracting(allowed) {
+            problems.append("attachment \(id.storeString) should not be there")
+        }
         return problems + (try hierarchyProblems(in: store))
     }
 

@@ -16,8 +16,9 @@ import Testing
 ///
 /// CI runs 200 seeds; `NOTES_RANDOM_SEEDS=10000 swift test --filter RandomSyncTests` runs more.
 @Suite struct RandomSyncTests {
-    static let seeds: [UInt64] = Array(1...UInt64(
-        max(1, ProcessInfo.processInfo.environment["NOTES_RANDOM_SEEDS"].flatMap(Int.init) ?? 200)))
+    static let seeds: [UInt64] = Array(
+        1...UInt64(
+            max(1, ProcessInfo.processInfo.environment["NOTES_RANDOM_SEEDS"].flatMap(Int.init) ?? 200)))
 
     @Test(arguments: seeds)
     func randomHistoriesConverge(seed: UInt64) throws {
@@ -34,14 +35,18 @@ import Testing
     /// seeds' logs carry deltas.
     @Test func randomHistoriesCarryBodyDeltas() throws {
         var deltas = 0
-        for seed in Self.seeds.prefix(20) { deltas += try Self.converge(seed: seed, passphrase: nil, favouring: [.editBody]) }
+        for seed in Self.seeds.prefix(20) {
+            deltas += try Self.converge(seed: seed, passphrase: nil, favouring: [.editBody])
+        }
         #expect(deltas > 0)
     }
 
     /// Runs one random history to its end and checks it; returns how many body deltas its logs
     /// carried.
     @discardableResult
-    static func converge(seed: UInt64, passphrase: String?, favouring favoured: Set<RandomEditor.Operation> = []) throws -> Int {
+    static func converge(seed: UInt64, passphrase: String?, favouring favoured: Set<RandomEditor.Operation> = []) throws
+        -> Int
+    {
         let stack = try SyncStack(devices: 3, passphrase: passphrase)
         let editor = RandomEditor(seed: seed, favouring: favoured)
         let first = Int.random(in: 0..<3, using: &editor.random)
@@ -123,12 +128,15 @@ import Testing
         var reports: [SyncReport] = []
         for step in 0..<steps {
             if step == joinAt { reports.append(try stack.join()) }
-            if step == leaveAt { try Self.leaveBehind(stack.stores[Int.random(in: 0..<3, using: &editor.random)], in: stack) }
+            if step == leaveAt {
+                try Self.leaveBehind(stack.stores[Int.random(in: 0..<3, using: &editor.random)], in: stack)
+            }
             if step == arriveAt {
                 let store = try stack.addStore()
                 try editor.change(store)
                 try editor.change(store)
-                reports.append(try stack.engines[stack.engines.count - 1].enable(cloud: stack.cloud, deviceName: "arriving"))
+                reports.append(
+                    try stack.engines[stack.engines.count - 1].enable(cloud: stack.cloud, deviceName: "arriving"))
             }
             let device = Int.random(in: 0..<stack.stores.count, using: &editor.random)
             if editor.random.chance(8) {
@@ -137,11 +145,13 @@ import Testing
                 // it goes.
                 let dropping = editor.random.chance(50)
                 if dropping {
-                    try editor.editOneBody(on: stack.stores[device], times: Int.random(in: 2...6, using: &editor.random))
+                    try editor.editOneBody(
+                        on: stack.stores[device], times: Int.random(in: 2...6, using: &editor.random))
                     if editor.random.chance(67) { try HistoryRetentionTests.quiet(stack) }
                 }
                 let keep = dropping ? Int.random(in: 1...3, using: &editor.random) : nil
-                reports.append(try stack.engines[device].compact(keepVersions: keep, keepDays: keep.map { _ in 0 }).report)
+                reports.append(
+                    try stack.engines[device].compact(keepVersions: keep, keepDays: keep.map { _ in 0 }).report)
             } else if editor.random.chance(30) {
                 reports.append(try stack.engines[device].syncNow())
             } else {
@@ -197,7 +207,9 @@ import Testing
         // Ids are random, so picks differ from run to run: go on until each kind was made once
         // and the store refused one.
         for _ in 0..<1000
-        where editor.refused == 0 || RandomEditor.Operation.allCases.contains(where: { editor.performed[$0, default: 0] == 0 }) {
+        where editor.refused == 0
+            || RandomEditor.Operation.allCases.contains(where: { editor.performed[$0, default: 0] == 0 })
+        {
             try editor.change(store)
         }
         for operation in RandomEditor.Operation.allCases {

@@ -15,7 +15,9 @@ import Testing
     static let name = SyncEngine.defaultContainerName
 
     /// Syncs, expecting the device to detach; returns the reason it gives.
-    static func reasonForDetaching(_ engine: SyncEngine, sourceLocation: SourceLocation = #_sourceLocation) throws -> String? {
+    static func reasonForDetaching(_ engine: SyncEngine, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> String?
+    {
         do {
             try engine.syncNow()
         } catch let SyncError.detached(reason) {
@@ -30,7 +32,9 @@ import Testing
         let root = stack.cloud.appendingPathComponent(name)
         var result: [String: Int] = [:]
         for case let path as String in FileManager.default.enumerator(atPath: root.path) ?? .init() {
-            let size = (try? FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.size] as? Int) ?? -1
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: root.appendingPathComponent(path).path)[.size]
+                    as? Int) ?? -1
             result[path] = size
         }
         return result
@@ -132,7 +136,8 @@ import Testing
         let identity = try CloudContainer.create(in: stack.cloud).identity
         let container = stack.cloud.appendingPathComponent(Self.name)
         let file = container.appendingPathComponent(
-            damage.rawValue.hasPrefix("sentinel") ? "container.json" : "devices/\(stack.stores[0].deviceID.storeString).json")
+            damage.rawValue.hasPrefix("sentinel")
+                ? "container.json" : "devices/\(stack.stores[0].deviceID.storeString).json")
         let original = try Data(contentsOf: file)
         try FileManager.default.removeItem(at: file)
         switch damage {
@@ -143,7 +148,8 @@ import Testing
             try original.write(to: elsewhere)
             try FileManager.default.createSymbolicLink(at: file, withDestinationURL: elsewhere)
         case .registrationOfAnotherDevice:
-            let other = DeviceRegistration(container: identity, device: UUID(), name: "other", modelVersion: Store.currentModelVersion)
+            let other = DeviceRegistration(
+                container: identity, device: UUID(), name: "other", modelVersion: Store.currentModelVersion)
             try CloudJSON.encode(other).write(to: file)
         }
         _ = try stack.stores[0].addNote(named: "waits", body: "", in: nil)
@@ -201,13 +207,15 @@ import Testing
         let stack = try SyncStack(devices: 3)
         try Self.populate(stack)
         let container = stack.cloud.appendingPathComponent(Self.name)
-        try FileManager.default.removeItem(at: removal == .sentinel ? container.appendingPathComponent("container.json") : container)
+        try FileManager.default.removeItem(
+            at: removal == .sentinel ? container.appendingPathComponent("container.json") : container)
         _ = try stack.stores[0].addNote(named: "off on 0", body: "", in: nil)
         _ = try stack.stores[1].addNote(named: "off on 1", body: "", in: nil)
         let photo = try #require(try stack.stores[2].fetch(ItemRequest(nameContains: "Photo")).first)
         try stack.stores[2].edit(photo.id, body: "edited on 2 while off")
         for engine in stack.engines { _ = try Self.reasonForDetaching(engine) }
-        let expected = try stack.stores.map { Set(try $0.fetch(ItemRequest(trash: .included)).map(\.id)) }.reduce(Set()) { $0.union($1) }
+        let expected = try stack.stores.map { Set(try $0.fetch(ItemRequest(trash: .included)).map(\.id)) }.reduce(Set())
+        { $0.union($1) }
 
         try stack.engines[1].enable(cloud: stack.cloud, deviceName: "device-1")
         try stack.engines[0].enable(cloud: stack.cloud, deviceName: "device-0")
@@ -259,7 +267,8 @@ import Testing
             #expect(throws: StoreError.self, "device \(index): the purge stays") { try store.item(photo.id) }
             #expect(try store.item(made.id).parent == box.id)
             #expect(try store.item(old.id).trashed == nil)
-            #expect(try Self.names(store).sorted() == ["Box renamed on 1", "Old", "made while disabled"], "device \(index)")
+            #expect(
+                try Self.names(store).sorted() == ["Box renamed on 1", "Old", "made while disabled"], "device \(index)")
             #expect(try store.check() == [], "device \(index)")
         }
     }

@@ -27,7 +27,8 @@ final class SyncStack {
         hooks = passphrase == nil ? .none : SyncHooks(scryptCost: "1024")
         try FileManager.default.createDirectory(at: folder.appending("cloud"), withIntermediateDirectories: true)
         stores = try (0..<devices).map { index in
-            try Store(folder: folder.appending("device-\(index)"), wallClock: index < clocks.count ? clocks[index] : .system)
+            try Store(
+                folder: folder.appending("device-\(index)"), wallClock: index < clocks.count ? clocks[index] : .system)
         }
         engines = []
         engines = stores.map(engine(of:))
@@ -64,7 +65,8 @@ final class SyncStack {
         let folder = folder.appending("device-\(index)")
         let given = passphrase
         if let (engine, report) = try SyncEngine.join(
-            folder: folder, cloud: cloud, deviceName: "device-\(index)", passphrase: given.map { text in { _ in text } },
+            folder: folder, cloud: cloud, deviceName: "device-\(index)",
+            passphrase: given.map { text in { _ in text } },
             hooks: hooks)
         {
             stores.append(engine.store)

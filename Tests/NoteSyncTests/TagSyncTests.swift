@@ -9,14 +9,19 @@ import Testing
 @Suite struct TagSyncTests {
     typealias Step = MergeTests.Step
     static let note = UUID(uuidString: "22222222-0000-4000-8000-000000000000")!
-    static let creation = Step(change: MergeTests.insert(.note, note, name: "Soup", clock: 1, body: "leeks\n"), device: MergeTests.a)
+    static let creation = Step(
+        change: MergeTests.insert(.note, note, name: "Soup", clock: 1, body: "leeks\n"), device: MergeTests.a)
 
     static func add(_ tag: String, clock: UInt64, on device: UUID) -> Step {
-        Step(change: LogChange(entity: .tag, object: note, operation: .insert, clock: clock, values: SaveWriterTags.changes(tag)), device: device)
+        Step(
+            change: LogChange(
+                entity: .tag, object: note, operation: .insert, clock: clock, values: SaveWriterTags.changes(tag)),
+            device: device)
     }
 
     static func remove(_ tag: String, clock: UInt64, on device: UUID, seen: [UUID: UInt64]) -> Step {
-        var change = LogChange(entity: .tag, object: note, operation: .delete, clock: clock, values: SaveWriterTags.changes(tag))
+        var change = LogChange(
+            entity: .tag, object: note, operation: .delete, clock: clock, values: SaveWriterTags.changes(tag))
         change.history = ChangeHistory(seen: seen)
         return Step(change: change, device: device)
     }
@@ -73,10 +78,12 @@ import Testing
         try store.merge { try merger.apply(Self.creation.change, from: MergeTests.a, to: $0) }
         var noSeen = Self.remove("urgent", clock: 5, on: MergeTests.b, seen: [:]).change
         noSeen.history = nil
-        let update = LogChange(entity: .tag, object: Self.note, operation: .update, clock: 5, values: SaveWriterTags.changes("urgent"))
-        for change in [Self.add("with space", clock: 3, on: MergeTests.a).change, Self.add("", clock: 3, on: MergeTests.a).change,
-            Self.add("#hash", clock: 3, on: MergeTests.a).change, noSeen, update]
-        {
+        let update = LogChange(
+            entity: .tag, object: Self.note, operation: .update, clock: 5, values: SaveWriterTags.changes("urgent"))
+        for change in [
+            Self.add("with space", clock: 3, on: MergeTests.a).change, Self.add("", clock: 3, on: MergeTests.a).change,
+            Self.add("#hash", clock: 3, on: MergeTests.a).change, noSeen, update,
+        ] {
             #expect(try !store.merge { try merger.apply(change, from: MergeTests.b, to: $0) })
         }
         #expect(try store.tags(of: Self.note).isEmpty)

@@ -23,7 +23,8 @@ import Testing
         let hourAndMore = Date().addingTimeInterval(-CloudContainer.staleTemporaryAge - 60)
         func place(_ relative: String, modified: Date) throws -> URL {
             let url = container.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("partial".utf8).write(to: url)
             try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: url.path)
             return url

@@ -37,7 +37,10 @@ import Testing
         for _ in 0..<2 {
             let report = try stack.engines[0].syncNow()
             let skipped = report.skipped.filter { $0.path == name.databasePath }
-            #expect(skipped.map(\.reason.description) == ["unreadable: it has 4096 bytes, not the 21474836480 of its manifest"])
+            #expect(
+                skipped.map(\.reason.description) == [
+                    "unreadable: it has 4096 bytes, not the 21474836480 of its manifest"
+                ])
             #expect(try opens.opened(name.databasePath.split(separator: "/").last.map(String.init) ?? "") == 0)
         }
         #expect(try stack.engines[0].status().skipped.contains { $0.path == name.databasePath })
@@ -70,7 +73,8 @@ import Testing
 
         // Gone: forgotten.
         try FileManager.default.removeItem(at: published)
-        try FileManager.default.removeItem(at: folder.appendingPathComponent(name.manifestPath.split(separator: "/").last.map(String.init)!))
+        try FileManager.default.removeItem(
+            at: folder.appendingPathComponent(name.manifestPath.split(separator: "/").last.map(String.init)!))
         _ = try stack.engines[0].syncNow()
         #expect(try SyncState(stack.stores[0]).unusableBaselines.isEmpty)
     }

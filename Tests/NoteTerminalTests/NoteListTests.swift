@@ -25,7 +25,8 @@ import Testing
         for round in 0..<3 {
             let context = store.makeContext()
             for (offset, name) in names.enumerated() {
-                _ = context.insertNote(named: name, body: "", in: [nil, work.id, ideas.id, home.id][(offset + round) % 4])
+                _ = context.insertNote(
+                    named: name, body: "", in: [nil, work.id, ideas.id, home.id][(offset + round) % 4])
             }
             try context.save()
         }
@@ -36,9 +37,11 @@ import Testing
     func wholeList(_ place: BrowserPlace, _ order: NoteList.Order, filter: String) throws -> [BrowserRow] {
         let index = try store.collectionIndex()
         let scope: ItemRequest.Scope = if case let .collection(id) = place { .descendants(of: id) } else { .everywhere }
-        let notes = try store.fetch(ItemRequest(
-            kind: .note, scope: scope, trash: place == .trash ? .only : .excluded, nameContains: filter.isEmpty ? nil : filter,
-            sort: order == .byDay ? ItemSort(.modified, ascending: false) : .name, includesBodies: false))
+        let notes = try store.fetch(
+            ItemRequest(
+                kind: .note, scope: scope, trash: place == .trash ? .only : .excluded,
+                nameContains: filter.isEmpty ? nil : filter,
+                sort: order == .byDay ? ItemSort(.modified, ascending: false) : .name, includesBodies: false))
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd, EEEE"
@@ -47,12 +50,15 @@ import Testing
             let folder = index.path(ofCollection: note.parent)
             return folder.isEmpty ? "(top level)" : folder + "/"
         }
-        let sorted = order == .byDay ? notes : notes.enumerated().sorted { lhs, rhs in
-            let (left, right) = (title(lhs.element), title(rhs.element))
-            let leftFolder = left == "(top level)" ? "" : String(left.dropLast())
-            let rightFolder = right == "(top level)" ? "" : String(right.dropLast())
-            return leftFolder == rightFolder ? lhs.offset < rhs.offset : leftFolder < rightFolder
-        }.map(\.element)
+        let sorted =
+            order == .byDay
+            ? notes
+            : notes.enumerated().sorted { lhs, rhs in
+                let (left, right) = (title(lhs.element), title(rhs.element))
+                let leftFolder = left == "(top level)" ? "" : String(left.dropLast())
+                let rightFolder = right == "(top level)" ? "" : String(right.dropLast())
+                return leftFolder == rightFolder ? lhs.offset < rhs.offset : leftFolder < rightFolder
+            }.map(\.element)
         var rows: [BrowserRow] = []
         for note in sorted {
             if rows.last.flatMap(\.item).map(title) != title(note) { rows.append(.section(title(note))) }
@@ -82,7 +88,8 @@ import Testing
         let whole = try wholeList(place, order, filter: filter)
         let notes = whole.compactMap(\.item)
         #expect(notes.count > 3)
-        let list = NoteList(store: store, index: try store.collectionIndex(), place: place, order: order, filter: filter)
+        let list = NoteList(
+            store: store, index: try store.collectionIndex(), place: place, order: order, filter: filter)
         #expect(try list.window(at: .start, before: 5, after: 1000).rows == whole)
         for (before, after) in [(0, 3), (2, 2), (5, 1), (1000, 1000)] {
             for (at, note) in notes.enumerated() {
@@ -109,7 +116,8 @@ import Testing
     @Test func aNoteGoneStillPlacesTheWindow() throws {
         let whole = try wholeList(.everything, .byCollection, filter: "")
         let notes = whole.compactMap(\.item)
-        let list = NoteList(store: store, index: try store.collectionIndex(), place: .everything, order: .byCollection, filter: "")
+        let list = NoteList(
+            store: store, index: try store.collectionIndex(), place: .everything, order: .byCollection, filter: "")
         try store.trash(notes[6].id)
         let window = try list.window(at: .note(notes[6]), before: 0, after: 3)
         #expect(window.rows.compactMap(\.item).map(\.id) == notes[7..<10].map(\.id))

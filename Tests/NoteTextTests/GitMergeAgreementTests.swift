@@ -34,10 +34,13 @@ import Testing
                 agrees = ours.conflicts == git.conflicts && marked.text == git.text
             }
             if !agrees {
-                disagreements.append("seed \(seed): \(texts), git \(git), ours \(ours), marked \(marked.text.debugDescription)")
+                disagreements.append(
+                    "seed \(seed): \(texts), git \(git), ours \(ours), marked \(marked.text.debugDescription)")
             }
         }
-        print("merge against git merge-file: \(Self.cases) cases, \(clean) clean, \(conflicted) conflicted, \(disagreements.count) disagree")
+        print(
+            "merge against git merge-file: \(Self.cases) cases, \(clean) clean, \(conflicted) conflicted, \(disagreements.count) disagree"
+        )
         #expect(disagreements.isEmpty, "\(disagreements.count) disagree, first: \(disagreements.prefix(3))")
     }
 

@@ -16,9 +16,10 @@ import Testing
         #expect(LineDiff.hunks(from: "a\nb\nc\n", to: "a\nB\nc\n") == [LineHunk(old: 1..<2, new: 1..<2)])
         #expect(LineDiff.hunks(from: "a\nc\n", to: "a\nb\nc\n") == [LineHunk(old: 1..<1, new: 1..<2)])
         #expect(LineDiff.hunks(from: "a\nb\nc\n", to: "a\nc\n") == [LineHunk(old: 1..<2, new: 1..<1)])
-        #expect(LineDiff.hunks(from: "a\nb\nc\nd\n", to: "x\nb\nc\ny\n") == [
-            LineHunk(old: 0..<1, new: 0..<1), LineHunk(old: 3..<4, new: 3..<4),
-        ])
+        #expect(
+            LineDiff.hunks(from: "a\nb\nc\nd\n", to: "x\nb\nc\ny\n") == [
+                LineHunk(old: 0..<1, new: 0..<1), LineHunk(old: 3..<4, new: 3..<4),
+            ])
     }
 
     @Test func hunksRebuildTheNewText() {

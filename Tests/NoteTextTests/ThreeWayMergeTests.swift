@@ -6,9 +6,12 @@ import Testing
 
     @Test func oneSideChangedTakesThatSide() {
         let changed = "one\nTWO\nthree\nfour\nfive\n"
-        #expect(ThreeWayMerge.merge(base: base, older: base, newer: changed) == MergeResult(text: changed, conflicts: 0))
-        #expect(ThreeWayMerge.merge(base: base, older: changed, newer: base) == MergeResult(text: changed, conflicts: 0))
-        #expect(ThreeWayMerge.merge(base: base, older: changed, newer: changed) == MergeResult(text: changed, conflicts: 0))
+        #expect(
+            ThreeWayMerge.merge(base: base, older: base, newer: changed) == MergeResult(text: changed, conflicts: 0))
+        #expect(
+            ThreeWayMerge.merge(base: base, older: changed, newer: base) == MergeResult(text: changed, conflicts: 0))
+        #expect(
+            ThreeWayMerge.merge(base: base, older: changed, newer: changed) == MergeResult(text: changed, conflicts: 0))
     }
 
     @Test func firstAndLastLinesMerge() {
@@ -57,7 +60,8 @@ import Testing
     }
 
     @Test func deletionAndFarEditMerge() {
-        let result = ThreeWayMerge.merge(base: base, older: "one\nthree\nfour\nfive\n", newer: "one\ntwo\nthree\nfour\nFIVE\n")
+        let result = ThreeWayMerge.merge(
+            base: base, older: "one\nthree\nfour\nfive\n", newer: "one\ntwo\nthree\nfour\nFIVE\n")
         #expect(result == MergeResult(text: "one\nthree\nfour\nFIVE\n", conflicts: 0))
     }
 

@@ -31,7 +31,9 @@ extension WatcherTests {
             #expect(eventually(within: 10) { fixture.recorder.readyPaths.isSuperset(of: names) })
             let allReported = ContinuousClock.now - started
             let calls = fixture.recorder.batches.count - batchesBefore
-            print("1,000 files renamed in \(writing.milliseconds) ms by another thread: \(calls) handler calls, all reported within \(allReported.milliseconds) ms")
+            print(
+                "1,000 files renamed in \(writing.milliseconds) ms by another thread: \(calls) handler calls, all reported within \(allReported.milliseconds) ms"
+            )
             #expect(calls < 100)
             #expect(calls >= 1)
         }
@@ -51,11 +53,13 @@ extension WatcherTests {
             #expect(holding.wait(timeout: .now() + 5) == .success)
 
             // Each file makes two events: IN_CREATE and IN_CLOSE_WRITE.
-            let queueSize = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
+            let queueSize =
+                (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))
                 .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 16384
             let folder = fixture.url("")
             for index in 0..<(queueSize / 2 + 1000) {
-                let descriptor = open(folder.appendingPathComponent("f\(index)").path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+                let descriptor = open(
+                    folder.appendingPathComponent("f\(index)").path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
                 close(descriptor)
             }
             gate.signal()

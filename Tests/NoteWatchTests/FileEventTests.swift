@@ -33,7 +33,9 @@ extension WatcherTests {
             }
             latencies.sort()
             let median = latencies[latencies.count / 2], slowest = latencies[latencies.count - 1]
-            print("rename to handler, coalescing \(coalescing.milliseconds) ms: median \(median.milliseconds) ms, slowest \(slowest.milliseconds) ms of \(latencies.count)")
+            print(
+                "rename to handler, coalescing \(coalescing.milliseconds) ms: median \(median.milliseconds) ms, slowest \(slowest.milliseconds) ms of \(latencies.count)"
+            )
             #expect(slowest < .milliseconds(500))
         }
 
@@ -70,9 +72,10 @@ extension WatcherTests {
             _ = write(descriptor, "second half", 11)
             close(descriptor)
             // Reported again once closed: the first report came from IN_CREATE.
-            #expect(eventually(within: 5) {
-                fixture.recorder.batches.dropFirst(batchesBeforeClose).joined().contains(.fileReady("notes.txt"))
-            })
+            #expect(
+                eventually(within: 5) {
+                    fixture.recorder.batches.dropFirst(batchesBeforeClose).joined().contains(.fileReady("notes.txt"))
+                })
         }
 
         @Test func aRemovedFileIsReported() throws {

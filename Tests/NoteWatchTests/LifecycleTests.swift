@@ -76,9 +76,11 @@ extension WatcherTests {
         @Test func theInotifyDescriptorIsClosedOnExec() throws {
             let fixture = try WatchFixture()
             #expect(fixture.recorder.waitFor(.rescan))
-            let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(Int32.init)
+            let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").compactMap(
+                Int32.init)
             let inotify = descriptors.filter { descriptor in
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")) == "anon_inode:inotify"
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"))
+                    == "anon_inode:inotify"
             }
             #expect(inotify.count == 1)
             for descriptor in inotify {
@@ -90,7 +92,10 @@ extension WatcherTests {
             let folder = TemporaryFolder("notes-watch")
             let missingParent = folder.appending("missing/root")
             let watcher = DirectoryWatcher(root: missingParent, wakeFolder: folder.appending("run"))
-            #expect(throws: WatchError.cannotWatch(path: folder.appending("missing").path, reason: "no such file or directory")) {
+            #expect(
+                throws: WatchError.cannotWatch(
+                    path: folder.appending("missing").path, reason: "no such file or directory")
+            ) {
                 try watcher.start { _ in }
             }
             let inside = DirectoryWatcher(root: folder.url, wakeFolder: folder.appending("run"))
@@ -98,7 +103,10 @@ extension WatcherTests {
             do {
                 try inside.start { _ in }
             } catch {
-                #expect(error.description == "cannot watch '\(folder.path)' and '\(folder.appending("run").path)' together: the wake folder must be outside the watched root")
+                #expect(
+                    error.description
+                        == "cannot watch '\(folder.path)' and '\(folder.appending("run").path)' together: the wake folder must be outside the watched root"
+                )
             }
             // Nothing was left running by the failures.
             let recorder = EventRecorder()

@@ -23,12 +23,15 @@ final class WatchFixture {
     var store: URL { folder.appending("store") }
     var wake: URL { folder.appending("store/run") }
 
-    init(coalescing: Duration = .milliseconds(5), makingRoot: Bool = true, recorder: EventRecorder = EventRecorder()) throws {
+    init(coalescing: Duration = .milliseconds(5), makingRoot: Bool = true, recorder: EventRecorder = EventRecorder())
+        throws
+    {
         self.recorder = recorder
         try FileManager.default.createDirectory(at: folder.appending("cloud"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: folder.appending("store"), withIntermediateDirectories: true)
-        watcher = DirectoryWatcher(root: folder.appending("cloud/NoteCollector"), modifiedFilesIn: folder.appending("store"),
-                                   wakeFolder: folder.appending("store/run"), coalescing: coalescing)
+        watcher = DirectoryWatcher(
+            root: folder.appending("cloud/NoteCollector"), modifiedFilesIn: folder.appending("store"),
+            wakeFolder: folder.appending("store/run"), coalescing: coalescing)
         if makingRoot { try makeFolder("") }
         try watcher.start(handler: recorder.record)
     }

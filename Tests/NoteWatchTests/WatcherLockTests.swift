@@ -16,7 +16,9 @@ import Testing
         do {
             _ = try WatcherLock(in: folder.url)
         } catch {
-            #expect(error.description == "cannot lock '\(path)': process \(getpid()) holds it, a watcher runs for this store already")
+            #expect(
+                error.description
+                    == "cannot lock '\(path)': process \(getpid()) holds it, a watcher runs for this store already")
         }
         #expect(WatcherLock.holder(in: folder.url) == getpid())
         lock.release()
@@ -56,7 +58,10 @@ import Testing
     @Test func aLockThatCannotBeMadeIsNamed() throws {
         let folder = TemporaryFolder("notes-lock")
         let missing = folder.appending("missing")
-        #expect(throws: WatchError.cannotLock(path: missing.appendingPathComponent(WatcherLock.fileName).path, reason: "no such file or directory")) {
+        #expect(
+            throws: WatchError.cannotLock(
+                path: missing.appendingPathComponent(WatcherLock.fileName).path, reason: "no such file or directory")
+        ) {
             try WatcherLock(in: missing)
         }
     }

@@ -92,8 +92,13 @@ import Testing
         let tree = try fixture.makeTree()
         let all = try fixture.list(["--recursive"])
         #expect(JSONChecks.names(all) == ["Home", "Work", "Ideas", "Launch", "Plan"])
-        #expect(all.compactMap { $0["path"] as? String } == ["Home", "Work", "Work/Ideas", "Work/Ideas/Launch", "Work/Plan"])
-        let text = try fixture.succeed(["ls", "--recursive"]).output.split(separator: "\n").map { String($0.dropFirst(28)) }
+        #expect(
+            all.compactMap { $0["path"] as? String } == [
+                "Home", "Work", "Work/Ideas", "Work/Ideas/Launch", "Work/Plan",
+            ])
+        let text = try fixture.succeed(["ls", "--recursive"]).output.split(separator: "\n").map {
+            String($0.dropFirst(28))
+        }
         #expect(text == ["Home", "Work/", "  Ideas/", "    Launch", "  Plan"])
         let below = try fixture.list(["-r", tree.work])
         #expect(JSONChecks.names(below) == ["Ideas", "Launch", "Plan"])

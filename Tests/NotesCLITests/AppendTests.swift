@@ -24,7 +24,8 @@ import Testing
 
     @Test func aCollectionOrNoTextIsRefused() throws {
         try fixture.makeCollection("Box")
-        fixture.expectFailure(try fixture.run(["append", "Box", "x"]), status: 64, mentioning: ["'Box' is a collection"])
+        fixture.expectFailure(
+            try fixture.run(["append", "Box", "x"]), status: 64, mentioning: ["'Box' is a collection"])
         _ = try fixture.add("Log", body: "kept")
         fixture.expectFailure(try fixture.run(["append", "Log"]), status: 64, mentioning: ["give the text to add"])
         fixture.expectFailure(try fixture.run(["append", "Nowhere", "x"]), status: 64, mentioning: ["Nowhere"])

@@ -19,7 +19,8 @@ import Testing
     }
 
     func blobs() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("blobs").path)) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: store.appendingPathComponent("blobs").path)) ?? [])
+            .sorted()
     }
 
     func json(_ result: NotesResult) throws -> Any {
@@ -43,7 +44,8 @@ import Testing
         let list = try #require(try json(notes("attachments", "Trip", "--json")) as? [[String: Any]])
         #expect(list.count == 2)
         let first = list[0]
-        #expect(Set(first.keys) == ["id", "note", "format", "width", "height", "bytes", "caption", "sha256", "created"])
+        #expect(
+            Set(first.keys) == ["id", "note", "format", "width", "height", "bytes", "caption", "sha256", "created"])
         #expect(first["format"] as? String == "png")
         #expect((first["width"] as? Int ?? 0) > 0 && (first["height"] as? Int ?? 0) > 0)
         #expect(first["bytes"] as? Int == (try Data(contentsOf: SampleFiles.image("plain.png"))).count)
@@ -75,9 +77,11 @@ import Testing
         expectFailure(
             try notes("attach", "Groceries", SampleFiles.image("plain.png").path, cut.path), status: 65,
             containing: "cannot attach '\(cut.path)' to note 'Groceries': truncated PNG image")
-        expectFailure(try notes("attach", "Groceries", folder.appending("none.png").path), status: 65, containing: "none.png")
+        expectFailure(
+            try notes("attach", "Groceries", folder.appending("none.png").path), status: 65, containing: "none.png")
         expectFailure(try notes("attach", "Work", SampleFiles.image("plain.png").path), status: 65, containing: "Work")
-        expectFailure(try notes("attach", "Nobody", SampleFiles.image("plain.png").path), status: 64, containing: "Nobody")
+        expectFailure(
+            try notes("attach", "Nobody", SampleFiles.image("plain.png").path), status: 64, containing: "Nobody")
         expectFailure(try notes("detach", "0000"), status: 64, containing: "0000")
         #expect(blobs().isEmpty)
         #expect(try notes("attachments", "Groceries").output.isEmpty)
@@ -95,7 +99,8 @@ import Testing
         let damaged = try notes("check")
         #expect(damaged.status == 1)
         #expect(damaged.output.contains("damaged blob"))
-        expectFailure(try notes("attachment-save", id, folder.appending("out.png").path), status: 1, containing: "damaged")
+        expectFailure(
+            try notes("attachment-save", id, folder.appending("out.png").path), status: 1, containing: "damaged")
         #expect(!FileManager.default.fileExists(atPath: folder.appending("out.png").path))
 
         try FileManager.default.removeItem(at: blob)
@@ -132,10 +137,16 @@ import Testing
 
         let lines = try notes("attachments", "Trip").output.split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].contains("application/pdf") && lines[0].contains("plan.pdf") && lines[0].contains("for the trip"))
+        #expect(
+            lines[0].contains("application/pdf") && lines[0].contains("plan.pdf") && lines[0].contains("for the trip"))
         #expect(lines[1].contains("image/svg+xml") && lines[1].contains("map.svg") && lines[1].contains("30×20"))
-        let list = try #require(try JSONSerialization.jsonObject(with: Data(notes("attachments", "Trip", "--json").output.utf8)) as? [[String: Any]])
-        #expect(Set(list[0].keys) == ["id", "note", "kind", "mediaType", "fileName", "bytes", "caption", "sha256", "created"])
+        let list = try #require(
+            try JSONSerialization.jsonObject(with: Data(notes("attachments", "Trip", "--json").output.utf8))
+                as? [[String: Any]])
+        #expect(
+            Set(list[0].keys) == [
+                "id", "note", "kind", "mediaType", "fileName", "bytes", "caption", "sha256", "created",
+            ])
         #expect(list[0]["kind"] as? String == "file" && list[0]["mediaType"] as? String == "application/pdf")
         #expect(list[1]["width"] as? Int == 30 && list[1]["height"] as? Int == 20)
         #expect(try notes("show", "Trip").output.contains("plan.pdf"))
@@ -169,7 +180,10 @@ import Testing
         let big = try file("big.txt", String(repeating: "x", count: 5000))
         let refused = try notes("attach", "Trip", big.path, "--limit", "4K")
         #expect(refused.status == 65 && refused.output.isEmpty)
-        #expect(refused.error == "notes: cannot attach '\(big.path)' to note 'Trip': it has 5000 bytes, more than the limit of 4 KiB\n")
+        #expect(
+            refused.error
+                == "notes: cannot attach '\(big.path)' to note 'Trip': it has 5000 bytes, more than the limit of 4 KiB\n"
+        )
         #expect(try notes("attach", "Trip", big.path, "--limit", "5000").status == 0)
         let bad = try notes("attach", "Trip", big.path, "--limit", "lots")
         #expect(bad.status == 64 && bad.error.contains("is not a size"))

@@ -32,17 +32,21 @@ import Testing
         }
         #expect(try notes(writer, ["attach", "Work/Note 1", SampleFiles.image("plain.png").path]).status == 0)
         let encrypt = encrypted ? ["--encrypt"] : []
-        #expect(try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"] + encrypt).status == 0)
+        #expect(
+            try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"] + encrypt).status
+                == 0)
     }
 
     func deviceID(_ store: URL) throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try notes(store, ["sync", "status", "--json"]).output.utf8))
+        let status = try JSONSerialization.jsonObject(
+            with: Data(try notes(store, ["sync", "status", "--json"]).output.utf8))
         return ((status as? [String: Any])?["device"] as? [String: Any])?["id"] as? String ?? ""
     }
 
     func baselineFiles() -> [String] {
         let root = cloud.appendingPathComponent("NoteCollector/baselines")
-        return ((try? FileManager.default.subpathsOfDirectory(atPath: root.path)) ?? []).filter { $0.contains(".") }.sorted()
+        return ((try? FileManager.default.subpathsOfDirectory(atPath: root.path)) ?? []).filter { $0.contains(".") }
+            .sorted()
     }
 
     @Test func aNewStoreStartsFromTheBaselineThatCompactWrote() throws {
@@ -54,7 +58,9 @@ import Testing
         #expect(try notes(writer, ["sync", "now"]).status == 0)
         let status = try notes(writer, ["sync", "status"]).output
         #expect(status.contains("baseline:  1 of writer ("), "\(status)")
-        let object = try JSONSerialization.jsonObject(with: Data(try notes(writer, ["sync", "status", "--json"]).output.utf8)) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: Data(try notes(writer, ["sync", "status", "--json"]).output.utf8))
+            as? [String: Any]
         let baseline = object?["baseline"] as? [String: Any]
         #expect(baseline?["sequence"] as? Int == 1 && baseline?["items"] as? Int == 6, "\(String(describing: object))")
         let joiner = folder.appending("joiner")
@@ -89,9 +95,11 @@ import Testing
         #expect(try notes(joiner, ["attachments", "Work/Note 1"]).output.contains("PNG"))
         #expect(try notes(joiner, ["attachments", "Work/Note 1"]).output.contains("(waiting for its bytes)"))
         #expect(try notes(joiner, ["show", "Work/Note 1"]).output.contains("(waiting for its bytes)"))
-        let listed = try JSONSerialization.jsonObject(with: Data(try notes(joiner, ["attachments", "Work/Note 1", "--json"]).output.utf8))
+        let listed = try JSONSerialization.jsonObject(
+            with: Data(try notes(joiner, ["attachments", "Work/Note 1", "--json"]).output.utf8))
         #expect((listed as? [[String: Any]])?.first?["waiting"] as? Bool == true, "\(listed)")
-        let shown = try JSONSerialization.jsonObject(with: Data(try notes(joiner, ["show", "Work/Note 1", "--json"]).output.utf8))
+        let shown = try JSONSerialization.jsonObject(
+            with: Data(try notes(joiner, ["show", "Work/Note 1", "--json"]).output.utf8))
         let attachments = (shown as? [String: Any])?["attachments"] as? [[String: Any]]
         #expect(attachments?.first?["waiting"] as? Bool == true, "\(shown)")
         let check = try notes(joiner, ["check"])
@@ -103,7 +111,8 @@ import Testing
         let after = try notes(joiner, ["attachments", "Work/Note 1", "--json"]).output
         #expect(!after.contains("waiting"), "\(after)")
         let saved = folder.appending("saved.png")
-        let id = try #require(((try JSONSerialization.jsonObject(with: Data(after.utf8))) as? [[String: Any]])?.first?["id"] as? String)
+        let id = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(after.utf8))) as? [[String: Any]])?.first?["id"] as? String)
         #expect(try notes(joiner, ["attachment-save", id, saved.path]).status == 0)
         #expect(try Data(contentsOf: saved) == Data(contentsOf: SampleFiles.image("plain.png")))
         #expect(try notes(joiner, ["check"]).output == "ok\n")
@@ -128,8 +137,13 @@ import Testing
         #expect(baselineFiles().count == 2, "\(baselineFiles())")
         // The baseline written after the kills holds what the one before did: that one goes.
         #expect(try notes(writer, ["sync", "compact"]).status == 0)
-        #expect(baselineFiles() == ["\(try deviceID(writer))/000000000002.json", "\(try deviceID(writer))/000000000002.sqlite"])
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: writer.path).filter { $0.hasPrefix(".baseline") }
+        #expect(
+            baselineFiles() == [
+                "\(try deviceID(writer))/000000000002.json", "\(try deviceID(writer))/000000000002.sqlite",
+            ])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: writer.path).filter {
+            $0.hasPrefix(".baseline")
+        }
         #expect(leftovers == [])
         let joiner = folder.appending("joiner")
         #expect(try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("000000000002.sqlite"))
@@ -140,7 +154,8 @@ import Testing
     /// A note edited six times on the writer; another device applied them all and said so.
     func prepareEditedHistory() throws -> (other: URL, note: String) {
         try prepareWriter()
-        let note = try notes(writer, ["add", "Soup", "--body", "version 0"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = try notes(writer, ["add", "Soup", "--body", "version 0"]).output.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         for index in 1...6 { #expect(try notes(writer, ["edit", note, "--body", "version \(index)"]).status == 0) }
         #expect(try notes(writer, ["sync", "now"]).status == 0)
         let other = folder.appending("other")
@@ -157,11 +172,14 @@ import Testing
         // The other device applied every edit and said so at its first sync: history goes.
         let dropped = try notes(writer, ["sync", "compact", "--keep-versions", "2", "--keep-days", "0"])
         #expect(dropped.status == 0)
-        #expect(dropped.output.contains("dropped 5 old versions of history from the baseline (of 1 name or body)"), "\(dropped)")
+        #expect(
+            dropped.output.contains("dropped 5 old versions of history from the baseline (of 1 name or body)"),
+            "\(dropped)")
         // The writer keeps all of it; a device that joins has the last two.
         #expect(try bodyVersions(writer, note) == 7)
         let joiner = folder.appending("joiner")
-        #expect(try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
+        #expect(
+            try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
         #expect(try bodyVersions(joiner, note) == 2)
         #expect(try notes(joiner, ["cat", note]).line == "version 6")
         #expect(try listing(joiner) == listing(writer))
@@ -188,14 +206,16 @@ import Testing
     @Test func compactKilledWhileWritingABaselineThatDropsHistoryLeavesAContainerThatStillWorks() throws {
         let (other, note) = try prepareEditedHistory()
         for point in ["baseline.copy", "baseline.publish"] {
-            let killed = try notes(writer, ["sync", "compact", "--keep-versions", "2", "--keep-days", "0"], crashAt: point)
+            let killed = try notes(
+                writer, ["sync", "compact", "--keep-versions", "2", "--keep-days", "0"], crashAt: point)
             #expect(killed.status == SIGKILL, "compact at \(point) should have been killed: \(killed)")
         }
         let again = try notes(writer, ["sync", "compact"])
         #expect(again.output.contains("dropped 5 old versions"), "\(again)")
         #expect(try bodyVersions(writer, note) == 7)
         let joiner = folder.appending("joiner")
-        #expect(try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
+        #expect(
+            try notes(joiner, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
         #expect(try bodyVersions(joiner, note) == 2)
         #expect(try listing(joiner) == listing(writer))
         #expect(try notes(joiner, ["edit", note, "--body", "from the joiner"]).status == 0)
@@ -216,17 +236,20 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).count == 4)
         let killed = try notes(writer, ["sync", "compact"], crashAt: "compact.remove")
         #expect(killed.status == SIGKILL)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: logs.path).sorted() == [
-            "000000000002.log", "000000000003.log", "000000000004.log",
-        ])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: logs.path).sorted() == [
+                "000000000002.log", "000000000003.log", "000000000004.log",
+            ])
         // A device that joins now starts from the baseline; the one after a finished compaction too.
         let first = folder.appending("first")
-        #expect(try notes(first, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
+        #expect(
+            try notes(first, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
         #expect(try listing(first) == listing(writer))
         let again = try notes(writer, ["sync", "compact"])
         #expect(again.status == 0 && again.output.contains("removed 3 logs"), "\(again)")
         let second = folder.appending("second")
-        #expect(try notes(second, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
+        #expect(
+            try notes(second, ["sync", "enable", "--cloud", cloud.path]).output.contains("started from the baseline"))
         #expect(try listing(second) == listing(writer))
         for store in [writer, first, second] { #expect(try notes(store, ["check"]).output == "ok\n") }
     }
@@ -261,7 +284,9 @@ import Testing
         #expect(joined.status == 0 && joined.output.contains("started from the baseline"), "\(joined)")
         #expect(try listing(joiner) == listing(writer))
         #expect(try notes(joiner, ["check"]).output == "ok\n")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: joiner.path).filter { $0.hasPrefix(".baseline") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: joiner.path).filter {
+            $0.hasPrefix(".baseline")
+        }
         #expect(leftovers == [])
         // Its next saves reach the writer, once.
         #expect(try notes(joiner, ["add", "From the joiner"]).status == 0)

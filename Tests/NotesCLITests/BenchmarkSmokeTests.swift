@@ -37,21 +37,26 @@ import Testing
 
         let report = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any]
         let scenarios = report?["scenarios"] as? [[String: Any]] ?? []
-        #expect(scenarios.map { $0["name"] as? String } == [
-            "local-save", "listing", "browser", "insert", "import", "sync-latency", "sustained", "catch-up", "idle", "history", "syncthing",
-            "interchange", "encryption", "big-note", "big-file", "links", "scale",
-        ])
+        #expect(
+            scenarios.map { $0["name"] as? String } == [
+                "local-save", "listing", "browser", "insert", "import", "sync-latency", "sustained", "catch-up", "idle",
+                "history", "syncthing",
+                "interchange", "encryption", "big-note", "big-file", "links", "scale",
+            ])
         for scenario in scenarios {
             let measurements = scenario["measurements"] as? [[String: Any]] ?? []
             #expect(!measurements.isEmpty, "\(scenario["name"] ?? "a scenario") measured nothing")
             for measurement in measurements {
                 let median = measurement["median"] as? Double ?? -1
                 // A watcher at rest may well wake never and use no CPU at all in a quick run.
-                let atRest = (measurement["name"] as? String)?.hasSuffix("at rest") == true
+                let atRest =
+                    (measurement["name"] as? String)?.hasSuffix("at rest") == true
                     || (measurement["name"] as? String)?.contains("at rest,") == true
-                #expect(atRest ? median >= 0 : median > 0, "\(measurement["name"] ?? "a measurement") has median \(median)")
+                #expect(
+                    atRest ? median >= 0 : median > 0, "\(measurement["name"] ?? "a measurement") has median \(median)")
             }
-            #expect(!(scenario["targets"] as? [[String: Any]] ?? []).isEmpty || scenario["name"] as? String == "local-save")
+            #expect(
+                !(scenario["targets"] as? [[String: Any]] ?? []).isEmpty || scenario["name"] as? String == "local-save")
         }
         let svg = try String(contentsOf: chart, encoding: .utf8)
         #expect(svg.hasPrefix("<svg") || svg.hasPrefix("<?xml"))

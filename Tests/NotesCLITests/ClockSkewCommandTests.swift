@@ -59,12 +59,15 @@ import Testing
         try notes(ahead, clockOffset: "+365d", "sync", "now")
         try notes(here, "sync", "now")
         let devices = try notes(here, "devices").output
-        #expect(devices.contains("ahead  applied 1 of 1 log, clock 364 days ahead") || devices.contains("clock 365 days ahead"), "\(devices)")
+        #expect(
+            devices.contains("ahead  applied 1 of 1 log, clock 364 days ahead")
+                || devices.contains("clock 365 days ahead"), "\(devices)")
         let json = try notes(here, "devices", "--json").output
         let objects = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
         let seconds = try #require(objects.first { $0["name"] as? String == "ahead" }?["clockAheadSeconds"] as? Int)
         #expect(abs(seconds - 365 * 86400) < 3600)
-        #expect(objects.allSatisfy { Set($0.keys) == ["id", "name", "this", "applied", "available", "clockAheadSeconds"] })
+        #expect(
+            objects.allSatisfy { Set($0.keys) == ["id", "name", "this", "applied", "available", "clockAheadSeconds"] })
     }
 
     /// The scenario: B's clock is a year ahead; B edits a note, then A edits the same
@@ -81,7 +84,10 @@ import Testing
         try notes(ahead, clockOffset: "+365d", "sync", "now")
         for (store, offset) in [(here, nil), (ahead, "+365d")] as [(URL, String?)] {
             #expect(try notes(store, clockOffset: offset, "cat", soup).output == "leeks\nsea salt\n")
-            let conflicts = try JSONSerialization.jsonObject(with: Data(notes(store, clockOffset: offset, "conflicts", "--days", "1000", "--json").output.utf8)) as? [[String: Any]] ?? []
+            let conflicts =
+                try JSONSerialization.jsonObject(
+                    with: Data(notes(store, clockOffset: offset, "conflicts", "--days", "1000", "--json").output.utf8))
+                as? [[String: Any]] ?? []
             let copy = try #require(conflicts.first?["copy"] as? String, "\(conflicts)")
             #expect(try notes(store, clockOffset: offset, "cat", copy).output == "leeks\nno salt\n")
         }

@@ -53,8 +53,11 @@ final class CommandLineFixture {
         store: URL? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> NotesResult {
         let result = try run(arguments, input: input, environment: environment, store: store)
-        try #require(result.status == 0, "notes \(arguments.joined(separator: " ")): \(result)", sourceLocation: sourceLocation)
-        #expect(result.error.isEmpty, "notes \(arguments.joined(separator: " ")): \(result)", sourceLocation: sourceLocation)
+        try #require(
+            result.status == 0, "notes \(arguments.joined(separator: " ")): \(result)", sourceLocation: sourceLocation)
+        #expect(
+            result.error.isEmpty, "notes \(arguments.joined(separator: " ")): \(result)", sourceLocation: sourceLocation
+        )
         return result
     }
 

@@ -14,7 +14,9 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.store.path), "the short help opens no store")
     }
 
-    @Test(arguments: [("lst", "ls"), ("serach", "search"), ("shwo", "show"), ("attachment", "attachments"), ("sycn", "sync")])
+    @Test(arguments: [
+        ("lst", "ls"), ("serach", "search"), ("shwo", "show"), ("attachment", "attachments"), ("sycn", "sync"),
+    ])
     func aMistypedCommandGetsASuggestion(_ typed: String, _ meant: String) throws {
         let fixture = CommandLineFixture()
         let result = try fixture.run([typed, "x"])
@@ -47,15 +49,21 @@ import Testing
         func complete(_ command: String, _ argument: String, _ words: [String]) throws -> [String] {
             let line = ["notes", "--store", fixture.store.path] + words
             let result = try NotesCommand.run(
-                ["---completion", command, "--", argument, String(line.count - 1), String(line.last?.count ?? 0)] + line)
+                ["---completion", command, "--", argument, String(line.count - 1), String(line.last?.count ?? 0)] + line
+            )
             #expect(result.status == 0, "\(result)")
             return result.output.split(separator: "\n").map(String.init)
         }
-        #expect(try complete("show", "positional@0", ["show", "Wo"]) == ["Work", "Work/Ideas", "Work/Ideas/Launch", "Work/Plan"])
+        #expect(
+            try complete("show", "positional@0", ["show", "Wo"]) == [
+                "Work", "Work/Ideas", "Work/Ideas/Launch", "Work/Plan",
+            ])
         #expect(try complete("mv", "--to", ["mv", "Home", "--to", ""]) == ["Work", "Work/Ideas"])
         #expect(try complete("add", "--in", ["add", "x", "--in", "Work/I"]) == ["Work/Ideas"])
         let nowhere = fixture.file("no-store")
-        let result = try NotesCommand.run(["---completion", "show", "--", "positional@0", "4", "0", "notes", "--store", nowhere.path, "show", ""])
+        let result = try NotesCommand.run([
+            "---completion", "show", "--", "positional@0", "4", "0", "notes", "--store", nowhere.path, "show", "",
+        ])
         #expect(result.output.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: nowhere.path))
     }
@@ -75,7 +83,9 @@ import Testing
             ["---completion", "cat", "--", "positional@0", String(line.count - 1), String(typed.count)] + line,
             environment: ["SAP_SHELL": shell, "SAP_SHELL_VERSION": version])
         // zsh's script takes a last line of its own, blank.
-        let candidates = result.output.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let candidates = result.output.split(separator: "\n").filter {
+            !$0.trimmingCharacters(in: .whitespaces).isEmpty
+        }
         #expect(result.status == 0 && candidates == ["It's \"quoted\""], "\(result)")
     }
 

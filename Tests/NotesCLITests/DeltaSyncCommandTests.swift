@@ -23,7 +23,9 @@ import Testing
         for device in try FileManager.default.contentsOfDirectory(atPath: logs.path) {
             for name in try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(device).path) {
                 let path = "\(device)/\(name)"
-                sizes[path] = try FileManager.default.attributesOfItem(atPath: logs.appendingPathComponent(path).path)[.size] as? Int
+                sizes[path] =
+                    try FileManager.default.attributesOfItem(atPath: logs.appendingPathComponent(path).path)[.size]
+                    as? Int
             }
         }
         return sizes

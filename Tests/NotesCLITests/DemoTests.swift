@@ -11,7 +11,10 @@ import Testing
         #expect(lines.filter { $0.contains("It reaches the") && $0.hasSuffix(" ms.") }.count == 3)
         #expect(lines.filter { $0.contains("says sync is off, and keeps its 3 notes") }.count == 3)
         #expect(lines.contains("The devices converge: each has the same 4 notes, with no duplicates."))
-        #expect(lines.last == "'Groceries' merged line by line on every device, no edit lost: oat milk, eggs, bread, coffee ('notes history' keeps each version).")
+        #expect(
+            lines.last
+                == "'Groceries' merged line by line on every device, no edit lost: oat milk, eggs, bread, coffee ('notes history' keeps each version)."
+        )
         let folder = try #require(lines.first?.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path))
     }
@@ -21,7 +24,8 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "cd / && notes demo"]
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = NotesCommand.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] =
+            NotesCommand.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

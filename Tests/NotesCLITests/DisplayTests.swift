@@ -7,7 +7,9 @@ import Testing
 @Suite struct DisplayTests {
     static let bold = "\u{1B}[1m", plain = "\u{1B}[0m"
 
-    func onATerminal(_ fixture: CommandLineFixture, _ arguments: [String], environment: [String: String]) throws -> String {
+    func onATerminal(_ fixture: CommandLineFixture, _ arguments: [String], environment: [String: String]) throws
+        -> String
+    {
         try NotesCommand.runOnTerminal(arguments, store: fixture.store, environment: environment).output
     }
 
@@ -20,13 +22,15 @@ import Testing
             let output = try fixture.succeed(arguments).output
             #expect(output.contains("«kayak» \\e[31mred") && !output.contains("\u{1B}"), "\(arguments): \(output)")
         }
-        fixture.expectFailure(try fixture.run(["search", "kayak", "--color", "sometimes"]), status: 64, mentioning: ["--color"])
+        fixture.expectFailure(
+            try fixture.run(["search", "kayak", "--color", "sometimes"]), status: 64, mentioning: ["--color"])
     }
 
     @Test func onATerminalNoColorAndADumbTerminalTurnStylesOff() throws {
         let fixture = CommandLineFixture()
         try fixture.add("Trip", body: "kayak trip")
-        #expect(try onATerminal(fixture, ["search", "kayak"], environment: [:]).contains("\(Self.bold)kayak\(Self.plain)"))
+        #expect(
+            try onATerminal(fixture, ["search", "kayak"], environment: [:]).contains("\(Self.bold)kayak\(Self.plain)"))
         for environment in [["NO_COLOR": "1"], ["TERM": "dumb"]] {
             let output = try onATerminal(fixture, ["search", "kayak"], environment: environment)
             #expect(output.contains("«kayak»") && !output.contains(Self.bold), "\(environment): \(output)")
@@ -50,10 +54,14 @@ import Testing
         #expect(try fixture.succeed(["ls"], environment: tokyo).output.contains(minutes(created, "Asia/Tokyo")))
         #expect(try fixture.succeed(["ls", "--utc"], environment: tokyo).output.contains(minutes(created, "UTC")))
         let shown = try fixture.succeed(["show", id], environment: tokyo).output
-        #expect(shown.contains("created:  \(minutes(created, "Asia/Tokyo").replacingOccurrences(of: " ", with: "T"))"), "\(shown)")
+        #expect(
+            shown.contains("created:  \(minutes(created, "Asia/Tokyo").replacingOccurrences(of: " ", with: "T"))"),
+            "\(shown)")
         #expect(shown.contains("+09:00"), "\(shown)")
         let utc = try fixture.succeed(["show", id, "--utc"], environment: tokyo).output
-        #expect(utc.contains("created:  \(minutes(created, "UTC").replacingOccurrences(of: " ", with: "T"))") && utc.contains("Z\n"), "\(utc)")
+        #expect(
+            utc.contains("created:  \(minutes(created, "UTC").replacingOccurrences(of: " ", with: "T"))")
+                && utc.contains("Z\n"), "\(utc)")
         let json = try fixture.succeed(["show", id, "--json"], environment: tokyo).output
         #expect(json.contains("Z\""), "\(json)")
         #expect(!json.contains("+09:00"))

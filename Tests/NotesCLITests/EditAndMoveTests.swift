@@ -102,7 +102,9 @@ import Testing
         // The first time, the editor writes its text, then the other device edits and this
         // one imports, waiting until the imported body is there before the editor closes.
         // The second time, it keeps both lines.
-        let environment = try editor(fixture, """
+        let environment = try editor(
+            fixture,
+            """
             if [ -e '\(seen.path)' ]; then
               cat "$1" >> '\(seen.path)'
               printf 'eggs and bread from the other device\\nmilk from the editor\\n' > "$1"
@@ -121,17 +123,19 @@ import Testing
         let result = try fixture.run(["edit", id], environment: environment)
         #expect(result.status == 0, "\(result)")
         #expect(result.error.contains("changed while the editor was open"), "\(result)")
-        #expect(try String(contentsOf: seen, encoding: .utf8) == """
-            eggs
-            <<<<<<< saved elsewhere while you edited
-            eggs and bread from the other device
-            =======
-            eggs
-            milk from the editor
-            >>>>>>> your edit
+        #expect(
+            try String(contentsOf: seen, encoding: .utf8) == """
+                eggs
+                <<<<<<< saved elsewhere while you edited
+                eggs and bread from the other device
+                =======
+                eggs
+                milk from the editor
+                >>>>>>> your edit
 
-            """)
-        #expect(try fixture.show(id)["body"] as? String == "eggs and bread from the other device\nmilk from the editor\n")
+                """)
+        #expect(
+            try fixture.show(id)["body"] as? String == "eggs and bread from the other device\nmilk from the editor\n")
     }
 
     /// While the editor is open, another device changes another line and the change is
@@ -140,7 +144,9 @@ import Testing
         let fixture = CommandLineFixture()
         let (other, id) = try noteOnTwoDevices(fixture, body: "eggs\nmilk\n")
         let notes = NotesCommand.binary.path
-        let environment = try editor(fixture, """
+        let environment = try editor(
+            fixture,
+            """
             printf 'eggs\nmilk\nbread\n' > "$1"
             printf 'six eggs\nmilk\n' | '\(notes)' --store '\(other.path)' edit \(id) --body-file - || exit 9
             '\(notes)' --store '\(other.path)' sync now >/dev/null || exit 9
@@ -170,7 +176,8 @@ import Testing
         }
         func editOnATerminal() throws -> Int32 {
             try NotesCommand.runOnTerminal(
-                ["edit", id], store: fixture.store, environment: ["VISUAL": "", "EDITOR": "", "PATH": bin.path, "TERM": "dumb"]
+                ["edit", id], store: fixture.store,
+                environment: ["VISUAL": "", "EDITOR": "", "PATH": bin.path, "TERM": "dumb"]
             ).status
         }
         try install("vi")
@@ -189,8 +196,10 @@ import Testing
         let id = try fixture.add("Note", body: "kept")
         let empty = fixture.file("empty-bin")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-        let missing = try fixture.run(["edit", id], environment: ["VISUAL": "", "EDITOR": "no-such-editor --wait", "PATH": empty.path])
-        fixture.expectFailure(missing, status: 64, mentioning: ["cannot run the editor 'no-such-editor' (from EDITOR): not found"])
+        let missing = try fixture.run(
+            ["edit", id], environment: ["VISUAL": "", "EDITOR": "no-such-editor --wait", "PATH": empty.path])
+        fixture.expectFailure(
+            missing, status: 64, mentioning: ["cannot run the editor 'no-such-editor' (from EDITOR): not found"])
         let none = try fixture.run(["edit", id], environment: ["VISUAL": "", "EDITOR": "", "PATH": empty.path])
         fixture.expectFailure(none, status: 64, mentioning: ["no editor: set VISUAL or EDITOR"])
         #expect(!none.error.contains("not found:") && !none.error.contains("sh:"))

@@ -22,7 +22,8 @@ import Testing
     func snapshot() throws -> [String] {
         let enumerator = try #require(FileManager.default.enumerator(atPath: container.path))
         return try enumerator.compactMap { $0 as? String }.sorted().map { name in
-            let attributes = try FileManager.default.attributesOfItem(atPath: container.appendingPathComponent(name).path)
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: container.appendingPathComponent(name).path)
             return "\(name) \(attributes[.size] ?? 0) \(attributes[.modificationDate] ?? 0)"
         }
     }
@@ -31,7 +32,10 @@ import Testing
     func makeEncrypted(passphrase: String = "correct horse") throws -> URL {
         let file = try fixture.write(Data("\(passphrase)\n".utf8), to: "passphrase", mode: 0o600)
         let result = try fixture.succeed(
-            ["sync", "enable", "--cloud", cloud.path, "--encrypt", "--passphrase-file", file.path, "--device-name", "laptop"],
+            [
+                "sync", "enable", "--cloud", cloud.path, "--encrypt", "--passphrase-file", file.path, "--device-name",
+                "laptop",
+            ],
             environment: Self.cheap, store: store("a"))
         #expect(result.output.contains("encrypted"))
         return file
@@ -64,23 +68,30 @@ import Testing
         try makeEncrypted()
         let before = try snapshot()
         let wrong = try fixture.run(
-            ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "wrong horse"], store: store("c"))
+            ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "wrong horse"],
+            store: store("c"))
         #expect(wrong.status == 65)
-        #expect(wrong.error == "notes: wrong passphrase for the encrypted container '\(container.path)': nothing was written\n")
+        #expect(
+            wrong.error
+                == "notes: wrong passphrase for the encrypted container '\(container.path)': nothing was written\n")
         let none = try fixture.run(["sync", "enable", "--cloud", cloud.path], store: store("c"))
         #expect(none.status == 1)
         #expect(none.error.contains("NOTES_PASSPHRASE or --passphrase-file"))
         #expect(none.error.split(separator: "\n").count == 1)
         let missing = try fixture.run(
-            ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", fixture.file("nowhere").path], store: store("c"))
+            ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", fixture.file("nowhere").path],
+            store: store("c"))
         #expect(missing.status == 65)
         #expect(missing.error.contains("does not exist"))
         // A file with no line break in its first 64 KiB is refused without being read whole.
         let huge = fixture.file("huge")
         try Data(repeating: 0x61, count: (64 << 10) + 1).write(to: huge)
-        let long = try fixture.run(["sync", "enable", "--cloud", cloud.path, "--passphrase-file", huge.path], store: store("c"))
+        let long = try fixture.run(
+            ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", huge.path], store: store("c"))
         #expect(long.status == 65)
-        #expect(long.error.contains("its first line is longer than 64 KiB") && long.error.split(separator: "\n").count == 1, "\(long.error)")
+        #expect(
+            long.error.contains("its first line is longer than 64 KiB") && long.error.split(separator: "\n").count == 1,
+            "\(long.error)")
         #expect(try snapshot() == before)
         #expect(!FileManager.default.fileExists(atPath: store("c").path), "a new store folder is not even made")
     }
@@ -88,7 +99,8 @@ import Testing
     @Test func aForgottenKeyIsAskedForAgain() throws {
         let file = try makeEncrypted()
         #expect(try fixture.succeed(["sync", "forget-key"], store: store("a")).output.contains("removed"))
-        #expect(try fixture.succeed(["sync", "forget-key"], store: store("a")).output.contains("keeps no container key"))
+        #expect(
+            try fixture.succeed(["sync", "forget-key"], store: store("a")).output.contains("keeps no container key"))
         #expect(try fixture.succeed(["sync", "status"], store: store("a")).output.contains("the key is needed"))
         let refused = try fixture.run(["sync", "now"], store: store("a"))
         #expect(refused.status == 1)
@@ -100,7 +112,8 @@ import Testing
     @Test func aNewPassphraseIsNeededByNewDevicesOnly() throws {
         try makeEncrypted()
         try fixture.succeed(
-            ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "correct horse"], store: store("b"))
+            ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "correct horse"],
+            store: store("b"))
         let new = try fixture.write(Data("battery staple\n".utf8), to: "new-passphrase")
         try fixture.succeed(["sync", "passphrase", "--new-passphrase-file", new.path], store: store("a"))
         try fixture.succeed(["add", "After the change"], store: store("b"))
@@ -108,10 +121,12 @@ import Testing
         try fixture.succeed(["sync", "now"], store: store("a"))
         #expect(try fixture.succeed(["ls"], store: store("a")).output.contains("After the change"))
         let old = try fixture.run(
-            ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "correct horse"], store: store("d"))
+            ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "correct horse"],
+            store: store("d"))
         #expect(old.status == 65)
         try fixture.succeed(
-            ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "battery staple"], store: store("d"))
+            ["sync", "enable", "--cloud", cloud.path], environment: ["NOTES_PASSPHRASE": "battery staple"],
+            store: store("d"))
         #expect(try fixture.succeed(["ls"], store: store("d")).output.contains("After the change"))
     }
 
@@ -119,11 +134,13 @@ import Testing
         try fixture.succeed(["sync", "enable", "--cloud", cloud.path], store: store("a"))
         let before = try snapshot()
         let refused = try fixture.run(
-            ["sync", "enable", "--cloud", cloud.path, "--encrypt"], environment: ["NOTES_PASSPHRASE": "x"], store: store("b"))
+            ["sync", "enable", "--cloud", cloud.path, "--encrypt"], environment: ["NOTES_PASSPHRASE": "x"],
+            store: store("b"))
         #expect(refused.status == 1)
         #expect(refused.error.contains("is not encrypted"))
         #expect(try snapshot() == before)
-        let change = try fixture.run(["sync", "passphrase"], environment: ["NOTES_NEW_PASSPHRASE": "x"], store: store("a"))
+        let change = try fixture.run(
+            ["sync", "passphrase"], environment: ["NOTES_NEW_PASSPHRASE": "x"], store: store("a"))
         #expect(change.status == 1)
         #expect(change.error.contains("not encrypted"))
     }
@@ -159,10 +176,17 @@ extension EncryptionCommandTests {
         let a = try BackgroundNotes(["watch"], store: store("a"))
         let b = try BackgroundNotes(["watch", "--passphrase-file", file.path], store: store("b"))
         for name in ["a", "b"] {
-            #expect(eventually { (try? fixture.run(["sync", "status"], store: store(name)).output.contains("watcher:   running")) == true })
+            #expect(
+                eventually {
+                    (try? fixture.run(["sync", "status"], store: store(name)).output.contains("watcher:   running"))
+                        == true
+                })
         }
         try fixture.succeed(["add", "Live and sealed", "--body", "leeks"], store: store("a"))
-        #expect(eventually(within: 10) { (try? fixture.run(["ls"], store: store("b")).output.contains("Live and sealed")) == true })
+        #expect(
+            eventually(within: 10) {
+                (try? fixture.run(["ls"], store: store("b")).output.contains("Live and sealed")) == true
+            })
         #expect(a.stop(SIGTERM) == 0)
         #expect(b.stop(SIGTERM) == 0)
     }
@@ -177,7 +201,8 @@ extension EncryptionCommandTests {
             ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("b"))
         #expect(waiting.status == 1)
         #expect(waiting.error.contains("has no key file key.json yet"))
-        try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("a"))
+        try fixture.succeed(
+            ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("a"))
         #expect(FileManager.default.fileExists(atPath: container.appendingPathComponent("key.json").path))
         try fixture.succeed(
             ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", file.path], store: store("b"))

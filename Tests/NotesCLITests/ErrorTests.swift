@@ -15,7 +15,8 @@ import Testing
         let before = try fixture.snapshot()
         let result = try fixture.run(arguments, input: input, environment: environment, unprivileged: unprivileged)
         fixture.expectFailure(result, status: status, mentioning: mentioning, sourceLocation: sourceLocation)
-        #expect(try fixture.snapshot() == before, "notes \(arguments) changed the store", sourceLocation: sourceLocation)
+        #expect(
+            try fixture.snapshot() == before, "notes \(arguments) changed the store", sourceLocation: sourceLocation)
     }
 
     @Test func anUnknownIDIsAUsageError() throws {
@@ -44,10 +45,11 @@ import Testing
         try expectRefused(fixture, arguments, status: 65, mentioning: ["line break"])
     }
 
-    @Test(arguments: [
-        (["show", "Work\nPlan"], 64), (["mv", "Home", "--to", "Wo\rrk"], 64),
-        (["add", "x", "--body-file", "no\nsuch file"], 65),
-    ] as [([String], Int32)])
+    @Test(
+        arguments: [
+            (["show", "Work\nPlan"], 64), (["mv", "Home", "--to", "Wo\rrk"], 64),
+            (["add", "x", "--body-file", "no\nsuch file"], 65),
+        ] as [([String], Int32)])
     func textGivenWithALineBreakIsQuotedOnOneLine(_ arguments: [String], status: Int32) throws {
         let fixture = CommandLineFixture()
         try fixture.makeTree()
@@ -81,7 +83,8 @@ import Testing
         let fixture = CommandLineFixture()
         try fixture.makeTree()
         let file = try fixture.write(Data([0x61, 0xFF, 0xFE, 0x62]), to: "latin.bin")
-        try expectRefused(fixture, ["add", "Binary", "--body-file", file.path], status: 65, mentioning: [file.path, "UTF-8"])
+        try expectRefused(
+            fixture, ["add", "Binary", "--body-file", file.path], status: 65, mentioning: [file.path, "UTF-8"])
     }
 
     @Test func movingACollectionIntoItselfOrItsDescendantIsBadData() throws {
@@ -102,7 +105,8 @@ import Testing
     @Test func aFolderAsBodyFileIsBadData() throws {
         let fixture = CommandLineFixture()
         try fixture.makeTree()
-        try expectRefused(fixture, ["add", "x", "--body-file", fixture.folder.path], status: 65, mentioning: [fixture.folder.path])
+        try expectRefused(
+            fixture, ["add", "x", "--body-file", fixture.folder.path], status: 65, mentioning: [fixture.folder.path])
     }
 
     @Test func anUnreadableBodyFileIsBadData() throws {
@@ -151,8 +155,10 @@ import Testing
         let fixture = CommandLineFixture()
         try fixture.makeTree()
         let file = try fixture.write(Data("x".utf8), to: "body.txt")
-        try expectRefused(fixture, ["add", "x", "--body", "a", "--body-file", file.path], status: 64, mentioning: ["--body-file"])
-        try expectRefused(fixture, ["edit", "Home", "--body", "a", "--body-file", file.path], status: 64, mentioning: ["--body-file"])
+        try expectRefused(
+            fixture, ["add", "x", "--body", "a", "--body-file", file.path], status: 64, mentioning: ["--body-file"])
+        try expectRefused(
+            fixture, ["edit", "Home", "--body", "a", "--body-file", file.path], status: 64, mentioning: ["--body-file"])
     }
 
     @Test func mvWithNeitherToNorTopIsAUsageError() throws {
@@ -173,7 +179,8 @@ import Testing
     @Test func inNamingANoteIsAUsageError() throws {
         let fixture = CommandLineFixture()
         let tree = try fixture.makeTree()
-        try expectRefused(fixture, ["add", "x", "--in", "Home"], status: 64, mentioning: ["'Home'", "not a collection"])
+        try expectRefused(
+            fixture, ["add", "x", "--in", "Home"], status: 64, mentioning: ["'Home'", "not a collection"])
         try expectRefused(fixture, ["mkcol", "x", "--in", tree.home], status: 64, mentioning: ["not a collection"])
         try expectRefused(fixture, ["mv", "Work/Plan", "--to", "Home"], status: 64, mentioning: ["not a collection"])
         try expectRefused(fixture, ["ls", "Home"], status: 64, mentioning: ["not a collection"])
@@ -189,12 +196,14 @@ import Testing
     @Test func aFailingEditorSavesNothing() throws {
         let fixture = CommandLineFixture()
         try fixture.makeTree()
-        let editor = try fixture.write(Data("#!/bin/sh\nprintf changed > \"$1\"\nexit 3\n".utf8), to: "fail.sh", mode: 0o755)
+        let editor = try fixture.write(
+            Data("#!/bin/sh\nprintf changed > \"$1\"\nexit 3\n".utf8), to: "fail.sh", mode: 0o755)
         try expectRefused(
             fixture, ["edit", "Home"], status: 65, mentioning: ["editor", "status 3"],
             environment: ["EDITOR": editor.path, "VISUAL": ""])
         // Without a terminal, no fallback editor is run.
-        try expectRefused(fixture, ["edit", "Home"], status: 64, mentioning: ["EDITOR"], environment: ["EDITOR": "", "VISUAL": ""])
+        try expectRefused(
+            fixture, ["edit", "Home"], status: 64, mentioning: ["EDITOR"], environment: ["EDITOR": "", "VISUAL": ""])
     }
 
     @Test func trashingOrRestoringTwiceIsBadData() throws {
@@ -204,7 +213,8 @@ import Testing
         try fixture.succeed(["rm", tree.home])
         try expectRefused(fixture, ["rm", tree.home], status: 65, mentioning: ["'Home'", "already in the trash"])
         try fixture.succeed(["rm", "Work/Ideas"])
-        try expectRefused(fixture, ["mv", "Work/Plan", "--to", tree.ideas], status: 65, mentioning: ["'Ideas'", "in the trash"])
+        try expectRefused(
+            fixture, ["mv", "Work/Plan", "--to", tree.ideas], status: 65, mentioning: ["'Ideas'", "in the trash"])
         try expectRefused(fixture, ["add", "x", "--in", tree.ideas], status: 65, mentioning: ["in the trash"])
     }
 

@@ -41,7 +41,8 @@ struct FullDiskTests {
         #expect(added.error.contains("no space left on device"), "\(added)")
 
         let watcher = try BackgroundNotes(["watch"], store: store, mergingErrors: true)
-        #expect(eventually { watcher.output.contains("no space left on device; waiting for space") }, "\(watcher.output)")
+        #expect(
+            eventually { watcher.output.contains("no space left on device; waiting for space") }, "\(watcher.output)")
         #expect(watcher.process.isRunning)
         func watcherRuns() -> Bool {
             (try? NotesCommand.run(["sync", "status"], store: store).output.contains("watcher:   running")) == true

@@ -34,7 +34,9 @@ import Testing
     }
 
     func deviceID(_ store: URL) throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try notes(store, "sync", "status", "--json").output.utf8)) as? [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try notes(store, "sync", "status", "--json").output.utf8))
+            as? [String: Any]
         return try #require((status?["device"] as? [String: Any])?["id"] as? String)
     }
 
@@ -55,7 +57,8 @@ import Testing
         guard let listing = try? notes(store, "ls", "--json"), listing.output.contains("\"\(name)\""),
             let attachments = try? notes(store, "attachments", name)
         else { return false }
-        return attachments.status == 0 && !attachments.output.contains("waiting") && attachments.output.contains("PNG") == image
+        return attachments.status == 0 && !attachments.output.contains("waiting")
+            && attachments.output.contains("PNG") == image
     }
 
     /// Devices `a` and `b` enabled, with a note each, in step; `a`'s watcher running.
@@ -123,7 +126,9 @@ import Testing
             try FileManager.default.copyItem(at: all[all.count - 2], to: newest)
         case .swappedLogFolders:
             let logsFolder = container.appendingPathComponent("logs")
-            let (first, second) = (logsFolder.appendingPathComponent(deviceA), logsFolder.appendingPathComponent(deviceB))
+            let (first, second) = (
+                logsFolder.appendingPathComponent(deviceA), logsFolder.appendingPathComponent(deviceB)
+            )
             let aside = logsFolder.appendingPathComponent("aside")
             try FileManager.default.moveItem(at: first, to: aside)
             try FileManager.default.moveItem(at: second, to: first)
@@ -135,7 +140,9 @@ import Testing
         let start = Date()
         let reader = try BackgroundNotes(["watch", "-v"], store: b, mergingErrors: true)
         defer { _ = reader.stop(SIGTERM) }
-        let healed = eventually(within: Self.healingTime, pollingEvery: 0.2) { holdsWhole(b, "second", image: fault == .truncatedBlob) }
+        let healed = eventually(within: Self.healingTime, pollingEvery: 0.2) {
+            holdsWhole(b, "second", image: fault == .truncatedBlob)
+        }
         #expect(healed, "b after \(Int(Date().timeIntervalSince(start))) s:\n\(reader.output)\na:\n\(writer.output)")
         try bothGoOn(a, b, image: fault == .truncatedBlob, "b:\n\(reader.output)\na:\n\(writer.output)")
     }
@@ -155,7 +162,9 @@ import Testing
         try cutInHalf(fault == .truncatedBlob ? try blobFile() : try #require(logs(of: try deviceID(a)).last))
         let start = Date()
         kill(reader.process.processIdentifier, SIGCONT)
-        let healed = eventually(within: Self.healingTime, pollingEvery: 0.2) { holdsWhole(b, "second", image: fault == .truncatedBlob) }
+        let healed = eventually(within: Self.healingTime, pollingEvery: 0.2) {
+            holdsWhole(b, "second", image: fault == .truncatedBlob)
+        }
         #expect(healed, "b after \(Int(Date().timeIntervalSince(start))) s:\n\(reader.output)\na:\n\(writer.output)")
         try bothGoOn(a, b, image: fault == .truncatedBlob, "b:\n\(reader.output)\na:\n\(writer.output)")
     }

@@ -17,7 +17,9 @@ import Testing
     }
 
     @discardableResult
-    func notes(_ store: URL, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> NotesResult {
+    func notes(_ store: URL, _ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> NotesResult
+    {
         let result = try NotesCommand.run(arguments, store: store)
         #expect(result.status == 0, "\(arguments): \(result)", sourceLocation: sourceLocation)
         return result
@@ -38,7 +40,8 @@ import Testing
 
     @Test func editsOfTheFirstAndLastLinesMergeOnBothDevices() throws {
         let (soup, printed) = try concurrentEdits(
-            laptopBody: "Two leeks\nPotatoes\nSalt\nPepper\nWater\n", desktopBody: "Leeks\nPotatoes\nSalt\nPepper\nStock\n")
+            laptopBody: "Two leeks\nPotatoes\nSalt\nPepper\nWater\n",
+            desktopBody: "Leeks\nPotatoes\nSalt\nPepper\nStock\n")
         #expect(!printed.contains("conflicts:"), "\(printed)")
         for store in [laptop, desktop] {
             #expect(try notes(store, "cat", soup).output == "Two leeks\nPotatoes\nSalt\nPepper\nStock\n")
@@ -56,9 +59,13 @@ import Testing
 
     @Test func sameLineEditsLeaveAConflictCopyThatEveryDeviceLists() throws {
         let (soup, printed) = try concurrentEdits(
-            laptopBody: "Leeks\nPotatoes\nSea salt\nPepper\nWater\n", desktopBody: "Leeks\nPotatoes\nNo salt\nPepper\nWater\n")
+            laptopBody: "Leeks\nPotatoes\nSea salt\nPepper\nWater\n",
+            desktopBody: "Leeks\nPotatoes\nNo salt\nPepper\nWater\n")
         // Each device says so when it finds the conflict.
-        #expect(printed.components(separatedBy: "conflicts: 1 concurrent edit could not merge; nothing was lost: see 'notes conflicts'").count == 3, "\(printed)")
+        #expect(
+            printed.components(
+                separatedBy: "conflicts: 1 concurrent edit could not merge; nothing was lost: see 'notes conflicts'"
+            ).count == 3, "\(printed)")
         // The laptop edited last: its stamp wins the line.
         var copies: [String] = []
         for store in [laptop, desktop] {
@@ -74,7 +81,9 @@ import Testing
             #expect(listing.contains("Soup (conflict, desktop, ") && listing.contains("(conflict copy)"), "\(listing)")
             let json = try JSONChecks.array(notes(store, "ls", "--json").output)
             #expect(json.filter { $0["conflictCopy"] as? Bool == true }.map { $0["id"] as? String } == [copy])
-            #expect(try notes(store, "conflicts").output.contains(": concurrent edits of the same lines; copy: Soup (conflict, desktop, "))
+            #expect(
+                try notes(store, "conflicts").output.contains(
+                    ": concurrent edits of the same lines; copy: Soup (conflict, desktop, "))
         }
         #expect(copies[0] == copies[1], "one copy, the same id on both devices")
     }
@@ -91,16 +100,21 @@ import Testing
         #expect(shown.hasPrefix("version:  \(first) (edit of the body)\n"))
         #expect(shown.hasSuffix("\n\n" + Self.base))
         let json = try JSONChecks.object(notes(laptop, "show", soup, "--version", first, "--json").output)
-        #expect(json["text"] as? String == Self.base && json["id"] as? String == first && json["current"] as? Bool == false)
+        #expect(
+            json["text"] as? String == Self.base && json["id"] as? String == first && json["current"] as? Bool == false)
 
         let diff = try notes(laptop, "diff", soup, first).output
-        #expect(diff == "--- Soup (\(first))\n+++ Soup (current)\n@@ -2,4 +2,4 @@\n Potatoes\n Salt\n Pepper\n-Water\n+Stock\n")
+        #expect(
+            diff
+                == "--- Soup (\(first))\n+++ Soup (current)\n@@ -2,4 +2,4 @@\n Potatoes\n Salt\n Pepper\n-Water\n+Stock\n"
+        )
         #expect(try notes(laptop, "diff", soup, first, second).output.hasSuffix("-Water\n+Stock\n"))
         #expect(try notes(laptop, "diff", soup, second).output == "")
         let colored = try NotesCommand.run(["diff", soup, first, "--color", "always"], store: laptop).output
         #expect(colored.contains("\u{1B}[31m-Water\u{1B}[0m") && colored.contains("\u{1B}[32m+Stock\u{1B}[0m"))
 
-        #expect(try notes(laptop, "history", soup, "--restore", first).output == "restored the body of version \(first)\n")
+        #expect(
+            try notes(laptop, "history", soup, "--restore", first).output == "restored the body of version \(first)\n")
         #expect(try notes(laptop, "cat", soup).output == Self.base)
         let after = try JSONChecks.array(notes(laptop, "history", soup, "--json").output)
         let restore = try #require(after.first)

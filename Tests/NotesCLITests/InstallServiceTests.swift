@@ -8,7 +8,8 @@ import Testing
     func installScript(_ arguments: [String], environment: [String: String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [SampleFiles.folder.deletingLastPathComponent().appendingPathComponent("install.sh").path] + arguments
+        process.arguments =
+            [SampleFiles.folder.deletingLastPathComponent().appendingPathComponent("install.sh").path] + arguments
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -37,12 +38,15 @@ import Testing
     @Test func uninstallRemovesTheInstalledFilesAndNothingElse() throws {
         let folder = TemporaryFolder("notes-uninstall")
         let prefix = folder.appending("prefix"), config = folder.appending("config")
-        let installed = ["bin/notes", "share/man/man1/notes.1", "share/bash-completion/completions/notes",
-                         "share/zsh/site-functions/_notes", "share/fish/vendor_completions.d/notes.fish"]
+        let installed = [
+            "bin/notes", "share/man/man1/notes.1", "share/bash-completion/completions/notes",
+            "share/zsh/site-functions/_notes", "share/fish/vendor_completions.d/notes.fish",
+        ]
         let others = ["bin/other", "share/man/man1/other.1"]
         for relative in installed + others {
             let url = prefix.appendingPathComponent(relative)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data("x".utf8).write(to: url)
         }
         let unit = config.appendingPathComponent("systemd/user/notes-watch.service")
@@ -56,8 +60,12 @@ import Testing
         let first = try uninstall()
         #expect(first.contains("removed notes from \(prefix.path) (5 files)"), "\(first)")
         #expect(first.contains("removed the user service"), "\(first)")
-        for relative in installed { #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent(relative).path)) }
-        for relative in others { #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(relative).path)) }
+        for relative in installed {
+            #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent(relative).path))
+        }
+        for relative in others {
+            #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(relative).path))
+        }
         #expect(!FileManager.default.fileExists(atPath: unit.path))
         #expect(try uninstall().contains("nothing to remove"))
     }

@@ -17,13 +17,20 @@ import Testing
     /// `ls --recursive --json` with each collection as its path, without its id and dates, as
     /// a Markdown export keeps a collection that needs no `.collection.md`.
     func collectionsByPath(_ store: URL) throws -> [String] {
-        let items = try JSONSerialization.jsonObject(with: Data(notes(store, "ls", "--recursive", "--json").output.utf8)) as? [[String: Any]] ?? []
-        let paths = Dictionary(items.map { ($0["id"] as? String ?? "", $0["path"] as? String ?? "") }, uniquingKeysWith: { first, _ in first })
+        let items =
+            try JSONSerialization.jsonObject(with: Data(notes(store, "ls", "--recursive", "--json").output.utf8))
+            as? [[String: Any]] ?? []
+        let paths = Dictionary(
+            items.map { ($0["id"] as? String ?? "", $0["path"] as? String ?? "") },
+            uniquingKeysWith: { first, _ in first })
         return try items.map { item in
             var item = item
-            if item["kind"] as? String == "collection" { item["id"] = nil; item["created"] = nil; item["modified"] = nil }
+            if item["kind"] as? String == "collection" {
+                item["id"] = nil; item["created"] = nil; item["modified"] = nil
+            }
             if let parent = item["parent"] as? String { item["parent"] = paths[parent] }
-            return String(decoding: try JSONSerialization.data(withJSONObject: item, options: [.sortedKeys]), as: UTF8.self)
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: item, options: [.sortedKeys]), as: UTF8.self)
         }
     }
 
@@ -44,7 +51,9 @@ import Testing
     @Test func badInputsAreOneLineAndANonZeroStatus() throws {
         #expect(try notes(source, "add", "kept").status == 0)
         let missing = try notes(source, "import", folder.appending("nowhere").path)
-        #expect(missing.status != 0 && missing.error.hasPrefix("notes: cannot use ") && missing.error.hasSuffix("no such file or directory\n"), "\(missing)")
+        #expect(
+            missing.status != 0 && missing.error.hasPrefix("notes: cannot use ")
+                && missing.error.hasSuffix("no such file or directory\n"), "\(missing)")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         try Data("x".utf8).write(to: out.appendingPathComponent("other.txt"))
         let full = try notes(source, "export", out.path)
@@ -71,34 +80,47 @@ import Testing
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
         try Data("mine\n".utf8).write(to: outside.appendingPathComponent("diary.md"))
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("Home.md").path, withDestinationPath: "../outside/diary.md")
-        try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("Work").path, withDestinationPath: "../outside")
+        try FileManager.default.createSymbolicLink(
+            atPath: out.appendingPathComponent("Home.md").path, withDestinationPath: "../outside/diary.md")
+        try FileManager.default.createSymbolicLink(
+            atPath: out.appendingPathComponent("Work").path, withDestinationPath: "../outside")
         #expect(try notes(source, "add", "Home", "--body", "water the plants\n").status == 0)
         let onFile = try notes(source, "export", out.path, "--force")
-        #expect(onFile.status == 1 && onFile.error == "notes: cannot export to '\(out.path)/Home.md': it is a symbolic link\n", "\(onFile)")
+        #expect(
+            onFile.status == 1
+                && onFile.error == "notes: cannot export to '\(out.path)/Home.md': it is a symbolic link\n", "\(onFile)"
+        )
         #expect(try String(contentsOf: outside.appendingPathComponent("diary.md"), encoding: .utf8) == "mine\n")
         try FileManager.default.removeItem(at: out.appendingPathComponent("Home.md"))
         let work = try notes(source, "mkcol", "Work").line
         #expect(try notes(source, "add", "Plan", "--in", work, "--body", "step one\n").status == 0)
         let onFolder = try notes(source, "export", out.path, "--force")
-        #expect(onFolder.status == 1 && onFolder.error == "notes: cannot export to '\(out.path)/Work': it is a symbolic link\n", "\(onFolder)")
+        #expect(
+            onFolder.status == 1
+                && onFolder.error == "notes: cannot export to '\(out.path)/Work': it is a symbolic link\n",
+            "\(onFolder)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["diary.md"])
 
-        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Samples/images/baseline.jpg").standardizedFileURL
+        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Samples/images/baseline.jpg"
+        ).standardizedFileURL
         try FileManager.default.copyItem(at: image, to: outside.appendingPathComponent("photo.jpg"))
         let vault = folder.appending("vault")
         try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: vault.appendingPathComponent("pic.jpg").path, withDestinationPath: "../outside/photo.jpg")
-        try FileManager.default.createSymbolicLink(atPath: vault.appendingPathComponent("assets").path, withDestinationPath: "../outside")
+        try FileManager.default.createSymbolicLink(
+            atPath: vault.appendingPathComponent("pic.jpg").path, withDestinationPath: "../outside/photo.jpg")
+        try FileManager.default.createSymbolicLink(
+            atPath: vault.appendingPathComponent("assets").path, withDestinationPath: "../outside")
         try Data("![a](pic.jpg)\n![b](assets/photo.jpg)\n".utf8).write(to: vault.appendingPathComponent("note.md"))
         let imported = try notes(target, "import", vault.path)
         #expect(imported.status == 65, "\(imported)")
-        #expect(imported.error == """
-            notes: assets: a symbolic link to outside what is imported, skipped
-            notes: note.md: image pic.jpg is a symbolic link to outside what is imported, not attached
-            notes: note.md: image assets/photo.jpg is a symbolic link to outside what is imported, not attached
+        #expect(
+            imported.error == """
+                notes: assets: a symbolic link to outside what is imported, skipped
+                notes: note.md: image pic.jpg is a symbolic link to outside what is imported, not attached
+                notes: note.md: image assets/photo.jpg is a symbolic link to outside what is imported, not attached
 
-            """, "\(imported)")
+                """, "\(imported)")
         #expect(imported.output == "created 1, updated 0, unchanged 0, images 0, skipped 3\n", "\(imported)")
         #expect(try notes(target, "attachments", "note").output == "")
     }
@@ -106,7 +128,9 @@ import Testing
     /// The sample store (Samples/fill-store.sh), with tags and an image, exported in each
     /// format and imported into an empty store: the same listing, bodies, tags and images.
     @Test(arguments: ["md", "json"]) func theSampleStoreRoundTrips(format: String) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Samples/fill-store.sh").standardizedFileURL
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Samples/fill-store.sh"
+        ).standardizedFileURL
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
         process.arguments = [script.path, "--store", source.path]
@@ -115,12 +139,16 @@ import Testing
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let items = try JSONSerialization.jsonObject(with: Data(notes(source, "ls", "--recursive", "--json").output.utf8)) as? [[String: Any]] ?? []
+        let items =
+            try JSONSerialization.jsonObject(with: Data(notes(source, "ls", "--recursive", "--json").output.utf8))
+            as? [[String: Any]] ?? []
         let noteIDs = items.filter { $0["kind"] as? String == "note" }.compactMap { $0["id"] as? String }
         #expect(noteIDs.count > 5)
         #expect(try notes(source, "tag", noteIDs[0], "work", "#urgent").status == 0)
         #expect(try notes(source, "tag", noteIDs[1], "work").status == 0)
-        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Samples/images/baseline.jpg").standardizedFileURL
+        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../Samples/images/baseline.jpg"
+        ).standardizedFileURL
         #expect(try notes(source, "attach", noteIDs[1], image.path, "--caption", "the plan").status == 0)
         let exported = try notes(source, "export", out.path, "--format", format)
         #expect(exported.status == 0 && exported.output.hasPrefix("exported \(noteIDs.count) notes, "), "\(exported)")
@@ -130,12 +158,18 @@ import Testing
         let listing: [[String]] = format == "json" ? [["ls", "--recursive", "--json"]] : []
         #expect(try collectionsByPath(target) == collectionsByPath(source))
         for arguments in listing + [["tags"], ["show", noteIDs[0], "--json"]] {
-            #expect(try NotesCommand.run(arguments, store: target).output == NotesCommand.run(arguments, store: source).output, "\(arguments)")
+            #expect(
+                try NotesCommand.run(arguments, store: target).output
+                    == NotesCommand.run(arguments, store: source).output, "\(arguments)")
         }
         // Attachments come in as new attachments of the same bytes, format, size and caption.
         func images(_ store: URL) throws -> [String] {
-            let list = try JSONSerialization.jsonObject(with: Data(notes(store, "attachments", noteIDs[1], "--json").output.utf8)) as? [[String: Any]] ?? []
-            return list.map { "\($0["sha256"]!) \($0["format"]!) \($0["width"]!)x\($0["height"]!) \($0["bytes"]!) \($0["caption"]!)" }
+            let list =
+                try JSONSerialization.jsonObject(
+                    with: Data(notes(store, "attachments", noteIDs[1], "--json").output.utf8)) as? [[String: Any]] ?? []
+            return list.map {
+                "\($0["sha256"]!) \($0["format"]!) \($0["width"]!)x\($0["height"]!) \($0["bytes"]!) \($0["caption"]!)"
+            }
         }
         #expect(try images(target) == images(source) && images(source).count == 1)
         for id in noteIDs { #expect(try notes(target, "cat", id).output == notes(source, "cat", id).output) }
@@ -146,14 +180,23 @@ import Testing
     /// On a terminal, an export and an import of more than a few hundred notes draw a
     /// progress line on standard error; through a pipe, they do not.
     @Test func largeExportsAndImportsShowProgressOnATerminal() throws {
-        let lines = (0..<450).map { "{\"id\":\"\(UUID().uuidString.lowercased())\",\"kind\":\"note\",\"name\":\"n\($0)\",\"parent\":null,\"body\":\"b\"}" }
+        let lines = (0..<450).map {
+            "{\"id\":\"\(UUID().uuidString.lowercased())\",\"kind\":\"note\",\"name\":\"n\($0)\",\"parent\":null,\"body\":\"b\"}"
+        }
         let file = folder.appending("many.jsonl")
-        try Data(([#"{"format":"note-collector-export","formatVersion":1}"#] + lines).joined(separator: "\n").utf8).write(to: file)
+        try Data(([#"{"format":"note-collector-export","formatVersion":1}"#] + lines).joined(separator: "\n").utf8)
+            .write(to: file)
         let imported = try NotesCommand.runOnTerminal(["import", file.path], store: source)
-        #expect(imported.status == 0 && imported.output.contains("importing") && imported.output.contains("created 450"), "\(imported.output)")
+        #expect(
+            imported.status == 0 && imported.output.contains("importing") && imported.output.contains("created 450"),
+            "\(imported.output)")
         let exported = try NotesCommand.runOnTerminal(["export", out.path], store: source)
-        #expect(exported.status == 0 && exported.output.contains("exporting") && exported.output.contains("exported 450 notes"), "\(exported.output)")
+        #expect(
+            exported.status == 0 && exported.output.contains("exporting")
+                && exported.output.contains("exported 450 notes"), "\(exported.output)")
         let piped = try notes(target, "import", out.path)
-        #expect(piped.status == 0 && piped.error.isEmpty && piped.output == "created 450, updated 0, unchanged 0, images 0, skipped 0\n", "\(piped)")
+        #expect(
+            piped.status == 0 && piped.error.isEmpty
+                && piped.output == "created 450, updated 0, unchanged 0, images 0, skipped 0\n", "\(piped)")
     }
 }

@@ -6,7 +6,8 @@ enum JSONChecks {
     /// A JSON array of objects.
     static func array(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
         let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
-        return try #require(value as? [[String: Any]], "not an array of objects: \(text)", sourceLocation: sourceLocation)
+        return try #require(
+            value as? [[String: Any]], "not an array of objects: \(text)", sourceLocation: sourceLocation)
     }
 
     /// A JSON object.
@@ -37,8 +38,11 @@ enum JSONChecks {
     /// Checks the fields every item has in `ls`, `show` and `search`, with their types.
     static func expectItemShape(_ item: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) {
         let id = item["id"] as? String
-        #expect(id.flatMap(UUID.init(uuidString:)) != nil && id == id?.lowercased(), "id: \(item)", sourceLocation: sourceLocation)
-        #expect(["note", "collection"].contains(item["kind"] as? String), "kind: \(item)", sourceLocation: sourceLocation)
+        #expect(
+            id.flatMap(UUID.init(uuidString:)) != nil && id == id?.lowercased(), "id: \(item)",
+            sourceLocation: sourceLocation)
+        #expect(
+            ["note", "collection"].contains(item["kind"] as? String), "kind: \(item)", sourceLocation: sourceLocation)
         #expect(item["name"] is String, "name: \(item)", sourceLocation: sourceLocation)
         #expect(item["path"] is String, "path: \(item)", sourceLocation: sourceLocation)
         let parent = item["parent"]

@@ -9,7 +9,8 @@ import Testing
         let items = try fixture.list(["--recursive"])
         #expect(items.count == 5)
         for item in items { JSONChecks.expectItemShape(item) }
-        let byID = Dictionary(uniqueKeysWithValues: items.compactMap { item in (item["id"] as? String).map { ($0, item) } })
+        let byID = Dictionary(
+            uniqueKeysWithValues: items.compactMap { item in (item["id"] as? String).map { ($0, item) } })
         #expect(byID[tree.work]?["kind"] as? String == "collection")
         #expect(byID[tree.plan]?["kind"] as? String == "note")
         #expect(byID[tree.work]?["parent"] is NSNull)

@@ -65,7 +65,8 @@ import Testing
         try Data("x".utf8).write(to: blobs.appendingPathComponent(String(repeating: "e", count: 64)))
         let checked = try notes("check", "--repair")
         #expect(checked.status != 0)
-        #expect(checked.output.hasPrefix("removed 1 leftover\nmissing blob: blobs/\(blob) of attachment "), "\(checked)")
+        #expect(
+            checked.output.hasPrefix("removed 1 leftover\nmissing blob: blobs/\(blob) of attachment "), "\(checked)")
         #expect(checked.output.split(separator: "\n").count == 2)
         #expect(checked.error == "notes: the store has 1 problem\n", "\(checked)")
     }

@@ -69,7 +69,8 @@ import Testing
             let unknown = section.mentionedOptions.subtracting(command.allOptions)
             #expect(
                 unknown.isEmpty,
-                "'.SS \(command.name)' in man/notes.1 names \(Self.listed(unknown)), not in 'notes \(command.name) --help'")
+                "'.SS \(command.name)' in man/notes.1 names \(Self.listed(unknown)), not in 'notes \(command.name) --help'"
+            )
         }
     }
 
@@ -134,11 +135,12 @@ extension ManPageTests {
         /// `sync enable`.
         var commands: [Help] {
             subcommands.flatMap { command -> [Help] in
-                [command] + command.commands.map { nested in
-                    var named = nested
-                    named.name = command.name + " " + nested.name
-                    return named
-                }
+                [command]
+                    + command.commands.map { nested in
+                        var named = nested
+                        named.name = command.name + " " + nested.name
+                        return named
+                    }
             }
         }
 

@@ -71,7 +71,9 @@ import Testing
         let new = try fixture.add("Draft", body: "new")
         #expect(try fixture.show("Draft")["id"] as? String == new)
         try fixture.succeed(["rm", "Draft"])
-        fixture.expectFailure(try fixture.run(["restore", "Draft"]), status: 64, mentioning: [String(old.prefix(8)), String(new.prefix(8))])
+        fixture.expectFailure(
+            try fixture.run(["restore", "Draft"]), status: 64,
+            mentioning: [String(old.prefix(8)), String(new.prefix(8))])
         try fixture.succeed(["restore", old])
         #expect(try fixture.show("Draft")["id"] as? String == old)
     }
@@ -106,7 +108,9 @@ import Testing
             try fixture.run(["show", "--exact", "launch"]), status: 64,
             mentioning: ["no item matches 'launch'", "the closest: \(tree.launch.prefix(8)) Work/Ideas/Launch"])
         fixture.expectFailure(try fixture.run(["cat", "laucnh"]), status: 64, mentioning: ["Work/Ideas/Launch"])
-        fixture.expectFailure(try fixture.run(["mv", "Work/Plan", "--to", "idea", "--exact"]), status: 64, mentioning: ["'idea'", "Work/Ideas"])
+        fixture.expectFailure(
+            try fixture.run(["mv", "Work/Plan", "--to", "idea", "--exact"]), status: 64,
+            mentioning: ["'idea'", "Work/Ideas"])
         #expect(try fixture.show(tree.plan)["path"] as? String == "Work/Plan")
     }
 
@@ -116,10 +120,14 @@ import Testing
         let first = try fixture.add("Todo", in: "Work", body: "one")
         let second = try fixture.add("TODO", in: "Work/Ideas", body: "two")
         let snapshot = try fixture.snapshot()
-        for arguments in [["rm", "todo"], ["edit", "todo", "--body", "three"], ["tag", "todo", "x"], ["append", "todo", "more"]] {
+        for arguments in [
+            ["rm", "todo"], ["edit", "todo", "--body", "three"], ["tag", "todo", "x"], ["append", "todo", "more"],
+        ] {
             fixture.expectFailure(
                 try fixture.run(arguments), status: 64,
-                mentioning: ["'todo' matches 2 items", "\(first.prefix(8)) Work/Todo", "\(second.prefix(8)) Work/Ideas/TODO"])
+                mentioning: [
+                    "'todo' matches 2 items", "\(first.prefix(8)) Work/Todo", "\(second.prefix(8)) Work/Ideas/TODO",
+                ])
         }
         #expect(try fixture.snapshot() == snapshot)
     }
@@ -140,7 +148,10 @@ import Testing
         #expect(unknown.status == 64, "\(unknown)")
         let missing = try JSONChecks.object(unknown.output)
         #expect(missing["error"] as? String == "unknown")
-        #expect((missing["candidates"] as? [[String: Any]])?.compactMap { $0["path"] as? String }.sorted() == ["Work/Ideas/Launch", "Work/Launch"])
+        #expect(
+            (missing["candidates"] as? [[String: Any]])?.compactMap { $0["path"] as? String }.sorted() == [
+                "Work/Ideas/Launch", "Work/Launch",
+            ])
         let none = try JSONChecks.object(try fixture.run(["ls", "--json", "zzzz"]).output)
         #expect((none["candidates"] as? [Any])?.isEmpty == true)
     }

@@ -19,7 +19,9 @@ import Testing
     }
 
     func names(_ store: URL) throws -> [String] {
-        let items = try JSONSerialization.jsonObject(with: Data(try notes(store, "ls", "--json").output.utf8)) as? [[String: Any]] ?? []
+        let items =
+            try JSONSerialization.jsonObject(with: Data(try notes(store, "ls", "--json").output.utf8))
+            as? [[String: Any]] ?? []
         return items.compactMap { $0["name"] as? String }.sorted()
     }
 
@@ -51,7 +53,9 @@ import Testing
                 try manager.createDirectory(at: target, withIntermediateDirectories: true)
             } else {
                 let bytes = try Data(contentsOf: backup.appendingPathComponent(path))
-                if !manager.fileExists(atPath: target.path) { _ = manager.createFile(atPath: target.path, contents: nil) }
+                if !manager.fileExists(atPath: target.path) {
+                    _ = manager.createFile(atPath: target.path, contents: nil)
+                }
                 let handle = try FileHandle(forWritingTo: target)
                 try handle.truncate(atOffset: 0)
                 try handle.write(contentsOf: bytes)
@@ -86,12 +90,15 @@ import Testing
     }
 
     func deviceID(_ store: URL) throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try notes(store, "sync", "status", "--json").output.utf8)) as? [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try notes(store, "sync", "status", "--json").output.utf8))
+            as? [String: Any]
         return (status?["device"] as? [String: Any])?["id"] as? String ?? ""
     }
 
     func inode(_ store: URL) throws -> Int {
-        try FileManager.default.attributesOfItem(atPath: store.appendingPathComponent("store.sqlite").path)[.systemFileNumber] as? Int ?? 0
+        try FileManager.default.attributesOfItem(atPath: store.appendingPathComponent("store.sqlite").path)[
+            .systemFileNumber] as? Int ?? 0
     }
 
     @Test func aStoreRestoredFromABackupTakesANewDeviceIDAndLosesNothing() throws {
@@ -195,9 +202,13 @@ import Testing
             let all = try names(store)
             let kept = all.filter { $0.hasPrefix("Soup (kept, laptop, ") }
             #expect(kept.count == 2, "\(store.lastPathComponent): \(all)")
-            let items = try JSONSerialization.jsonObject(with: Data(try quick(store, "ls", "--json").output.utf8)) as? [[String: Any]] ?? []
+            let items =
+                try JSONSerialization.jsonObject(with: Data(try quick(store, "ls", "--json").output.utf8))
+                as? [[String: Any]] ?? []
             for item in items where (item["name"] as? String)?.hasPrefix("Soup (kept, ") == true {
-                #expect(try quick(store, "cat", item["id"] as? String ?? "").line == "written on the laptop, never published")
+                #expect(
+                    try quick(store, "cat", item["id"] as? String ?? "").line
+                        == "written on the laptop, never published")
             }
             #expect(try quick(store, "check").output == "ok\n")
         }

@@ -13,7 +13,9 @@ import Testing
         #expect(try fixture.succeed(["search", "--save", "drafts", "prop:status=draft"]).output.contains("Soup"))
         try fixture.succeed(["search", "--save", "leeks", "leeks", "-beef"])
         #expect(try fixture.succeed(["search", "--saved"]).output == "drafts: prop:status=draft\nleeks: leeks -beef\n")
-        let json = try JSONSerialization.jsonObject(with: Data(try fixture.succeed(["search", "--saved", "--json"]).output.utf8)) as? [[String: String]]
+        let json =
+            try JSONSerialization.jsonObject(
+                with: Data(try fixture.succeed(["search", "--saved", "--json"]).output.utf8)) as? [[String: String]]
         #expect(json?.first == ["name": "drafts", "query": "prop:status=draft"])
         let run = try fixture.succeed(["search", "--run", "leeks"]).output
         #expect(run.contains("Soup") && !run.contains("Stew"), "\(run)")
@@ -23,11 +25,14 @@ import Testing
         try fixture.succeed(["search", "--forget", "drafts"])
         #expect(try fixture.succeed(["search", "--saved"]).output == "leeks: leeks -beef\n")
 
-        fixture.expectFailure(try fixture.run(["search", "--run", "drafts"]), status: 65, mentioning: ["no search is saved as 'drafts'"])
+        fixture.expectFailure(
+            try fixture.run(["search", "--run", "drafts"]), status: 65, mentioning: ["no search is saved as 'drafts'"])
         fixture.expectFailure(try fixture.run(["search", "--forget", "drafts"]), status: 65, mentioning: ["drafts"])
-        fixture.expectFailure(try fixture.run(["search", "--save", "bad", "(open"]), status: 64, mentioning: ["column 1"])
+        fixture.expectFailure(
+            try fixture.run(["search", "--save", "bad", "(open"]), status: 64, mentioning: ["column 1"])
         fixture.expectFailure(try fixture.run(["search", "--saved", "words"]), status: 64, mentioning: ["--saved"])
-        fixture.expectFailure(try fixture.run(["search", "--save", "a", "--run", "b", "x"]), status: 64, mentioning: ["--run"])
+        fixture.expectFailure(
+            try fixture.run(["search", "--save", "a", "--run", "b", "x"]), status: 64, mentioning: ["--run"])
         #expect(try fixture.succeed(["search", "--saved"]).output == "leeks: leeks -beef\n")
     }
 

@@ -15,7 +15,9 @@ import Testing
         #expect(phrase.compactMap { $0["name"] as? String } == ["Call Anna"])
         let bad = try fixture.run(["search", "anna", "(flat"])
         #expect(bad.status == 64 && bad.output.isEmpty, "\(bad)")
-        #expect(bad.error == "notes: invalid search: '(' opens a group that no ')' closes at column 6 of the query\n", "\(bad)")
+        #expect(
+            bad.error == "notes: invalid search: '(' opens a group that no ')' closes at column 6 of the query\n",
+            "\(bad)")
         let typo = try fixture.run(["search", "anna", "--limt", "3"])
         #expect(typo.status == 64 && typo.error.contains("unknown option '--limt'"), "\(typo)")
     }
@@ -115,7 +117,9 @@ import Testing
         try fixture.succeed(["tag", "Home", "work/home"])
         try fixture.succeed(["rm", "Home"])
         func paths(_ arguments: String...) throws -> [String] {
-            try JSONChecks.array(fixture.succeed(["search"] + arguments + ["--json"]).output).compactMap { $0["path"] as? String }
+            try JSONChecks.array(fixture.succeed(["search"] + arguments + ["--json"]).output).compactMap {
+                $0["path"] as? String
+            }
         }
         #expect(try paths("tag:work") == ["Work/Plan"])
         #expect(try paths("tag:work", "is:trashed") == ["Home"])
@@ -134,7 +138,10 @@ import Testing
         let snapshot = try fixture.snapshot()
         let cases: [([String], String)] = [
             (["plan", "is:deleted"], "'is:' takes 'trashed' or 'conflict', not 'deleted' at column 9 of the query"),
-            (["modified:>7x"], "'modified:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '>7x' at column 10 of the query"),
+            (
+                ["modified:>7x"],
+                "'modified:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '>7x' at column 10 of the query"
+            ),
             (["tag:"], "'tag:' needs a value after it at column 1 of the query"),
             (["plan", "in:Nowhere"], "'in:' names no item 'Nowhere' at column 6 of the query"),
             (["in:Work/Plan"], "'in:' takes a collection, and 'Work/Plan' is a note at column 1 of the query"),

@@ -38,7 +38,9 @@ import Testing
 
     /// Where `note` is shown on `store`: its path, or `trash` when it is in the trash.
     func place(of note: String, on store: URL, _ offset: String? = nil) throws -> String {
-        let shown = try JSONSerialization.jsonObject(with: Data(notes(store, offset, "show", note, "--json").output.utf8)) as? [String: Any]
+        let shown =
+            try JSONSerialization.jsonObject(with: Data(notes(store, offset, "show", note, "--json").output.utf8))
+            as? [String: Any]
         if shown?["trashed"] as? Bool == true { return "trash" }
         return shown?["path"] as? String ?? "?"
     }

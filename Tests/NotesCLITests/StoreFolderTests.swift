@@ -47,13 +47,15 @@ import Testing
         let fromEnvironment = fixture.file("env-store")
         let dataHome = fixture.defaultDataHome
         let first = try NotesCommand.run(
-            ["add", "Via NOTES_STORE"], environment: ["NOTES_STORE": fromEnvironment.path, "XDG_DATA_HOME": dataHome.path])
+            ["add", "Via NOTES_STORE"],
+            environment: ["NOTES_STORE": fromEnvironment.path, "XDG_DATA_HOME": dataHome.path])
         #expect(first.status == 0, "\(first)")
         #expect(FileManager.default.fileExists(atPath: fromEnvironment.appendingPathComponent("store.sqlite").path))
         #expect(!FileManager.default.fileExists(atPath: dataHome.path))
         let second = try NotesCommand.run(["add", "Via XDG_DATA_HOME"], environment: ["XDG_DATA_HOME": dataHome.path])
         #expect(second.status == 0, "\(second)")
-        let inDataHome = try JSONChecks.array(fixture.succeed(["ls", "--json"], store: dataHome.appendingPathComponent("notes")).output)
+        let inDataHome = try JSONChecks.array(
+            fixture.succeed(["ls", "--json"], store: dataHome.appendingPathComponent("notes")).output)
         #expect(JSONChecks.names(inDataHome) == ["Via XDG_DATA_HOME"])
     }
 }

@@ -45,7 +45,8 @@ import Testing
             #expect(try notes(laptop, "add", "note \(round)", "--body", "x").status == 0)
             #expect(try notes(laptop, "sync", "now").status == 0)
         }
-        let command = [NotesCommand.binary.path, "--store", desktop.path, "sync", "now"].map { "'\($0)'" }.joined(separator: " ")
+        let command = [NotesCommand.binary.path, "--store", desktop.path, "sync", "now"].map { "'\($0)'" }.joined(
+            separator: " ")
         let script = Process()
         script.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         script.arguments = ["-qec", command, "/dev/null"]
@@ -67,7 +68,9 @@ import Testing
         for cloud in [folder.appending("missing").path, "/missing/cloud"] {
             let result = try notes(laptop, "sync", "enable", "--cloud", cloud)
             #expect(result.status == 64, "\(result)")
-            #expect(result.error.hasPrefix("notes: cannot use '\(cloud)' as the cloud folder: it does not exist"), "\(result)")
+            #expect(
+                result.error.hasPrefix("notes: cannot use '\(cloud)' as the cloud folder: it does not exist"),
+                "\(result)")
             #expect(result.error.hasSuffix("(see 'notes sync enable --help')\n"), "\(result)")
             #expect(!FileManager.default.fileExists(atPath: laptop.path), "the store folder was made")
         }
@@ -81,13 +84,16 @@ import Testing
     /// Every file and folder a device writes into the cloud folder, at enable and at later
     /// exports, is private (0600, 0700), or readable by the group when asked.
     @Test(arguments: [(false, mode_t(0o600), mode_t(0o700)), (true, mode_t(0o640), mode_t(0o750))])
-    func whatADeviceWritesIntoTheCloudIsPrivateUnlessGroupAccessIsAsked(_ group: Bool, _ fileMode: mode_t, _ folderMode: mode_t) throws {
+    func whatADeviceWritesIntoTheCloudIsPrivateUnlessGroupAccessIsAsked(
+        _ group: Bool, _ fileMode: mode_t, _ folderMode: mode_t
+    ) throws {
         let previous = umask(0o022)
         defer { umask(previous) }
         let image = SampleFiles.image("plain.png").path
         #expect(try notes(laptop, "add", "before", "--body", "x").status == 0)
         let enable = try NotesCommand.run(
-            ["sync", "enable", "--cloud", cloud.path, "--device-name", "laptop"] + (group ? ["--group-access"] : []), store: laptop)
+            ["sync", "enable", "--cloud", cloud.path, "--device-name", "laptop"] + (group ? ["--group-access"] : []),
+            store: laptop)
         #expect(enable.status == 0, "\(enable)")
         let note = try notes(laptop, "add", "after", "--body", "y").line
         #expect(try notes(laptop, "attach", note, image).status == 0)
@@ -102,7 +108,8 @@ import Testing
             #expect(mode == (isFolder ? folderMode : fileMode), "\(url.path): \(String(mode, radix: 8))")
             checked += 1
         }
-        #expect(checked >= 9, "container, devices, logs, blobs, a log folder, logs, a blob, a registration, the sentinel")
+        #expect(
+            checked >= 9, "container, devices, logs, blobs, a log folder, logs, a blob, a registration, the sentinel")
     }
 
     @Test func enablingAgainWithoutTheCloudFolderReattachesWhereTheStoreWas() throws {
@@ -110,12 +117,15 @@ import Testing
         #expect(try notes(laptop, "sync", "disable").status == 0)
         let again = try notes(laptop, "sync", "enable")
         #expect(again.status == 0, "\(again)")
-        #expect(again.output.hasPrefix("sync on: device 'laptop' in '\(cloud.appendingPathComponent("NoteCollector").path)'"), "\(again)")
+        #expect(
+            again.output.hasPrefix(
+                "sync on: device 'laptop' in '\(cloud.appendingPathComponent("NoteCollector").path)'"), "\(again)")
         // Switched off by the sentinel going: enabling again brings the container back there.
         try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector"))
         #expect(try notes(laptop, "sync", "now").status == 1)
         #expect(try notes(laptop, "sync", "enable").status == 0)
-        #expect(FileManager.default.fileExists(atPath: cloud.appendingPathComponent("NoteCollector/container.json").path))
+        #expect(
+            FileManager.default.fileExists(atPath: cloud.appendingPathComponent("NoteCollector/container.json").path))
         #expect(try notes(laptop, "sync", "status").output.contains("state:     on"))
     }
 
@@ -133,7 +143,8 @@ import Testing
         #expect(refused.status == 64 && refused.error.contains("give --move"), "\(refused)")
         #expect(try notes(laptop, "sync", "status").output.contains(cloud.path))
         let moved = try notes(laptop, "sync", "enable", "--cloud", other.path, "--move")
-        #expect(moved.status == 0 && moved.output.contains("device 'laptop' in '\(other.path)/NoteCollector'"), "\(moved)")
+        #expect(
+            moved.status == 0 && moved.output.contains("device 'laptop' in '\(other.path)/NoteCollector'"), "\(moved)")
         // The same folder again needs no --move.
         #expect(try notes(laptop, "sync", "enable", "--cloud", other.path).status == 0)
     }
@@ -206,7 +217,9 @@ import Testing
     @Test func statusOfAStoreThatNeverSyncedSaysEnablingSendsEverything() throws {
         #expect(try notes(laptop, "add", "Before", "--body", "saved before sync").status == 0)
         let before = try notes(laptop, "sync", "status")
-        #expect(before.output.contains("pending:   never synced: 'notes sync enable' sends everything this store holds"), "\(before)")
+        #expect(
+            before.output.contains("pending:   never synced: 'notes sync enable' sends everything this store holds"),
+            "\(before)")
         let json = try notes(laptop, "sync", "status", "--json")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect(object["recordsChanges"] as? Bool == false && object["pendingExports"] as? Int == 0)
@@ -214,7 +227,9 @@ import Testing
         #expect(try notes(laptop, "add", "After", "--body", "saved with sync on").status == 0)
         #expect(try notes(laptop, "sync", "status").output.contains("pending:   1 change to export"))
         let on = try notes(laptop, "sync", "status", "--json")
-        #expect((try JSONSerialization.jsonObject(with: Data(on.output.utf8)) as? [String: Any])?["recordsChanges"] as? Bool == true)
+        #expect(
+            (try JSONSerialization.jsonObject(with: Data(on.output.utf8)) as? [String: Any])?["recordsChanges"] as? Bool
+                == true)
         #expect(try notes(laptop, "sync", "now").status == 0)
         try enable(desktop, "desktop")
         #expect(try names(desktop) == ["After", "Before"])
@@ -236,11 +251,15 @@ import Testing
         #expect(Set(all.compactMap { $0["name"] as? String }) == ["laptop", "desktop"])
         #expect(object["catchUp"] is NSNull)
         // A catch-up of a live process (this one stands for it), as an importing one writes it.
-        let catchUp = #"{"changesApplied":12000,"logsApplied":3,"logsToApply":26,"process":\#(getpid()),"started":"2026-11-23T07:00:00.000Z"}"#
+        let catchUp =
+            #"{"changesApplied":12000,"logsApplied":3,"logsToApply":26,"process":\#(getpid()),"started":"2026-11-23T07:00:00.000Z"}"#
         try catchUp.write(to: laptop.appendingPathComponent("catch-up.json"), atomically: true, encoding: .utf8)
-        #expect(try notes(laptop, "sync", "status").output.contains(
-            "catch-up:  3 of 26 logs applied, 12000 changes (process \(getpid()), since 2026-11-23T07:00:00.000Z)"))
-        let during = try JSONSerialization.jsonObject(with: Data(try notes(laptop, "sync", "status", "--json").output.utf8)) as? [String: Any]
+        #expect(
+            try notes(laptop, "sync", "status").output.contains(
+                "catch-up:  3 of 26 logs applied, 12000 changes (process \(getpid()), since 2026-11-23T07:00:00.000Z)"))
+        let during =
+            try JSONSerialization.jsonObject(with: Data(try notes(laptop, "sync", "status", "--json").output.utf8))
+            as? [String: Any]
         let shown = try #require(during?["catchUp"] as? [String: Any])
         #expect(shown["logsToApply"] as? Int == 26 && shown["pid"] as? Int == Int(getpid()))
     }
@@ -251,7 +270,10 @@ import Testing
         try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector/container.json"))
         let now = try notes(laptop, "sync", "now")
         #expect(now.status == 1)
-        #expect(now.error == "notes: sync is off: the container's sentinel container.json is gone: sync was switched off or the container was wiped\n")
+        #expect(
+            now.error
+                == "notes: sync is off: the container's sentinel container.json is gone: sync was switched off or the container was wiped\n"
+        )
         #expect(try notes(laptop, "sync", "status").output.hasPrefix("state:     off: the container's sentinel"))
         #expect(try names(laptop) == ["precious"])
         try enable(laptop, "laptop")
@@ -285,11 +307,13 @@ import Testing
         #expect(try notes(desktop, "add", "four").status == 0)
         #expect(try notes(desktop, "sync", "now").status == 0)
         let logs = cloud.appendingPathComponent("NoteCollector/logs")
-        let laptopLogs = try #require(try FileManager.default.contentsOfDirectory(atPath: logs.path).first { folder in
-            try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(folder).path).count > 1
-        })
+        let laptopLogs = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: logs.path).first { folder in
+                try FileManager.default.contentsOfDirectory(atPath: logs.appendingPathComponent(folder).path).count > 1
+            })
         let folder = logs.appendingPathComponent(laptopLogs)
-        let sequences = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        let sequences = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
+            .sorted()
         for name in sequences.suffix(2) { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
 
         let tablet = self.folder.appending("tablet")

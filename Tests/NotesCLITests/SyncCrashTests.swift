@@ -20,7 +20,8 @@ import Testing
 
     func listing(_ store: URL) throws -> [String] {
         let result = try notes(store, ["ls", "--recursive", "--trash", "--json"])
-        let live = try JSONSerialization.jsonObject(with: Data(try notes(store, ["ls", "--recursive", "--json"]).output.utf8))
+        let live = try JSONSerialization.jsonObject(
+            with: Data(try notes(store, ["ls", "--recursive", "--json"]).output.utf8))
         let trash = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
         return ((live as? [[String: Any]] ?? []) + (trash as? [[String: Any]] ?? []))
             .map { "\($0["id"] ?? "") \($0["name"] ?? "") \($0["parent"] ?? "nil") \($0["trashed"] ?? "")" }.sorted()
@@ -30,11 +31,16 @@ import Testing
     func makeChanges(_ round: Int) throws {
         #expect(try notes(writer, ["mkcol", "Round \(round)"]).status == 0)
         for index in 0..<3 {
-            #expect(try notes(writer, ["add", "Note \(round).\(index)", "--in", "Round \(round)", "--body", "text \(index)"]).status == 0)
+            #expect(
+                try notes(
+                    writer, ["add", "Note \(round).\(index)", "--in", "Round \(round)", "--body", "text \(index)"]
+                ).status == 0)
         }
         #expect(try notes(writer, ["edit", "Round \(round)/Note \(round).0", "--body", "edited"]).status == 0)
         #expect(try notes(writer, ["rm", "Round \(round)/Note \(round).1"]).status == 0)
-        #expect(try notes(writer, ["attach", "Round \(round)/Note \(round).2", SampleFiles.image("plain.png").path]).status == 0)
+        #expect(
+            try notes(writer, ["attach", "Round \(round)/Note \(round).2", SampleFiles.image("plain.png").path]).status
+                == 0)
     }
 
     /// On a plain container, and on an encrypted one.
@@ -42,7 +48,9 @@ import Testing
     func syncKilledAnywhereLosesNothingAndAppliesNothingTwice(encrypted: Bool) throws {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         let encrypt = encrypted ? ["--encrypt"] : []
-        #expect(try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"] + encrypt).status == 0)
+        #expect(
+            try notes(writer, ["sync", "enable", "--cloud", cloud.path, "--device-name", "writer"] + encrypt).status
+                == 0)
         #expect(try notes(reader, ["sync", "enable", "--cloud", cloud.path, "--device-name", "reader"]).status == 0)
         let points = [
             ("export.blob", writer), ("export.log", writer), ("export.commit", writer),

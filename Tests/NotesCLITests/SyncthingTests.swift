@@ -32,10 +32,13 @@ struct SyncthingTests {
     /// The laptop enables on host A; once the engine has carried its container to host B, the
     /// desktop enables there; then both watch.
     func attached(_ pair: SyncthingPair) throws -> [BackgroundNotes] {
-        #expect(try notes(laptop, "sync", "enable", "--cloud", pair.clouds[0].path, "--device-name", "laptop").status == 0)
+        #expect(
+            try notes(laptop, "sync", "enable", "--cloud", pair.clouds[0].path, "--device-name", "laptop").status == 0)
         let sentinel = pair.clouds[1].appendingPathComponent("NoteCollector/container.json")
         #expect(eventually(within: 20) { FileManager.default.fileExists(atPath: sentinel.path) })
-        #expect(try notes(desktop, "sync", "enable", "--cloud", pair.clouds[1].path, "--device-name", "desktop").status == 0)
+        #expect(
+            try notes(desktop, "sync", "enable", "--cloud", pair.clouds[1].path, "--device-name", "desktop").status == 0
+        )
         return try [laptop, desktop].map { store in
             let watcher = try BackgroundNotes(["watch"], store: store)
             #expect(eventually { (try? notes(store, "sync", "status").output.contains("watcher:   running")) == true })
@@ -55,7 +58,9 @@ struct SyncthingTests {
         }
         expected.sort()
         for store in [laptop, desktop] {
-            #expect(eventually(within: 30, pollingEvery: 0.1) { names(store) == expected }, "\(store.lastPathComponent): \(names(store))")
+            #expect(
+                eventually(within: 30, pollingEvery: 0.1) { names(store) == expected },
+                "\(store.lastPathComponent): \(names(store))")
         }
         for watcher in watchers { #expect(watcher.stop(SIGINT) == 0) }
         for store in [laptop, desktop] {
@@ -77,11 +82,15 @@ struct SyncthingTests {
             environment: environment)
         #expect(made.status == 0, "\(made)")
         let copy = pair.clouds[1].appendingPathComponent("NoteCollector")
-        #expect(eventually(within: 20) {
-            ["container.json", "key.json"].allSatisfy { FileManager.default.fileExists(atPath: copy.appendingPathComponent($0).path) }
-        })
+        #expect(
+            eventually(within: 20) {
+                ["container.json", "key.json"].allSatisfy {
+                    FileManager.default.fileExists(atPath: copy.appendingPathComponent($0).path)
+                }
+            })
         let joined = try NotesCommand.run(
-            ["sync", "enable", "--cloud", pair.clouds[1].path, "--device-name", "desktop"], store: desktop, environment: environment)
+            ["sync", "enable", "--cloud", pair.clouds[1].path, "--device-name", "desktop"], store: desktop,
+            environment: environment)
         #expect(joined.status == 0, "\(joined)")
         let watchers = try [laptop, desktop].map { store in
             let watcher = try BackgroundNotes(["watch"], store: store)
@@ -92,7 +101,9 @@ struct SyncthingTests {
         #expect(try notes(desktop, "add", "Wombat from the desktop").status == 0)
         let expected = ["Quetzal from the laptop", "Wombat from the desktop"]
         for store in [laptop, desktop] {
-            #expect(eventually(within: 30, pollingEvery: 0.1) { names(store) == expected }, "\(store.lastPathComponent): \(names(store))")
+            #expect(
+                eventually(within: 30, pollingEvery: 0.1) { names(store) == expected },
+                "\(store.lastPathComponent): \(names(store))")
         }
         for watcher in watchers { #expect(watcher.stop(SIGINT) == 0) }
         let files = FileManager.default.enumerator(atPath: copy.path)?.compactMap { $0 as? String } ?? []
@@ -114,9 +125,10 @@ struct SyncthingTests {
         #expect(try notes(laptop, "edit", "Plan", "--body", "ONE\ntwo\nthree\n").status == 0)
         #expect(try notes(desktop, "edit", "Plan", "--body", "one\ntwo\nTHREE\n").status == 0)
         for store in [laptop, desktop] {
-            #expect(eventually(within: 30, pollingEvery: 0.1) {
-                (try? notes(store, "cat", "Plan").output) == "ONE\ntwo\nTHREE\n"
-            }, "\(store.lastPathComponent)")
+            #expect(
+                eventually(within: 30, pollingEvery: 0.1) {
+                    (try? notes(store, "cat", "Plan").output) == "ONE\ntwo\nTHREE\n"
+                }, "\(store.lastPathComponent)")
         }
         for watcher in watchers { #expect(watcher.stop(SIGINT) == 0) }
     }
@@ -144,15 +156,19 @@ struct SyncthingTests {
         for watcher in watchers { #expect(watcher.stop(SIGINT) == 0) }
         #expect(try notes(laptop, "add", "first").status == 0)
         #expect(try notes(laptop, "sync", "now").status == 0)
-        let status = try JSONSerialization.jsonObject(with: Data(try notes(laptop, "sync", "status", "--json").output.utf8)) as? [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try notes(laptop, "sync", "status", "--json").output.utf8))
+            as? [String: Any]
         let device = (status?["device"] as? [String: Any])?["id"] as? String ?? ""
         let logs = pair.clouds[1].appendingPathComponent("NoteCollector/logs/\(device)")
-        #expect(eventually(within: 30, pollingEvery: 0.1) {
-            FileManager.default.fileExists(atPath: logs.appendingPathComponent("000000000001.log").path)
-        })
+        #expect(
+            eventually(within: 30, pollingEvery: 0.1) {
+                FileManager.default.fileExists(atPath: logs.appendingPathComponent("000000000001.log").path)
+            })
         try Data("half a log".utf8).write(to: logs.appendingPathComponent(".syncthing.000000000002.log.tmp"))
         let conflict = "000000000001.sync-conflict-20261123-110000-SY4CGWC.log"
-        try FileManager.default.copyItem(at: logs.appendingPathComponent("000000000001.log"), to: logs.appendingPathComponent(conflict))
+        try FileManager.default.copyItem(
+            at: logs.appendingPathComponent("000000000001.log"), to: logs.appendingPathComponent(conflict))
         let synced = try notes(desktop, "sync", "now")
         #expect(synced.status == 0, "\(synced)")
         #expect(names(desktop) == ["first"])
@@ -168,12 +184,16 @@ struct SyncthingTests {
         defer { pair.stop() }
         #expect(try notes(laptop, "add", "from the laptop").status == 0)
         #expect(try notes(desktop, "add", "from the desktop").status == 0)
-        #expect(try notes(laptop, "sync", "enable", "--cloud", pair.clouds[0].path, "--device-name", "laptop").status == 0)
-        #expect(try notes(desktop, "sync", "enable", "--cloud", pair.clouds[1].path, "--device-name", "desktop").status == 0)
+        #expect(
+            try notes(laptop, "sync", "enable", "--cloud", pair.clouds[0].path, "--device-name", "laptop").status == 0)
+        #expect(
+            try notes(desktop, "sync", "enable", "--cloud", pair.clouds[1].path, "--device-name", "desktop").status == 0
+        )
         let watchers = try [laptop, desktop].map { try BackgroundNotes(["watch"], store: $0) }
         let expected = ["from the desktop", "from the laptop"]
         for store in [laptop, desktop] {
-            #expect(eventually(within: 40, pollingEvery: 0.2) { names(store) == expected && state(store) == "on" },
+            #expect(
+                eventually(within: 40, pollingEvery: 0.2) { names(store) == expected && state(store) == "on" },
                 "\(store.lastPathComponent): \(names(store)) \(state(store) ?? "-")")
         }
         for watcher in watchers { #expect(watcher.stop(SIGINT) == 0) }
@@ -181,10 +201,17 @@ struct SyncthingTests {
         // the copy to the other host too): reported, never read.
         for (store, cloud) in zip([laptop, desktop], pair.clouds) {
             let folder = cloud.appendingPathComponent("NoteCollector").path
-            #expect(eventually(within: 10) {
-                ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasPrefix("container.sync-conflict-") }
-            }, "\(store.lastPathComponent): \((try? FileManager.default.subpathsOfDirectory(atPath: cloud.path)) ?? [])")
-            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".sync-conflict-") }
+            #expect(
+                eventually(within: 10) {
+                    ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains {
+                        $0.hasPrefix("container.sync-conflict-")
+                    }
+                },
+                "\(store.lastPathComponent): \((try? FileManager.default.subpathsOfDirectory(atPath: cloud.path)) ?? [])"
+            )
+            let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+                $0.contains(".sync-conflict-")
+            }
             let synced = try notes(store, "sync", "now")
             #expect(synced.status == 0, "\(synced)")
             for copy in copies { #expect(synced.output.contains("skipped: \(copy): badly named"), "\(synced)") }

@@ -25,24 +25,32 @@ import Testing
         let again = try notes(a, "tag", "Plan", "winter")
         #expect(again.status == 0 && again.error == "notes: 'Plan' already carries winter\n", "\(again)")
         #expect(try notes(a, "tags").output == "1  home\n2  winter\n")
-        let counts = try JSONSerialization.jsonObject(with: Data(notes(a, "tags", "--json").output.utf8)) as? [[String: Any]]
+        let counts =
+            try JSONSerialization.jsonObject(with: Data(notes(a, "tags", "--json").output.utf8)) as? [[String: Any]]
         #expect(counts?.map { "\($0["tag"]!)=\($0["notes"]!)" } == ["home=1", "winter=2"])
-        let listed = try notes(a, "ls", "--tag", "winter").output.split(separator: "\n").map { $0.components(separatedBy: "  ").last ?? "" }
+        let listed = try notes(a, "ls", "--tag", "winter").output.split(separator: "\n").map {
+            $0.components(separatedBy: "  ").last ?? ""
+        }
         #expect(listed == ["Plan", "Kitchen/Soup"])
         #expect(try notes(a, "ls", "--tag", "winter", "--tag", "home").output.hasSuffix("  Kitchen/Soup\n"))
         #expect(try notes(a, "ls", "Kitchen", "--tag", "winter").output.hasSuffix("  Kitchen/Soup\n"))
         #expect(try notes(a, "ls", "--tag", "nothing").output.isEmpty)
-        let json = try JSONSerialization.jsonObject(with: Data(notes(a, "ls", "--json").output.utf8)) as? [[String: Any]]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(notes(a, "ls", "--json").output.utf8)) as? [[String: Any]]
         #expect(json?.map { ($0["tags"] as? [String]) ?? ["missing"] } == [[], [], ["winter"]])
         let shown = try notes(a, "show", "Kitchen/Soup")
         #expect(shown.output.contains("\ntags:     home, winter\n"), "\(shown)")
-        let shownJSON = try JSONSerialization.jsonObject(with: Data(notes(a, "show", "Kitchen/Soup", "--json").output.utf8)) as? [String: Any]
+        let shownJSON =
+            try JSONSerialization.jsonObject(with: Data(notes(a, "show", "Kitchen/Soup", "--json").output.utf8))
+            as? [String: Any]
         #expect(shownJSON?["tags"] as? [String] == ["home", "winter"])
         let search = try notes(a, "search", "leeks tag:winter")
         #expect(search.output.split(separator: "\n").filter { !$0.hasPrefix(" ") }.count == 2, "\(search)")
         let tagsOnly = try notes(a, "search", "tag:home", "--json")
         let found = try JSONSerialization.jsonObject(with: Data(tagsOnly.output.utf8)) as? [[String: Any]]
-        #expect(found?.map { $0["path"] as? String } == ["Kitchen/Soup"] && found?.first?["tags"] as? [String] == ["home", "winter"])
+        #expect(
+            found?.map { $0["path"] as? String } == ["Kitchen/Soup"]
+                && found?.first?["tags"] as? [String] == ["home", "winter"])
         #expect(try notes(a, "untag", "Plan", "winter").status == 0)
         let none = try notes(a, "untag", "Plan", "winter")
         #expect(none.status == 0 && none.error == "notes: 'Plan' carries none of winter\n", "\(none)")
@@ -63,26 +71,37 @@ import Testing
         #expect(try notes(a, "tag", "Two", "projects/notes/deep").status == 0)
         #expect(try notes(a, "tag", "Three", "projects-old").status == 0)
         #expect(try notes(a, "tag", "Four", "projectsx").status == 0)
-        let listed = try notes(a, "ls", "--tag", "projects").output.split(separator: "\n").map { $0.components(separatedBy: "  ").last ?? "" }
+        let listed = try notes(a, "ls", "--tag", "projects").output.split(separator: "\n").map {
+            $0.components(separatedBy: "  ").last ?? ""
+        }
         #expect(listed == ["One", "Two"])
         #expect(try notes(a, "ls", "--tag", "projects/notes").output.hasSuffix("  Two\n"))
-        let found = try JSONSerialization.jsonObject(with: Data(notes(a, "search", "x tag:projects", "--json").output.utf8)) as? [[String: Any]]
+        let found =
+            try JSONSerialization.jsonObject(with: Data(notes(a, "search", "x tag:projects", "--json").output.utf8))
+            as? [[String: Any]]
         #expect(Set(found?.compactMap { $0["name"] as? String } ?? []) == ["One", "Two"])
     }
 
     @Test func badTagsAndTargetsAreOneLineErrors() throws {
         #expect(try notes(a, "mkcol", "Kitchen").status == 0)
         #expect(try notes(a, "add", "Soup", "--body", "x").status == 0)
-        for (tag, reason) in [("two words", "a tag cannot contain white space"), ("a,b", "a tag cannot contain a comma"),
+        for (tag, reason) in [
+            ("two words", "a tag cannot contain white space"), ("a,b", "a tag cannot contain a comma"),
             ("#", "a tag cannot be empty"), ("bell\u{7}", "the tag contains the control character U+0007"),
-            (String(repeating: "x", count: 101), "the tag has 101 characters, more than 100")]
-        {
+            (String(repeating: "x", count: 101), "the tag has 101 characters, more than 100"),
+        ] {
             let result = try notes(a, "tag", "Soup", "fine", tag)
-            #expect(result.status == 65 && result.error.hasPrefix("notes: invalid tag '") && result.error.hasSuffix(": \(reason)\n"), "\(result)")
+            #expect(
+                result.status == 65 && result.error.hasPrefix("notes: invalid tag '")
+                    && result.error.hasSuffix(": \(reason)\n"), "\(result)")
         }
         #expect(try notes(a, "tags").output.isEmpty)
         let collection = try notes(a, "tag", "Kitchen", "x")
-        #expect(collection.status == 65 && collection.error == "notes: cannot change 'Kitchen': it is a collection, and only notes carry tags\n", "\(collection)")
+        #expect(
+            collection.status == 65
+                && collection.error
+                    == "notes: cannot change 'Kitchen': it is a collection, and only notes carry tags\n",
+            "\(collection)")
         let unknown = try notes(a, "tag", "Nothing", "x")
         #expect(unknown.status == 64 && unknown.error.split(separator: "\n").count == 1, "\(unknown)")
         let noTags = try notes(a, "untag", "Soup")
@@ -106,7 +125,9 @@ import Testing
         #expect(try notes(a, "sync", "now").status == 0)
         #expect(try notes(b, "sync", "now").status == 0)
         for store in [a, b] {
-            let shown = try JSONSerialization.jsonObject(with: Data(notes(store, "show", id, "--json").output.utf8)) as? [String: Any]
+            let shown =
+                try JSONSerialization.jsonObject(with: Data(notes(store, "show", id, "--json").output.utf8))
+                as? [String: Any]
             #expect(shown?["tags"] as? [String] == ["home", "winter"])
         }
     }

@@ -88,7 +88,9 @@ import Testing
         let store = try Store(folder: fixture.store)
         let context = store.makeContext()
         let long = context.insertCollection(named: "Long")
-        for number in 1...120 { _ = context.insertNote(named: String(format: "note %03d", number), body: "", in: long.id) }
+        for number in 1...120 {
+            _ = context.insertNote(named: String(format: "note %03d", number), body: "", in: long.id)
+        }
         try context.save()
         let terminal = try terminal()
         // 日本語メモ, Glossary, note 001 ... note 120, Soup.
@@ -130,7 +132,8 @@ import Testing
         try terminal.press("Escape")
         try terminal.run(":wq")
         try terminal.waitForScreen(containing: "│ added in vim")
-        #expect(try fixture.show("Getting started/Glossary")["body"] as? String == "A glossary of terms.\nadded in vim\n")
+        #expect(
+            try fixture.show("Getting started/Glossary")["body"] as? String == "A glossary of terms.\nadded in vim\n")
         try quit(terminal)
     }
 
@@ -182,7 +185,8 @@ import Testing
         let terminal = try terminal()
         try terminal.resize(width: 60, height: 15)
         try terminal.waitForScreen(within: 15, "a narrower layout") { screen in
-            screen.split(separator: "\n").allSatisfy { DisplayColumns.of(String($0)) <= 60 } && screen.contains("Getting star…")
+            screen.split(separator: "\n").allSatisfy { DisplayColumns.of(String($0)) <= 60 }
+                && screen.contains("Getting star…")
         }
         try terminal.press("C-c")
         try terminal.waitForScreen(containing: "exit=0")

@@ -11,7 +11,8 @@ import Testing
         _ = try fixture.add(
             "Call Anna re: flat viewing and a very long name that will not fit on a line of the terminal", body: "flat")
         _ = try fixture.add("日本語メモ とても長い名前のノートです。これは端末の幅を超えるかもしれません", body: "東京 | a | table\nflat")
-        let terminal = try TerminalSession(width: 50, environment: ["NOTES_STORE": fixture.store.path, "NOTES_PAGER": ""])
+        let terminal = try TerminalSession(
+            width: 50, environment: ["NOTES_STORE": fixture.store.path, "NOTES_PAGER": ""])
         try terminal.run("clear")
         try terminal.waitForPrompt()
         try terminal.run("notes ls --sort name; echo end")

@@ -74,7 +74,8 @@ import Testing
         try complete(terminal, "notes cat Caf", to: "notes cat Café\\ ☕\\ notes", printing: "the café's body")
         try complete(terminal, "notes cat 日本", to: "notes cat 日本語メモ", printing: "the japanese body")
         try complete(
-            terminal, "notes cat It", to: "notes cat It\\'s\\ \\\"quoted\\\"\\ \\(twice\\)", printing: "the quoted body")
+            terminal, "notes cat It", to: "notes cat It\\'s\\ \\\"quoted\\\"\\ \\(twice\\)", printing: "the quoted body"
+        )
     }
 
     /// `$` and a backquote are escaped where they are syntax (fish takes a backquote as it

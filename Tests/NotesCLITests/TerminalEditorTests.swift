@@ -10,7 +10,9 @@ import Testing
     let vim = "vim -u NONE -i NONE -N"
 
     func terminal(editor: String) throws -> TerminalSession {
-        try TerminalSession(environment: ["NOTES_STORE": fixture.store.path, "EDITOR": editor, "TMPDIR": fixture.file("tmp").path])
+        try TerminalSession(environment: [
+            "NOTES_STORE": fixture.store.path, "EDITOR": editor, "TMPDIR": fixture.file("tmp").path,
+        ])
     }
 
     func body(_ id: String) throws -> String? {
@@ -145,15 +147,16 @@ import Testing
         try terminal.run(":q")
         let screen = try terminal.waitForScreen(containing: "exit=0")
         #expect(screen.contains("is saved with conflict markers in it"))
-        #expect(try body(id) == """
-            leeks
-            <<<<<<< saved elsewhere while you edited
-            sea salt
-            =======
-            no salt
-            >>>>>>> your edit
+        #expect(
+            try body(id) == """
+                leeks
+                <<<<<<< saved elsewhere while you edited
+                sea salt
+                =======
+                no salt
+                >>>>>>> your edit
 
-            """)
+                """)
     }
 
     /// `notes add NAME` on a terminal with no body opens the editor, as `git commit` does;

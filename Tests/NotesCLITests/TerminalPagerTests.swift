@@ -17,7 +17,9 @@ import Testing
     @Test func aLongListingIsPagedAndQuitWithQ() throws {
         let terminal = try terminal()
         try terminal.run("notes ls; echo \"exit=$?\"")
-        let screen = try terminal.waitForScreen(within: 15, "less's prompt") { $0.hasSuffix(":\n") || $0.contains("\n:\n") }
+        let screen = try terminal.waitForScreen(within: 15, "less's prompt") {
+            $0.hasSuffix(":\n") || $0.contains("\n:\n")
+        }
         #expect(!screen.contains("exit="))
         try terminal.press("G")
         try terminal.waitForScreen(containing: "(END)")

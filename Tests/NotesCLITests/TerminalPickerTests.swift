@@ -20,7 +20,8 @@ import Testing
     func pathWithoutFzf() throws -> String {
         let bin = fixture.file("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("notes"), withDestinationURL: NotesCommand.binary)
+        try FileManager.default.createSymbolicLink(
+            at: bin.appendingPathComponent("notes"), withDestinationURL: NotesCommand.binary)
         return bin.path
     }
 
@@ -114,7 +115,10 @@ import Testing
     @Test func withoutATerminalTheItemIsRequired() throws {
         _ = try fixture.add("Soup", body: "leeks")
         let image = SampleFiles.image("plain.png").path
-        for arguments in [["show"], ["cat"], ["edit"], ["rm"], ["tag", "-i", "winter"], ["untag", "-i", "winter"], ["attach", "-i", image]] {
+        for arguments in [
+            ["show"], ["cat"], ["edit"], ["rm"], ["tag", "-i", "winter"], ["untag", "-i", "winter"],
+            ["attach", "-i", image],
+        ] {
             fixture.expectFailure(try fixture.run(arguments), status: 64, mentioning: ["give the item", "terminal"])
         }
         #expect(try fixture.show("Soup")["trashed"] as? Bool == false)
@@ -130,9 +134,12 @@ import Testing
         #expect(try fixture.show("Soup")["tags"] as? [String] == ["hot", "winter"])
         #expect(try fixture.succeed(["attach", "Soup", SampleFiles.image("plain.png").path]).output.count > 0)
         fixture.expectFailure(try fixture.run(["tag"]), status: 64, mentioning: ["missing expected argument '<note>'"])
-        fixture.expectFailure(try fixture.run(["tag", "-i"]), status: 64, mentioning: ["missing expected argument '<TAG> ...'"])
-        fixture.expectFailure(try fixture.run(["attach", "Soup"]), status: 64, mentioning: ["missing expected argument '<FILE> ...'"])
-        fixture.expectFailure(try fixture.run(["attach", "-i"]), status: 64, mentioning: ["missing expected argument '<FILE> ...'"])
+        fixture.expectFailure(
+            try fixture.run(["tag", "-i"]), status: 64, mentioning: ["missing expected argument '<TAG> ...'"])
+        fixture.expectFailure(
+            try fixture.run(["attach", "Soup"]), status: 64, mentioning: ["missing expected argument '<FILE> ...'"])
+        fixture.expectFailure(
+            try fixture.run(["attach", "-i"]), status: 64, mentioning: ["missing expected argument '<FILE> ...'"])
     }
 
     /// A reference that names several notes ignoring case opens the picker on them; with
@@ -144,7 +151,9 @@ import Testing
         try terminal.waitForScreen(containing: "show>")
         try terminal.waitForScreen(containing: "2/2")
         let offered = try terminal.screen()
-        #expect(offered.contains("Getting started/Glossary") && offered.contains("Recipes/glossary") && !offered.contains("Soup"), "\(offered)")
+        #expect(
+            offered.contains("Getting started/Glossary") && offered.contains("Recipes/glossary")
+                && !offered.contains("Soup"), "\(offered)")
         try terminal.type("recip")
         try terminal.waitForScreen(containing: "1/2")
         try terminal.press("Enter")

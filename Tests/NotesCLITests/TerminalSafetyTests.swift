@@ -10,7 +10,8 @@ import Testing
 @Suite struct TerminalSafetyTests {
     /// Names that would colour the screen, set the window title, use an 8-bit CSI or reverse text.
     static let hostileNames = [
-        "\u{1B}[31mRED\u{1B}[0m", "title\u{1B}]0;pwned\u{07}", "c1\u{9B}31m", "evil\u{202E}txt.exe", "tab\there", "\u{01}x",
+        "\u{1B}[31mRED\u{1B}[0m", "title\u{1B}]0;pwned\u{07}", "c1\u{9B}31m", "evil\u{202E}txt.exe", "tab\there",
+        "\u{01}x",
     ]
 
     /// The characters that must not appear raw in anything printed (a body keeps its line
@@ -23,8 +24,12 @@ import Testing
     }
 
     func expectSafe(_ result: NotesResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(Self.rawControls(in: result.output).isEmpty, "\(what) printed raw controls: \(result)", sourceLocation: sourceLocation)
-        #expect(Self.rawControls(in: result.error).isEmpty, "\(what) printed raw controls: \(result)", sourceLocation: sourceLocation)
+        #expect(
+            Self.rawControls(in: result.output).isEmpty, "\(what) printed raw controls: \(result)",
+            sourceLocation: sourceLocation)
+        #expect(
+            Self.rawControls(in: result.error).isEmpty, "\(what) printed raw controls: \(result)",
+            sourceLocation: sourceLocation)
     }
 
     @Test(arguments: hostileNames)
@@ -50,7 +55,9 @@ import Testing
         let fixture = CommandLineFixture()
         let cloud = fixture.file("cloud")
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
-        let result = try fixture.run(["sync", "enable", "--cloud", cloud.path, "--device-name", "lap\u{1B}]0;x\u{07}top"])
+        let result = try fixture.run([
+            "sync", "enable", "--cloud", cloud.path, "--device-name", "lap\u{1B}]0;x\u{07}top",
+        ])
         fixture.expectFailure(result, status: 64, mentioning: ["--device-name", "U+001B"])
         expectSafe(result, "sync enable")
     }
@@ -60,18 +67,23 @@ import Testing
     @Test func everyPrintingCommandEscapesWhatTheStoreHolds() throws {
         let fixture = CommandLineFixture()
         let box = try fixture.makeCollection("Box")
-        let note = try fixture.add("Plain", in: box, body: "line one\n\u{1B}[2J\u{1B}]0;pwned\u{07} quetzal \u{202E}reversed\n\ttabbed")
+        let note = try fixture.add(
+            "Plain", in: box, body: "line one\n\u{1B}[2J\u{1B}]0;pwned\u{07} quetzal \u{202E}reversed\n\ttabbed")
         let image = SampleFiles.image("plain.png").path
         try fixture.succeed(["attach", note, image, "--caption", "cap\u{1B}[5mtion"])
         let trashed = try fixture.add("Gone", body: "x")
         try fixture.succeed(["rm", trashed])
-        try rename([note: "\u{1B}[31mRED\u{1B}[0m", box: "Bo\u{9B}x\u{202E}", trashed: "Gone\u{07}"], in: fixture.store)
+        try rename(
+            [note: "\u{1B}[31mRED\u{1B}[0m", box: "Bo\u{9B}x\u{202E}", trashed: "Gone\u{07}"], in: fixture.store)
 
         // A PNG cut short: refused as an image (other files are attached as they are).
-        let notImage = try fixture.write(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("cut short".utf8), to: "text.png").path
+        let notImage = try fixture.write(
+            Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("cut short".utf8), to: "text.png"
+        ).path
         let commands: [[String]] = [
             ["ls"], ["ls", "--recursive"], ["ls", "--trash"], ["ls", box], ["ls", "--json", "--recursive"],
-            ["show", note], ["show", note, "--json"], ["show", box], ["search", "quetzal"], ["search", "quetzal", "--json"],
+            ["show", note], ["show", note, "--json"], ["show", box], ["search", "quetzal"],
+            ["search", "quetzal", "--json"],
             ["attachments", note], ["attachments", note, "--json"],
             ["attach", note, notImage],
             ["mv", box, "--to", note],
@@ -85,7 +97,9 @@ import Testing
         #expect(listing.contains("\\e[31mRED\\e[0m"))
         #expect(listing.contains("Bo\\u{9b}x\\u{202e}/"))
         let shown = try fixture.succeed(["show", note]).output
-        #expect(shown.contains("line one\n\\e[2J\\e]0;pwned\\u{7} quetzal \\u{202e}reversed\n\ttabbed"), "layout is kept: \(shown)")
+        #expect(
+            shown.contains("line one\n\\e[2J\\e]0;pwned\\u{7} quetzal \\u{202e}reversed\n\ttabbed"),
+            "layout is kept: \(shown)")
         #expect(try fixture.succeed(["attachments", note]).output.contains("cap\\e[5mtion"))
         // JSON holds the same strings, escaped the JSON way, and still decodes to them.
         let json = try fixture.succeed(["show", note, "--json"]).output
@@ -107,7 +121,9 @@ import Testing
         let shared = try fixture.add("Shared")
         try fixture.succeed(["sync", "now"])
         let container = cloud.appendingPathComponent("NoteCollector")
-        let sentinel = try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("container.json"))) as? [String: Any]
+        let sentinel =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("container.json")))
+            as? [String: Any]
         let identityText = try #require(sentinel?["container"] as? String)
         let identity = try #require(UUID(uuidString: identityText))
         let other = UUID()
@@ -115,16 +131,25 @@ import Testing
         func insert(_ name: String) -> LogChange { HandMadeLog.noteInsert(named: name, clock: clock) }
         var rename = OutboxChanges()
         rename.set("name", .text("Shared\u{1B}]0;pwned\u{07}"))
-        let changes = Self.hostileNames.map(insert) + [insert("A plain note"),
-            LogChange(entity: .note, object: UUID(uuidString: shared)!, operation: .update, clock: clock + 1, values: rename)]
+        let changes =
+            Self.hostileNames.map(insert) + [
+                insert("A plain note"),
+                LogChange(
+                    entity: .note, object: UUID(uuidString: shared)!, operation: .update, clock: clock + 1,
+                    values: rename),
+            ]
         let file = container.appendingPathComponent(CloudContainer.logPath(device: other, sequence: 1))
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try HandMadeLog.encode(changes, container: identity, device: other).write(to: file)
         let result = try fixture.succeed(["sync", "now"])
         expectSafe(result, "sync now")
-        #expect(result.output.contains("left out \(Self.hostileNames.count + 1) changes that break the model's rules"), "\(result)")
+        #expect(
+            result.output.contains("left out \(Self.hostileNames.count + 1) changes that break the model's rules"),
+            "\(result)")
         #expect(JSONChecks.names(try fixture.list()) == ["A plain note", "Shared"])
-        for arguments in [["ls"], ["sync", "status"], ["devices"]] { expectSafe(try fixture.succeed(arguments), arguments[0]) }
+        for arguments in [["ls"], ["sync", "status"], ["devices"]] {
+            expectSafe(try fixture.succeed(arguments), arguments[0])
+        }
     }
 
     @Test func deviceNamesFromTheCloudAreEscaped() throws {
@@ -133,7 +158,9 @@ import Testing
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         try fixture.succeed(["sync", "enable", "--cloud", cloud.path, "--device-name", "laptop"])
         let container = cloud.appendingPathComponent("NoteCollector")
-        let sentinel = try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("container.json"))) as? [String: Any]
+        let sentinel =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: container.appendingPathComponent("container.json")))
+            as? [String: Any]
         let identity = try #require(sentinel?["container"] as? String)
         let other = UUID().uuidString.lowercased()
         let registration: [String: Any] = [

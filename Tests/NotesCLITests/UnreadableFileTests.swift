@@ -21,12 +21,15 @@ import Testing
     }
 
     func names(_ store: URL) throws -> [String] {
-        let items = try JSONSerialization.jsonObject(with: Data(try notes(store, "ls", "--json").output.utf8)) as? [[String: Any]] ?? []
+        let items =
+            try JSONSerialization.jsonObject(with: Data(try notes(store, "ls", "--json").output.utf8))
+            as? [[String: Any]] ?? []
         return items.compactMap { $0["name"] as? String }.sorted()
     }
 
     func deviceID(_ store: URL) throws -> String {
-        let status = try JSONSerialization.jsonObject(with: Data(try notes(store, "sync", "status", "--json").output.utf8))
+        let status = try JSONSerialization.jsonObject(
+            with: Data(try notes(store, "sync", "status", "--json").output.utf8))
         return ((status as? [String: Any])?["device"] as? [String: Any])?["id"] as? String ?? ""
     }
 
@@ -85,7 +88,9 @@ import Testing
         let status = try notes(laptop, "sync", "status").output
         #expect(status.contains("export:    failed at "), "\(status)")
         #expect(status.contains("permission denied"), "\(status)")
-        let object = try JSONSerialization.jsonObject(with: Data(try notes(laptop, "sync", "status", "--json").output.utf8)) as? [String: Any]
+        let object =
+            try JSONSerialization.jsonObject(with: Data(try notes(laptop, "sync", "status", "--json").output.utf8))
+            as? [String: Any]
         #expect((object?["exportError"] as? [String: Any])?["reason"] is String)
         chmod(own.path, 0o700)
         #expect(try notes(laptop, "sync", "now").status == 0)

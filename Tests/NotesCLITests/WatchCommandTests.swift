@@ -44,7 +44,8 @@ import Testing
         #expect(try notes(stores[0], "add", "from a", "--body", "hello").status == 0)
         #expect(try notes(stores[2], "add", "from c").status == 0)
         for store in stores {
-            #expect(eventually(within: 10) { (try? names(store)) == ["from a", "from c"] }, "\(store.lastPathComponent)")
+            #expect(
+                eventually(within: 10) { (try? names(store)) == ["from a", "from c"] }, "\(store.lastPathComponent)")
         }
         for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
     }
@@ -56,10 +57,13 @@ import Testing
         let watcher = try BackgroundNotes(["watch", "-v"], store: stores[0], mergingErrors: true)
         #expect(eventually { watcher.output.contains("watching '") }, "\(watcher.output)")
         let big = folder.appending("big.txt")
-        try String(repeating: "a line of a long note\n", count: 450_000).write(to: big, atomically: true, encoding: .utf8)
+        try String(repeating: "a line of a long note\n", count: 450_000).write(
+            to: big, atomically: true, encoding: .utf8)
         let baselines = cloud.appendingPathComponent("NoteCollector/baselines")
         func manifests() -> [String] {
-            ((try? FileManager.default.subpathsOfDirectory(atPath: baselines.path)) ?? []).filter { $0.hasSuffix(".json") }
+            ((try? FileManager.default.subpathsOfDirectory(atPath: baselines.path)) ?? []).filter {
+                $0.hasSuffix(".json")
+            }
         }
         for index in 0..<2 {
             #expect(manifests().isEmpty, "no baseline before the threshold")
@@ -85,10 +89,14 @@ import Testing
             #expect(try notes(stores[0], "edit", note, "--body", "\(index)").status == 0)
             #expect(try notes(stores[0], "sync", "now").status == 0)
         }
-        let status = try JSONSerialization.jsonObject(with: Data(try notes(stores[0], "sync", "status", "--json").output.utf8)) as? [String: Any]
+        let status =
+            try JSONSerialization.jsonObject(with: Data(try notes(stores[0], "sync", "status", "--json").output.utf8))
+            as? [String: Any]
         let a = ((status?["device"] as? [String: Any])?["id"] as? String) ?? ""
         let published = ((status?["device"] as? [String: Any])?["available"] as? Int) ?? -1
-        let b = (try JSONSerialization.jsonObject(with: Data(try notes(stores[1], "sync", "status", "--json").output.utf8)) as? [String: Any])
+        let b =
+            (try JSONSerialization.jsonObject(with: Data(try notes(stores[1], "sync", "status", "--json").output.utf8))
+            as? [String: Any])
             .flatMap { ($0["device"] as? [String: Any])?["id"] as? String } ?? ""
         let registration = cloud.appendingPathComponent("NoteCollector/devices/\(b).json")
         func clean() -> Int? {
@@ -98,7 +106,9 @@ import Testing
             return (object["clean"] as? [String: Any])?[a] as? Int
         }
         #expect(published > 0, "\(String(describing: status))")
-        #expect(eventually(within: 10) { clean() == published }, "clean: \(String(describing: clean())), published: \(published)")
+        #expect(
+            eventually(within: 10) { clean() == published },
+            "clean: \(String(describing: clean())), published: \(published)")
         let compact = try notes(stores[0], "sync", "compact", "--keep-versions", "2", "--keep-days", "0")
         #expect(compact.output.contains("dropped 4 old versions"), "\(compact)")
         #expect(watcher.stop(SIGTERM) == 0)
@@ -173,7 +183,10 @@ import Testing
         let running = try watchers(stores)
         try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector/container.json"))
         let removed = Date()
-        #expect(eventually(within: 1) { (try? notes(stores[0], "sync", "status").output.hasPrefix("state:     off")) == true })
+        #expect(
+            eventually(within: 1) {
+                (try? notes(stores[0], "sync", "status").output.hasPrefix("state:     off")) == true
+            })
         #expect(Date().timeIntervalSince(removed) < 1)
         #expect(try names(stores[0]).isEmpty)
         #expect(running[0].stop(SIGTERM) == 0)

@@ -26,7 +26,9 @@ final class ExportDirectory {
         var isFolder: ObjCBool = false
         if manager.fileExists(atPath: folder.path, isDirectory: &isFolder) {
             guard isFolder.boolValue else { throw InterchangeError.io(path: folder.path, reason: "it is not a folder") }
-            let contents = try Result { try manager.contentsOfDirectory(atPath: folder.path) }.mapError { InterchangeError.io(folder, $0) }.get()
+            let contents = try Result { try manager.contentsOfDirectory(atPath: folder.path) }.mapError {
+                InterchangeError.io(folder, $0)
+            }.get()
             if !contents.isEmpty && !force { throw InterchangeError.notEmpty(path: folder.path) }
         } else {
             do {
@@ -36,7 +38,9 @@ final class ExportDirectory {
             }
         }
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw InterchangeError.io(path: folder.path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            throw InterchangeError.io(path: folder.path, reason: String(cString: strerror(errno)))
+        }
         return ExportDirectory(url: folder, descriptor: descriptor)
     }
 
@@ -72,7 +76,10 @@ final class ExportDirectory {
                 offset += written
             }
         }
-        if failure != 0 { throw InterchangeError.io(path: url.appendingPathComponent(name).path, reason: String(cString: strerror(failure))) }
+        if failure != 0 {
+            throw InterchangeError.io(
+                path: url.appendingPathComponent(name).path, reason: String(cString: strerror(failure)))
+        }
     }
 
     /// Writes an attachment's bytes to the file `name`, a chunk at a time (a file attachment may
@@ -88,7 +95,9 @@ final class ExportDirectory {
     private func openFile(_ name: String) throws -> Int32 {
         let path = url.appendingPathComponent(name)
         var info = stat()
-        if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_nlink > 1 {
+        if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG,
+            info.st_nlink > 1
+        {
             guard unlinkat(descriptor, name, 0) == 0 else { throw failure(path, errno) }
         }
         let file = openat(descriptor, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -102,7 +111,8 @@ final class ExportDirectory {
     private func failure(_ path: URL, _ code: Int32) -> InterchangeError {
         var info = stat()
         if code == ELOOP || code == ENOTDIR || code == EEXIST,
-            fstatat(descriptor, path.lastPathComponent, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFLNK
+            fstatat(descriptor, path.lastPathComponent, &info, AT_SYMLINK_NOFOLLOW) == 0,
+            info.st_mode & S_IFMT == S_IFLNK
         {
             return .symbolicLink(path: path.path)
         }

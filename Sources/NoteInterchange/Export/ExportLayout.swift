@@ -146,7 +146,9 @@ struct ExportLayout {
         for part in parts {
             let next = Self.join(current, part)
             if !folders.contains(next) {
-                guard !(names[current]?.isTaken(part) ?? false), !portable || FileNames.portable(part) == part else { return .unusable }
+                guard !(names[current]?.isTaken(part) ?? false), !portable || FileNames.portable(part) == part else {
+                    return .unusable
+                }
                 made.append(next)
             }
             current = next

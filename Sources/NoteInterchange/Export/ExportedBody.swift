@@ -43,13 +43,15 @@ struct ExportedBody {
         let bytes = Array(body.utf8)
         let references = MarkdownScanner.references(in: body)
         let folder = ExportLayout.folder(of: path)
-        placeFiles(references.filter(Self.isFile), attachments: attachments, bytes: bytes, folder: folder, layout: &layout)
+        placeFiles(
+            references.filter(Self.isFile), attachments: attachments, bytes: bytes, folder: folder, layout: &layout)
         retarget(links, references: references, bytes: bytes, folder: folder, layout: layout, byAlias: byAlias)
         guard !edits.isEmpty else { return }
         var result = bytes
         var last = Int.max
         // From the end, each place once (two `<img>` of one block may name the same file).
-        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) where edit.range.upperBound <= last {
+        for edit in edits.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) where edit.range.upperBound <= last
+        {
             result.replaceSubrange(edit.range, with: Array(edit.text.utf8))
             last = edit.range.lowerBound
         }
@@ -102,7 +104,9 @@ struct ExportedBody {
     /// fits, links with an extension before images without one. A link (not an image)
     /// without an extension shows a file only by that file's name: it is most often a link
     /// to a note.
-    static func pair(_ references: [MarkdownReference], _ attachments: [Attachment]) -> [(MarkdownReference, Attachment)] {
+    static func pair(_ references: [MarkdownReference], _ attachments: [Attachment]) -> [(
+        MarkdownReference, Attachment
+    )] {
         var targets: [String] = []
         var firsts: [MarkdownReference] = []
         for reference in references where !targets.contains(reference.target) {
@@ -113,7 +117,9 @@ struct ExportedBody {
         var taken = Set<Int>()
         func claim(_ matches: (MarkdownReference, Attachment) -> Bool) {
             for (index, reference) in firsts.enumerated() where paired[index] == nil {
-                if let found = attachments.indices.first(where: { !taken.contains($0) && matches(reference, attachments[$0]) }) {
+                if let found = attachments.indices.first(where: {
+                    !taken.contains($0) && matches(reference, attachments[$0])
+                }) {
                     paired[index] = found
                     taken.insert(found)
                 }
@@ -143,7 +149,8 @@ struct ExportedBody {
     }
 
     private mutating func placeFiles(
-        _ references: [MarkdownReference], attachments: [Attachment], bytes: [UInt8], folder: String, layout: inout ExportLayout
+        _ references: [MarkdownReference], attachments: [Attachment], bytes: [UInt8], folder: String,
+        layout: inout ExportLayout
     ) {
         let pairs = Self.pair(references, attachments)
         let placed = Set(pairs.map(\.1.id))
@@ -177,7 +184,9 @@ struct ExportedBody {
     /// the attachment's extension.
     static func fileName(_ target: String, _ attachment: Attachment) -> String {
         let name = (target as NSString).lastPathComponent
-        let usable = !name.isEmpty && name != "." && name != ".." && !name.hasPrefix(".") && name.utf8.count <= FileNames.maximumBytes
+        let usable =
+            !name.isEmpty && name != "." && name != ".." && !name.hasPrefix(".")
+            && name.utf8.count <= FileNames.maximumBytes
             && !name.contains { "#|[]^\\<>\n".contains($0) }
         return usable ? name : (attachment.kind == .image ? "image." : "file.") + attachment.fileExtension
     }
@@ -188,11 +197,13 @@ struct ExportedBody {
         _ links: [NoteLink], references: [MarkdownReference], bytes: [UInt8], folder: String, layout: ExportLayout,
         byAlias: (NoteLink) -> Bool
     ) {
-        let byPosition = Dictionary(references.map { ($0.range.lowerBound, $0) }, uniquingKeysWith: { first, _ in first })
+        let byPosition = Dictionary(
+            references.map { ($0.range.lowerBound, $0) }, uniquingKeysWith: { first, _ in first })
         for link in links where link.kind != .markdown {
             guard let note = link.resolved, layout.notes[note] != nil, layout.target(link.target, from: folder) != note,
                 let reference = byPosition[link.position], reference.kind == .wikiLink || reference.kind == .wikiEmbed,
-                let range = reference.targetRange(in: bytes), var target = layout.shortestTarget(of: note, from: folder),
+                let range = reference.targetRange(in: bytes),
+                var target = layout.shortestTarget(of: note, from: folder),
                 !target.contains(where: { "#|[]^".contains($0) }), !byAlias(link)
             else { continue }
             let written = String(decoding: bytes[range], as: UTF8.self).trimmingCharacters(in: .whitespaces)

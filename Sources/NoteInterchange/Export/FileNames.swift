@@ -48,18 +48,22 @@ struct FileNames {
     /// dots are dropped (a hidden file is not read back); an empty result is `untitled`; long
     /// names are cut at a character boundary.
     static func native(_ name: String) -> String {
-        finished(String(name.map { character -> Character in
-            character == "/" || isControl(character) ? "_" : character
-        }), trailing: [])
+        finished(
+            String(
+                name.map { character -> Character in
+                    character == "/" || isControl(character) ? "_" : character
+                }), trailing: [])
     }
 
     /// ``native(_:)``, and also `\ : * ? " < > |` made `_` and trailing dots and spaces and
     /// leading spaces dropped, as Windows asks.
     static func portable(_ name: String) -> String {
         let forbidden: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
-        return finished(String(name.map { character -> Character in
-            forbidden.contains(character) || isControl(character) ? "_" : character
-        }), trailing: [".", " "], leading: [" "])
+        return finished(
+            String(
+                name.map { character -> Character in
+                    forbidden.contains(character) || isControl(character) ? "_" : character
+                }), trailing: [".", " "], leading: [" "])
     }
 
     private static func isControl(_ character: Character) -> Bool {
@@ -79,7 +83,9 @@ struct FileNames {
     static func isReserved(_ name: String) -> Bool {
         let stem = name.split(separator: ".", maxSplits: 1).first.map { $0.uppercased() } ?? ""
         if ["CON", "PRN", "AUX", "NUL"].contains(stem) { return true }
-        if stem.count == 4, stem.hasPrefix("COM") || stem.hasPrefix("LPT"), let digit = stem.last, digit.isNumber { return true }
+        if stem.count == 4, stem.hasPrefix("COM") || stem.hasPrefix("LPT"), let digit = stem.last, digit.isNumber {
+            return true
+        }
         return false
     }
 }

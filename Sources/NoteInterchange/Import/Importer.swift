@@ -166,7 +166,8 @@ public struct Importer {
             }
             if var item = existing {
                 guard item.kind == entry.kind else {
-                    report.problems.append("\(entry.source): the store's item with its id is a \(item.kind.rawValue), skipped")
+                    report.problems.append(
+                        "\(entry.source): the store's item with its id is a \(item.kind.rawValue), skipped")
                     return (nil, false)
                 }
                 let name = Item.normalizedName(entry.name)
@@ -192,7 +193,8 @@ public struct Importer {
             let now = Date()
             let item = context.insert(
                 entry.kind, id: id ?? UUID(), named: entry.name, body: entry.kind == .note ? (entry.body ?? "") : nil,
-                in: parent, created: entry.created ?? entry.modified ?? now, modified: entry.modified ?? entry.created ?? now)
+                in: parent, created: entry.created ?? entry.modified ?? now,
+                modified: entry.modified ?? entry.created ?? now)
             known.insert(item.id)
             report.created += 1
             if dryRun { report.plan.append("create \(item.kind.rawValue) \(entry.source)") }
@@ -238,7 +240,8 @@ public struct Importer {
                 }
             }
             if wanted.count > Property.maximumCount {
-                report.problems.append("\(entry.source): more than \(Property.maximumCount) properties, the rest left out")
+                report.problems.append(
+                    "\(entry.source): more than \(Property.maximumCount) properties, the rest left out")
                 wanted = Array(wanted.prefix(Property.maximumCount))
             }
             let current = try context.properties(of: note.id)
@@ -255,7 +258,9 @@ public struct Importer {
             var attached = 0
             for (file, caption, fileName) in entry.images {
                 do {
-                    if let staged = try context.attachFile(file, to: note, caption: caption, fileName: fileName, unlessIn: known) {
+                    if let staged = try context.attachFile(
+                        file, to: note, caption: caption, fileName: fileName, unlessIn: known)
+                    {
                         known.insert(staged.sha256)
                         attached += 1
                         if staged.kind == .image { report.images += 1 } else { report.files += 1 }

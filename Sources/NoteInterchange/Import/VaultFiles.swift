@@ -45,7 +45,9 @@ final class VaultFiles: Sendable {
         if target.hasPrefix("/") { return check(URL(fileURLWithPath: target).standardizedFileURL) }
         var candidates = [folder.appendingPathComponent(target), root.appendingPathComponent(target)]
         if let attachments = attachmentFolder {
-            let base = attachments.hasPrefix("./") ? folder.appendingPathComponent(String(attachments.dropFirst(2)))
+            let base =
+                attachments.hasPrefix("./")
+                ? folder.appendingPathComponent(String(attachments.dropFirst(2)))
                 : root.appendingPathComponent(attachments)
             candidates.append(base.appendingPathComponent((target as NSString).lastPathComponent))
         }
@@ -63,7 +65,8 @@ final class VaultFiles: Sendable {
         }
         // The first place looked, the note's folder, says what the link means when nothing was
         // found.
-        return refused == .linkOutside ? .linkOutside : check(candidates[0].standardizedFileURL) == .outside ? .outside : .missing
+        return refused == .linkOutside
+            ? .linkOutside : check(candidates[0].standardizedFileURL) == .outside ? .outside : .missing
     }
 
     /// Whether `url` is a regular file inside what is imported.

@@ -36,8 +36,12 @@ public struct JSONExporter {
         let file = folder.url.appendingPathComponent(Self.fileName)
         let handle = try folder.create(Self.fileName)
         defer { try? handle.close() }
-        var writer = Writer(store: store, tree: tree, folder: folder, file: file, handle: handle, total: tree.noteCount, progress: progress)
-        try writer.line([("exported", .text(Date().isoText)), ("format", .text(Self.format)), ("formatVersion", .integer(1))])
+        var writer = Writer(
+            store: store, tree: tree, folder: folder, file: file, handle: handle, total: tree.noteCount,
+            progress: progress)
+        try writer.line([
+            ("exported", .text(Date().isoText)), ("format", .text(Self.format)), ("formatVersion", .integer(1)),
+        ])
         if root != nil, let item = tree.roots.first {
             if item.isNote {
                 try writer.writeNotes(try store.bodies(of: [item.id]), parent: nil)
@@ -85,11 +89,19 @@ public struct JSONExporter {
                 for attachment in attachments[note.id] ?? [] {
                     images.append(try write(attachment))
                 }
-                let own: [(String, JSONValue)] = properties[note.id].map { list in
-                    [("properties", .array(list.map { .object([("key", .text($0.key)), ("value", .raw($0.value.json))]) }))]
-                } ?? []
-                try line([("attachments", .array(images)), ("body", .text(note.body ?? ""))] + common(note, parent: parent) + own
-                    + [("tags", .array((tags[note.id] ?? []).map(JSONValue.text)))])
+                let own: [(String, JSONValue)] =
+                    properties[note.id].map { list in
+                        [
+                            (
+                                "properties",
+                                .array(list.map { .object([("key", .text($0.key)), ("value", .raw($0.value.json))]) })
+                            )
+                        ]
+                    } ?? []
+                try line(
+                    [("attachments", .array(images)), ("body", .text(note.body ?? ""))] + common(note, parent: parent)
+                        + own
+                        + [("tags", .array((tags[note.id] ?? []).map(JSONValue.text)))])
                 report.notes += 1
                 if report.notes % 200 == 0 { progress?(report.notes, total) }
             }
@@ -99,11 +111,13 @@ public struct JSONExporter {
         /// any other file); returns its object.
         mutating func write(_ attachment: Attachment) throws -> JSONValue {
             let common: [(String, JSONValue)] = [
-                ("bytes", .integer(Int(attachment.bytes))), ("caption", attachment.caption.map(JSONValue.text) ?? .null),
+                ("bytes", .integer(Int(attachment.bytes))),
+                ("caption", attachment.caption.map(JSONValue.text) ?? .null),
                 ("created", .text(attachment.created.isoText)),
             ]
             guard let format = attachment.format, let width = attachment.width, let height = attachment.height else {
-                let ext = attachment.fileName.map { ($0 as NSString).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
+                let ext =
+                    attachment.fileName.map { ($0 as NSString).pathExtension }.flatMap { $0.isEmpty ? nil : $0 }
                     ?? MediaTypeSniffer.fileExtension(for: attachment.mediaType) ?? "bin"
                 let name = "\(JSONExporter.filesFolder)/\(attachment.sha256).\(ext)"
                 if writtenImages.insert(name).inserted {
@@ -112,13 +126,23 @@ public struct JSONExporter {
                     try files.write(attachment, of: store, to: "\(attachment.sha256).\(ext)")
                 }
                 report.files += 1
-                let size: [(String, JSONValue)] = attachment.width.flatMap { width in
-                    attachment.height.map { [("height", .integer($0)), ("id", .text(attachment.id.uuidString.lowercased())),
-                        ("kind", .text("file")), ("mediaType", .text(attachment.mediaType)), ("sha256", .text(attachment.sha256)),
-                        ("width", .integer(width))] }
-                } ?? [("id", .text(attachment.id.uuidString.lowercased())), ("kind", .text("file")),
-                    ("mediaType", .text(attachment.mediaType)), ("sha256", .text(attachment.sha256))]
-                return .object(common + [("file", .text(name)), ("fileName", attachment.fileName.map(JSONValue.text) ?? .null)] + size)
+                let size: [(String, JSONValue)] =
+                    attachment.width.flatMap { width in
+                        attachment.height.map {
+                            [
+                                ("height", .integer($0)), ("id", .text(attachment.id.uuidString.lowercased())),
+                                ("kind", .text("file")), ("mediaType", .text(attachment.mediaType)),
+                                ("sha256", .text(attachment.sha256)),
+                                ("width", .integer(width)),
+                            ]
+                        }
+                    } ?? [
+                        ("id", .text(attachment.id.uuidString.lowercased())), ("kind", .text("file")),
+                        ("mediaType", .text(attachment.mediaType)), ("sha256", .text(attachment.sha256)),
+                    ]
+                return .object(
+                    common + [("file", .text(name)), ("fileName", attachment.fileName.map(JSONValue.text) ?? .null)]
+                        + size)
             }
             let ext = format == .jpeg ? "jpg" : format.rawValue
             let name = "\(JSONExporter.imagesFolder)/\(attachment.sha256).\(ext)"
@@ -128,18 +152,20 @@ public struct JSONExporter {
                 try images.write(attachment, of: store, to: "\(attachment.sha256).\(ext)")
             }
             report.images += 1
-            return .object(common + [
-                ("file", .text(name)), ("format", .text(format.rawValue)), ("height", .integer(height)),
-                ("id", .text(attachment.id.uuidString.lowercased())), ("sha256", .text(attachment.sha256)),
-                ("width", .integer(width)),
-            ])
+            return .object(
+                common + [
+                    ("file", .text(name)), ("format", .text(format.rawValue)), ("height", .integer(height)),
+                    ("id", .text(attachment.id.uuidString.lowercased())), ("sha256", .text(attachment.sha256)),
+                    ("width", .integer(width)),
+                ])
         }
 
         /// What every item has, keys in order; `parent` is null at the top of the export.
         func common(_ item: Item, parent: UUID?) -> [(String, JSONValue)] {
             [
                 ("created", .text(item.created.isoText)), ("id", .text(item.id.uuidString.lowercased())),
-                ("kind", .text(item.kind.rawValue)), ("modified", .text(item.modified.isoText)), ("name", .text(item.name)),
+                ("kind", .text(item.kind.rawValue)), ("modified", .text(item.modified.isoText)),
+                ("name", .text(item.name)),
                 ("parent", parent.map { .text($0.uuidString.lowercased()) } ?? .null),
             ]
         }

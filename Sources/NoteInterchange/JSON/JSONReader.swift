@@ -61,9 +61,17 @@ public struct JSONReader: Sendable {
                 guard let line else {
                     guard number > 1 else {
                         throw InterchangeError.notAnExport(
-                            path: file.path, reason: "its first line is longer than \(Self.maximumLineBytes) bytes, which an export's never is")
+                            path: file.path,
+                            reason:
+                                "its first line is longer than \(Self.maximumLineBytes) bytes, which an export's never is"
+                        )
                     }
-                    guard send(.problem("\(file.lastPathComponent) line \(number): longer than \(Self.maximumLineBytes) bytes, more than a note holds, skipped")) else {
+                    guard
+                        send(
+                            .problem(
+                                "\(file.lastPathComponent) line \(number): longer than \(Self.maximumLineBytes) bytes, more than a note holds, skipped"
+                            ))
+                    else {
                         throw Stopped()
                     }
                     return
@@ -101,23 +109,28 @@ public struct JSONReader: Sendable {
         let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
         if number == 1 {
             guard let object, object["format"] as? String == JSONExporter.format else {
-                throw InterchangeError.notAnExport(path: file.path, reason: "its first line does not say it is a notes export")
+                throw InterchangeError.notAnExport(
+                    path: file.path, reason: "its first line does not say it is a notes export")
             }
             guard (object["formatVersion"] as? NSNumber)?.intValue == 1 else {
-                throw InterchangeError.notAnExport(path: file.path, reason: "it is of a format version this build does not read")
+                throw InterchangeError.notAnExport(
+                    path: file.path, reason: "it is of a format version this build does not read")
             }
             return nil
         }
         let source = "\(file.lastPathComponent) line \(number)"
         var problems: [String] = []
         guard let object, var entry = entry(object, source: source, base: base, tree: tree, problems: &problems) else {
-            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .problem("\(source): not an item, skipped") }
+            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+                return .problem("\(source): not an item, skipped")
+            }
             return nil
         }
         // Properties keep the order of their maps' keys, which a dictionary loses: the line is
         // read again, by the reader of properties, when it has some.
         if entry.kind == .note, object["properties"] != nil {
-            guard let text = String(data: line, encoding: .utf8), let whole = PropertyValue(json: text, maximumBytes: line.count),
+            guard let text = String(data: line, encoding: .utf8),
+                let whole = PropertyValue(json: text, maximumBytes: line.count),
                 case let .list(items)? = whole["properties"]
             else {
                 return .problem("\(source): properties that cannot be read, skipped")
@@ -140,8 +153,11 @@ public struct JSONReader: Sendable {
         return file
     }
 
-    private func entry(_ object: [String: Any], source: String, base: URL, tree: ImportedTree, problems: inout [String]) -> ImportEntry? {
-        guard let id = (object["id"] as? String).flatMap(UUID.init(storeText:)), let kind = (object["kind"] as? String).flatMap(ItemKind.init(rawValue:)),
+    private func entry(_ object: [String: Any], source: String, base: URL, tree: ImportedTree, problems: inout [String])
+        -> ImportEntry?
+    {
+        guard let id = (object["id"] as? String).flatMap(UUID.init(storeText:)),
+            let kind = (object["kind"] as? String).flatMap(ItemKind.init(rawValue:)),
             let name = object["name"] as? String
         else { return nil }
         var entry = ImportEntry(source: source, kind: kind, id: id, name: name)
@@ -151,7 +167,9 @@ public struct JSONReader: Sendable {
         entry.body = object["body"] as? String ?? ""
         entry.tags = (object["tags"] as? [Any])?.compactMap { $0 as? String }
         for attachment in object["attachments"] as? [[String: Any]] ?? [] {
-            guard let name = attachment["file"] as? String, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else {
+            guard let name = attachment["file"] as? String, !name.hasPrefix("/"),
+                !name.split(separator: "/").contains("..")
+            else {
                 problems.append("\(source): an image without a file inside the export, not attached")
                 continue
             }

@@ -61,7 +61,13 @@ struct FrontMatter: Equatable {
         for character in inner {
             if let open = quote {
                 current.append(character)
-                if escaped { escaped = false } else if character == "\\" && open == "\"" { escaped = true } else if character == open { quote = nil }
+                if escaped {
+                    escaped = false
+                } else if character == "\\" && open == "\"" {
+                    escaped = true
+                } else if character == open {
+                    quote = nil
+                }
             } else if character == "\"" || character == "'" {
                 quote = character
                 current.append(character)
@@ -84,7 +90,8 @@ struct FrontMatter: Equatable {
 
     /// The block, ending with its closing `---` line and a line break.
     var text: String {
-        "---\n" + values.map { "\($0.key): \(writtenRaw.contains($0.key) ? $0.value : Self.quoted($0.value))\n" }.joined()
+        "---\n"
+            + values.map { "\($0.key): \(writtenRaw.contains($0.key) ? $0.value : Self.quoted($0.value))\n" }.joined()
             + properties + "---\n"
     }
 
@@ -143,7 +150,8 @@ struct FrontMatter: Equatable {
         let text = Substring(text)
         let utf8 = text.utf8
         func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
-        guard let first = utf8.firstIndex(where: { !isBlank($0) }), let last = utf8.lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let first = utf8.firstIndex(where: { !isBlank($0) }), let last = utf8.lastIndex(where: { !isBlank($0) })
+        else { return "" }
         return String(text[first...last])
     }
 
@@ -157,7 +165,9 @@ struct FrontMatter: Equatable {
             }
             return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
         }
-        if plain && !value.isEmpty && value.first != " " && value.last != " " && !["true", "false", "null", "yes", "no", "~"].contains(value.lowercased()) {
+        if plain && !value.isEmpty && value.first != " " && value.last != " "
+            && !["true", "false", "null", "yes", "no", "~"].contains(value.lowercased())
+        {
             return value
         }
         var quoted = ""
@@ -175,7 +185,8 @@ struct FrontMatter: Equatable {
             }
         }
         if raw.hasPrefix("\""), raw.hasSuffix("\""), raw.count >= 2,
-            let array = try? JSONSerialization.jsonObject(with: Data("[\(raw)]".utf8)) as? [String], let value = array.first
+            let array = try? JSONSerialization.jsonObject(with: Data("[\(raw)]".utf8)) as? [String],
+            let value = array.first
         {
             return value
         }

@@ -43,7 +43,9 @@ enum FrontMatterYAML {
         var budget = maximumValues
         var result: [(key: String, value: PropertyValue)] = []
         for (key, value) in mapping {
-            guard case let .scalar(scalar) = key else { throw Problem(description: "front matter has a key that is not text") }
+            guard case let .scalar(scalar) = key else {
+                throw Problem(description: "front matter has a key that is not text")
+            }
             result.append((scalar.string, try convert(value, depth: 0, budget: &budget)))
         }
         return result
@@ -65,7 +67,9 @@ enum FrontMatterYAML {
         case let .mapping(mapping):
             var pairs: [(key: String, value: PropertyValue)] = []
             for (key, value) in mapping {
-                guard case let .scalar(scalar) = key else { throw Problem(description: "front matter has a key that is not text") }
+                guard case let .scalar(scalar) = key else {
+                    throw Problem(description: "front matter has a key that is not text")
+                }
                 pairs.append((scalar.string, try convert(value, depth: depth + 1, budget: &budget)))
             }
             return .map(pairs)
@@ -86,7 +90,8 @@ enum FrontMatterYAML {
             if let value = Int64(text.hasPrefix("+") ? String(text.dropFirst()) : text) { return .integer(value) }
             if let value = Double(text), value.isFinite { return .number(value) }
         }
-        if text.range(of: #"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$"#, options: .regularExpression) != nil,
+        if text.range(of: #"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$"#, options: .regularExpression)
+            != nil,
             let value = Double(text), value.isFinite
         {
             return .number(value)

@@ -28,8 +28,10 @@ public struct MarkdownExporter {
     /// own name (but a Markdown one, which an import would take for a note), else
     /// `<note>.<n>.<ext>`.
     static func fileName(of attachment: Attachment, index: Int, stem: String) -> String {
-        if let name = attachment.fileName, !name.lowercased().hasSuffix(".md"), !name.lowercased().hasSuffix(".markdown"),
-            !name.hasPrefix("."), name.utf8.count <= FileNames.maximumBytes, !name.contains(where: { "#|[]^\\<>\n".contains($0) })
+        if let name = attachment.fileName, !name.lowercased().hasSuffix(".md"),
+            !name.lowercased().hasSuffix(".markdown"),
+            !name.hasPrefix("."), name.utf8.count <= FileNames.maximumBytes,
+            !name.contains(where: { "#|[]^\\<>\n".contains($0) })
         {
             return name
         }
@@ -47,7 +49,8 @@ public struct MarkdownExporter {
         let tree = try ExportTree(store: store, root: root)
         let layout = ExportLayout(tree: tree, portable: portable, linkTargets: try store.wikiLinkTargets())
         let folder = try ExportDirectory.prepare(folder, force: force)
-        var writer = Writer(store: store, tree: tree, layout: layout, top: folder, total: tree.noteCount, progress: progress)
+        var writer = Writer(
+            store: store, tree: tree, layout: layout, top: folder, total: tree.noteCount, progress: progress)
         if root != nil, let item = tree.roots.first {
             if item.isNote {
                 try writer.writeNotes(try store.bodies(of: [item.id]), in: folder)
@@ -126,7 +129,9 @@ public struct MarkdownExporter {
                 matter.append("id", note.id.uuidString.lowercased())
                 // A date that a property gives already (Hugo's `date`, `lastmod`) is not
                 // written twice.
-                if !MarkdownExporter.gives(own, note.created, among: ["date", "created_at"]) { matter.append("created", note.created.isoText) }
+                if !MarkdownExporter.gives(own, note.created, among: ["date", "created_at"]) {
+                    matter.append("created", note.created.isoText)
+                }
                 if !MarkdownExporter.gives(own, note.modified, among: ["updated", "lastmod", "updated_at"]) {
                     matter.append("modified", note.modified.isoText)
                 }
@@ -134,7 +139,9 @@ public struct MarkdownExporter {
                 let body = note.body ?? ""
                 // Tags the body writes as `#tag` are read from it again.
                 let inline = Set(MarkdownScanner.tags(in: body).map(Tag.normalized))
-                if let tags = tags[note.id]?.filter({ !inline.contains($0) }), !tags.isEmpty { matter.append("tags", list: tags) }
+                if let tags = tags[note.id]?.filter({ !inline.contains($0) }), !tags.isEmpty {
+                    matter.append("tags", list: tags)
+                }
                 matter.properties = own.map { FrontMatterYAML.lines($0.key, $0.value) }.joined()
                 let links = body.contains("[[") || body.contains("](") ? try store.links(of: note.id) : []
                 let exported = ExportedBody(
@@ -150,7 +157,8 @@ public struct MarkdownExporter {
                     var lines: [String] = []
                     for (index, attachment) in exported.unlinked.enumerated() {
                         let name = MarkdownExporter.fileName(of: attachment, index: index, stem: stem)
-                        let file = String(ExportLayout.lastName(layout.claimFile(name, in: ExportLayout.folder(of: path))))
+                        let file = String(
+                            ExportLayout.lastName(layout.claimFile(name, in: ExportLayout.folder(of: path))))
                         try folder.write(attachment, of: store, to: file)
                         // Images (an SVG too) are embedded; other files are linked.
                         let embed = attachment.mediaType.hasPrefix("image/") ? "!" : ""

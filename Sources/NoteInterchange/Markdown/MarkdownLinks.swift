@@ -20,7 +20,9 @@ enum MarkdownLinks {
     /// digits and `-._~`, else between `<` and `>` (with those two percent-encoded);
     /// `bracketed` when the `<` and `>` are there already.
     static func destination(_ name: String, bracketed: Bool = false) -> String {
-        if !bracketed, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }) { return name }
+        if !bracketed, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-._~".contains($0)) }) {
+            return name
+        }
         let inside = name.replacingOccurrences(of: "<", with: "%3C").replacingOccurrences(of: ">", with: "%3E")
         return bracketed ? inside : "<" + inside + ">"
     }

@@ -51,7 +51,8 @@ public struct MarkdownReader: Sendable {
             throw InterchangeError.io(path: root.path, reason: "no such file or directory")
         }
         guard isFolder.boolValue || Self.isMarkdown(root.lastPathComponent) else {
-            throw InterchangeError.notAnExport(path: root.path, reason: "it is not a Markdown (.md) or JSON export file")
+            throw InterchangeError.notAnExport(
+                path: root.path, reason: "it is not a Markdown (.md) or JSON export file")
         }
         guard access(root.path, isFolder.boolValue ? R_OK | X_OK : R_OK) == 0 else {
             throw InterchangeError.io(path: root.path, reason: String(cString: strerror(errno)))
@@ -88,14 +89,19 @@ public struct MarkdownReader: Sendable {
     /// (``ReadAhead``) while `body` runs, at most one save's notes ahead of it: a tree of
     /// 100,000 notes is never in memory whole. A folder whose name the store refuses is
     /// reported once and passed over with everything in it, unread.
-    public func stream(_ path: URL, _ body: (ImportEntry, _ key: Int?, _ parent: Int?) throws -> Void) throws -> [String] {
+    public func stream(_ path: URL, _ body: (ImportEntry, _ key: Int?, _ parent: Int?) throws -> Void) throws
+        -> [String]
+    {
         let root = path.standardizedFileURL
         var problems: [String] = []
         if try !check(root) {
             let folder = root.deletingLastPathComponent()
             let tree = ImportedTree(folder)
-            let place = Place(folder: folder, source: "", root: folder, tree: tree, files: VaultFiles(root: folder, tree: tree))
-            if let note = readNote(named: root.lastPathComponent, in: place, problems: &problems) { try body(note, nil, nil) }
+            let place = Place(
+                folder: folder, source: "", root: folder, tree: tree, files: VaultFiles(root: folder, tree: tree))
+            if let note = readNote(named: root.lastPathComponent, in: place, problems: &problems) {
+                try body(note, nil, nil)
+            }
             return problems
         }
         let listed: [FolderListing.Entry]
@@ -250,7 +256,10 @@ public struct MarkdownReader: Sendable {
             do {
                 inner = try FolderListing.entries(of: url.path)
             } catch {
-                try give(.problem("\(collection.source): \(InterchangeError.io(path: error.path, reason: error.reason)), skipped"))
+                try give(
+                    .problem(
+                        "\(collection.source): \(InterchangeError.io(path: error.path, reason: error.reason)), skipped")
+                )
                 return
             }
             let marker = url.appendingPathComponent(MarkdownExporter.collectionFile)
@@ -293,7 +302,8 @@ public struct MarkdownReader: Sendable {
         switch RawFiles.contents(of: place.folder.path + "/" + name, limit: Self.maximumFileBytes) {
         case let .bytes(read): bytes = read
         case .tooLarge:
-            problems.append("\(source): larger than \(Self.maximumFileBytes) bytes, more than a note's file holds, skipped")
+            problems.append(
+                "\(source): larger than \(Self.maximumFileBytes) bytes, more than a note's file holds, skipped")
             return nil
         case .failed:
             problems.append("\(source): cannot be read, skipped")
@@ -301,7 +311,10 @@ public struct MarkdownReader: Sendable {
         }
         // A byte order mark is a mark of the encoding, not text: the front matter after it is read.
         let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        guard let text = String(validating: bytes.starts(with: byteOrderMark) ? bytes.dropFirst(3) : bytes[...], as: UTF8.self) else {
+        guard
+            let text = String(
+                validating: bytes.starts(with: byteOrderMark) ? bytes.dropFirst(3) : bytes[...], as: UTF8.self)
+        else {
             problems.append("\(source): not UTF-8, skipped")
             return nil
         }
@@ -319,7 +332,9 @@ public struct MarkdownReader: Sendable {
         if note.created == nil || note.modified == nil {
             var info = stat()
             if stat(place.folder.path + "/" + name, &info) == 0 {
-                let changed = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec / 1_000_000) / 1000)
+                let changed = Date(
+                    timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec / 1_000_000) / 1000
+                )
                 note.modified = note.modified ?? changed
                 note.created = note.created ?? min(changed, note.modified ?? changed)
             }
@@ -354,7 +369,9 @@ public struct MarkdownReader: Sendable {
     /// A date as front matter gives it (``FrontMatterDate``), quoted or not.
     static func date(_ text: String) -> Date? {
         var text = text.trimmingCharacters(in: .whitespaces)
-        if text.count >= 2, text.first == "\"" || text.first == "'", text.last == text.first { text = String(text.dropFirst().dropLast()) }
+        if text.count >= 2, text.first == "\"" || text.first == "'", text.last == text.first {
+            text = String(text.dropFirst().dropLast())
+        }
         return FrontMatterDate.date(text)
     }
 
@@ -389,7 +406,8 @@ public struct MarkdownReader: Sendable {
         if let name = text("name"), !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { entry.name = name }
         guard entry.kind == .note else { return }
         // `tags`, or as Joplin writes it, `Tags`.
-        let tagsKey = pairs.first { $0.key == Property.tags }?.key ?? pairs.first { $0.key.lowercased() == Property.tags }?.key
+        let tagsKey =
+            pairs.first { $0.key == Property.tags }?.key ?? pairs.first { $0.key.lowercased() == Property.tags }?.key
         if let tagsKey, let tags = pairs.first(where: { $0.key == tagsKey })?.value { entry.tags = Self.tags(tags) }
         var properties: [(key: String, value: PropertyValue)] = []
         for pair in pairs {
@@ -453,11 +471,15 @@ public struct MarkdownReader: Sendable {
     fileprivate func apply(_ matter: FrontMatter, to entry: inout ImportEntry) {
         if let id = matter["id"].flatMap(UUID.init(storeText:)) { entry.id = id }
         // As Obsidian, Joplin and Hugo name them.
-        if let created = matter.value(ofAny: ["created", "date", "created_at"]).flatMap(Self.date) { entry.created = created }
+        if let created = matter.value(ofAny: ["created", "date", "created_at"]).flatMap(Self.date) {
+            entry.created = created
+        }
         if let modified = matter.value(ofAny: ["modified", "updated", "lastmod", "updated_at"]).flatMap(Self.date) {
             entry.modified = modified
         }
-        if let name = matter["name"], !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { entry.name = name }
+        if let name = matter["name"], !name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            entry.name = name
+        }
         if entry.kind == .note, let tags = matter.list("tags") { entry.tags = tags }
     }
 
@@ -491,13 +513,17 @@ public struct MarkdownReader: Sendable {
                 problems.append("\(note.source): image \(written) is outside what is imported, not attached")
                 continue
             case .linkOutside:
-                problems.append("\(note.source): image \(written) is a symbolic link to outside what is imported, not attached")
+                problems.append(
+                    "\(note.source): image \(written) is a symbolic link to outside what is imported, not attached")
                 continue
             case .missing:
                 var isFolder: ObjCBool = false
-                let folder = FileManager.default.fileExists(
-                    atPath: place.folder.appendingPathComponent(written).path, isDirectory: &isFolder) && isFolder.boolValue
-                problems.append("\(note.source): image \(written) \(folder ? "is a folder" : "not found"), not attached")
+                let folder =
+                    FileManager.default.fileExists(
+                        atPath: place.folder.appendingPathComponent(written).path, isDirectory: &isFolder)
+                    && isFolder.boolValue
+                problems.append(
+                    "\(note.source): image \(written) \(folder ? "is a folder" : "not found"), not attached")
                 continue
             }
             if note.images.contains(where: { $0.file == file }) { continue }

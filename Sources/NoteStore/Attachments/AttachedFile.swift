@@ -21,7 +21,8 @@ enum AttachedFile {
     /// The attachment `file` makes for `note`, created `now`, and its bytes; refuses a file of
     /// more than `limit` bytes.
     static func prepare(
-        _ file: URL, for note: Item, caption: String?, fileName: String? = nil, limit: Int64, now: Date, blobs: BlobStore
+        _ file: URL, for note: Item, caption: String?, fileName: String? = nil, limit: Int64, now: Date,
+        blobs: BlobStore
     ) throws -> (Attachment, Bytes) {
         let caption = try Attachment.checkedCaption(caption, for: note)
         func refuse(_ reason: String) -> StoreError {
@@ -57,7 +58,8 @@ enum AttachedFile {
             var size: SVGInspector.Size?
             if ext == "svg" || (isText && SVGInspector.looksLikeSVG(streamed.sample)) {
                 do {
-                    size = try SVGInspector.inspect(fileAt: streamed.temporary, sample: streamed.sample, isWhole: isWhole)
+                    size = try SVGInspector.inspect(
+                        fileAt: streamed.temporary, sample: streamed.sample, isWhole: isWhole)
                 } catch {
                     throw refuse(error.description)
                 }
@@ -77,7 +79,10 @@ enum AttachedFile {
     /// Whether the first bytes announce one of the four checked image formats (or start one
     /// cut short): such a file is an image or nothing, as it always was.
     private static func isImage(_ head: [UInt8]) -> Bool {
-        switch Result(catching: { () throws(ImageProblem) -> ImageFormat in try ImageInspector.format(announcedBy: head) }) {
+        let announced = Result { () throws(ImageProblem) -> ImageFormat in
+            try ImageInspector.format(announcedBy: head)
+        }
+        switch announced {
         case .success: return true
         case .failure(.truncated): return true
         case .failure: return false

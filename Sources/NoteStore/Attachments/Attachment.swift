@@ -156,7 +156,8 @@ extension Attachment: FetchableRecord {
         self.init(
             id: id, kind: kind,
             note: try row.storeID(Columns.note, table: "attachment", rowID: rowID),
-            sha256: row[Columns.sha256], format: format, mediaType: row[Columns.mediaType], fileName: row[Columns.fileName],
+            sha256: row[Columns.sha256], format: format, mediaType: row[Columns.mediaType],
+            fileName: row[Columns.fileName],
             width: row[Columns.width], height: row[Columns.height], bytes: row[Columns.bytes],
             caption: row[Columns.caption], created: Date(storeMilliseconds: row[Columns.created]))
     }
@@ -164,24 +165,29 @@ extension Attachment: FetchableRecord {
     /// The attachments of a note, oldest first.
     static func fetchAll(_ db: Database, note: UUID) throws -> [Attachment] {
         try SQLRequest<Attachment>(
-            literal: "SELECT \(sql: columns) FROM \(sql: source) WHERE note = \(note.storeString) ORDER BY created, kind DESC, position",
+            literal:
+                "SELECT \(sql: columns) FROM \(sql: source) WHERE note = \(note.storeString) ORDER BY created, kind DESC, position",
             cached: true
         ).fetchAll(db)
     }
 
     /// The attachment with this id, or nil.
     static func fetchOne(_ db: Database, id: UUID) throws -> Attachment? {
-        try SQLRequest<Attachment>(literal: "SELECT \(sql: columns) FROM \(sql: source) WHERE id = \(id.storeString)").fetchOne(db)
+        try SQLRequest<Attachment>(literal: "SELECT \(sql: columns) FROM \(sql: source) WHERE id = \(id.storeString)")
+            .fetchOne(db)
     }
 }
 
 extension Attachment {
     /// The caption as kept: trimmed, nil when empty; throws when it is too long.
     static func checkedCaption(_ caption: String?, for note: Item) throws -> String? {
-        let caption = caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let caption = caption.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         if let caption, caption.count > maximumCaptionLength {
             throw StoreError.invalidOperation(
-                item: note.label, reason: "the caption has \(caption.count) characters, more than \(maximumCaptionLength)")
+                item: note.label,
+                reason: "the caption has \(caption.count) characters, more than \(maximumCaptionLength)")
         }
         return caption
     }

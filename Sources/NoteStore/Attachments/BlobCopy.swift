@@ -22,7 +22,9 @@ enum BlobCopy {
         guard input >= 0 else { return .failed(path: source, reason: StoreFolder.errnoText()) }
         defer { close(input) }
         let folder = (destination as NSString).deletingLastPathComponent
-        let temporary = (folder.isEmpty ? "." : folder) + "/." + ((destination as NSString).lastPathComponent) + ".tmp-" + UUID().uuidString.lowercased()
+        let temporary =
+            (folder.isEmpty ? "." : folder) + "/." + ((destination as NSString).lastPathComponent) + ".tmp-"
+            + UUID().uuidString.lowercased()
         let out = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o644)
         guard out >= 0 else { return .failed(path: destination, reason: StoreFolder.errnoText()) }
         var failure: Outcome?

@@ -124,7 +124,8 @@ struct BlobStore: Sendable {
             throw failure
         }
         return StreamedFile(
-            temporary: temporary, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined(), bytes: total, sample: sample)
+            temporary: temporary, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined(), bytes: total,
+            sample: sample)
     }
 
     /// Puts the whole temporary file `temporary` in place as the blob `sha256` with `link(2)`,
@@ -177,7 +178,10 @@ struct BlobStore: Sendable {
         close(fd)
         guard synced else { throw BlobError.io(folder.path, reason) }
         for (index, entry) in written.enumerated() {
-            let placed = entry.isOurs ? rename(entry.file, path(for: entry.sha256)) == 0 : Glibc.link(entry.file, path(for: entry.sha256)) == 0 || errno == EEXIST
+            let placed =
+                entry.isOurs
+                ? rename(entry.file, path(for: entry.sha256)) == 0
+                : Glibc.link(entry.file, path(for: entry.sha256)) == 0 || errno == EEXIST
             guard placed else { throw BlobError.io(path(for: entry.sha256), StoreFolder.errnoText()) }
             if entry.isOurs { written[index].isOurs = false }
         }

@@ -53,8 +53,10 @@ public enum MediaTypeSniffer {
         if starts("%PDF-") { return "application/pdf" }
         if starts([0x50, 0x4B, 0x03, 0x04]) || starts([0x50, 0x4B, 0x05, 0x06]) { return zipType(b, ext: ext) }
         if starts([0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1]) {
-            return ["doc": "application/msword", "xls": "application/vnd.ms-excel", "ppt": "application/vnd.ms-powerpoint",
-                "msg": "application/vnd.ms-outlook"][ext] ?? "application/x-ole-storage"
+            return [
+                "doc": "application/msword", "xls": "application/vnd.ms-excel", "ppt": "application/vnd.ms-powerpoint",
+                "msg": "application/vnd.ms-outlook",
+            ][ext] ?? "application/x-ole-storage"
         }
         if starts([0x1F, 0x8B]) { return "application/gzip" }
         if starts("BZh") { return "application/x-bzip2" }
@@ -67,7 +69,9 @@ public enum MediaTypeSniffer {
         if starts([0x7F, 0x45, 0x4C, 0x46]) { return "application/x-elf" }
         if starts("%!PS") { return "application/postscript" }
         if starts("{\\rtf") { return "application/rtf" }
-        if starts("ID3") || (b.count >= 2 && b[0] == 0xFF && (b[1] & 0xE6) == 0xE2 && ext == "mp3") { return "audio/mpeg" }
+        if starts("ID3") || (b.count >= 2 && b[0] == 0xFF && (b[1] & 0xE6) == 0xE2 && ext == "mp3") {
+            return "audio/mpeg"
+        }
         if starts("fLaC") { return "audio/flac" }
         if starts("OggS") { return ["ogv": "video/ogg", "opus": "audio/opus"][ext] ?? "audio/ogg" }
         if starts("MThd") { return "audio/midi" }
@@ -95,7 +99,8 @@ public enum MediaTypeSniffer {
         // OpenDocument and EPUB store their type first, uncompressed, as the file `mimetype`.
         let name = Array("mimetype".utf8)
         if b.count > 38, b[30..<38].elementsEqual(name) {
-            let type = String(decoding: b[38..<min(b.count, 38 + 80)].prefix { $0 > 0x20 && $0 < 0x7F && $0 != 0x50 }, as: UTF8.self)
+            let type = String(
+                decoding: b[38..<min(b.count, 38 + 80)].prefix { $0 > 0x20 && $0 < 0x7F && $0 != 0x50 }, as: UTF8.self)
             if isValid(type) { return type }
         }
         let kin = [
@@ -104,7 +109,8 @@ public enum MediaTypeSniffer {
             "pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
             "jar": "application/java-archive", "apk": "application/vnd.android.package-archive",
             "epub": "application/epub+zip", "odt": "application/vnd.oasis.opendocument.text",
-            "ods": "application/vnd.oasis.opendocument.spreadsheet", "odp": "application/vnd.oasis.opendocument.presentation",
+            "ods": "application/vnd.oasis.opendocument.spreadsheet",
+            "odp": "application/vnd.oasis.opendocument.presentation",
             "kmz": "application/vnd.google-earth.kmz",
         ]
         return kin[ext] ?? "application/zip"
@@ -142,7 +148,8 @@ public enum MediaTypeSniffer {
 
     private static func textType(_ b: [UInt8], ext: String) -> String {
         if let type = extensions[ext], type.hasPrefix("text/") || textApplicationTypes.contains(type) { return type }
-        let head = String(decoding: b.prefix(512), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }.lowercased()
+        let head = String(decoding: b.prefix(512), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+            .lowercased()
         if head.hasPrefix("<!doctype html") || head.hasPrefix("<html") { return "text/html" }
         if head.hasPrefix("<?xml") { return "application/xml" }
         if head.hasPrefix("#!") { return "text/x-script" }
@@ -151,7 +158,8 @@ public enum MediaTypeSniffer {
 
     private static let textApplicationTypes: Set<String> = [
         "application/json", "application/xml", "application/yaml", "application/x-tex", "application/toml",
-        "application/x-sh", "application/sql", "application/javascript", "application/ld+json", "application/x-ipynb+json",
+        "application/x-sh", "application/sql", "application/javascript", "application/ld+json",
+        "application/x-ipynb+json",
     ]
 
     /// Extensions and their media types: hints for text and for kin of binary formats, and the

@@ -40,7 +40,8 @@ extension Store {
         var prepared: [(Attachment, AttachedFile.Bytes)] = []
         defer { Self.removeTemporaries(prepared.map(\.1)) }
         for file in files {
-            prepared.append(try AttachedFile.prepare(file, for: note, caption: caption, limit: limit, now: now, blobs: blobs))
+            prepared.append(
+                try AttachedFile.prepare(file, for: note, caption: caption, limit: limit, now: now, blobs: blobs))
         }
         return try insertAttachments(prepared, now: now)
     }
@@ -90,12 +91,13 @@ extension Store {
             return
         }
         do {
-            try blobs.putAll(staged.map { bytes, sha256 in
-                switch bytes {
-                case let .data(data): return (.data(data), sha256)
-                case let .temporary(path): return (.temporary(path), sha256)
-                }
-            })
+            try blobs.putAll(
+                staged.map { bytes, sha256 in
+                    switch bytes {
+                    case let .data(data): return (.data(data), sha256)
+                    case let .temporary(path): return (.temporary(path), sha256)
+                    }
+                })
         } catch BlobError.io(let path, let reason) {
             throw StoreError.cannotOpen(path: path, reason: reason)
         }
@@ -135,7 +137,8 @@ extension Store {
     /// The blobs that attachments use, sorted.
     public func blobsInUse() throws -> [String] {
         try read { db in
-            try String.fetchAll(db, sql: "SELECT sha256 FROM attachment UNION SELECT sha256 FROM file_attachment ORDER BY sha256")
+            try String.fetchAll(
+                db, sql: "SELECT sha256 FROM attachment UNION SELECT sha256 FROM file_attachment ORDER BY sha256")
         }
     }
 
@@ -176,7 +179,9 @@ extension Store {
         try write { db in
             try SaveWriter.writing(db, now: wallClock.storeNow(), device: deviceID) { writer in
                 try writer.begin()
-                guard let found = try Attachment.fetchOne(db, id: id) else { throw StoreError.unknownAttachment(id.storeString) }
+                guard let found = try Attachment.fetchOne(db, id: id) else {
+                    throw StoreError.unknownAttachment(id.storeString)
+                }
                 try writer.delete([found])
                 try writer.finish()
             }
@@ -196,13 +201,15 @@ extension Store {
     public func copyBytes(of attachment: Attachment, to destination: URL) throws {
         let source = blobs.path(for: attachment.sha256)
         guard FileManager.default.fileExists(atPath: source) else {
-            throw StoreError.blob(attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
+            throw StoreError.blob(
+                attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
         }
         switch BlobCopy.copy(source, to: destination.path, expecting: attachment.sha256) {
         case .copied: return
         case .damaged:
             throw StoreError.blob(
-                attachment: attachment.id, problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
+                attachment: attachment.id,
+                problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
         case let .failed(path, reason):
             throw StoreError.cannotOpen(path: path, reason: reason)
         }
@@ -215,14 +222,16 @@ extension Store {
         let source = blobs.path(for: attachment.sha256)
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
-            throw StoreError.blob(attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
+            throw StoreError.blob(
+                attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
         }
         defer { close(input) }
         switch BlobCopy.copy(from: input, to: fd, expecting: attachment.sha256) {
         case .copied: return
         case .damaged:
             throw StoreError.blob(
-                attachment: attachment.id, problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
+                attachment: attachment.id,
+                problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
         case let .failed(_, reason):
             throw StoreError.cannotOpen(path: path, reason: reason)
         }
@@ -234,10 +243,12 @@ extension Store {
         do {
             return try blobs.read(attachment.sha256)
         } catch BlobError.missing {
-            throw StoreError.blob(attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
+            throw StoreError.blob(
+                attachment: attachment.id, problem: "its bytes are missing (blobs/\(attachment.sha256))")
         } catch {
             throw StoreError.blob(
-                attachment: attachment.id, problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
+                attachment: attachment.id,
+                problem: "its bytes are damaged (blobs/\(attachment.sha256) does not match its hash)")
         }
     }
 
@@ -249,12 +260,13 @@ extension Store {
         try write { db in
             let marked = try String.fetchAll(db, sql: "SELECT sha256 FROM blob_release")
             for sha256 in Set(marked + candidates) {
-                let used = try SQLRequest<Bool>(
-                    literal: """
-                        SELECT EXISTS (SELECT 1 FROM attachment WHERE sha256 = \(sha256))
-                            OR EXISTS (SELECT 1 FROM file_attachment WHERE sha256 = \(sha256))
-                        """
-                ).fetchOne(db) ?? true
+                let used =
+                    try SQLRequest<Bool>(
+                        literal: """
+                            SELECT EXISTS (SELECT 1 FROM attachment WHERE sha256 = \(sha256))
+                                OR EXISTS (SELECT 1 FROM file_attachment WHERE sha256 = \(sha256))
+                            """
+                    ).fetchOne(db) ?? true
                 if !used { blobs.remove(sha256) }
             }
             try db.execute(sql: "DELETE FROM blob_release")

@@ -65,7 +65,9 @@ public final class BaselineDatabase {
                 try checkIntegrity(db, modelVersion: modelVersion, file: file)
                 try checkContents(db, modelVersion: modelVersion)
                 let header = Dictionary(
-                    try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map { ($0["key"] as String, $0["value"] as String) },
+                    try Row.fetchAll(db, sql: "SELECT key, value FROM \(headerTable)").map {
+                        ($0["key"] as String, $0["value"] as String)
+                    },
                     uniquingKeysWith: { first, _ in first })
                 return (header, modelVersion)
             }
@@ -134,7 +136,8 @@ public final class BaselineDatabase {
     }
 
     static func createHeader(_ header: [String: String], _ db: Database) throws {
-        try db.execute(sql: "CREATE TABLE \(headerTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
+        try db.execute(
+            sql: "CREATE TABLE \(headerTable) (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID")
         for (key, value) in header.sorted(by: { $0.key < $1.key }) {
             try db.execute(literal: "INSERT INTO \(sql: headerTable)(key, value) VALUES (\(key), \(value))")
         }
@@ -145,8 +148,12 @@ public final class BaselineDatabase {
     static func indexMatchesItems(_ db: Database) throws -> Bool {
         let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
         let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item_fts_docsize") ?? 0
-        let strays = try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM item_fts_docsize WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = item_fts_docsize.id)") ?? 0
+        let strays =
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT COUNT(*) FROM item_fts_docsize WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = item_fts_docsize.id)"
+            ) ?? 0
         return items == entries && strays == 0
     }
 
@@ -181,8 +188,13 @@ public final class BaselineDatabase {
         configuration.foreignKeysEnabled = false
         configuration.prepareDatabase { db in
             let code = notes_sqlite_harden(db.sqliteConnection)
-            guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot set SQLite's defensive options") }
-            if readonly { try db.execute(sql: "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0; PRAGMA query_only = ON") }
+            guard code == SQLITE_OK else {
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: "cannot set SQLite's defensive options")
+            }
+            if readonly {
+                try db.execute(sql: "PRAGMA cell_size_check = ON; PRAGMA mmap_size = 0; PRAGMA query_only = ON")
+            }
         }
         return configuration
     }
@@ -194,17 +206,20 @@ public final class BaselineDatabase {
 
     /// What `sqlite_schema` of a baseline of each readable model version holds, but root pages,
     /// with the migrations a store of that version has recorded.
-    private static let expectedSchemas: Result<[Int: (schema: [SchemaEntry], migrations: [String])], any Error> = Result {
+    private static let expectedSchemas: Result<[Int: (schema: [SchemaEntry], migrations: [String])], any Error> = Result
+    {
         var result: [Int: (schema: [SchemaEntry], migrations: [String])] = [:]
         for version in readableModelVersions {
             let queue = try DatabaseQueue()
             let migration = "v\(version)"
             try StoreSchema.migrator.migrate(queue, upTo: migration)
             let migrations = Array(StoreSchema.migrator.migrations.prefix { $0 != migration }) + [migration]
-            result[version] = (try queue.write { db in
-                try createHeader([:], db)
-                return try schema(db)
-            }, migrations)
+            result[version] = (
+                try queue.write { db in
+                    try createHeader([:], db)
+                    return try schema(db)
+                }, migrations
+            )
         }
         return result
     }
@@ -237,7 +252,9 @@ public final class BaselineDatabase {
             throw BaselineProblem("its schema lacks the \(missing.type) '\(missing.name)'")
         }
         let differing = found.first { entry in !expected.contains(entry) }
-        throw BaselineProblem("its schema defines '\(differing?.name ?? "?")' otherwise than a store of model version \(StoreSchema.currentModelVersion)")
+        throw BaselineProblem(
+            "its schema defines '\(differing?.name ?? "?")' otherwise than a store of model version \(StoreSchema.currentModelVersion)"
+        )
     }
 
     /// SQLite's quick check (pages, records, NOT NULL and CHECK constraints), then the indexes
@@ -267,7 +284,8 @@ public final class BaselineDatabase {
         let expectedMigrations = try Self.expectedSchemas.get()[modelVersion]?.migrations ?? []
         let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         guard migrations == expectedMigrations.sorted() else {
-            throw BaselineProblem("it records the migrations \(migrations), not those of a store of model version \(modelVersion)")
+            throw BaselineProblem(
+                "it records the migrations \(migrations), not those of a store of model version \(modelVersion)")
         }
         let model = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'model_version'")
         guard model == String(modelVersion) else {
@@ -281,14 +299,17 @@ public final class BaselineDatabase {
     /// Properties (model 10) within the store's rules: keys, stamps, and values that read as
     /// JSON within bounds.
     private static func checkProperties(_ db: Database) throws {
-        let properties = try Row.fetchCursor(db, sql: "SELECT item, key, stamp, value, typeof(position) AS positionType FROM property")
+        let properties = try Row.fetchCursor(
+            db, sql: "SELECT item, key, stamp, value, typeof(position) AS positionType FROM property")
         while let row = try properties.next() {
             guard isStoreUUID(row["item"] as DatabaseValue), let key: String = row["key"], Property.problem(key) == nil,
                 let stamp: String = row["stamp"], ChangeStamp(text: stamp) != nil, let json: String = row["value"],
-                let value = PropertyValue(json: json), value.problem == nil, (row["positionType"] as String) == "integer"
+                let value = PropertyValue(json: json), value.problem == nil,
+                (row["positionType"] as String) == "integer"
             else { throw BaselineProblem("a property breaks the store's rules") }
         }
-        let removals = try Row.fetchCursor(db, sql: "SELECT item, key, device, typeof(clock) AS clockType FROM property_removal")
+        let removals = try Row.fetchCursor(
+            db, sql: "SELECT item, key, device, typeof(clock) AS clockType FROM property_removal")
         while let row = try removals.next() {
             guard isStoreUUID(row["item"] as DatabaseValue), let key: String = row["key"], Property.problem(key) == nil,
                 isStoreUUID(row["device"] as DatabaseValue), (row["clockType"] as String) == "integer"
@@ -299,11 +320,15 @@ public final class BaselineDatabase {
     /// Each file attachment (model 10) of an item it holds, with ids, blob name, media type,
     /// file name and caption within the store's rules.
     private static func checkFileAttachments(_ db: Database) throws {
-        let dangling = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM file_attachment WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = file_attachment.note))
-            """) ?? true
+        let dangling =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM file_attachment WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = file_attachment.note))
+                    """) ?? true
         guard !dangling else { throw BaselineProblem("it refers to an item it does not hold") }
-        let files = try Row.fetchCursor(db, sql: "SELECT id, note, sha256, media_type, name, bytes, caption FROM file_attachment")
+        let files = try Row.fetchCursor(
+            db, sql: "SELECT id, note, sha256, media_type, name, bytes, caption FROM file_attachment")
         while let row = try files.next() {
             guard isStoreUUID(row["id"] as DatabaseValue), isStoreUUID(row["note"] as DatabaseValue),
                 let sha256: String = row["sha256"], BlobName.isValid(sha256),
@@ -322,16 +347,20 @@ public final class BaselineDatabase {
         // The store's foreign keys: each parent, each attachment's note and each displaced
         // item is an item. Parents are looked up once each (a library has few collections),
         // not once per item as `PRAGMA foreign_key_check` does.
-        let dangling = try Bool.fetchOne(db, sql: """
-            SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT parent FROM item WHERE parent IS NOT NULL) AS used
-                    WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = used.parent))
-                OR EXISTS (SELECT 1 FROM attachment WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = attachment.note))
-                OR EXISTS (SELECT 1 FROM displaced WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = displaced.item))
-            """) ?? true
+        let dangling =
+            try Bool.fetchOne(
+                db,
+                sql: """
+                    SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT parent FROM item WHERE parent IS NOT NULL) AS used
+                            WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = used.parent))
+                        OR EXISTS (SELECT 1 FROM attachment WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = attachment.note))
+                        OR EXISTS (SELECT 1 FROM displaced WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = displaced.item))
+                    """) ?? true
         guard !dangling else { throw BaselineProblem("it refers to an item it does not hold") }
         let attachments = try Row.fetchCursor(db, sql: "SELECT id, note, sha256 FROM attachment")
         while let row = try attachments.next() {
-            guard isStoreUUID(row["id"] as DatabaseValue), isStoreUUID(row["note"] as DatabaseValue), let sha256: String = row["sha256"],
+            guard isStoreUUID(row["id"] as DatabaseValue), isStoreUUID(row["note"] as DatabaseValue),
+                let sha256: String = row["sha256"],
                 sha256.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) })
             else { throw BaselineProblem("an attachment breaks the store's rules") }
         }
@@ -343,7 +372,8 @@ public final class BaselineDatabase {
                 let stamp: String = row["stamp"], ChangeStamp(text: stamp) != nil
             else { throw BaselineProblem("a tag breaks the store's rules") }
         }
-        let removals = try Row.fetchCursor(db, sql: "SELECT item, name, device, typeof(clock) AS clockType FROM tag_removal")
+        let removals = try Row.fetchCursor(
+            db, sql: "SELECT item, name, device, typeof(clock) AS clockType FROM tag_removal")
         while let row = try removals.next() {
             guard isStoreUUID(row["item"] as DatabaseValue), let name: String = row["name"], Tag.problem(name) == nil,
                 isStoreUUID(row["device"] as DatabaseValue), (row["clockType"] as String) == "integer"
@@ -353,7 +383,8 @@ public final class BaselineDatabase {
         // Model 8 checks its cuts with its lines (``HistoryLineCheck``).
         guard modelVersion == 7 else { return }
         let cuts = try Row.fetchCursor(
-            db, sql: """
+            db,
+            sql: """
                 SELECT typeof(object) AS objectType, length(object) AS objectLength,
                     typeof(stamp) AS stampType, length(stamp) AS stampLength,
                     EXISTS (SELECT 1 FROM history WHERE history.object = history_cut.object
@@ -361,7 +392,8 @@ public final class BaselineDatabase {
                 FROM history_cut
                 """)
         while let row = try cuts.next() {
-            guard (row["objectType"] as String) == "blob", (row["objectLength"] as Int) == 16, (row["stampType"] as String) == "blob",
+            guard (row["objectType"] as String) == "blob", (row["objectLength"] as Int) == 16,
+                (row["stampType"] as String) == "blob",
                 (row["stampLength"] as Int) == HistoryEncoding.stampSize, row["hasVersion"] as Bool
             else { throw BaselineProblem("a cut of history breaks the store's rules") }
         }
@@ -373,7 +405,8 @@ public final class BaselineDatabase {
     /// rowids, in step with one over the index's entries, on SQLite's own calls: the items of
     /// a large baseline are most of its rows.
     private static func checkItems(_ db: Database) throws {
-        let itemStatement = try db.makeStatement(sql: "SELECT rowid, id, parent, name, length(CAST(body AS BLOB)) FROM item ORDER BY rowid")
+        let itemStatement = try db.makeStatement(
+            sql: "SELECT rowid, id, parent, name, length(CAST(body AS BLOB)) FROM item ORDER BY rowid")
         let entryStatement = try db.makeStatement(sql: "SELECT id FROM item_fts_docsize ORDER BY id")
         let items = itemStatement.sqliteStatement
         let entries = entryStatement.sqliteStatement
@@ -383,27 +416,34 @@ public final class BaselineDatabase {
             withExtendedLifetime((itemStatement, entryStatement)) {}
         }
         while try IndexCheck.step(items) {
-            guard try IndexCheck.step(entries), sqlite3_column_int64(entries, 0) == sqlite3_column_int64(items, 0) else {
+            guard try IndexCheck.step(entries), sqlite3_column_int64(entries, 0) == sqlite3_column_int64(items, 0)
+            else {
                 throw BaselineProblem("its full-text index is not of its items")
             }
             guard isStoreUUID(items, 1), sqlite3_column_type(items, 2) == SQLITE_NULL || isStoreUUID(items, 2) else {
                 throw BaselineProblem("an item id breaks the store's rules")
             }
             guard isValidName(items, 3) else { throw BaselineProblem("an item's name breaks the store's rules") }
-            guard sqlite3_column_int64(items, 4) <= Item.maximumBodyBytes else { throw BaselineProblem("a body is larger than the store allows") }
+            guard sqlite3_column_int64(items, 4) <= Item.maximumBodyBytes else {
+                throw BaselineProblem("a body is larger than the store allows")
+            }
         }
         guard try !IndexCheck.step(entries) else { throw BaselineProblem("its full-text index is not of its items") }
     }
 
     /// Whether column `column` of the row is text that is a UUID as the store writes ids.
     private static func isStoreUUID(_ row: OpaquePointer, _ column: Int32) -> Bool {
-        guard sqlite3_column_type(row, column) == SQLITE_TEXT, let text = sqlite3_column_text(row, column) else { return false }
+        guard sqlite3_column_type(row, column) == SQLITE_TEXT, let text = sqlite3_column_text(row, column) else {
+            return false
+        }
         return isStoreUUID(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(row, column))))
     }
 
     /// Whether column `column` of the row is text in UTF-8 that is a name as a store keeps it.
     private static func isValidName(_ row: OpaquePointer, _ column: Int32) -> Bool {
-        guard sqlite3_column_type(row, column) == SQLITE_TEXT, let text = sqlite3_column_text(row, column) else { return false }
+        guard sqlite3_column_type(row, column) == SQLITE_TEXT, let text = sqlite3_column_text(row, column) else {
+            return false
+        }
         let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(row, column)))
         if isPlainName(bytes) { return true }
         guard let name = String(validating: bytes, as: UTF8.self) else { return false }

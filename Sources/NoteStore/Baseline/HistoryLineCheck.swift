@@ -17,13 +17,17 @@ enum HistoryLineCheck {
         // Each cut of an id of 16 bytes, a property's code and a stamp of 24, once: its key,
         // compared as SQLite compares it, would keep an id as text apart from the same bytes.
         var cuts: [Data: Data] = [:]
-        let cutRows = try Row.fetchAll(db, sql: """
-            SELECT object, property, stamp FROM history_cut
-            WHERE typeof(object) = 'blob' AND length(object) = 16 AND typeof(property) = 'integer' AND property BETWEEN 0 AND 1
-                AND typeof(stamp) = 'blob' AND length(stamp) = \(HistoryEncoding.stampSize)
-            """)
+        let cutRows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT object, property, stamp FROM history_cut
+                WHERE typeof(object) = 'blob' AND length(object) = 16 AND typeof(property) = 'integer' AND property BETWEEN 0 AND 1
+                    AND typeof(stamp) = 'blob' AND length(stamp) = \(HistoryEncoding.stampSize)
+                """)
         for row in cutRows { cuts[(row["object"] as Data) + [UInt8(row["property"] as Int)]] = row["stamp"] }
-        guard cuts.count == cutRows.count, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history_cut") == cutRows.count else {
+        guard cuts.count == cutRows.count,
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history_cut") == cutRows.count
+        else {
             return "a cut of history breaks the store's rules"
         }
         let statement = try db.makeStatement(sql: "SELECT object, property, versions, oldest, line FROM history_line")
@@ -44,7 +48,8 @@ enum HistoryLineCheck {
             let key = Data(object) + [UInt8(HistoryEncoding.code(of: property))]
             guard let cut = cuts[key] else { continue }
             guard let id = HistoryEncoding.id(Data(object)), let stamp = HistoryEncoding.stamp(cut),
-                let read = HistoryLine(object: id, property: property, decoding: Data(line)), read.index(of: stamp) != nil
+                let read = HistoryLine(object: id, property: property, decoding: Data(line)),
+                read.index(of: stamp) != nil
             else { return "a cut of history breaks the store's rules" }
             cutsFound += 1
         }
@@ -63,7 +68,9 @@ enum HistoryLineCheck {
     private static func blob(_ row: OpaquePointer, _ column: Int32) -> UnsafeRawBufferPointer? {
         guard sqlite3_column_type(row, column) == SQLITE_BLOB else { return nil }
         let count = Int(sqlite3_column_bytes(row, column))
-        guard count > 0, let start = sqlite3_column_blob(row, column) else { return count == 0 ? UnsafeRawBufferPointer(start: nil, count: 0) : nil }
+        guard count > 0, let start = sqlite3_column_blob(row, column) else {
+            return count == 0 ? UnsafeRawBufferPointer(start: nil, count: 0) : nil
+        }
         return UnsafeRawBufferPointer(start: start, count: count)
     }
 }

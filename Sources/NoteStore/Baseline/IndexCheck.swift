@@ -21,11 +21,13 @@ import GRDBSQLite
 enum IndexCheck {
     /// The first problem found in the indexes of tables with rowids (those `including` takes),
     /// or nil.
-    static func problemInTablesWithRowids(_ db: Database, including: (String) -> Bool = { _ in true }) throws -> String? {
+    static func problemInTablesWithRowids(_ db: Database, including: (String) -> Bool = { _ in true }) throws -> String?
+    {
         do {
             var indexes: [String: [Index]] = [:]
             for entry in try entries(db, withoutRowid: false) where including(entry.table) {
-                indexes[entry.table, default: []].append(try Index(db, name: entry.name, table: entry.table, sql: entry.sql))
+                indexes[entry.table, default: []].append(
+                    try Index(db, name: entry.name, table: entry.table, sql: entry.sql))
             }
             for (table, tableIndexes) in indexes.sorted(by: { $0.key < $1.key }) {
                 let expected = try tableDigests(db, table: table, indexes: tableIndexes)
@@ -55,12 +57,15 @@ enum IndexCheck {
     }
 
     /// The indexes of the schema, of tables with or without rowids.
-    private static func entries(_ db: Database, withoutRowid: Bool) throws -> [(name: String, table: String, sql: String?)] {
-        try SQLRequest<Row>(literal: """
-            SELECT entry.name, entry.tbl_name, entry.sql
-            FROM sqlite_schema AS entry JOIN pragma_table_list AS list ON list.schema = 'main' AND list.name = entry.tbl_name
-            WHERE entry.type = 'index' AND list.wr = \(withoutRowid) ORDER BY entry.tbl_name, entry.name
-            """
+    private static func entries(_ db: Database, withoutRowid: Bool) throws -> [(
+        name: String, table: String, sql: String?
+    )] {
+        try SQLRequest<Row>(
+            literal: """
+                SELECT entry.name, entry.tbl_name, entry.sql
+                FROM sqlite_schema AS entry JOIN pragma_table_list AS list ON list.schema = 'main' AND list.name = entry.tbl_name
+                WHERE entry.type = 'index' AND list.wr = \(withoutRowid) ORDER BY entry.tbl_name, entry.name
+                """
         ).fetchAll(db).map { ($0["name"], $0["tbl_name"], $0["sql"]) }
     }
 
@@ -77,7 +82,8 @@ enum IndexCheck {
         init(_ db: Database, name: String, table: String, sql: String?) throws {
             var columns: [String] = []
             var keyColumns = 0
-            let info = SQLRequest<Row>(literal: "SELECT cid, name, desc, coll, key FROM pragma_index_xinfo(\(name)) ORDER BY seqno")
+            let info = SQLRequest<Row>(
+                literal: "SELECT cid, name, desc, coll, key FROM pragma_index_xinfo(\(name)) ORDER BY seqno")
             for column in try info.fetchAll(db) {
                 let cid: Int = column["cid"]
                 guard cid != -2, (column["desc"] as Int) == 0, (column["coll"] as String?) == "BINARY" else {
@@ -90,9 +96,13 @@ enum IndexCheck {
             self.table = table
             self.columns = columns
             self.keyColumns = keyColumns
-            unique = try SQLRequest<Bool>(literal: "SELECT \"unique\" FROM pragma_index_list(\(table)) WHERE name = \(name)").fetchOne(db) ?? false
+            unique =
+                try SQLRequest<Bool>(literal: "SELECT \"unique\" FROM pragma_index_list(\(table)) WHERE name = \(name)")
+                .fetchOne(db) ?? false
             // The schema is the store's: a partial index's clause is what follows its WHERE.
-            condition = sql.flatMap { sql in sql.range(of: " WHERE ", options: [.backwards, .caseInsensitive]).map { String(sql[$0.upperBound...]) } }
+            condition = sql.flatMap { sql in
+                sql.range(of: " WHERE ", options: [.backwards, .caseInsensitive]).map { String(sql[$0.upperBound...]) }
+            }
         }
     }
 
@@ -124,7 +134,8 @@ enum IndexCheck {
                 conditions.append(nil)
             }
         }
-        let statement = try db.makeStatement(sql: "SELECT \(list.joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) NOT INDEXED")
+        let statement = try db.makeStatement(
+            sql: "SELECT \(list.joined(separator: ", ")) FROM \(table.quotedDatabaseIdentifier) NOT INDEXED")
         var digests = Array(repeating: Digest(), count: indexes.count)
         var entry = EntryBytes()
         try scan(statement) { row in
@@ -141,10 +152,11 @@ enum IndexCheck {
     /// What an index holds, from one scan of it, checking its order on the way.
     private static func indexDigest(_ db: Database, _ index: Index) throws -> Digest {
         let condition = index.condition.map { " WHERE \($0)" } ?? ""
-        let statement = try db.makeStatement(sql: """
-            SELECT \(index.columns.joined(separator: ", ")) FROM \(index.table.quotedDatabaseIdentifier) \
-            INDEXED BY \(index.name.quotedDatabaseIdentifier)\(condition)
-            """)
+        let statement = try db.makeStatement(
+            sql: """
+                SELECT \(index.columns.joined(separator: ", ")) FROM \(index.table.quotedDatabaseIdentifier) \
+                INDEXED BY \(index.name.quotedDatabaseIdentifier)\(condition)
+                """)
         var digest = Digest()
         var previous = EntryBytes()
         var entry = EntryBytes()
@@ -156,7 +168,9 @@ enum IndexCheck {
                 if column + 1 == Int32(index.keyColumns) { entry.markKey() }
             }
             if !first {
-                guard previous.precedes(entry) else { throw Problem(description: "the index \(index.name) is out of order") }
+                guard previous.precedes(entry) else {
+                    throw Problem(description: "the index \(index.name) is out of order")
+                }
                 if index.unique && !entry.keyHasNull && previous.hasSameKey(as: entry) {
                     throw Problem(description: "the unique index \(index.name) holds a key twice")
                 }
@@ -169,10 +183,14 @@ enum IndexCheck {
         // over for `trashed IS NOT NULL`): its entries are counted on its pages too (an index
         // b-tree keeps entries on its interior pages as well as on its leaves).
         if index.condition != nil {
-            let entries = try SQLRequest<Int>(
-                literal: "SELECT sum(ncell) FROM dbstat WHERE name = \(index.name) AND pagetype IN ('internal', 'leaf')"
-            ).fetchOne(db) ?? 0
-            guard entries == digest.count else { throw Problem(description: "the index \(index.name) holds entries that its scan passes over") }
+            let entries =
+                try SQLRequest<Int>(
+                    literal:
+                        "SELECT sum(ncell) FROM dbstat WHERE name = \(index.name) AND pagetype IN ('internal', 'leaf')"
+                ).fetchOne(db) ?? 0
+            guard entries == digest.count else {
+                throw Problem(description: "the index \(index.name) holds entries that its scan passes over")
+            }
         }
         return digest
     }
@@ -192,7 +210,9 @@ enum IndexCheck {
     static func step(_ handle: OpaquePointer) throws -> Bool {
         let code = sqlite3_step(handle)
         guard code == SQLITE_ROW || code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
         }
         return code == SQLITE_ROW
     }
@@ -236,15 +256,19 @@ struct EntryBytes {
         case SQLITE_INTEGER:
             bytes.append(2)
             let value = UInt64(bitPattern: sqlite3_column_int64(row, column)) ^ (1 << 63)
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
         case SQLITE_TEXT:
             bytes.append(3)
-            appendEscaped(sqlite3_column_text(row, column).map { UnsafeRawPointer($0) }, count: sqlite3_column_bytes(row, column))
+            appendEscaped(
+                sqlite3_column_text(row, column).map { UnsafeRawPointer($0) }, count: sqlite3_column_bytes(row, column))
         case SQLITE_BLOB:
             bytes.append(4)
             appendEscaped(sqlite3_column_blob(row, column), count: sqlite3_column_bytes(row, column))
         default:
-            throw IndexCheck.Problem(description: "an indexed column holds a real number, which the store never writes there")
+            throw IndexCheck.Problem(
+                description: "an indexed column holds a real number, which the store never writes there")
         }
     }
 
@@ -268,7 +292,9 @@ struct EntryBytes {
     func precedes(_ other: EntryBytes) -> Bool {
         let shared = min(bytes.count, other.bytes.count)
         guard shared > 0 else { return bytes.count < other.bytes.count }
-        let order = bytes.withUnsafeBytes { mine in other.bytes.withUnsafeBytes { theirs in memcmp(mine.baseAddress!, theirs.baseAddress!, shared) } }
+        let order = bytes.withUnsafeBytes { mine in
+            other.bytes.withUnsafeBytes { theirs in memcmp(mine.baseAddress!, theirs.baseAddress!, shared) }
+        }
         return order < 0 || (order == 0 && bytes.count < other.bytes.count)
     }
 

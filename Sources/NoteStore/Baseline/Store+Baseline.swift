@@ -37,7 +37,8 @@ extension Store {
     /// (``HistoryPruning``). `header` is given what the copy held, and
     /// returns the header's keys and values. `file` must not exist.
     public func copyForBaseline(
-        to file: URL, retention: (BaselineCopy) throws -> HistoryPruning? = { _ in nil }, header: (BaselineCopy) throws -> [String: String]
+        to file: URL, retention: (BaselineCopy) throws -> HistoryPruning? = { _ in nil },
+        header: (BaselineCopy) throws -> [String: String]
     ) throws -> BaselineCopy {
         do {
             // Without foreign keys, VACUUM INTO copies each table's rows with their rowids
@@ -45,7 +46,8 @@ extension Store {
             var reading = Configuration()
             reading.readonly = true
             reading.foreignKeysEnabled = false
-            let source = try DatabaseQueue(path: folder.appendingPathComponent(Self.databaseFileName).path, configuration: reading)
+            let source = try DatabaseQueue(
+                path: folder.appendingPathComponent(Self.databaseFileName).path, configuration: reading)
             try source.inDatabase { db in try db.execute(literal: "VACUUM INTO \(file.path)") }
             try source.close()
             var configuration = Configuration()
@@ -55,34 +57,41 @@ extension Store {
             let copy = try DatabaseQueue(path: file.path, configuration: configuration)
             let made = try copy.write { db -> BaselineCopy in
                 let sync = try SyncLedger.snapshot(db)
-                let clock = UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
+                let clock =
+                    UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
                 var made = BaselineCopy(
                     sync: sync, clock: clock,
                     items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0,
-                    attachments: try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM attachment) + (SELECT COUNT(*) FROM file_attachment)") ?? 0,
+                    attachments: try Int.fetchOne(
+                        db, sql: "SELECT (SELECT COUNT(*) FROM attachment) + (SELECT COUNT(*) FROM file_attachment)")
+                        ?? 0,
                     unexported: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0)
-                try db.execute(sql: """
-                    DELETE FROM outbox;
-                    DELETE FROM sqlite_sequence WHERE name = 'outbox';
-                    DELETE FROM sync_state;
-                    DELETE FROM blob_release;
-                    DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
-                    """)
+                try db.execute(
+                    sql: """
+                        DELETE FROM outbox;
+                        DELETE FROM sqlite_sequence WHERE name = 'outbox';
+                        DELETE FROM sync_state;
+                        DELETE FROM blob_release;
+                        DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced');
+                        """)
                 // The link and trigram indexes are derived: the store made from the baseline builds its own,
                 // and a baseline stays what a store of its model version is to every build.
-                try db.execute(sql: """
-                    DROP TABLE IF EXISTS link;
-                    DROP TABLE IF EXISTS link_name;
-                    DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.linksMigration)';
-                    DROP TABLE IF EXISTS \(TrigramIndex.vocabulary);
-                    DROP TABLE IF EXISTS \(TrigramIndex.table);
-                    DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.trigramsMigration)';
-                    """)
+                try db.execute(
+                    sql: """
+                        DROP TABLE IF EXISTS link;
+                        DROP TABLE IF EXISTS link_name;
+                        DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.linksMigration)';
+                        DROP TABLE IF EXISTS \(TrigramIndex.vocabulary);
+                        DROP TABLE IF EXISTS \(TrigramIndex.table);
+                        DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.trigramsMigration)';
+                        """)
                 // Sync's records are this device's alone, and no model version's: as the link index.
                 try StoreSchema.dropSyncRecords(db)
                 // Without properties and file attachments, the copy is of model 8, which builds
                 // before them read.
-                if try StoreSchema.dropUnusedModel10Tables(db) { made.modelVersion = Store.baselineModelVersionWithoutProperties }
+                if try StoreSchema.dropUnusedModel10Tables(db) {
+                    made.modelVersion = Store.baselineModelVersionWithoutProperties
+                }
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if let pruning = try retention(made) { made.cuts = try VersionStorage.prune(pruning, db) }
                 made.recordsCuts = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")!
@@ -99,7 +108,10 @@ extension Store {
             }
             // Pages the copy no longer uses (the index's old segments) go, when they are many.
             let (pages, free) = try copy.read { db in
-                (try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0, try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0)
+                (
+                    try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0,
+                    try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+                )
             }
             if free > pages / 20 { try copy.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") } }
             try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = DELETE") }

@@ -28,8 +28,11 @@ extension ObjectContext {
     /// Throws, and stages nothing, when the file or the caption is refused (as
     /// ``Store/attachImages(_:to:caption:)`` says).
     @discardableResult
-    public func attachImage(_ file: URL, to note: Item, caption: String? = nil, unlessIn known: Set<String> = []) throws -> Attachment? {
-        let (attachment, data) = try Attachment.prepare(file, for: note, caption: caption, now: store.wallClock.storeNow())
+    public func attachImage(_ file: URL, to note: Item, caption: String? = nil, unlessIn known: Set<String> = []) throws
+        -> Attachment?
+    {
+        let (attachment, data) = try Attachment.prepare(
+            file, for: note, caption: caption, now: store.wallClock.storeNow())
         if known.contains(attachment.sha256) { return nil }
         stagedAttachments.append((attachment, .data(data)))
         return attachment
@@ -42,7 +45,8 @@ extension ObjectContext {
     /// when the SHA-256 of its bytes is in `known` (nothing is staged then).
     @discardableResult
     public func attachFile(
-        _ file: URL, to note: Item, caption: String? = nil, fileName: String? = nil, limit: Int64 = Attachment.defaultFileLimit,
+        _ file: URL, to note: Item, caption: String? = nil, fileName: String? = nil,
+        limit: Int64 = Attachment.defaultFileLimit,
         unlessIn known: Set<String> = []
     ) throws -> Attachment? {
         let (attachment, bytes) = try AttachedFile.prepare(
@@ -97,7 +101,9 @@ extension Store {
             var known: Set<UUID> = []
             try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
                 let request = SQLRequest<String>(
-                    literal: "SELECT id FROM item WHERE id IN \(chunk) UNION SELECT object FROM tombstone WHERE object IN \(chunk)")
+                    literal:
+                        "SELECT id FROM item WHERE id IN \(chunk) UNION SELECT object FROM tombstone WHERE object IN \(chunk)"
+                )
                 for text in try request.fetchAll(db) {
                     if let id = UUID(storeText: text) { known.insert(id) }
                 }
@@ -115,9 +121,12 @@ extension Store {
             let rows = try Row.fetchCursor(db, SQLRequest(literal: "SELECT id, parent, name FROM (\(sql))"))
             while let row = try rows.next() {
                 let (id, rowID) = try row.storeRowID(table: "item")
-                result.append((
-                    id,
-                    try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID), row[Item.Columns.name]))
+                result.append(
+                    (
+                        id,
+                        try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID),
+                        row[Item.Columns.name]
+                    ))
             }
             return result
         }

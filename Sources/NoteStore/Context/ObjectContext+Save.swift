@@ -34,7 +34,9 @@ extension ObjectContext {
                     writer.restoring = restoring
                     try writer.begin()
                     for id in insertionOrder {
-                        if let item = registry[id]?.current { try writer.insert(item, keepingDates: keepingDates.contains(id)) }
+                        if let item = registry[id]?.current {
+                            try writer.insert(item, keepingDates: keepingDates.contains(id))
+                        }
                     }
                     try writer.writeFirstVersions()
                     // The bytes are put in place inside the transaction, as Store.attachImages
@@ -48,7 +50,9 @@ extension ObjectContext {
                         try writer.update(from: original, to: registration.current)
                     }
                     for id in taggedOrder where deleted[id] == nil {
-                        if let item = registry[id]?.current, let edit = stagedTags[id] { try writer.writeTags(of: item, edit) }
+                        if let item = registry[id]?.current, let edit = stagedTags[id] {
+                            try writer.writeTags(of: item, edit)
+                        }
                     }
                     for id in propertiedOrder where deleted[id] == nil {
                         if let edit = stagedProperties[id] { try writer.writeProperties(of: id, edit) }
@@ -119,16 +123,19 @@ struct SaveWriter {
     var summary: SaveSummary {
         SaveSummary(
             save: saveNumber, inserted: inserted, updated: updated, purged: purged,
-            attached: attached, detached: detached, retagged: retagged.reduce(into: []) { if !$0.contains($1) { $0.append($1) } },
+            attached: attached, detached: detached,
+            retagged: retagged.reduce(into: []) { if !$0.contains($1) { $0.append($1) } },
             propertiesChanged: propertiesChanged.reduce(into: []) { if !$0.contains($1) { $0.append($1) } })
     }
 
     mutating func begin() throws {
         // Parents inserted later in the same save are checked at commit, not row by row.
         try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-        saveNumber = try Int64.fetchOne(
-            db, sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'") ?? 1
-        let last = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'").flatMap { UInt64($0) } ?? 0
+        saveNumber =
+            try Int64.fetchOne(
+                db, sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'") ?? 1
+        let last =
+            try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'").flatMap { UInt64($0) } ?? 0
         stamp = ChangeStamp(clock: max(HybridClock.tick(after: last, now: now), floor), device: device)
         deviceName = try Self.deviceName(db)
         outbox.isRecording = try ChangeRecording.isOn(db)
@@ -193,7 +200,9 @@ struct SaveWriter {
             if changes["name"] != nil { try VersionStorage.keepCurrentText(of: current.id, .name, db) }
             if changes["body"] != nil { try VersionStorage.keepCurrentText(of: current.id, .body, db) }
         }
-        try db.execute(literal: "UPDATE item SET \(literal: assignments.joined(separator: ", ")) WHERE id = \(current.id.storeString)")
+        try db.execute(
+            literal:
+                "UPDATE item SET \(literal: assignments.joined(separator: ", ")) WHERE id = \(current.id.storeString)")
         guard db.changesCount == 1 else {
             throw StoreError.invalidOperation(item: current.label, reason: "it was purged by another process meanwhile")
         }
@@ -220,15 +229,20 @@ struct SaveWriter {
         let checksBody = changes["body"] != nil && original.body != nil
         let body: SQL = checksBody ? "body" : "NULL AS body"
         let row = try SQLRequest<Row>(
-            literal: "SELECT name, parent, trashed, \(literal: body), stamps FROM item WHERE id = \(original.id.storeString)",
+            literal:
+                "SELECT name, parent, trashed, \(literal: body), stamps FROM item WHERE id = \(original.id.storeString)",
             cached: true
         ).fetchOne(db)
         guard let row else { return nil }  // purged meanwhile: the update says so
         var changed: [String] = []
         if changes["name"] != nil, (row["name"] as String) != original.name { changed.append("name") }
         if checksBody, (row["body"] as String?) != original.body { changed.append("body") }
-        if changes["parent"] != nil, (row["parent"] as String?) != original.parent?.storeString { changed.append("place") }
-        if changes["trashed"] != nil, (row["trashed"] as Int64?) != original.trashed?.storeMilliseconds { changed.append("trash state") }
+        if changes["parent"] != nil, (row["parent"] as String?) != original.parent?.storeString {
+            changed.append("place")
+        }
+        if changes["trashed"] != nil, (row["trashed"] as Int64?) != original.trashed?.storeMilliseconds {
+            changed.append("trash state")
+        }
         guard changed.isEmpty else { throw StoreError.changedElsewhere(item: original.label, properties: changed) }
         return row["stamps"]
     }
@@ -255,10 +269,11 @@ struct SaveWriter {
             var item = try Item(row: row)
             replacing(row["stamps"], ["trashed"])
             item.trashed = collection.trashed
-            try db.execute(literal: """
-                UPDATE item SET trashed = \(item.trashed?.storeMilliseconds), stamps = json_set(stamps, '$.trashed', \(stamp.text))
-                WHERE id = \(item.id.storeString)
-                """)
+            try db.execute(
+                literal: """
+                    UPDATE item SET trashed = \(item.trashed?.storeMilliseconds), stamps = json_set(stamps, '$.trashed', \(stamp.text))
+                    WHERE id = \(item.id.storeString)
+                    """)
             var changes = OutboxChanges()
             changes.set("trashed", .date(item.trashed))
             outbox.record(.update, item: item, changes: changes)

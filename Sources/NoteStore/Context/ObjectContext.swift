@@ -41,7 +41,8 @@ public final class ObjectContext {
 
     /// True when there is something to save.
     public var hasChanges: Bool {
-        !insertionOrder.isEmpty || !deleted.isEmpty || !stagedAttachments.isEmpty || !stagedTags.isEmpty || !stagedProperties.isEmpty
+        !insertionOrder.isEmpty || !deleted.isEmpty || !stagedAttachments.isEmpty || !stagedTags.isEmpty
+            || !stagedProperties.isEmpty
             || registry.values.contains { $0.original != nil && $0.original != $0.current }
     }
 

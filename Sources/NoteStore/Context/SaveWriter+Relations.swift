@@ -16,13 +16,14 @@ extension SaveWriter {
                         message: "only an item in the trash can be purged"))
                 continue
             }
-            let rows = try SQLRequest<Row>(literal: """
-                WITH RECURSIVE subtree(id) AS (
-                    SELECT \(root.storeString)
-                    UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id
-                    WHERE item.trashed IS NOT NULL)
-                SELECT item.id, item.kind FROM subtree JOIN item ON item.id = subtree.id
-                """
+            let rows = try SQLRequest<Row>(
+                literal: """
+                    WITH RECURSIVE subtree(id) AS (
+                        SELECT \(root.storeString)
+                        UNION SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id
+                        WHERE item.trashed IS NOT NULL)
+                    SELECT item.id, item.kind FROM subtree JOIN item ON item.id = subtree.id
+                    """
             ).fetchAll(db)
             for row in rows {
                 let id: String = row[Item.Columns.id]
@@ -68,17 +69,21 @@ extension SaveWriter {
         var survivors: [(item: Item, stamps: String?)] = []
         try IDList.forEachChunk(of: purged) { chunk in
             survivors += try SQLRequest<Row>(
-                literal: "SELECT \(sql: ItemFilter.columns(includingBody: false)), stamps FROM item WHERE parent IN \(chunk)"
-            ).fetchAll(db).map { (try Item(row: $0), $0["stamps"]) }.filter { !purgedSet.contains($0.item.id.storeString) }
+                literal:
+                    "SELECT \(sql: ItemFilter.columns(includingBody: false)), stamps FROM item WHERE parent IN \(chunk)"
+            ).fetchAll(db).map { (try Item(row: $0), $0["stamps"]) }.filter {
+                !purgedSet.contains($0.item.id.storeString)
+            }
         }
         for (var item, stamps) in survivors {
             replacing(stamps, ["parent", "modified"])
             item.parent = nil
-            try db.execute(literal: """
-                UPDATE item SET parent = NULL, modified = \(now.storeMilliseconds),
-                    stamps = json_set(stamps, '$.parent', \(stamp.text), '$.modified', \(stamp.text))
-                WHERE id = \(item.id.storeString)
-                """)
+            try db.execute(
+                literal: """
+                    UPDATE item SET parent = NULL, modified = \(now.storeMilliseconds),
+                        stamps = json_set(stamps, '$.parent', \(stamp.text), '$.modified', \(stamp.text))
+                    WHERE id = \(item.id.storeString)
+                    """)
             try db.execute(literal: "DELETE FROM displaced WHERE item = \(item.id.storeString)")
             var changes = OutboxChanges()
             changes.set("parent", .null)
@@ -114,12 +119,13 @@ extension SaveWriter {
 
     /// Whether `candidate` is `ancestor` or lies below it.
     private func isInside(_ candidate: UUID, _ ancestor: UUID) throws -> Bool {
-        try SQLRequest<Bool>(literal: """
-            WITH RECURSIVE up(id, parent) AS (
-                SELECT id, parent FROM item WHERE id = \(candidate.storeString)
-                UNION SELECT item.id, item.parent FROM item JOIN up ON item.id = up.parent)
-            SELECT EXISTS (SELECT 1 FROM up WHERE id = \(ancestor.storeString))
-            """
+        try SQLRequest<Bool>(
+            literal: """
+                WITH RECURSIVE up(id, parent) AS (
+                    SELECT id, parent FROM item WHERE id = \(candidate.storeString)
+                    UNION SELECT item.id, item.parent FROM item JOIN up ON item.id = up.parent)
+                SELECT EXISTS (SELECT 1 FROM up WHERE id = \(ancestor.storeString))
+                """
         ).fetchOne(db) ?? false
     }
 
@@ -133,10 +139,11 @@ extension SaveWriter {
         guard failures.isEmpty else { throw StoreError.validation(failures) }
         try checkStampAboveReplaced()
         try outbox.write(to: db, save: saveNumber, clock: stamp.clock, at: now)
-        try db.execute(literal: """
-            INSERT OR REPLACE INTO metadata(key, value)
-            VALUES ('last_save', \(String(saveNumber))), ('clock', \(String(stamp.clock)))
-            """)
+        try db.execute(
+            literal: """
+                INSERT OR REPLACE INTO metadata(key, value)
+                VALUES ('last_save', \(String(saveNumber))), ('clock', \(String(stamp.clock)))
+                """)
         try searchIndex.write(db)
     }
 }

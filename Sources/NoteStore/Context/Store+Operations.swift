@@ -86,9 +86,11 @@ extension Store {
     /// `name` in `parent`: ordinary edits, with history, saved with the change itself.
     private func rewriteLinks(to note: Item, name: String, parent: UUID?, in context: ObjectContext) throws {
         // A link that reaches the note by one of its aliases still does: it stays as written.
-        let backlinks = try (try self.backlinks(of: note.id) + (try links(of: note.id).filter { $0.resolved == note.id })).filter { link in
-            try !reachesByAlias(link)
-        }
+        let backlinks = try
+            (try self.backlinks(of: note.id) + (try links(of: note.id).filter { $0.resolved == note.id })).filter {
+                link in
+                try !reachesByAlias(link)
+            }
         guard !backlinks.isEmpty else { return }
         let folder = try parent.map { try path(of: item($0, includingBody: false)) }
         let target = LinkRewriter.Target(

@@ -82,10 +82,11 @@ enum ItemFilter {
     /// The items from `start` on in the order of `sort` (the order is total: by the sort's
     /// value, then by id).
     static func startClause(_ start: ItemRequest.Start, sort: ItemSort) -> SQL {
-        let (item, inclusive) = switch start {
-        case let .after(item): (item, false)
-        case let .at(item): (item, true)
-        }
+        let (item, inclusive) =
+            switch start {
+            case let .after(item): (item, false)
+            case let .at(item): (item, true)
+            }
         let beyond = sort.ascending ? ">" : "<"
         let idBeyond = inclusive ? beyond + "=" : beyond
         let column: String
@@ -95,7 +96,8 @@ enum ItemFilter {
         case .created: (column, value) = ("item.created", item.created.storeMilliseconds)
         case .modified: (column, value) = ("item.modified", item.modified.storeMilliseconds)
         }
-        return "(\(sql: column) \(sql: beyond) \(value) OR (\(sql: column) = \(value) AND item.id \(sql: idBeyond) \(item.id.storeString)))"
+        return
+            "(\(sql: column) \(sql: beyond) \(value) OR (\(sql: column) = \(value) AND item.id \(sql: idBeyond) \(item.id.storeString)))"
     }
 
     static func orderBy(_ sort: ItemSort) -> String {
@@ -167,7 +169,9 @@ extension ItemSort {
     /// the characters before them), control characters (`\r\n` is one character to it) or a
     /// run of more than ``longestDigitRun`` digits after its zeros (it reads a number only
     /// while it fits in an `Int`).
-    static func compareASCIINames(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>) -> ComparisonResult? {
+    static func compareASCIINames(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>)
+        -> ComparisonResult?
+    {
         func isPlain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte < 0x7F }
         guard left.allSatisfy(isPlain) && right.allSatisfy(isPlain) else { return nil }
         func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
@@ -194,13 +198,16 @@ extension ItemSort {
                 let rightEnd = runEnd(right, from: j)
                 let leftStart = skipZeros(left, from: i, to: leftEnd)
                 let rightStart = skipZeros(right, from: j, to: rightEnd)
-                guard leftEnd - leftStart <= longestDigitRun && rightEnd - rightStart <= longestDigitRun else { return nil }
+                guard leftEnd - leftStart <= longestDigitRun && rightEnd - rightStart <= longestDigitRun else {
+                    return nil
+                }
                 // More significant digits is a greater value; else the first digit that differs.
                 if leftEnd - leftStart != rightEnd - rightStart {
                     return leftEnd - leftStart < rightEnd - rightStart ? .orderedAscending : .orderedDescending
                 }
                 for offset in 0..<(leftEnd - leftStart) where left[leftStart + offset] != right[rightStart + offset] {
-                    return left[leftStart + offset] < right[rightStart + offset] ? .orderedAscending : .orderedDescending
+                    return left[leftStart + offset] < right[rightStart + offset]
+                        ? .orderedAscending : .orderedDescending
                 }
                 i = leftEnd
                 j = rightEnd

@@ -49,7 +49,8 @@ public struct CollectionIndex: Sendable {
         while let row = try rows.next() {
             let (id, rowID) = try row.storeRowID(table: "item")
             entries[id] = Entry(
-                name: row[Item.Columns.name], parent: try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID))
+                name: row[Item.Columns.name],
+                parent: try row.storeIDIfPresent(Item.Columns.parent, table: "item", rowID: rowID))
         }
         self.entries = entries
     }
@@ -78,9 +79,10 @@ public struct CollectionIndex: Sendable {
     /// not hold, as ``path(of:)`` reads it for the items inside.
     public func path(ofCollection id: UUID?) -> String {
         guard let id, let entry = entries[id] else { return "" }
-        return path(of: Item(
-            id: id, kind: .collection, name: entry.name, created: .distantPast, modified: .distantPast,
-            parent: entry.parent, trashed: nil, body: nil))
+        return path(
+            of: Item(
+                id: id, kind: .collection, name: entry.name, created: .distantPast, modified: .distantPast,
+                parent: entry.parent, trashed: nil, body: nil))
     }
 }
 

@@ -54,7 +54,8 @@ public struct ItemRequest: Sendable, Equatable {
 
     public init(
         kind: ItemKind? = nil, scope: Scope = .everywhere, trash: Trash = .excluded,
-        nameContains: String? = nil, tags: [String] = [], sort: ItemSort = .name, start: Start? = nil, limit: Int? = nil,
+        nameContains: String? = nil, tags: [String] = [], sort: ItemSort = .name, start: Start? = nil,
+        limit: Int? = nil,
         offset: Int = 0, includesBodies: Bool = true
     ) {
         self.kind = kind

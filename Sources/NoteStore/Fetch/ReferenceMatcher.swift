@@ -42,10 +42,13 @@ struct ReferenceMatcher {
         let path = names.joined(separator: "/")
         // Names equal to `last` but for ASCII case, and every name with other characters (more
         // bytes than characters), which only Foundation folds.
-        let rows = try Row.fetchAll(db, SQLRequest(literal: """
-            SELECT rowid, name, parent FROM item
-            WHERE name = \(last) COLLATE NOCASE OR length(CAST(name AS BLOB)) != length(name)
-            """))
+        let rows = try Row.fetchAll(
+            db,
+            SQLRequest(
+                literal: """
+                    SELECT rowid, name, parent FROM item
+                    WHERE name = \(last) COLLATE NOCASE OR length(CAST(name AS BLOB)) != length(name)
+                    """))
         var found: [(rowid: Int64, top: Bool)] = []
         for row in rows {
             let name: String = row["name"]
@@ -58,10 +61,14 @@ struct ReferenceMatcher {
         if names.count == 1, found.contains(where: \.top) { found = found.filter(\.top) }
         // Then the notes whose `aliases` give the name, from the link index.
         if found.isEmpty, names.count == 1 {
-            found = try Int64.fetchAll(db, SQLRequest(literal: """
-                SELECT item.rowid FROM link_name JOIN item ON item.id = link_name.item
-                WHERE link_name.key = \(LinkIndex.fold(lastName)) AND link_name.until = \(LinkIndex.aliasMark)
-                """)).map { ($0, false) }
+            found = try Int64.fetchAll(
+                db,
+                SQLRequest(
+                    literal: """
+                        SELECT item.rowid FROM link_name JOIN item ON item.id = link_name.item
+                        WHERE link_name.key = \(LinkIndex.fold(lastName)) AND link_name.until = \(LinkIndex.aliasMark)
+                        """)
+            ).map { ($0, false) }
         }
         let items = try self.items(found.map(\.rowid))
         guard scope == .any else { return items }
@@ -90,7 +97,8 @@ struct ReferenceMatcher {
                 }
             }
             guard score != nil || names.count > 1 else { continue }
-            let itemPath = ItemFilter.fold(index.path(name: name, parent: (row["parent"] as String?).flatMap(UUID.init(storeText:))))
+            let itemPath = ItemFilter.fold(
+                index.path(name: name, parent: (row["parent"] as String?).flatMap(UUID.init(storeText:))))
             if names.count > 1 {
                 if itemPath.hasSuffix("/" + path) {
                     score = 0
@@ -105,7 +113,8 @@ struct ReferenceMatcher {
         var closest: [Item] = []
         for chunk in stride(from: 0, to: scored.count, by: 50) where closest.count < limit {
             let rowids = scored[chunk..<min(chunk + 50, scored.count)].map(\.rowid)
-            let byRowid = Dictionary(uniqueKeysWithValues: zip(rowids, try items(rowids, keepingOrder: true)).map { ($0, $1) })
+            let byRowid = Dictionary(
+                uniqueKeysWithValues: zip(rowids, try items(rowids, keepingOrder: true)).map { ($0, $1) })
             closest += rowids.compactMap { byRowid[$0] }.filter(inScope)
         }
         return Array(closest.prefix(limit))
@@ -113,8 +122,13 @@ struct ReferenceMatcher {
 
     /// The item of this id, when the scope holds it.
     func item(_ id: UUID) throws -> Item? {
-        try Item.fetchOne(db, SQLRequest<Item>(literal: "SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item WHERE id = \(id.storeString)"))
-            .flatMap { inScope($0) ? $0 : nil }
+        try Item.fetchOne(
+            db,
+            SQLRequest<Item>(
+                literal:
+                    "SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item WHERE id = \(id.storeString)")
+        )
+        .flatMap { inScope($0) ? $0 : nil }
     }
 
     func candidate(_ item: Item) -> ReferenceCandidate {
@@ -132,9 +146,12 @@ struct ReferenceMatcher {
     /// The items of these rowids in the scope (all of them, with `keepingOrder`, in order).
     private func items(_ rowids: [Int64], keepingOrder: Bool = false) throws -> [Item] {
         guard !rowids.isEmpty else { return [] }
-        let rows = try Row.fetchAll(db, SQLRequest(literal: """
-            SELECT item.rowid AS itemRowid, \(sql: ItemFilter.columns(includingBody: false)) FROM item WHERE item.rowid IN \(rowids)
-            """))
+        let rows = try Row.fetchAll(
+            db,
+            SQLRequest(
+                literal: """
+                    SELECT item.rowid AS itemRowid, \(sql: ItemFilter.columns(includingBody: false)) FROM item WHERE item.rowid IN \(rowids)
+                    """))
         var byRowid: [Int64: Item] = [:]
         for row in rows { byRowid[row["itemRowid"]] = try Item(row: row) }
         let ordered = rowids.compactMap { byRowid[$0] }

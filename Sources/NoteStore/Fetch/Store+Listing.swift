@@ -41,7 +41,8 @@ extension Store {
     }
 
     private static func trashRootsSQL(_ collection: UUID?, sort: ItemSort) -> SQL {
-        let place: SQL = collection.map { "item.parent = \($0.storeString)" }
+        let place: SQL =
+            collection.map { "item.parent = \($0.storeString)" }
             ?? "(container.id IS NULL OR container.trashed IS NULL)"
         return """
             SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item

@@ -63,7 +63,8 @@ extension Store {
         }
         let matches: [Item] = try read { db in
             var found = try Self.itemsWithIDPrefix(text, db)
-            for item in try Self.itemsAtPath(text, scope: scope, db) where !found.contains(where: { $0.id == item.id }) {
+            for item in try Self.itemsAtPath(text, scope: scope, db) where !found.contains(where: { $0.id == item.id })
+            {
                 found.append(item)
             }
             return found
@@ -81,7 +82,9 @@ extension Store {
 
     /// A reference that names nothing as written: the one item it names ignoring case and
     /// accents (when `matching` is forgiving), else an error with the closest items.
-    private func resolveLoosely(_ text: String, written reference: String, scope: ReferenceScope, matching: ReferenceMatching) throws -> Item {
+    private func resolveLoosely(
+        _ text: String, written reference: String, scope: ReferenceScope, matching: ReferenceMatching
+    ) throws -> Item {
         if matching == .forgiving {
             let (found, candidates) = try read { db in
                 let matcher = try ReferenceMatcher(db, scope: scope)
@@ -96,7 +99,8 @@ extension Store {
         let candidates = try read { db in
             let matcher = try ReferenceMatcher(db, scope: scope)
             var closest = try matcher.closest(to: text, limit: ReferenceMatcher.candidateLimit)
-            for id in searched where closest.count < ReferenceMatcher.candidateLimit && !closest.contains(where: { $0.id == id }) {
+            for id in searched
+            where closest.count < ReferenceMatcher.candidateLimit && !closest.contains(where: { $0.id == id }) {
                 if let item = try matcher.item(id) { closest.append(item) }
             }
             return closest.map(matcher.candidate)
@@ -117,10 +121,12 @@ extension Store {
         guard prefix.count >= minimumIDPrefix, prefix.count < 36,
             prefix.allSatisfy({ $0.isHexDigit || $0 == "-" })
         else { return [] }
-        return try SQLRequest<Item>(literal: """
-            SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item
-            WHERE id >= \(prefix) AND id < \(prefix + "~") LIMIT 20
-            """).fetchAll(db)
+        return try SQLRequest<Item>(
+            literal: """
+                SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item
+                WHERE id >= \(prefix) AND id < \(prefix + "~") LIMIT 20
+                """
+        ).fetchAll(db)
     }
 
     private static func itemsAtPath(_ path: String, scope: ReferenceScope, _ db: Database) throws -> [Item] {
@@ -132,10 +138,11 @@ extension Store {
             var next: [Item?] = []
             for parent in level {
                 let place: SQL = parent.map { "parent = \($0.id.storeString)" } ?? "parent IS NULL"
-                let request = SQLRequest<Item>(literal: """
-                    SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item
-                    WHERE \(literal: place) AND name = \(name)
-                    """)
+                let request = SQLRequest<Item>(
+                    literal: """
+                        SELECT \(sql: ItemFilter.columns(includingBody: false)) FROM item
+                        WHERE \(literal: place) AND name = \(name)
+                        """)
                 for item in try request.fetchAll(db) where isLast || item.isCollection {
                     next.append(item)
                 }

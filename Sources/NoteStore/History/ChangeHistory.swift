@@ -41,10 +41,14 @@ public struct ChangeHistory: Sendable, Equatable {
         }
         if let context { members.append("\"context\":" + Self.contextJSON(context)) }
         if !fromMerge.isEmpty {
-            members.append("\"fromMerge\":{" + fromMerge.sorted().map { Self.quoted($0.rawValue) + ":1" }.joined(separator: ",") + "}")
+            members.append(
+                "\"fromMerge\":{" + fromMerge.sorted().map { Self.quoted($0.rawValue) + ":1" }.joined(separator: ",")
+                    + "}")
         }
         if !restored.isEmpty {
-            let list = restored.sorted { $0.key < $1.key }.map { Self.quoted($0.key.rawValue) + ":" + Self.quoted($0.value.text) }
+            let list = restored.sorted { $0.key < $1.key }.map {
+                Self.quoted($0.key.rawValue) + ":" + Self.quoted($0.value.text)
+            }
             members.append("\"restored\":{" + list.joined(separator: ",") + "}")
         }
         if let seen { members.append("\"seen\":" + Self.seenJSON(seen)) }
@@ -53,7 +57,8 @@ public struct ChangeHistory: Sendable, Equatable {
 
     /// `{"<device>":<clock>,...}`, devices sorted.
     public static func seenJSON(_ seen: [UUID: UInt64]) -> String {
-        "{" + seen.sorted { $0.key.storeString < $1.key.storeString }
+        "{"
+            + seen.sorted { $0.key.storeString < $1.key.storeString }
             .map { quoted($0.key.storeString) + ":" + String($0.value) }.joined(separator: ",") + "}"
     }
 
@@ -113,7 +118,9 @@ public struct ChangeHistory: Sendable, Equatable {
             case let ("seen", .object(entries)):
                 var clocks: [UUID: UInt64] = [:]
                 for (device, item) in entries {
-                    guard let id = UUID(storeText: device), case let .integer(clock) = item, clock >= 0 else { return nil }
+                    guard let id = UUID(storeText: device), case let .integer(clock) = item, clock >= 0 else {
+                        return nil
+                    }
                     clocks[id] = UInt64(clock)
                 }
                 seen = clocks

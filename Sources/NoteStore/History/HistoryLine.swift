@@ -198,7 +198,9 @@ extension HistoryLine {
 
     /// Reads a blob to its end; nil when it is not a line. Its versions are kept only with
     /// `keep`.
-    private static func read(_ bytes: UnsafeRawBufferPointer, keep: Bool) -> (entries: [Entry], count: Int, oldest: ChangeStamp?)? {
+    private static func read(_ bytes: UnsafeRawBufferPointer, keep: Bool) -> (
+        entries: [Entry], count: Int, oldest: ChangeStamp?
+    )? {
         var reader = Reader(bytes: bytes)
         guard reader.byte() == formatByte, let deviceCount = reader.count(unit: 16) else { return nil }
         // Read where they lie, when a stamp names one.
@@ -210,7 +212,9 @@ extension HistoryLine {
         if keep { entries.reserveCapacity(count) }
         func stamp(clock: UInt64?) -> ChangeStamp? {
             guard let clock, let position = reader.varint(), position < deviceCount else { return nil }
-            return ChangeStamp(clock: clock, device: UUID(uuid: bytes.loadUnaligned(fromByteOffset: devices + Int(position) * 16, as: uuid_t.self)))
+            return ChangeStamp(
+                clock: clock,
+                device: UUID(uuid: bytes.loadUnaligned(fromByteOffset: devices + Int(position) * 16, as: uuid_t.self)))
         }
         var oldest: ChangeStamp?
         var previous: ChangeStamp?
@@ -279,8 +283,10 @@ extension HistoryLine {
             if keep {
                 entries.append(
                     Entry(
-                        stamp: own, origin: origin, bases: bases, restored: restored, context: context, isHead: flags & 1 != 0,
-                        size: Int(size), deltaOf: deltaOf, depth: Int(depth), content: content, fromMerge: flags & 2 != 0))
+                        stamp: own, origin: origin, bases: bases, restored: restored, context: context,
+                        isHead: flags & 1 != 0,
+                        size: Int(size), deltaOf: deltaOf, depth: Int(depth), content: content,
+                        fromMerge: flags & 2 != 0))
             }
             if oldest == nil { oldest = own }
             previous = own

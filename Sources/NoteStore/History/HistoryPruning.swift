@@ -36,7 +36,8 @@ public struct HistoryPruning: Sendable {
     public var decide: @Sendable ([Version]) -> (cut: ChangeStamp, dropped: Set<ChangeStamp>)?
 
     public init(
-        minimumVersions: Int, olderThan: UInt64, decide: @escaping @Sendable ([Version]) -> (cut: ChangeStamp, dropped: Set<ChangeStamp>)?
+        minimumVersions: Int, olderThan: UInt64,
+        decide: @escaping @Sendable ([Version]) -> (cut: ChangeStamp, dropped: Set<ChangeStamp>)?
     ) {
         self.minimumVersions = minimumVersions
         self.olderThan = olderThan
@@ -53,13 +54,17 @@ extension VersionStorage {
     /// its first bases) gets its own, so that every kept version reads as it did.
     static func prune(_ pruning: HistoryPruning, _ db: Database) throws -> [HistoryCut] {
         var cuts: [HistoryCut] = []
-        for row in try candidates(minimumVersions: pruning.minimumVersions, olderThan: pruning.olderThan, limit: nil, db) {
-            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"])
+        for row in try candidates(
+            minimumVersions: pruning.minimumVersions, olderThan: pruning.olderThan, limit: nil, db)
+        {
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
+                let property = HistoryEncoding.property(row["property"])
             else {
                 continue
             }
             var line = try line(object, property, db)
-            guard let (cut, dropped) = pruning.decide(versions(of: line)), !dropped.isEmpty, !dropped.contains(cut) else { continue }
+            guard let (cut, dropped) = pruning.decide(versions(of: line)), !dropped.isEmpty, !dropped.contains(cut)
+            else { continue }
             try drop(dropped, from: &line, db)
             try write(line, db)
             try recordCut(HistoryCut(object: object, property: property, stamp: cut, dropped: dropped), db)
@@ -73,10 +78,11 @@ extension VersionStorage {
     static func candidates(minimumVersions: Int, olderThan: UInt64, limit: Int?, _ db: Database) throws -> [Row] {
         let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         let oldest = HistoryEncoding.bytes(of: ChangeStamp(clock: olderThan, device: zero))
-        return try SQLRequest<Row>(literal: """
-            SELECT object, property FROM history_line WHERE versions > \(minimumVersions) AND oldest < \(oldest)
-            ORDER BY object, property LIMIT \(limit ?? -1)
-            """
+        return try SQLRequest<Row>(
+            literal: """
+                SELECT object, property FROM history_line WHERE versions > \(minimumVersions) AND oldest < \(oldest)
+                ORDER BY object, property LIMIT \(limit ?? -1)
+                """
         ).fetchAll(db)
     }
 
@@ -128,7 +134,8 @@ extension VersionStorage {
         // imports run each for every line they weigh.
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO history_cut (object, property, stamp) VALUES (?, ?, ?)")
             .execute(arguments: [
-                HistoryEncoding.bytes(of: cut.object), HistoryEncoding.code(of: cut.property), HistoryEncoding.bytes(of: cut.stamp),
+                HistoryEncoding.bytes(of: cut.object), HistoryEncoding.code(of: cut.property),
+                HistoryEncoding.bytes(of: cut.stamp),
             ])
     }
 
@@ -142,12 +149,14 @@ extension VersionStorage {
 
     /// Every cut recorded, without the versions dropped.
     static func cuts(_ db: Database) throws -> [HistoryCut] {
-        try Row.fetchAll(db, sql: "SELECT object, property, stamp FROM history_cut ORDER BY object, property").compactMap { row in
-            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"]),
-                let stamp = (row["stamp"] as Data?).flatMap({ HistoryEncoding.stamp($0) })
-            else { return nil }
-            return HistoryCut(object: object, property: property, stamp: stamp, dropped: [])
-        }
+        try Row.fetchAll(db, sql: "SELECT object, property, stamp FROM history_cut ORDER BY object, property")
+            .compactMap { row in
+                guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
+                    let property = HistoryEncoding.property(row["property"]),
+                    let stamp = (row["stamp"] as Data?).flatMap({ HistoryEncoding.stamp($0) })
+                else { return nil }
+                return HistoryCut(object: object, property: property, stamp: stamp, dropped: [])
+            }
     }
 
     /// Whether an arriving version of a property with a cut is one of the versions dropped

@@ -64,7 +64,8 @@ extension SaveWriter {
             guard case let .text(text)? = changes[property.rawValue] else { continue }
             let heads = try VersionStorage.heads(current.id, property, db)
             var version = VersionStorage.NewVersion(
-                object: current.id, property: property, stamp: stamp, origin: restored[property] == nil ? .edit : .restore,
+                object: current.id, property: property, stamp: stamp,
+                origin: restored[property] == nil ? .edit : .restore,
                 bases: heads, restored: restored[property], context: context, text: text)
             contextJSON = contextJSON ?? ChangeHistory.contextJSON(context)
             version.contextJSON = contextJSON

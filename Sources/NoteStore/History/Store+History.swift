@@ -16,7 +16,9 @@ extension Store {
     /// Every version of an item's name and of a note's body, newest first.
     public func history(of object: UUID) throws -> [Version] {
         try read { db in
-            try VersionStorage.versions(object, db).sorted { $0.stamp != $1.stamp ? $0.stamp > $1.stamp : $0.property < $1.property }
+            try VersionStorage.versions(object, db).sorted {
+                $0.stamp != $1.stamp ? $0.stamp > $1.stamp : $0.property < $1.property
+            }
         }
     }
 
@@ -88,14 +90,17 @@ extension Store {
 
     /// The conflicts whose winning version was saved at or after `since`, newest first.
     public func conflicts(since: Date) throws -> [ConflictRecord] {
-        let bound = String(ChangeStamp(clock: UInt64(max(0, since.storeMilliseconds)) << 16, device: UUID()).text.prefix(16))
+        let bound = String(
+            ChangeStamp(clock: UInt64(max(0, since.storeMilliseconds)) << 16, device: UUID()).text.prefix(16))
         return try read { db in
-            try SQLRequest<Row>(literal: """
-                SELECT object, property, loser, winner, copy FROM conflict
-                WHERE winner >= \(bound) ORDER BY winner DESC, object, property, loser
-                """
+            try SQLRequest<Row>(
+                literal: """
+                    SELECT object, property, loser, winner, copy FROM conflict
+                    WHERE winner >= \(bound) ORDER BY winner DESC, object, property, loser
+                    """
             ).fetchAll(db).compactMap { row in
-                guard let object = UUID(storeText: row["object"]), let property = HistoryProperty(rawValue: row["property"]),
+                guard let object = UUID(storeText: row["object"]),
+                    let property = HistoryProperty(rawValue: row["property"]),
                     let loser = ChangeStamp(text: row["loser"]), let winner = ChangeStamp(text: row["winner"])
                 else { return nil }
                 return ConflictRecord(
@@ -108,9 +113,10 @@ extension Store {
     /// The ids of the items that are conflict copies.
     public func conflictCopies() throws -> Set<UUID> {
         try read { db in
-            Set(try String.fetchAll(
-                db, sql: "SELECT copy FROM conflict WHERE copy IS NOT NULL AND copy IN (SELECT id FROM item)"
-            ).compactMap(UUID.init(storeText:)))
+            Set(
+                try String.fetchAll(
+                    db, sql: "SELECT copy FROM conflict WHERE copy IS NOT NULL AND copy IN (SELECT id FROM item)"
+                ).compactMap(UUID.init(storeText:)))
         }
     }
 }
@@ -120,7 +126,8 @@ extension ObjectContext {
     /// normal edit that syncs, recorded in history as a restore.
     public func restore(_ version: Version) throws {
         guard let text = try store.text(of: version.object, version.property, at: version.stamp) else {
-            throw StoreError.invalidOperation(item: version.object.storeString, reason: "it has no version \(version.stamp.text)")
+            throw StoreError.invalidOperation(
+                item: version.object.storeString, reason: "it has no version \(version.stamp.text)")
         }
         var item = try object(with: version.object)
         switch version.property {

@@ -33,21 +33,26 @@ enum VersionStorage {
     static func line(_ object: UUID, _ property: HistoryProperty, _ db: Database) throws -> HistoryLine {
         // Cached statements with placeholders, here and below in this file:
         // every save and import runs each for each name or body it changes.
-        guard let blob = try Data.fetchOne(
-            db.cachedStatement(sql: "SELECT line FROM history_line WHERE object = ? AND property = ?"),
-            arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
+        guard
+            let blob = try Data.fetchOne(
+                db.cachedStatement(sql: "SELECT line FROM history_line WHERE object = ? AND property = ?"),
+                arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
         else { return HistoryLine(object: object, property: property) }
         guard let line = HistoryLine(object: object, property: property, decoding: blob) else {
-            throw StoreError.invalidOperation(item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
+            throw StoreError.invalidOperation(
+                item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
         }
         return line
     }
 
     /// Writes a line in place of the one of its property; removes it when it has no versions.
     static func write(_ line: HistoryLine, _ db: Database) throws {
-        let key: [DatabaseValueConvertible] = [HistoryEncoding.bytes(of: line.object), HistoryEncoding.code(of: line.property)]
+        let key: [DatabaseValueConvertible] = [
+            HistoryEncoding.bytes(of: line.object), HistoryEncoding.code(of: line.property),
+        ]
         guard let oldest = line.entries.first?.stamp else {
-            try db.cachedStatement(sql: "DELETE FROM history_line WHERE object = ? AND property = ?").execute(arguments: StatementArguments(key))
+            try db.cachedStatement(sql: "DELETE FROM history_line WHERE object = ? AND property = ?").execute(
+                arguments: StatementArguments(key))
             return
         }
         try db.cachedStatement(
@@ -55,7 +60,9 @@ enum VersionStorage {
                 INSERT INTO history_line (object, property, versions, oldest, line) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (object, property) DO UPDATE SET versions = excluded.versions, oldest = excluded.oldest, line = excluded.line
                 """
-        ).execute(arguments: StatementArguments(key + [line.entries.count, HistoryEncoding.bytes(of: oldest), line.encoded()]))
+        ).execute(
+            arguments: StatementArguments(
+                key + [line.entries.count, HistoryEncoding.bytes(of: oldest), line.encoded()]))
     }
 
     /// Writes a version unless one with its stamp is there; returns whether it wrote it. The
@@ -64,7 +71,9 @@ enum VersionStorage {
     /// already), or, with `onlyHeadIfNew`, only when it is written (an edit of every head that
     /// arrives).
     @discardableResult
-    static func insert(_ version: NewVersion, onlyHead: Bool = false, onlyHeadIfNew: Bool = false, _ db: Database) throws -> Bool {
+    static func insert(_ version: NewVersion, onlyHead: Bool = false, onlyHeadIfNew: Bool = false, _ db: Database)
+        throws -> Bool
+    {
         var line = try line(version.object, version.property, db)
         guard line.index(of: version.stamp) == nil else {
             if onlyHead { try setHeads([version.stamp], version.object, version.property, db) }
@@ -78,7 +87,8 @@ enum VersionStorage {
         if let base = version.deltaBase, version.text.utf8.count > 64,
             let baseDepth = version.deltaBaseDepth ?? line.entry(base.stamp)?.depth, baseDepth + 1 < maximumDepth
         {
-            let delta = version.knownDelta.flatMap { $0.base == base.stamp ? Data($0.lines) : nil }
+            let delta =
+                version.knownDelta.flatMap { $0.base == base.stamp ? Data($0.lines) : nil }
                 ?? Data(LineDelta.make(from: base.text, to: version.text).encoded)
             if delta.count < version.text.utf8.count / 2 {
                 content = delta
@@ -90,7 +100,8 @@ enum VersionStorage {
         line.insert(
             HistoryLine.Entry(
                 stamp: version.stamp, origin: version.origin, bases: bases, restored: version.restored,
-                context: storedContext(version.contextJSON ?? version.context.map(ChangeHistory.contextJSON), bases: bases, in: line),
+                context: storedContext(
+                    version.contextJSON ?? version.context.map(ChangeHistory.contextJSON), bases: bases, in: line),
                 isHead: true, size: version.text.utf8.count, deltaOf: deltaOf, depth: depth, content: content,
                 fromMerge: version.fromMerge))
         try write(line, db)
@@ -140,7 +151,8 @@ enum VersionStorage {
         let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")
         var changed: [HistoryLine] = []
         while let row = try lines.next() {
-            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"]),
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
+                let property = HistoryEncoding.property(row["property"]),
                 var line = HistoryLine(object: object, property: property, decoding: row["line"]),
                 line.entries.contains(where: { $0.isHead && $0.deltaOf == nil && $0.content != nil }),
                 let item = try Row.fetchOne(current, arguments: [object.storeString]),
@@ -167,7 +179,8 @@ enum VersionStorage {
     /// Makes exactly `heads` the heads of a property of an object. `current`: the heads as
     /// they are, when the caller read them already (unused: the line is read whole).
     static func setHeads(
-        _ heads: Set<ChangeStamp>, _ object: UUID, _ property: HistoryProperty, current: [ChangeStamp]? = nil, _ db: Database
+        _ heads: Set<ChangeStamp>, _ object: UUID, _ property: HistoryProperty, current: [ChangeStamp]? = nil,
+        _ db: Database
     ) throws {
         var line = try line(object, property, db)
         var changed = false
@@ -190,7 +203,8 @@ enum VersionStorage {
     /// name's of the same stamp).
     static func versions(_ object: UUID, _ db: Database) throws -> [Version] {
         (try HistoryProperty.allCases.flatMap { versions(of: try line(object, $0, db)) }).sorted {
-            $0.stamp != $1.stamp ? $0.stamp < $1.stamp : HistoryEncoding.code(of: $0.property) < HistoryEncoding.code(of: $1.property)
+            $0.stamp != $1.stamp
+                ? $0.stamp < $1.stamp : HistoryEncoding.code(of: $0.property) < HistoryEncoding.code(of: $1.property)
         }
     }
 
@@ -213,20 +227,24 @@ enum VersionStorage {
         return line.entries.indices.map { position in
             let entry = line.entries[position]
             return Version(
-                object: line.object, property: line.property, stamp: entry.stamp, origin: entry.origin, bases: entry.bases,
+                object: line.object, property: line.property, stamp: entry.stamp, origin: entry.origin,
+                bases: entry.bases,
                 restored: entry.restored, context: context(position, 1), isHead: entry.isHead, size: entry.size,
                 fromMerge: entry.fromMerge)
         }
     }
 
     /// The text of a version, or nil when there is no such version.
-    static func text(_ object: UUID, _ property: HistoryProperty, _ stamp: ChangeStamp, _ db: Database) throws -> String? {
+    static func text(_ object: UUID, _ property: HistoryProperty, _ stamp: ChangeStamp, _ db: Database) throws
+        -> String?
+    {
         try text(stamp, in: try line(object, property, db), db)
     }
 
     /// The text of a version of `line`, or nil when it has no such version.
     static func text(_ stamp: ChangeStamp, in line: HistoryLine, _ db: Database) throws -> String? {
-        let damaged = StoreError.invalidOperation(item: line.object.storeString, reason: "a version of its \(line.property.rawValue) is damaged")
+        let damaged = StoreError.invalidOperation(
+            item: line.object.storeString, reason: "a version of its \(line.property.rawValue) is damaged")
         var chain: [Data] = []
         var next: ChangeStamp? = stamp
         while let current = next {

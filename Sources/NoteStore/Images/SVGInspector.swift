@@ -119,7 +119,9 @@ public enum SVGInspector {
                 refuse(parser, "its root element is <\(elementName.prefix(40))>, not <svg>")
                 return
             }
-            if let width = attributes["width"].flatMap(Self.pixels), let height = attributes["height"].flatMap(Self.pixels) {
+            if let width = attributes["width"].flatMap(Self.pixels),
+                let height = attributes["height"].flatMap(Self.pixels)
+            {
                 size = Size(width: width, height: height)
             }
         }
@@ -128,11 +130,17 @@ public enum SVGInspector {
             refuse(parser, "it declares entities")
         }
 
-        func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        func parser(
+            _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?,
+            systemID: String?
+        ) {
             refuse(parser, "it declares entities")
         }
 
-        func parser(_ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?, systemID: String?, notationName: String?) {
+        func parser(
+            _ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?,
+            systemID: String?, notationName: String?
+        ) {
             refuse(parser, "it declares entities")
         }
 

@@ -36,10 +36,13 @@ enum LinkIndex {
                 if bytes[counted] == 0x0A { line += 1 }
                 counted += 1
             }
-            rows.append(Link(
-                position: reference.range.lowerBound, line: line,
-                kind: reference.kind == .wikiEmbed ? .embed : reference.kind == .link ? .markdown : .wiki, target: target,
-                fragment: reference.fragment, display: reference.display ?? (reference.kind == .link ? reference.text : nil)))
+            rows.append(
+                Link(
+                    position: reference.range.lowerBound, line: line,
+                    kind: reference.kind == .wikiEmbed ? .embed : reference.kind == .link ? .markdown : .wiki,
+                    target: target,
+                    fragment: reference.fragment,
+                    display: reference.display ?? (reference.kind == .link ? reference.text : nil)))
         }
         return rows
     }
@@ -75,7 +78,11 @@ enum LinkIndex {
         while text.hasPrefix("./") { text = text.dropFirst(2) }
         while text.hasPrefix("/") { text = text.dropFirst() }
         let lower = text.lowercased()
-        if lower.hasSuffix(".markdown") { text = text.dropLast(9) } else if lower.hasSuffix(".md") { text = text.dropLast(3) }
+        if lower.hasSuffix(".markdown") {
+            text = text.dropLast(9)
+        } else if lower.hasSuffix(".md") {
+            text = text.dropLast(3)
+        }
         return String(text)
     }
 
@@ -98,13 +105,15 @@ enum LinkIndex {
     static func writeLinks(of id: String, body: String?, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM link WHERE source = ?").execute(arguments: [id])
         guard let body else { return }
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO link (source, position, line, kind, target, fragment, display, key)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO link (source, position, line, kind, target, fragment, display, key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         for row in links(of: body) {
             try insert.execute(arguments: [
-                id, row.position, row.line, row.kind.rawValue, row.target, row.fragment, row.display, key(of: row.target),
+                id, row.position, row.line, row.kind.rawValue, row.target, row.fragment, row.display,
+                key(of: row.target),
             ])
         }
     }

@@ -36,7 +36,9 @@ struct LinkResolver {
         if names.first == "..", let found = try note(relativePath: names, from: source) { return .note(found) }
         if names.count > 1 || trimmed.hasPrefix("/") {
             if let found = try note(atPath: names) { return .note(found) }
-            if names.count > 1, !names.contains(".."), let found = try note(endingWith: names, from: source) { return .note(found) }
+            if names.count > 1, !names.contains(".."), let found = try note(endingWith: names, from: source) {
+                return .note(found)
+            }
         }
         return try resolve(name: LinkIndex.fold(last), from: source)
     }
@@ -44,12 +46,14 @@ struct LinkResolver {
     /// The note that a path relative to the source's collection (`../Other/Name`) names.
     private func note(relativePath names: [String], from source: UUID?) throws -> UUID? {
         guard let source else { return nil }
-        var parent: String? = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [source.storeString])
+        var parent: String? = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [source.storeString])
         var rest = names[...]
         while let first = rest.first, first == ".." || first == "." {
             if first == ".." {
                 guard let current = parent else { return nil }
-                parent = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [current])
+                parent = try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [current])
             }
             rest = rest.dropFirst()
         }
@@ -63,11 +67,12 @@ struct LinkResolver {
     private func note(endingWith names: [String], from source: UUID?) throws -> UUID? {
         let folded = names.map(LinkIndex.fold)
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT item.id AS id, item.parent AS parent, item.trashed AS trashed
-                FROM link_name JOIN item ON item.id = link_name.item
-                WHERE link_name.key = ? AND link_name.until = ''
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT item.id AS id, item.parent AS parent, item.trashed AS trashed
+                    FROM link_name JOIN item ON item.id = link_name.item
+                    WHERE link_name.key = ? AND link_name.until = ''
+                    """),
             arguments: [folded[folded.count - 1]])
         var matching: [Row] = []
         for row in rows {
@@ -75,7 +80,8 @@ struct LinkResolver {
             var fits = true
             for name in folded.dropLast().reversed() {
                 guard let current = parent,
-                    let folder = try Row.fetchOne(db.cachedStatement(sql: "SELECT name, parent FROM item WHERE id = ?"), arguments: [current]),
+                    let folder = try Row.fetchOne(
+                        db.cachedStatement(sql: "SELECT name, parent FROM item WHERE id = ?"), arguments: [current]),
                     LinkIndex.fold(folder["name"]) == name
                 else {
                     fits = false
@@ -103,7 +109,8 @@ struct LinkResolver {
                     arguments: [parent, name.trimmingCharacters(in: .whitespaces)])
                 if rows.isEmpty {
                     rows = try Row.fetchAll(
-                        db.cachedStatement(sql: "SELECT id, name, kind, trashed FROM item WHERE parent IS ?"), arguments: [parent])
+                        db.cachedStatement(sql: "SELECT id, name, kind, trashed FROM item WHERE parent IS ?"),
+                        arguments: [parent])
                 }
                 for row in rows where LinkIndex.fold(row["name"]) == folded {
                     let isLast = index == names.count - 1
@@ -121,11 +128,12 @@ struct LinkResolver {
     /// The note a folded name reaches.
     func resolve(name key: String, from source: UUID?) throws -> Resolution {
         let rows = try Row.fetchAll(
-            db.cachedStatement(sql: """
-                SELECT link_name.item AS id, link_name.until AS until, item.parent AS parent, item.trashed AS trashed
-                FROM link_name JOIN item ON item.id = link_name.item
-                WHERE link_name.key = ?
-                """),
+            db.cachedStatement(
+                sql: """
+                    SELECT link_name.item AS id, link_name.until AS until, item.parent AS parent, item.trashed AS trashed
+                    FROM link_name JOIN item ON item.id = link_name.item
+                    WHERE link_name.key = ?
+                    """),
             arguments: [key])
         // Names now, then aliases, each preferring notes outside the trash.
         for mark in ["", LinkIndex.aliasMark] {
@@ -135,7 +143,9 @@ struct LinkResolver {
             return try best(live.isEmpty ? current : live, from: source).map(Resolution.note) ?? .nothing
         }
         // The note that had the name last.
-        let last = rows.filter { ($0["until"] as String) != LinkIndex.aliasMark }.max { ($0["until"] as String, $1["id"] as String) < ($1["until"] as String, $0["id"] as String) }
+        let last = rows.filter { ($0["until"] as String) != LinkIndex.aliasMark }.max {
+            ($0["until"] as String, $1["id"] as String) < ($1["until"] as String, $0["id"] as String)
+        }
         return last.flatMap { UUID(storeText: $0["id"]) }.map(Resolution.note) ?? .nothing
     }
 
@@ -144,7 +154,8 @@ struct LinkResolver {
     private func best(_ rows: [Row], from source: UUID?) throws -> UUID? {
         guard rows.count > 1 else { return rows.first.flatMap { UUID(storeText: $0["id"]) } }
         let home: String? = try source.flatMap {
-            try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [$0.storeString])
+            try String.fetchOne(
+                db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [$0.storeString])
         }
         let ranked = try rows.map { row -> (Int, Int, String) in
             let id: String = row["id"]
@@ -157,10 +168,12 @@ struct LinkResolver {
     /// How many collections hold the item, at any depth.
     private func depth(of id: String) throws -> Int {
         var depth = 0
-        var current: String? = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [id])
+        var current: String? = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [id])
         while let parent = current, depth < 1_000 {
             depth += 1
-            current = try String.fetchOne(db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [parent])
+            current = try String.fetchOne(
+                db.cachedStatement(sql: "SELECT parent FROM item WHERE id = ?"), arguments: [parent])
         }
         return depth
     }

@@ -24,7 +24,8 @@ enum LinkRewriter {
         var bytes = Array(body.utf8)
         var changed = false
         // From the end, so that the places of the links before stay as found.
-        for reference in MarkdownScanner.references(in: body).reversed() where positions.contains(reference.range.lowerBound) {
+        for reference in MarkdownScanner.references(in: body).reversed()
+        where positions.contains(reference.range.lowerBound) {
             guard let (span, replacement) = replacement(for: reference, in: bytes, to: target) else { continue }
             guard Array(bytes[span]) != Array(replacement.utf8) else { continue }
             bytes.replaceSubrange(span, with: Array(replacement.utf8))
@@ -34,14 +35,17 @@ enum LinkRewriter {
     }
 
     /// The bytes of the link that name the note, and what they become.
-    private static func replacement(for reference: MarkdownReference, in bytes: [UInt8], to target: Target) -> (Range<Int>, String)? {
+    private static func replacement(for reference: MarkdownReference, in bytes: [UInt8], to target: Target) -> (
+        Range<Int>, String
+    )? {
         guard let span = reference.targetRange(in: bytes) else { return nil }
         switch reference.kind {
         case .wikiLink, .wikiEmbed:
             let written = String(decoding: bytes[span], as: UTF8.self)
             let isPath = LinkIndex.withoutExtension(written).contains("/")
             guard isPath || target.renamed else { return nil }
-            let extensionWritten = LinkIndex.hasMarkdownExtension(written.trimmingCharacters(in: .whitespaces)) ? ".md" : ""
+            let extensionWritten =
+                LinkIndex.hasMarkdownExtension(written.trimmingCharacters(in: .whitespaces)) ? ".md" : ""
             return (span, (isPath ? target.path : target.name) + extensionWritten)
         case .link:
             guard target.renamed else { return nil }

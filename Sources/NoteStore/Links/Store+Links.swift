@@ -48,8 +48,10 @@ extension Store {
     public func links(of note: UUID) throws -> [NoteLink] {
         try read { db in
             let resolver = LinkResolver(db: db)
-            return try Row.fetchAll(db, SQLRequest(literal: "SELECT * FROM link WHERE source = \(note.storeString) ORDER BY position"))
-                .map { try Self.link($0, resolver) }
+            return try Row.fetchAll(
+                db, SQLRequest(literal: "SELECT * FROM link WHERE source = \(note.storeString) ORDER BY position")
+            )
+            .map { try Self.link($0, resolver) }
         }
     }
 
@@ -60,11 +62,12 @@ extension Store {
             let resolver = LinkResolver(db: db)
             let rows = try Row.fetchAll(
                 db,
-                SQLRequest(literal: """
-                    SELECT link.* FROM link JOIN item ON item.id = link.source
-                    WHERE item.trashed IS NULL AND link.key IN (SELECT key FROM link_name WHERE item = \(note.storeString))
-                    ORDER BY link.source, link.position
-                    """))
+                SQLRequest(
+                    literal: """
+                        SELECT link.* FROM link JOIN item ON item.id = link.source
+                        WHERE item.trashed IS NULL AND link.key IN (SELECT key FROM link_name WHERE item = \(note.storeString))
+                        ORDER BY link.source, link.position
+                        """))
             return try rows.map { try Self.link($0, resolver) }.filter { $0.resolved == note }
         }
     }
@@ -115,7 +118,9 @@ extension Store {
     public func reachesByAlias(_ link: NoteLink) throws -> Bool {
         guard let note = link.resolved, !link.target.contains("/") else { return false }
         let key = LinkIndex.key(of: link.target)
-        guard let reached = try? item(note, includingBody: false), key != LinkIndex.fold(reached.name) else { return false }
+        guard let reached = try? item(note, includingBody: false), key != LinkIndex.fold(reached.name) else {
+            return false
+        }
         let aliases = try properties(of: note).first { $0.key == Property.aliases }?.value.strings ?? []
         return aliases.contains { LinkIndex.fold($0) == key }
     }
@@ -138,12 +143,14 @@ extension Store {
         let target: String = row["target"]
         let kindText: String = row["kind"]
         guard let kind = NoteLink.Kind(rawValue: kindText) else {
-            throw StoreError.invalidOperation(item: sourceText, reason: "a row of its link index has the unknown kind '\(kindText)'")
+            throw StoreError.invalidOperation(
+                item: sourceText, reason: "a row of its link index has the unknown kind '\(kindText)'")
         }
         let resolution = try resolver.resolve(target, from: source)
         let resolved: UUID? = if case let .note(id) = resolution { id } else { nil }
         return NoteLink(
-            source: source, line: row["line"], position: row["position"], target: target, fragment: row["fragment"], display: row["display"],
+            source: source, line: row["line"], position: row["position"], target: target, fragment: row["fragment"],
+            display: row["display"],
             kind: kind, resolved: resolved)
     }
 }

@@ -12,11 +12,12 @@ public enum ISODate {
     /// The one `ISO8601DateFormatter` of the process, for what the hand-made readers and writer
     /// leave: years outside 0–9999, other forms, other time zones. A formatter is not safe to
     /// share across threads, and costs tens of microseconds to make.
-    private static let formatter = Mutex<ISO8601DateFormatter>({
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }())
+    private static let formatter = Mutex<ISO8601DateFormatter>(
+        {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter
+        }())
 
     /// How the container's files are read: any ISO 8601 form with a time zone.
     private static let readingStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
@@ -67,7 +68,8 @@ public enum ISODate {
     /// nil for any other shape.
     private static func quickDate(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.last == 90, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58, bytes[16] == 58
+        guard bytes.count >= 20, bytes.last == 90, bytes[4] == 45, bytes[7] == 45, bytes[10] == 84, bytes[13] == 58,
+            bytes[16] == 58
         else { return nil }
         func number(_ range: Range<Int>) -> Int? {
             var value = 0
@@ -78,7 +80,8 @@ public enum ISODate {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
+            let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month),
+            (1...31).contains(day),
             hour < 24, minute < 60, second < 61
         else { return nil }
         var fraction = 0

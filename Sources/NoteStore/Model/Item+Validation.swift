@@ -43,7 +43,9 @@ extension Item {
             }
         }
         if let body, body.utf8.count > Item.maximumBodyBytes {
-            fail(.bodyTooLarge, "the body has \(body.utf8.count) bytes, more than the limit of 10 MB (\(Item.maximumBodyBytes) bytes)")
+            fail(
+                .bodyTooLarge,
+                "the body has \(body.utf8.count) bytes, more than the limit of 10 MB (\(Item.maximumBodyBytes) bytes)")
         }
         return failures
     }

@@ -80,7 +80,8 @@ public struct JSONScanner {
         case 0x22: return string().map(Value.text)
         case 0x7B: return object(depth: depth + 1).map(Value.object)
         case 0x6E:  // null
-            guard bytes.count - position >= 4, bytes[position + 1] == 0x75, bytes[position + 2] == 0x6C, bytes[position + 3] == 0x6C
+            guard bytes.count - position >= 4, bytes[position + 1] == 0x75, bytes[position + 2] == 0x6C,
+                bytes[position + 3] == 0x6C
             else { return nil }
             position += 4
             return .null

@@ -61,10 +61,11 @@ public struct OutboxChanges: Sendable, Equatable {
     public var json: String {
         var out = "{"
         // One allocation for most changes: their text, and room for names and escapes.
-        out.reserveCapacity(properties.reduce(16) { total, property in
-            if case let .text(text) = property.value { return total + text.utf8.count + text.utf8.count / 8 + 24 }
-            return total + 40
-        })
+        out.reserveCapacity(
+            properties.reduce(16) { total, property in
+                if case let .text(text) = property.value { return total + text.utf8.count + text.utf8.count / 8 + 24 }
+                return total + 40
+            })
         for (index, property) in properties.enumerated() {
             if index > 0 { out += "," }
             Self.appendJSONString(property.name, to: &out)

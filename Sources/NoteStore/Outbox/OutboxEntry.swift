@@ -41,7 +41,8 @@ struct OutboxWriter {
     var isRecording = true
 
     mutating func record(
-        _ operation: OutboxEntry.Operation, item: Item, changes: @autoclosure () -> OutboxChanges, history: ChangeHistory? = nil
+        _ operation: OutboxEntry.Operation, item: Item, changes: @autoclosure () -> OutboxChanges,
+        history: ChangeHistory? = nil
     ) {
         record(operation, entity: Entity(item.kind), object: item.id, changes: changes(), history: history)
     }
@@ -56,9 +57,10 @@ struct OutboxWriter {
 
     mutating func recordDeletion(of id: UUID, kind: ItemKind, seen: [UUID: UInt64]? = nil) {
         guard isRecording else { return }
-        rows.append(Row(
-            entity: Entity(kind), object: id, operation: .delete, changes: OutboxChanges(),
-            history: seen.map { ChangeHistory(seen: $0) }))
+        rows.append(
+            Row(
+                entity: Entity(kind), object: id, operation: .delete, changes: OutboxChanges(),
+                history: seen.map { ChangeHistory(seen: $0) }))
     }
 
     /// The rows with the inserted collections first, each after the one that holds it, so
@@ -140,8 +142,12 @@ extension OutboxEntry: FetchableRecord {
     public init(row: Row) throws {
         let sequence: Int64 = row[Columns.id]
         let rowID = String(sequence)
-        func damaged(_ problem: String) -> StoreError { StoreError.damagedRow(table: "outbox", id: rowID, problem: problem) }
-        guard let changes = OutboxChanges(json: row[Columns.changes]) else { throw damaged("its changes are not a JSON object") }
+        func damaged(_ problem: String) -> StoreError {
+            StoreError.damagedRow(table: "outbox", id: rowID, problem: problem)
+        }
+        guard let changes = OutboxChanges(json: row[Columns.changes]) else {
+            throw damaged("its changes are not a JSON object")
+        }
         var history: ChangeHistory?
         if let text = row[Columns.history] as String? {
             guard let read = ChangeHistory(json: text) else { throw damaged("its history cannot be read") }

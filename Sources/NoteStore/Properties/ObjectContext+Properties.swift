@@ -22,7 +22,8 @@ extension ObjectContext {
         let current = try properties(of: try propertyNote(id).id)
         let position = current.first { $0.key == key }?.position ?? ((current.map(\.position).max() ?? -1) + 1)
         if current.first(where: { $0.key == key }) == nil, current.count >= Property.maximumCount {
-            throw StoreError.invalidProperty(key, reason: "the note has \(Property.maximumCount) properties, the most it may have")
+            throw StoreError.invalidProperty(
+                key, reason: "the note has \(Property.maximumCount) properties, the most it may have")
         }
         var edit = stagedProperties[id] ?? PropertyEdit()
         edit.set(key, (value, position))
@@ -33,13 +34,16 @@ extension ObjectContext {
     /// gives. Each is checked as ``setProperty(_:_:to:)`` checks it.
     public func replaceProperties(_ id: UUID, with given: [(key: String, value: PropertyValue)]) throws {
         guard given.count <= Property.maximumCount else {
-            throw StoreError.invalidProperty(given[Property.maximumCount].key, reason: "a note may have at most \(Property.maximumCount) properties")
+            throw StoreError.invalidProperty(
+                given[Property.maximumCount].key, reason: "a note may have at most \(Property.maximumCount) properties")
         }
         var edit = PropertyEdit()
         var seen = Set<String>()
         for (index, property) in given.enumerated() {
             let key = try Property.checked(property.key)
-            guard seen.insert(key).inserted else { throw StoreError.invalidProperty(key, reason: "the key is given twice") }
+            guard seen.insert(key).inserted else {
+                throw StoreError.invalidProperty(key, reason: "the key is given twice")
+            }
             edit.set(key, (try Property.checked(property.value, key: key), Int64(index)))
         }
         for old in try properties(of: try propertyNote(id).id) where !seen.contains(old.key) { edit.set(old.key, nil) }
@@ -98,7 +102,8 @@ extension ObjectContext {
     private func propertyNote(_ id: UUID) throws -> Item {
         let item = try object(with: id)
         guard item.isNote else {
-            throw StoreError.invalidOperation(item: item.label, reason: "it is a collection, and only notes have properties")
+            throw StoreError.invalidOperation(
+                item: item.label, reason: "it is a collection, and only notes have properties")
         }
         return item
     }
@@ -137,7 +142,9 @@ extension SaveWriter {
             } else {
                 guard !dots.isEmpty else { continue }
                 try PropertyTable.cover(item: id, key, seen: seen, db)
-                outbox.record(.delete, entity: .property, object: id, changes: Self.propertyChanges(key), history: ChangeHistory(seen: seen))
+                outbox.record(
+                    .delete, entity: .property, object: id, changes: Self.propertyChanges(key),
+                    history: ChangeHistory(seen: seen))
             }
             propertiesChanged.append(id)
             if key == Property.aliases, id != Property.settingsObject { searchIndex.namesChanged(id.storeString) }

@@ -51,7 +51,9 @@ public enum Property {
     public static func problem(_ key: String) -> String? {
         if key.isEmpty { return "a property's key cannot be empty" }
         if key.count > maximumKeyLength { return "the key has \(key.count) characters, more than \(maximumKeyLength)" }
-        if let control = ControlCharacters.first(in: key) { return "the key contains \(ControlCharacters.describe(control))" }
+        if let control = ControlCharacters.first(in: key) {
+            return "the key contains \(ControlCharacters.describe(control))"
+        }
         if key.first!.isWhitespace || key.last!.isWhitespace { return "a key cannot start or end with white space" }
         if key == "id" || key == "name" { return "'\(key)' is the note's own, not a property" }
         return nil

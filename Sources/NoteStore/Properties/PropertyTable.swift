@@ -47,9 +47,13 @@ enum PropertyTable {
 
     /// Adds a dot; true when it was not there.
     @discardableResult
-    static func insert(_ dot: ChangeStamp, item: UUID, _ key: String, value: String, position: Int64, _ db: Database) throws -> Bool {
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO property(item, key, stamp, value, position) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [item.storeString, key, dot.text, value, position])
+    static func insert(_ dot: ChangeStamp, item: UUID, _ key: String, value: String, position: Int64, _ db: Database)
+        throws -> Bool
+    {
+        try db.cachedStatement(
+            sql: "INSERT OR IGNORE INTO property(item, key, stamp, value, position) VALUES (?, ?, ?, ?, ?)"
+        )
+        .execute(arguments: [item.storeString, key, dot.text, value, position])
         return db.changesCount > 0
     }
 
@@ -73,9 +77,10 @@ enum PropertyTable {
     /// The properties of one item: for each key, the value of its latest dot, by position then
     /// key. A value that does not read as JSON (never written by a build) is left out.
     static func properties(of item: UUID, _ db: Database) throws -> [NoteProperty] {
-        try properties(rows: Row.fetchAll(
-            db.cachedStatement(sql: "SELECT item, key, stamp, value, position FROM property WHERE item = ?"),
-            arguments: [item.storeString]))[item] ?? []
+        try properties(
+            rows: Row.fetchAll(
+                db.cachedStatement(sql: "SELECT item, key, stamp, value, position FROM property WHERE item = ?"),
+                arguments: [item.storeString]))[item] ?? []
     }
 
     /// The properties of several items, each as ``properties(of:_:)``; items without any are
@@ -83,7 +88,9 @@ enum PropertyTable {
     static func properties(ofItems ids: [UUID], _ db: Database) throws -> [UUID: [NoteProperty]] {
         var rows: [Row] = []
         try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
-            rows += try SQLRequest<Row>(literal: "SELECT item, key, stamp, value, position FROM property WHERE item IN \(chunk)").fetchAll(db)
+            rows += try SQLRequest<Row>(
+                literal: "SELECT item, key, stamp, value, position FROM property WHERE item IN \(chunk)"
+            ).fetchAll(db)
         }
         return properties(rows: rows)
     }

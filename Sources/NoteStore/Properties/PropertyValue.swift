@@ -113,7 +113,9 @@ public indirect enum PropertyValue: Sendable, Hashable {
     /// nests at most ``maximumDepth`` levels, its strings and keys have no control character
     /// but line breaks and tabs, and its numbers are finite.
     public var problem: String? {
-        if json.utf8.count > Self.maximumBytes { return "the value takes \(json.utf8.count) bytes as JSON, more than \(Self.maximumBytes)" }
+        if json.utf8.count > Self.maximumBytes {
+            return "the value takes \(json.utf8.count) bytes as JSON, more than \(Self.maximumBytes)"
+        }
         return problem(depth: 0)
     }
 
@@ -137,7 +139,9 @@ public indirect enum PropertyValue: Sendable, Hashable {
     }
 
     private static func textProblem(_ text: String) -> String? {
-        guard let control = ControlCharacters.first(in: text.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\t", with: ""))
+        guard
+            let control = ControlCharacters.first(
+                in: text.replacingOccurrences(of: "\n", with: "").replacingOccurrences(of: "\t", with: ""))
         else { return nil }
         return "a value contains \(ControlCharacters.describe(control))"
     }
@@ -168,7 +172,9 @@ public indirect enum PropertyValue: Sendable, Hashable {
 
         private mutating func word(_ text: String, _ value: PropertyValue) -> PropertyValue? {
             let utf8 = Array(text.utf8)
-            guard bytes.count - index >= utf8.count, bytes[index..<index + utf8.count].elementsEqual(utf8) else { return nil }
+            guard bytes.count - index >= utf8.count, bytes[index..<index + utf8.count].elementsEqual(utf8) else {
+                return nil
+            }
             index += utf8.count
             return value
         }
@@ -259,7 +265,9 @@ public indirect enum PropertyValue: Sendable, Hashable {
                     case 0x75:
                         guard var scalar = hex4() else { return nil }
                         if (0xD800...0xDBFF).contains(scalar) {
-                            guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else { return nil }
+                            guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
+                                return nil
+                            }
                             index += 2
                             guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
                             scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)

@@ -16,8 +16,12 @@ extension Replica {
 
     /// The heads of a property of an object with their delta depths, by stamp, and its current
     /// text, in one read.
-    public func headsAndText(of object: UUID, _ property: HistoryProperty) throws -> (heads: [(stamp: ChangeStamp, depth: Int)], text: String?) {
-        let heads = try VersionStorage.line(object, property, db).entries.filter(\.isHead).map { (stamp: $0.stamp, depth: $0.depth) }
+    public func headsAndText(of object: UUID, _ property: HistoryProperty) throws -> (
+        heads: [(stamp: ChangeStamp, depth: Int)], text: String?
+    ) {
+        let heads = try VersionStorage.line(object, property, db).entries.filter(\.isHead).map {
+            (stamp: $0.stamp, depth: $0.depth)
+        }
         return (heads, try currentText(of: object, property))
     }
 
@@ -34,7 +38,9 @@ extension Replica {
     /// Whether an arriving version is one that a baseline dropped below the cut of its
     /// property, arriving again: it descends from none of the versions history holds
     /// (docs/sync-format.md, "Retention of history"). False when the property has no cut.
-    public func isBelowHistoryCut(of object: UUID, _ property: HistoryProperty, stamp: ChangeStamp, bases: [ChangeStamp]?) throws -> Bool {
+    public func isBelowHistoryCut(
+        of object: UUID, _ property: HistoryProperty, stamp: ChangeStamp, bases: [ChangeStamp]?
+    ) throws -> Bool {
         try VersionStorage.isBelowCut(object, property, stamp: stamp, bases: bases, db)
     }
 
@@ -59,7 +65,9 @@ extension Replica {
     /// Takes back versions this device saved and never published: removes them from history,
     /// and the property from the outbox rows of their saves (a row left with nothing is
     /// removed). The caller sets the heads and the item's value.
-    public func withdrawUnpublishedVersions(_ stamps: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty) throws {
+    public func withdrawUnpublishedVersions(_ stamps: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty)
+        throws
+    {
         var line = try VersionStorage.line(object, property, db)
         line.remove(stamps)
         try VersionStorage.write(line, db)
@@ -79,10 +87,11 @@ extension Replica {
             if changes.properties.isEmpty && entry.operation == .update {
                 try db.execute(literal: "DELETE FROM outbox WHERE id = \(entry.sequence)")
             } else {
-                try db.execute(literal: """
-                    UPDATE outbox SET changes = \(changes.json), history = \(history.flatMap { $0.isEmpty ? nil : $0.json })
-                    WHERE id = \(entry.sequence)
-                    """)
+                try db.execute(
+                    literal: """
+                        UPDATE outbox SET changes = \(changes.json), history = \(history.flatMap { $0.isEmpty ? nil : $0.json })
+                        WHERE id = \(entry.sequence)
+                        """)
             }
         }
     }
@@ -100,7 +109,9 @@ extension Replica {
 
     /// Makes exactly `heads` the heads of a property of an object; `current`: the heads as
     /// they are, when the caller read them already.
-    public func setHeads(_ heads: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty, current: [ChangeStamp]? = nil) throws {
+    public func setHeads(
+        _ heads: Set<ChangeStamp>, of object: UUID, _ property: HistoryProperty, current: [ChangeStamp]? = nil
+    ) throws {
         try VersionStorage.setHeads(heads, object, property, current: current, db)
     }
 

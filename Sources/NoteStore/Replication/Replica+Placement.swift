@@ -30,11 +30,13 @@ extension Replica {
 
     /// Items shown under something that is not a collection that is there.
     public func itemsWithoutParentCollection() throws -> [UUID] {
-        try String.fetchAll(db, sql: """
-            SELECT id FROM item
-            WHERE parent IS NOT NULL AND NOT EXISTS (
-                SELECT 1 FROM item AS container WHERE container.id = item.parent AND container.kind = 'collection')
-            """
+        try String.fetchAll(
+            db,
+            sql: """
+                SELECT id FROM item
+                WHERE parent IS NOT NULL AND NOT EXISTS (
+                    SELECT 1 FROM item AS container WHERE container.id = item.parent AND container.kind = 'collection')
+                """
         ).compactMap(UUID.init(storeText:))
     }
 
@@ -45,23 +47,26 @@ extension Replica {
 
     public func placement(of item: UUID) throws -> Placement? {
         // A cached statement with a placeholder: an import asks this for every change it moves.
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT item.parent AS shown, displaced.item IS NOT NULL AS isDisplaced, displaced.parent AS merged,
-                    item.kind AS kind,
-                    EXISTS (SELECT 1 FROM item AS up WHERE up.kind = 'collection'
-                        AND up.id = (CASE WHEN displaced.item IS NULL THEN item.parent ELSE displaced.parent END))
-                        AS mergedIsCollection
-                FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
-                """),
-            arguments: [item.storeString])
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT item.parent AS shown, displaced.item IS NOT NULL AS isDisplaced, displaced.parent AS merged,
+                            item.kind AS kind,
+                            EXISTS (SELECT 1 FROM item AS up WHERE up.kind = 'collection'
+                                AND up.id = (CASE WHEN displaced.item IS NULL THEN item.parent ELSE displaced.parent END))
+                                AS mergedIsCollection
+                        FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
+                        """),
+                arguments: [item.storeString])
         else { return nil }
         let shown = (row["shown"] as String?).flatMap(UUID.init(storeText:))
         let isDisplaced: Bool = row["isDisplaced"]
         let kind: String = row["kind"]
         return Placement(
             shown: shown, merged: isDisplaced ? (row["merged"] as String?).flatMap(UUID.init(storeText:)) : shown,
-            isDisplaced: isDisplaced, isNote: kind == ItemKind.note.rawValue, mergedIsCollection: row["mergedIsCollection"])
+            isDisplaced: isDisplaced, isNote: kind == ItemKind.note.rawValue,
+            mergedIsCollection: row["mergedIsCollection"])
     }
 
     public func isCollection(_ id: UUID) throws -> Bool {
@@ -74,7 +79,9 @@ extension Replica {
 
     /// Shows an item under `shown`, keeping `merged` as its merged parent when they differ.
     public func show(_ item: UUID, under shown: UUID?, mergedParent merged: UUID?) throws {
-        try db.cachedStatement(sql: "UPDATE item SET parent = ? WHERE id = ?").execute(arguments: [shown?.storeString, item.storeString])
+        try db.cachedStatement(sql: "UPDATE item SET parent = ? WHERE id = ?").execute(arguments: [
+            shown?.storeString, item.storeString,
+        ])
         if shown == merged {
             try db.cachedStatement(sql: "DELETE FROM displaced WHERE item = ?").execute(arguments: [item.storeString])
         } else {
@@ -89,7 +96,8 @@ extension Replica {
         guard mayHaveOrphanAttachments else { return }
         for table in ["attachment", "file_attachment"] {
             let orphans = "NOT EXISTS (SELECT 1 FROM item WHERE item.id = \(table).note AND item.kind = 'note')"
-            try db.execute(sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM \(table) WHERE \(orphans)")
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM \(table) WHERE \(orphans)")
             releasedBlobs = releasedBlobs || db.changesCount > 0
             try db.execute(sql: "DELETE FROM \(table) WHERE \(orphans)")
         }

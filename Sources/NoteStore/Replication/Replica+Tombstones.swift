@@ -46,13 +46,15 @@ extension TombstoneRecord {
     static func capturedState(of id: String, _ db: Database) throws -> String? {
         // Cached statements with placeholders, here and below in this file:
         // an import runs each for every purge it weighs.
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, displaced.item IS NOT NULL AS isDisplaced,
-                    displaced.parent AS mergedParent
-                FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
-                """),
-            arguments: [id])
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, displaced.item IS NOT NULL AS isDisplaced,
+                            displaced.parent AS mergedParent
+                        FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
+                        """),
+                arguments: [id])
         else { return nil }
         var item = try Item(row: row)
         if row["isDisplaced"] as Bool { item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(storeText:)) }
@@ -65,9 +67,10 @@ extension TombstoneRecord {
 extension Replica {
     /// The tombstone of an object, when it was purged.
     public func tombstoneRecord(of object: UUID) throws -> TombstoneRecord? {
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT entity, stamp, seen, state FROM tombstone WHERE object = ?"),
-            arguments: [object.storeString]),
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT entity, stamp, seen, state FROM tombstone WHERE object = ?"),
+                arguments: [object.storeString]),
             let stamp = ChangeStamp(text: row["stamp"]), let entity = Entity(rawValue: row["entity"])
         else { return nil }
         var values: OutboxChanges?
@@ -110,7 +113,9 @@ extension Replica {
     /// Keeps the merged state of a purged object: its values and stamps.
     public func setTombstoneState(of object: UUID, values: OutboxChanges, stamps: [String: ChangeStamp]) throws {
         let state = "{\"stamps\":" + Self.stampsJSON(stamps) + ",\"values\":" + values.json + "}"
-        try db.cachedStatement(sql: "UPDATE tombstone SET state = ? WHERE object = ?").execute(arguments: [state, object.storeString])
+        try db.cachedStatement(sql: "UPDATE tombstone SET state = ? WHERE object = ?").execute(arguments: [
+            state, object.storeString,
+        ])
     }
 
     /// The stamps a purge must have seen to erase an item: those of its current values, of
@@ -118,14 +123,19 @@ extension Replica {
     /// attachment is not counted: it leaves nothing a person could lose.)
     public func survivalStamps(of object: UUID) throws -> [ChangeStamp] {
         var result: [ChangeStamp] = []
-        if let json = try String.fetchOne(db.cachedStatement(sql: "SELECT stamps FROM item WHERE id = ?"), arguments: [object.storeString]) {
+        if let json = try String.fetchOne(
+            db.cachedStatement(sql: "SELECT stamps FROM item WHERE id = ?"), arguments: [object.storeString])
+        {
             result += Self.stamps(json).values
         }
         for property in HistoryProperty.allCases {
             result += try VersionStorage.line(object, property, db).entries.map(\.stamp)
         }
         for json in try String.fetchAll(
-            db.cachedStatement(sql: "SELECT stamps FROM attachment WHERE note = ?1 UNION ALL SELECT stamps FROM file_attachment WHERE note = ?1"),
+            db.cachedStatement(
+                sql:
+                    "SELECT stamps FROM attachment WHERE note = ?1 UNION ALL SELECT stamps FROM file_attachment WHERE note = ?1"
+            ),
             arguments: [object.storeString])
         {
             result += Self.stamps(json).values
@@ -136,7 +146,10 @@ extension Replica {
     /// The note an attachment belongs to, when there is such an attachment.
     public func attachmentNote(of attachment: UUID) throws -> UUID? {
         try String.fetchOne(
-            db.cachedStatement(sql: "SELECT note FROM attachment WHERE id = ?1 UNION ALL SELECT note FROM file_attachment WHERE id = ?1 LIMIT 1"),
+            db.cachedStatement(
+                sql:
+                    "SELECT note FROM attachment WHERE id = ?1 UNION ALL SELECT note FROM file_attachment WHERE id = ?1 LIMIT 1"
+            ),
             arguments: [attachment.storeString]
         ).flatMap(UUID.init(storeText:))
     }
@@ -163,7 +176,8 @@ extension Store {
     /// Whether any item is there although purged (kept for changes its purges had not seen).
     public func hasKeptPurgedItems() throws -> Bool {
         try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item JOIN tombstone ON tombstone.object = item.id)") ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM item JOIN tombstone ON tombstone.object = item.id)") ?? false
         }
     }
 }

@@ -52,13 +52,15 @@ extension Replica {
             let bytes = values.integer("bytes"), bytes >= 0,
             (values.text("caption")?.count ?? 0) <= Attachment.maximumCaptionLength
         else {
-            throw StoreError.invalidOperation(item: object.storeString, reason: "the attachment's values are incomplete")
+            throw StoreError.invalidOperation(
+                item: object.storeString, reason: "the attachment's values are incomplete")
         }
-        try db.execute(literal: """
-            INSERT INTO attachment (\(sql: Attachment.imageColumns), stamps)
-            VALUES (\(object.storeString), 'image', \(note.storeString), \(sha256), \(format.rawValue), \(width), \(height),
-                \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
-            """)
+        try db.execute(
+            literal: """
+                INSERT INTO attachment (\(sql: Attachment.imageColumns), stamps)
+                VALUES (\(object.storeString), 'image', \(note.storeString), \(sha256), \(format.rawValue), \(width), \(height),
+                    \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
+                """)
         mayHaveOrphanAttachments = true
     }
 
@@ -74,18 +76,22 @@ extension Replica {
         guard let note = values.text("note").flatMap(UUID.init(storeText:)),
             let sha256 = values.text("sha256"), BlobName.isValid(sha256),
             let mediaType = values.text("mediaType"), MediaTypeSniffer.isValid(mediaType),
-            values["fileName"] == nil || values["fileName"] == .null || values.text("fileName").map(Attachment.isValidFileName) == true,
-            let width = optionalPixels("width"), let height = optionalPixels("height"), (width == nil) == (height == nil),
+            values["fileName"] == nil || values["fileName"] == .null
+                || values.text("fileName").map(Attachment.isValidFileName) == true,
+            let width = optionalPixels("width"), let height = optionalPixels("height"),
+            (width == nil) == (height == nil),
             let bytes = values.integer("bytes"), bytes >= 0, bytes <= Attachment.maximumFileBytes,
             (values.text("caption")?.count ?? 0) <= Attachment.maximumCaptionLength
         else {
-            throw StoreError.invalidOperation(item: object.storeString, reason: "the attachment's values are incomplete")
+            throw StoreError.invalidOperation(
+                item: object.storeString, reason: "the attachment's values are incomplete")
         }
-        try db.execute(literal: """
-            INSERT INTO file_attachment (\(sql: Attachment.fileColumns), stamps)
-            VALUES (\(object.storeString), \(note.storeString), \(sha256), \(mediaType), \(values.text("fileName")), \(width),
-                \(height), \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
-            """)
+        try db.execute(
+            literal: """
+                INSERT INTO file_attachment (\(sql: Attachment.fileColumns), stamps)
+                VALUES (\(object.storeString), \(note.storeString), \(sha256), \(mediaType), \(values.text("fileName")), \(width),
+                    \(height), \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
+                """)
         mayHaveOrphanAttachments = true
     }
 
@@ -99,13 +105,16 @@ extension Replica {
         for (name, value) in properties {
             assignments.append("\(sql: name) = \(try checkedValue(name, value, entity: entity, object: object))")
         }
-        let paths = properties.map { property -> SQL in "\(sql: "'$." + property.name + "'"), \(stamps[property.name]?.text)" }
+        let paths = properties.map { property -> SQL in
+            "\(sql: "'$." + property.name + "'"), \(stamps[property.name]?.text)"
+        }
         assignments.append("stamps = json_set(stamps, \(paths.joined(separator: ", ")))")
         let table = isItem ? "item" : entity == .fileAttachment ? "file_attachment" : "attachment"
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
         if textChanged {
             try searchIndex.willChange(object.storeString, db)
-            for property in HistoryProperty.allCases where properties.contains(where: { $0.name == property.rawValue }) {
+            for property in HistoryProperty.allCases where properties.contains(where: { $0.name == property.rawValue })
+            {
                 try VersionStorage.keepCurrentText(of: object, property, db)
             }
         }
@@ -130,7 +139,9 @@ extension Replica {
     }
 
     /// The database value of a property, after the model's checks on single properties.
-    private func checkedValue(_ name: String, _ value: OutboxValue, entity: Entity, object: UUID) throws -> DatabaseValue {
+    private func checkedValue(_ name: String, _ value: OutboxValue, entity: Entity, object: UUID) throws
+        -> DatabaseValue
+    {
         func refuse(_ reason: String) -> StoreError {
             StoreError.invalidOperation(item: object.storeString, reason: reason)
         }
@@ -186,10 +197,11 @@ extension Replica {
             state = try TombstoneRecord.capturedState(of: id, db)
             for (table, entity) in [("attachment", Entity.imageAttachment), ("file_attachment", .fileAttachment)] {
                 try releaseBlobs(ofAttachmentsWhere: "note = \(id)", in: table)
-                try db.execute(literal: """
-                    INSERT OR REPLACE INTO tombstone(object, entity, stamp)
-                    SELECT id, \(entity.rawValue), \(stamp.text) FROM \(sql: table) WHERE note = \(id)
-                    """)
+                try db.execute(
+                    literal: """
+                        INSERT OR REPLACE INTO tombstone(object, entity, stamp)
+                        SELECT id, \(entity.rawValue), \(stamp.text) FROM \(sql: table) WHERE note = \(id)
+                        """)
                 try db.execute(literal: "DELETE FROM \(sql: table) WHERE note = \(id)")
             }
             try searchIndex.willChange(id, db)
@@ -215,7 +227,8 @@ extension Replica {
     }
 
     private func releaseBlobs(ofAttachmentsWhere condition: SQL, in table: String) throws {
-        try db.execute(literal: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM \(sql: table) WHERE \(condition)")
+        try db.execute(
+            literal: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM \(sql: table) WHERE \(condition)")
         releasedBlobs = releasedBlobs || db.changesCount > 0
     }
 }

@@ -46,21 +46,24 @@ public final class Replica {
     /// The object's current state, or nil when there is no such object.
     public func state(of object: UUID) throws -> ObjectState? {
         // A cached statement with a placeholder: an import asks this for every change it applies.
-        guard let row = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT kind, stamps FROM item WHERE id = ?1
-                UNION ALL SELECT 'attachment', stamps FROM attachment WHERE id = ?1
-                UNION ALL SELECT 'file', stamps FROM file_attachment WHERE id = ?1
-                LIMIT 1
-                """),
-            arguments: [object.storeString])
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT kind, stamps FROM item WHERE id = ?1
+                        UNION ALL SELECT 'attachment', stamps FROM attachment WHERE id = ?1
+                        UNION ALL SELECT 'file', stamps FROM file_attachment WHERE id = ?1
+                        LIMIT 1
+                        """),
+                arguments: [object.storeString])
         else { return nil }
         let entity: Entity
         switch row["kind"] as String {
         case "attachment": entity = .imageAttachment
         case "file": entity = .fileAttachment
         default:
-            entity = Entity(try row.storeCase(Item.Columns.kind, as: ItemKind.self, table: "item", rowID: object.storeString))
+            entity = Entity(
+                try row.storeCase(Item.Columns.kind, as: ItemKind.self, table: "item", rowID: object.storeString))
         }
         return ObjectState(entity: entity, stamps: Self.stamps(row["stamps"]))
     }

@@ -41,7 +41,9 @@ extension Store {
         for row in items {
             var item = try Item(row: row)
             // The merged parent, not the one shown: other devices repair for themselves.
-            if row["isDisplaced"] as Bool { item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(storeText:)) }
+            if row["isDisplaced"] as Bool {
+                item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(storeText:))
+            }
             if item.isCollection {
                 collections.append((item, Replica.stamps(row["stamps"])))
             } else {
@@ -50,11 +52,14 @@ extension Store {
         }
         for (item, stamps) in Self.parentsFirst(collections) { records += try Self.records(item, stamps: stamps, db) }
         records += notes
-        for row in try Row.fetchAll(db, sql: "SELECT \(Attachment.columns), stamps FROM \(Attachment.source) ORDER BY kind DESC, position") {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT \(Attachment.columns), stamps FROM \(Attachment.source) ORDER BY kind DESC, position")
+        {
             let attachment = try Attachment(row: row)
-            records.append(SnapshotRecord(
-                entity: attachment.entity, object: attachment.id, operation: .insert,
-                values: attachment.insertionChanges, stamps: Replica.stamps(row["stamps"])))
+            records.append(
+                SnapshotRecord(
+                    entity: attachment.entity, object: attachment.id, operation: .insert,
+                    values: attachment.insertionChanges, stamps: Replica.stamps(row["stamps"])))
         }
         for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object") {
             guard let object = UUID(storeText: row["object"]), let entity = Entity(rawValue: row["entity"]),
@@ -70,9 +75,10 @@ extension Store {
             // What the purges had seen travels with them: an item kept for a change they
             // had not seen stays kept on the devices this reaches.
             let seen = (row["seen"] as String?).flatMap(ChangeHistory.seen(json:))
-            records.append(SnapshotRecord(
-                entity: entity, object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
-                history: seen.map { ChangeHistory(seen: $0) }))
+            records.append(
+                SnapshotRecord(
+                    entity: entity, object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
+                    history: seen.map { ChangeHistory(seen: $0) }))
         }
         if try TagTable.exists(db) { records += try tagRecords(db) }
         if try PropertyTable.exists(db) { records += try propertyRecords(db) }
@@ -84,15 +90,20 @@ extension Store {
     /// of them).
     private static func propertyRecords(_ db: Database) throws -> [SnapshotRecord] {
         var records: [SnapshotRecord] = []
-        for row in try Row.fetchAll(db, sql: "SELECT item, key, stamp, value, position FROM property ORDER BY item, key, stamp") {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT item, key, stamp, value, position FROM property ORDER BY item, key, stamp")
+        {
             guard let item = UUID(storeText: row["item"]), let dot = ChangeStamp(text: row["stamp"]) else { continue }
-            records.append(SnapshotRecord(
-                entity: .property, object: item, operation: .insert,
-                values: SaveWriter.propertyChanges(row["key"], row["value"], row["position"]), stamps: ["*": dot]))
+            records.append(
+                SnapshotRecord(
+                    entity: .property, object: item, operation: .insert,
+                    values: SaveWriter.propertyChanges(row["key"], row["value"], row["position"]), stamps: ["*": dot]))
         }
         var removals: [String: (item: UUID, key: String, seen: [UUID: UInt64])] = [:]
         var order: [String] = []
-        for row in try Row.fetchAll(db, sql: "SELECT item, key, device, clock FROM property_removal ORDER BY item, key, device") {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT item, key, device, clock FROM property_removal ORDER BY item, key, device")
+        {
             guard let item = UUID(storeText: row["item"]), let device = UUID(storeText: row["device"]) else { continue }
             let key: String = row["key"]
             let group = (row["item"] as String) + "/" + key
@@ -103,9 +114,12 @@ extension Store {
             guard let removal = removals[group],
                 let greatest = removal.seen.max(by: { ($0.value, $0.key.storeString) < ($1.value, $1.key.storeString) })
             else { continue }
-            records.append(SnapshotRecord(
-                entity: .property, object: removal.item, operation: .delete, values: SaveWriter.propertyChanges(removal.key),
-                stamps: ["*": ChangeStamp(clock: greatest.value, device: greatest.key)], history: ChangeHistory(seen: removal.seen)))
+            records.append(
+                SnapshotRecord(
+                    entity: .property, object: removal.item, operation: .delete,
+                    values: SaveWriter.propertyChanges(removal.key),
+                    stamps: ["*": ChangeStamp(clock: greatest.value, device: greatest.key)],
+                    history: ChangeHistory(seen: removal.seen)))
         }
         return records
     }
@@ -116,12 +130,16 @@ extension Store {
         var records: [SnapshotRecord] = []
         for row in try Row.fetchAll(db, sql: "SELECT item, name, stamp FROM tag ORDER BY item, name, stamp") {
             guard let item = UUID(storeText: row["item"]), let dot = ChangeStamp(text: row["stamp"]) else { continue }
-            records.append(SnapshotRecord(
-                entity: .tag, object: item, operation: .insert, values: SaveWriter.tagChanges(row["name"]), stamps: ["*": dot]))
+            records.append(
+                SnapshotRecord(
+                    entity: .tag, object: item, operation: .insert, values: SaveWriter.tagChanges(row["name"]),
+                    stamps: ["*": dot]))
         }
         var removals: [String: (item: UUID, name: String, seen: [UUID: UInt64])] = [:]
         var order: [String] = []
-        for row in try Row.fetchAll(db, sql: "SELECT item, name, device, clock FROM tag_removal ORDER BY item, name, device") {
+        for row in try Row.fetchAll(
+            db, sql: "SELECT item, name, device, clock FROM tag_removal ORDER BY item, name, device")
+        {
             guard let item = UUID(storeText: row["item"]), let device = UUID(storeText: row["device"]) else { continue }
             let name: String = row["name"]
             let key = (row["item"] as String) + "/" + name
@@ -129,11 +147,14 @@ extension Store {
             removals[key, default: (item, name, [:])].seen[device] = UInt64(bitPattern: row["clock"])
         }
         for key in order {
-            guard let removal = removals[key], let greatest = removal.seen.max(by: { ($0.value, $0.key.storeString) < ($1.value, $1.key.storeString) })
+            guard let removal = removals[key],
+                let greatest = removal.seen.max(by: { ($0.value, $0.key.storeString) < ($1.value, $1.key.storeString) })
             else { continue }
-            records.append(SnapshotRecord(
-                entity: .tag, object: removal.item, operation: .delete, values: SaveWriter.tagChanges(removal.name),
-                stamps: ["*": ChangeStamp(clock: greatest.value, device: greatest.key)], history: ChangeHistory(seen: removal.seen)))
+            records.append(
+                SnapshotRecord(
+                    entity: .tag, object: removal.item, operation: .delete, values: SaveWriter.tagChanges(removal.name),
+                    stamps: ["*": ChangeStamp(clock: greatest.value, device: greatest.key)],
+                    history: ChangeHistory(seen: removal.seen)))
         }
         return records
     }
@@ -142,7 +163,8 @@ extension Store {
     /// its name (and body), each later version follows as an update after the versions it was
     /// edited from, so that a receiver meets every version after its bases, as it would have
     /// from the logs, and derives the same heads and merges.
-    private static func records(_ item: Item, stamps: [String: ChangeStamp], _ db: Database) throws -> [SnapshotRecord] {
+    private static func records(_ item: Item, stamps: [String: ChangeStamp], _ db: Database) throws -> [SnapshotRecord]
+    {
         var values = OutboxChanges(inserting: item)
         values.remove("kind")
         var stamps = stamps
@@ -151,7 +173,8 @@ extension Store {
         let entity = Entity(item.kind)
         for property in HistoryProperty.allCases where property == .name || item.isNote {
             let versions = causalOrder(try VersionStorage.versions(item.id, property, db))
-            guard let first = versions.first, let text = try VersionStorage.text(item.id, property, first.stamp, db) else { continue }
+            guard let first = versions.first, let text = try VersionStorage.text(item.id, property, first.stamp, db)
+            else { continue }
             values.set(property.rawValue, .text(text))
             stamps[property.rawValue] = first.stamp
             if let bases = first.bases { history.bases[property] = bases }
@@ -162,9 +185,11 @@ extension Store {
                 later.append((version, text))
             }
         }
-        var records = [SnapshotRecord(
-            entity: entity, object: item.id, operation: .insert, values: values, stamps: stamps,
-            history: history.isEmpty ? nil : history)]
+        var records = [
+            SnapshotRecord(
+                entity: entity, object: item.id, operation: .insert, values: values, stamps: stamps,
+                history: history.isEmpty ? nil : history)
+        ]
         for (version, text) in later {
             var update = OutboxChanges()
             update.set(version.property.rawValue, .text(text))
@@ -172,15 +197,18 @@ extension Store {
                 bases: version.bases.map { [version.property: $0] } ?? [:],
                 restored: version.restored.map { [version.property: $0] } ?? [:], context: version.context)
             if version.fromMerge { history.fromMerge.insert(version.property) }
-            records.append(SnapshotRecord(
-                entity: entity, object: item.id, operation: .update, values: update,
-                stamps: ["*": version.stamp, version.property.rawValue: version.stamp], history: history))
+            records.append(
+                SnapshotRecord(
+                    entity: entity, object: item.id, operation: .update, values: update,
+                    stamps: ["*": version.stamp, version.property.rawValue: version.stamp], history: history))
         }
         return records
     }
 
     /// The item a tombstone keeps the state of, with its stamps; nil when it keeps none.
-    private static func purgedItem(_ object: UUID, entity: Entity, _ db: Database) throws -> (item: Item, stamps: [String: ChangeStamp])? {
+    private static func purgedItem(_ object: UUID, entity: Entity, _ db: Database) throws -> (
+        item: Item, stamps: [String: ChangeStamp]
+    )? {
         guard let kind = entity.itemKind else { return nil }
         let replica = Replica(db: db)
         guard let record = try replica.tombstoneRecord(of: object), let values = record.values,

@@ -45,7 +45,8 @@ public final class SyncLedger {
     /// Records `sequence` as the highest applied from `device`.
     public func setApplied(_ sequence: Int64, of device: UUID) throws {
         try db.cachedStatement(
-            sql: "INSERT INTO sync_device(id, applied) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET applied = excluded.applied"
+            sql:
+                "INSERT INTO sync_device(id, applied) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET applied = excluded.applied"
         ).execute(arguments: [device.storeString, sequence])
     }
 
@@ -65,7 +66,8 @@ public final class SyncLedger {
     /// in seconds; nil forgets it.
     public func setClockAhead(_ seconds: TimeInterval?, of device: UUID) throws {
         try db.cachedStatement(
-            sql: "INSERT INTO sync_device(id, clock_ahead) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET clock_ahead = excluded.clock_ahead"
+            sql:
+                "INSERT INTO sync_device(id, clock_ahead) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET clock_ahead = excluded.clock_ahead"
         ).execute(arguments: [device.storeString, seconds])
     }
 
@@ -79,22 +81,27 @@ public final class SyncLedger {
     /// device's logs `sequences` that others passed over.
     public func noteRepublished(_ sequences: some Sequence<Int64>, through last: Int64) throws {
         for sequence in sequences {
-            try db.execute(literal: "INSERT OR REPLACE INTO sync_republished_log(sequence, through) VALUES (\(sequence), \(last))")
+            try db.execute(
+                literal: "INSERT OR REPLACE INTO sync_republished_log(sequence, through) VALUES (\(sequence), \(last))")
         }
     }
 
     /// Records what this device waits for and cannot get from the container: the first log it
     /// needs of each other device, and blobs; returns whether that changed.
     public func setAwaited(logs: [UUID: Int64], blobs: Set<String>) throws -> Bool {
-        guard try Self.awaitedLogs(db) != logs || Set(String.fetchAll(db, sql: "SELECT sha256 FROM sync_awaited_blob")) != blobs else {
+        guard
+            try Self.awaitedLogs(db) != logs
+                || Set(String.fetchAll(db, sql: "SELECT sha256 FROM sync_awaited_blob")) != blobs
+        else {
             return false
         }
         try db.execute(sql: "UPDATE sync_device SET awaited_log = NULL; DELETE FROM sync_awaited_blob")
         for (device, sequence) in logs {
-            try db.execute(literal: """
-                INSERT INTO sync_device(id, awaited_log) VALUES (\(device.storeString), \(sequence))
-                ON CONFLICT(id) DO UPDATE SET awaited_log = excluded.awaited_log
-                """)
+            try db.execute(
+                literal: """
+                    INSERT INTO sync_device(id, awaited_log) VALUES (\(device.storeString), \(sequence))
+                    ON CONFLICT(id) DO UPDATE SET awaited_log = excluded.awaited_log
+                    """)
         }
         for sha256 in blobs { try db.execute(literal: "INSERT INTO sync_awaited_blob(sha256) VALUES (\(sha256))") }
         return true
@@ -106,10 +113,11 @@ public final class SyncLedger {
     /// files and why; nil forgets it.
     public func setUnusableBaseline(_ baseline: SyncSnapshot.UnusableBaseline?, at path: String) throws {
         if let baseline {
-            try db.execute(literal: """
-                INSERT OR REPLACE INTO sync_unusable_baseline(path, identity, reason)
-                VALUES (\(path), \(baseline.identity), \(baseline.reason))
-                """)
+            try db.execute(
+                literal: """
+                    INSERT OR REPLACE INTO sync_unusable_baseline(path, identity, reason)
+                    VALUES (\(path), \(baseline.identity), \(baseline.reason))
+                    """)
         } else {
             try db.execute(literal: "DELETE FROM sync_unusable_baseline WHERE path = \(path)")
         }
@@ -120,7 +128,8 @@ public final class SyncLedger {
     public func setUnusedBlobs(_ marks: [String: Date]) throws {
         try db.execute(sql: "DELETE FROM sync_unused_blob")
         for (name, marked) in marks {
-            try db.execute(literal: "INSERT INTO sync_unused_blob(name, marked) VALUES (\(name), \(marked.storeMilliseconds))")
+            try db.execute(
+                literal: "INSERT INTO sync_unused_blob(name, marked) VALUES (\(name), \(marked.storeMilliseconds))")
         }
     }
 
@@ -133,18 +142,22 @@ public final class SyncLedger {
 
     static func snapshot(_ db: Database) throws -> SyncSnapshot {
         var snapshot = SyncSnapshot(record: try SyncRecord.find(db))
-        snapshot.applied = try perDevice(SQLRequest("SELECT id, applied FROM sync_device WHERE applied IS NOT NULL"), db)
-        snapshot.clockAhead = try perDevice(SQLRequest("SELECT id, clock_ahead FROM sync_device WHERE clock_ahead IS NOT NULL"), db)
+        snapshot.applied = try perDevice(
+            SQLRequest("SELECT id, applied FROM sync_device WHERE applied IS NOT NULL"), db)
+        snapshot.clockAhead = try perDevice(
+            SQLRequest("SELECT id, clock_ahead FROM sync_device WHERE clock_ahead IS NOT NULL"), db)
         snapshot.awaitedLogs = try awaitedLogs(db)
         snapshot.awaitedBlobs = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM sync_awaited_blob"))
         for row in try Row.fetchAll(db, sql: "SELECT device, sequence FROM sync_passed_log") {
-            snapshot.passedOver[try device(row["device"], table: "sync_passed_log"), default: []].insert(row["sequence"])
+            snapshot.passedOver[try device(row["device"], table: "sync_passed_log"), default: []].insert(
+                row["sequence"])
         }
         for row in try Row.fetchAll(db, sql: "SELECT sequence, through FROM sync_republished_log") {
             snapshot.republished[row["sequence"]] = row["through"]
         }
         for row in try Row.fetchAll(db, sql: "SELECT path, identity, reason FROM sync_unusable_baseline") {
-            snapshot.unusableBaselines[row["path"]] = SyncSnapshot.UnusableBaseline(identity: row["identity"], reason: row["reason"])
+            snapshot.unusableBaselines[row["path"]] = SyncSnapshot.UnusableBaseline(
+                identity: row["identity"], reason: row["reason"])
         }
         for row in try Row.fetchAll(db, sql: "SELECT name, marked FROM sync_unused_blob") {
             snapshot.unusedBlobs[row["name"]] = Date(storeMilliseconds: row["marked"])
@@ -157,7 +170,9 @@ public final class SyncLedger {
     }
 
     /// The second column of `request`, by the device of its first.
-    private static func perDevice<Value: DatabaseValueConvertible>(_ request: SQLRequest<Row>, _ db: Database) throws -> [UUID: Value] {
+    private static func perDevice<Value: DatabaseValueConvertible>(_ request: SQLRequest<Row>, _ db: Database) throws
+        -> [UUID: Value]
+    {
         var found: [UUID: Value] = [:]
         for row in try request.fetchAll(db) {
             found[try device(row[0], table: "sync_device")] = row[1]

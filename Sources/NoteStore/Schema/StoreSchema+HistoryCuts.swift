@@ -7,14 +7,15 @@ extension StoreSchema {
     /// that descends from none of them is one of those dropped (docs/sync-format.md, "Retention
     /// of history"). A store without cuts is a store of model 6 with an empty table.
     static func addHistoryCuts(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE history_cut (
-                object BLOB NOT NULL,
-                property INTEGER NOT NULL CHECK (property BETWEEN 0 AND 1),
-                stamp BLOB NOT NULL,
-                PRIMARY KEY (object, property)
-            ) WITHOUT ROWID;
-            UPDATE metadata SET value = '7' WHERE key = 'model_version';
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE history_cut (
+                    object BLOB NOT NULL,
+                    property INTEGER NOT NULL CHECK (property BETWEEN 0 AND 1),
+                    stamp BLOB NOT NULL,
+                    PRIMARY KEY (object, property)
+                ) WITHOUT ROWID;
+                UPDATE metadata SET value = '7' WHERE key = 'model_version';
+                """)
     }
 }

@@ -13,32 +13,37 @@ extension StoreSchema {
     /// rowids, with its key as a unique index: a line is often longer than a table without
     /// rowids keeps in its page.
     static func addHistoryLines(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE history_line (
-                id INTEGER PRIMARY KEY,
-                object BLOB NOT NULL,
-                property INTEGER NOT NULL CHECK (property BETWEEN 0 AND 1),
-                versions INTEGER NOT NULL,
-                oldest BLOB NOT NULL,
-                line BLOB NOT NULL
-            );
-            CREATE UNIQUE INDEX history_line_key ON history_line(object, property);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE history_line (
+                    id INTEGER PRIMARY KEY,
+                    object BLOB NOT NULL,
+                    property INTEGER NOT NULL CHECK (property BETWEEN 0 AND 1),
+                    versions INTEGER NOT NULL,
+                    oldest BLOB NOT NULL,
+                    line BLOB NOT NULL
+                );
+                CREATE UNIQUE INDEX history_line_key ON history_line(object, property);
+                """)
         // Only rows of the types the store writes: a baseline of model 6 or 7, which is
         // upgraded so, is untrusted.
-        let rows = try Row.fetchCursor(db, SQLRequest(literal: """
-            SELECT object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge
-            FROM history
-            WHERE typeof(object) = 'blob' AND typeof(property) = 'integer' AND typeof(stamp) = 'blob' AND typeof(origin) = 'integer'
-                AND typeof(bases) IN ('blob', 'null') AND typeof(restored) IN ('blob', 'null') AND typeof(context) IN ('text', 'null')
-                AND typeof(head) = 'integer' AND typeof(size) = 'integer' AND size BETWEEN 0 AND 4294967295
-                AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' AND depth BETWEEN 0 AND \(VersionStorage.maximumDepth)
-                AND typeof(content) IN ('blob', 'null') AND (content IS NOT NULL OR delta_of IS NULL) AND typeof(from_merge) = 'integer'
-            ORDER BY object, property, stamp
-            """))
+        let rows = try Row.fetchCursor(
+            db,
+            SQLRequest(
+                literal: """
+                    SELECT object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge
+                    FROM history
+                    WHERE typeof(object) = 'blob' AND typeof(property) = 'integer' AND typeof(stamp) = 'blob' AND typeof(origin) = 'integer'
+                        AND typeof(bases) IN ('blob', 'null') AND typeof(restored) IN ('blob', 'null') AND typeof(context) IN ('text', 'null')
+                        AND typeof(head) = 'integer' AND typeof(size) = 'integer' AND size BETWEEN 0 AND 4294967295
+                        AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' AND depth BETWEEN 0 AND \(VersionStorage.maximumDepth)
+                        AND typeof(content) IN ('blob', 'null') AND (content IS NOT NULL OR delta_of IS NULL) AND typeof(from_merge) = 'integer'
+                    ORDER BY object, property, stamp
+                    """))
         var line: HistoryLine?
         while let row = try rows.next() {
-            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id), let property = HistoryEncoding.property(row["property"]),
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
+                let property = HistoryEncoding.property(row["property"]),
                 let stampBytes = row["stamp"] as Data?, stampBytes.count == HistoryEncoding.stampSize,
                 let stamp = HistoryEncoding.stamp(stampBytes), let origin = HistoryEncoding.origin(row["origin"])
             else { continue }
@@ -55,7 +60,9 @@ extension StoreSchema {
                     guard let bases, bases.count == 1 else { continue }
                     deltaOf = bases[0]
                 } else {
-                    guard bytes.count == HistoryEncoding.stampSize, let stamp = HistoryEncoding.stamp(bytes) else { continue }
+                    guard bytes.count == HistoryEncoding.stampSize, let stamp = HistoryEncoding.stamp(bytes) else {
+                        continue
+                    }
                     deltaOf = stamp
                 }
             }
@@ -72,9 +79,10 @@ extension StoreSchema {
             line?.insert(entry)
         }
         if let line { try VersionStorage.write(line, db) }
-        try db.execute(sql: """
-            DROP TABLE history;
-            UPDATE metadata SET value = '8' WHERE key = 'model_version';
-            """)
+        try db.execute(
+            sql: """
+                DROP TABLE history;
+                UPDATE metadata SET value = '8' WHERE key = 'model_version';
+                """)
     }
 }

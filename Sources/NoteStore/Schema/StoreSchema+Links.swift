@@ -10,27 +10,28 @@ extension StoreSchema {
     /// names it had before with the stamp of the version that replaced each, so that a link to
     /// an old name still reaches its note. Filled here from every note.
     static func addLinkIndex(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE link (
-                source TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                position INTEGER NOT NULL,
-                line INTEGER NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('wiki', 'embed', 'markdown')),
-                target TEXT NOT NULL,
-                fragment TEXT,
-                display TEXT,
-                key TEXT NOT NULL,
-                PRIMARY KEY (source, position)
-            ) WITHOUT ROWID;
-            CREATE INDEX link_on_key ON link(key);
-            CREATE TABLE link_name (
-                item TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                key TEXT NOT NULL,
-                until TEXT NOT NULL,
-                PRIMARY KEY (item, key)
-            ) WITHOUT ROWID;
-            CREATE INDEX link_name_on_key ON link_name(key, until);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE link (
+                    source TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    line INTEGER NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('wiki', 'embed', 'markdown')),
+                    target TEXT NOT NULL,
+                    fragment TEXT,
+                    display TEXT,
+                    key TEXT NOT NULL,
+                    PRIMARY KEY (source, position)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_on_key ON link(key);
+                CREATE TABLE link_name (
+                    item TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    until TEXT NOT NULL,
+                    PRIMARY KEY (item, key)
+                ) WITHOUT ROWID;
+                CREATE INDEX link_name_on_key ON link_name(key, until);
+                """)
         try LinkIndex.rebuild(db)
     }
 }

@@ -64,56 +64,57 @@ enum StoreSchema {
     }
 
     private static func createVersion1(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE metadata (
-                key TEXT PRIMARY KEY NOT NULL,
-                value TEXT NOT NULL
-            );
-            CREATE TABLE item (
-                id TEXT PRIMARY KEY NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('note', 'collection')),
-                name TEXT NOT NULL CHECK (length(name) >= 1),
-                parent TEXT REFERENCES item(id),
-                created INTEGER NOT NULL,
-                modified INTEGER NOT NULL,
-                trashed INTEGER,
-                body TEXT,
-                CHECK ((kind = 'note') = (body IS NOT NULL))
-            );
-            CREATE INDEX item_on_parent ON item(parent, name);
-            CREATE INDEX item_on_trashed ON item(trashed) WHERE trashed IS NOT NULL;
+        try db.execute(
+            sql: """
+                CREATE TABLE metadata (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                CREATE TABLE item (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('note', 'collection')),
+                    name TEXT NOT NULL CHECK (length(name) >= 1),
+                    parent TEXT REFERENCES item(id),
+                    created INTEGER NOT NULL,
+                    modified INTEGER NOT NULL,
+                    trashed INTEGER,
+                    body TEXT,
+                    CHECK ((kind = 'note') = (body IS NOT NULL))
+                );
+                CREATE INDEX item_on_parent ON item(parent, name);
+                CREATE INDEX item_on_trashed ON item(trashed) WHERE trashed IS NOT NULL;
 
-            CREATE VIRTUAL TABLE item_fts USING fts5(
-                name, body,
-                content = 'item', content_rowid = 'rowid',
-                tokenize = 'unicode61 remove_diacritics 2',
-                prefix = '2 3'
-            );
-            CREATE TRIGGER item_fts_after_insert AFTER INSERT ON item BEGIN
-                INSERT INTO item_fts(rowid, name, body) VALUES (new.rowid, new.name, new.body);
-            END;
-            CREATE TRIGGER item_fts_after_delete AFTER DELETE ON item BEGIN
-                INSERT INTO item_fts(item_fts, rowid, name, body)
-                VALUES ('delete', old.rowid, old.name, old.body);
-            END;
-            CREATE TRIGGER item_fts_after_update AFTER UPDATE OF name, body ON item BEGIN
-                INSERT INTO item_fts(item_fts, rowid, name, body)
-                VALUES ('delete', old.rowid, old.name, old.body);
-                INSERT INTO item_fts(rowid, name, body) VALUES (new.rowid, new.name, new.body);
-            END;
+                CREATE VIRTUAL TABLE item_fts USING fts5(
+                    name, body,
+                    content = 'item', content_rowid = 'rowid',
+                    tokenize = 'unicode61 remove_diacritics 2',
+                    prefix = '2 3'
+                );
+                CREATE TRIGGER item_fts_after_insert AFTER INSERT ON item BEGIN
+                    INSERT INTO item_fts(rowid, name, body) VALUES (new.rowid, new.name, new.body);
+                END;
+                CREATE TRIGGER item_fts_after_delete AFTER DELETE ON item BEGIN
+                    INSERT INTO item_fts(item_fts, rowid, name, body)
+                    VALUES ('delete', old.rowid, old.name, old.body);
+                END;
+                CREATE TRIGGER item_fts_after_update AFTER UPDATE OF name, body ON item BEGIN
+                    INSERT INTO item_fts(item_fts, rowid, name, body)
+                    VALUES ('delete', old.rowid, old.name, old.body);
+                    INSERT INTO item_fts(rowid, name, body) VALUES (new.rowid, new.name, new.body);
+                END;
 
-            CREATE TABLE outbox (
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                save INTEGER NOT NULL,
-                model INTEGER NOT NULL,
-                entity TEXT NOT NULL,
-                object TEXT NOT NULL,
-                operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')),
-                changes TEXT NOT NULL,
-                recorded INTEGER NOT NULL
-            );
-            CREATE INDEX outbox_on_save ON outbox(save);
-            """)
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    save INTEGER NOT NULL,
+                    model INTEGER NOT NULL,
+                    entity TEXT NOT NULL,
+                    object TEXT NOT NULL,
+                    operation TEXT NOT NULL CHECK (operation IN ('insert', 'update', 'delete')),
+                    changes TEXT NOT NULL,
+                    recorded INTEGER NOT NULL
+                );
+                CREATE INDEX outbox_on_save ON outbox(save);
+                """)
         try db.execute(
             sql: "INSERT INTO metadata(key, value) VALUES ('model_version', '1')")
     }
@@ -125,30 +126,31 @@ enum StoreSchema {
     /// Also: the full-text index is written by the store (``SearchIndex``) instead of
     /// triggers, and a covering index over collections makes paths cheap to compute.
     private static func addAttachments(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE attachment (
-                id TEXT PRIMARY KEY NOT NULL,
-                kind TEXT NOT NULL CHECK (kind IN ('image')),
-                note TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
-                format TEXT NOT NULL CHECK (format IN ('png', 'jpeg', 'gif', 'webp')),
-                width INTEGER NOT NULL CHECK (width > 0),
-                height INTEGER NOT NULL CHECK (height > 0),
-                bytes INTEGER NOT NULL CHECK (bytes >= 0),
-                caption TEXT,
-                created INTEGER NOT NULL
-            );
-            CREATE INDEX attachment_on_note ON attachment(note, created);
-            CREATE INDEX attachment_on_sha256 ON attachment(sha256);
-            CREATE TABLE blob_release (
-                sha256 TEXT PRIMARY KEY NOT NULL
-            );
-            DROP TRIGGER item_fts_after_insert;
-            DROP TRIGGER item_fts_after_delete;
-            DROP TRIGGER item_fts_after_update;
-            CREATE INDEX item_collection ON item(id, name, parent) WHERE kind = 'collection';
-            UPDATE metadata SET value = '2' WHERE key = 'model_version';
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE attachment (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('image')),
+                    note TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+                    format TEXT NOT NULL CHECK (format IN ('png', 'jpeg', 'gif', 'webp')),
+                    width INTEGER NOT NULL CHECK (width > 0),
+                    height INTEGER NOT NULL CHECK (height > 0),
+                    bytes INTEGER NOT NULL CHECK (bytes >= 0),
+                    caption TEXT,
+                    created INTEGER NOT NULL
+                );
+                CREATE INDEX attachment_on_note ON attachment(note, created);
+                CREATE INDEX attachment_on_sha256 ON attachment(sha256);
+                CREATE TABLE blob_release (
+                    sha256 TEXT PRIMARY KEY NOT NULL
+                );
+                DROP TRIGGER item_fts_after_insert;
+                DROP TRIGGER item_fts_after_delete;
+                DROP TRIGGER item_fts_after_update;
+                CREATE INDEX item_collection ON item(id, name, parent) WHERE kind = 'collection';
+                UPDATE metadata SET value = '2' WHERE key = 'model_version';
+                """)
     }
 
     /// Version 3: what sync needs to merge. Every item and attachment keeps the stamp of each
@@ -162,32 +164,33 @@ enum StoreSchema {
     /// rows until sync turns recording on (``ChangeRecording``) is written in the transaction that
     /// makes the table, so that no other process can see the table without it.
     private static func addChangeStamps(_ db: Database) throws {
-        try db.execute(sql: """
-            ALTER TABLE item ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
-            ALTER TABLE attachment ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
-            ALTER TABLE outbox ADD COLUMN clock INTEGER NOT NULL DEFAULT 0;
-            CREATE TABLE tombstone (
-                object TEXT PRIMARY KEY NOT NULL,
-                entity TEXT NOT NULL,
-                stamp TEXT NOT NULL
-            );
-            CREATE TABLE sync_state (
-                key TEXT PRIMARY KEY NOT NULL,
-                value TEXT NOT NULL
-            );
-            CREATE TABLE displaced (
-                item TEXT PRIMARY KEY NOT NULL REFERENCES item(id) ON DELETE CASCADE,
-                parent TEXT
-            );
-            UPDATE item SET stamps = json_object('*',
-                printf('%016x', created << 16) || '/' || (SELECT value FROM metadata WHERE key = 'device_id'));
-            UPDATE attachment SET stamps = json_object('*',
-                printf('%016x', created << 16) || '/' || (SELECT value FROM metadata WHERE key = 'device_id'));
-            UPDATE outbox SET clock = recorded << 16;
-            INSERT OR REPLACE INTO metadata(key, value)
-                VALUES ('clock', (SELECT COALESCE(MAX(modified), 0) << 16 FROM item));
-            UPDATE metadata SET value = '3' WHERE key = 'model_version';
-            """)
+        try db.execute(
+            sql: """
+                ALTER TABLE item ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
+                ALTER TABLE attachment ADD COLUMN stamps TEXT NOT NULL DEFAULT '{}';
+                ALTER TABLE outbox ADD COLUMN clock INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE tombstone (
+                    object TEXT PRIMARY KEY NOT NULL,
+                    entity TEXT NOT NULL,
+                    stamp TEXT NOT NULL
+                );
+                CREATE TABLE sync_state (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                CREATE TABLE displaced (
+                    item TEXT PRIMARY KEY NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    parent TEXT
+                );
+                UPDATE item SET stamps = json_object('*',
+                    printf('%016x', created << 16) || '/' || (SELECT value FROM metadata WHERE key = 'device_id'));
+                UPDATE attachment SET stamps = json_object('*',
+                    printf('%016x', created << 16) || '/' || (SELECT value FROM metadata WHERE key = 'device_id'));
+                UPDATE outbox SET clock = recorded << 16;
+                INSERT OR REPLACE INTO metadata(key, value)
+                    VALUES ('clock', (SELECT COALESCE(MAX(modified), 0) << 16 FROM item));
+                UPDATE metadata SET value = '3' WHERE key = 'model_version';
+                """)
         try ChangeRecording.markNewStore(db)
     }
 
@@ -203,49 +206,50 @@ enum StoreSchema {
     /// `knowledge` keeps the greatest clock seen of each device, and a tombstone what its purge
     /// had seen (`seen`) and the purged object's merged state (`state`).
     private static func addHistory(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE version (
-                object TEXT NOT NULL,
-                property TEXT NOT NULL CHECK (property IN ('name', 'body')),
-                stamp TEXT NOT NULL,
-                origin TEXT NOT NULL CHECK (origin IN ('edit', 'restore', 'conflict')),
-                bases TEXT,
-                restored TEXT,
-                device_name TEXT,
-                context TEXT,
-                head INTEGER NOT NULL,
-                size INTEGER NOT NULL,
-                delta_of TEXT,
-                depth INTEGER NOT NULL,
-                content BLOB NOT NULL,
-                PRIMARY KEY (object, property, stamp)
-            ) WITHOUT ROWID;
-            CREATE INDEX version_head ON version(object, property) WHERE head;
-            CREATE TABLE conflict (
-                object TEXT NOT NULL,
-                property TEXT NOT NULL,
-                loser TEXT NOT NULL,
-                winner TEXT NOT NULL,
-                copy TEXT,
-                PRIMARY KEY (object, property, loser)
-            ) WITHOUT ROWID;
-            ALTER TABLE outbox ADD COLUMN history TEXT;
-            ALTER TABLE tombstone ADD COLUMN seen TEXT;
-            ALTER TABLE tombstone ADD COLUMN state TEXT;
-            CREATE TABLE knowledge (
-                device TEXT PRIMARY KEY NOT NULL,
-                clock INTEGER NOT NULL
-            ) WITHOUT ROWID;
-            INSERT INTO version (object, property, stamp, origin, head, size, depth, content)
-                SELECT id, 'name', COALESCE(json_extract(stamps, '$.name'), json_extract(stamps, '$."*"')),
-                    'edit', 1, length(CAST(name AS BLOB)), 0, CAST(name AS BLOB)
-                FROM item WHERE COALESCE(json_extract(stamps, '$.name'), json_extract(stamps, '$."*"')) IS NOT NULL;
-            INSERT INTO version (object, property, stamp, origin, context, head, size, depth, content)
-                SELECT id, 'body', COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')),
-                    'edit', json_object('name', name, 'parent', parent), 1, length(CAST(body AS BLOB)), 0, CAST(body AS BLOB)
-                FROM item WHERE kind = 'note' AND COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')) IS NOT NULL;
-            UPDATE metadata SET value = '4' WHERE key = 'model_version';
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE version (
+                    object TEXT NOT NULL,
+                    property TEXT NOT NULL CHECK (property IN ('name', 'body')),
+                    stamp TEXT NOT NULL,
+                    origin TEXT NOT NULL CHECK (origin IN ('edit', 'restore', 'conflict')),
+                    bases TEXT,
+                    restored TEXT,
+                    device_name TEXT,
+                    context TEXT,
+                    head INTEGER NOT NULL,
+                    size INTEGER NOT NULL,
+                    delta_of TEXT,
+                    depth INTEGER NOT NULL,
+                    content BLOB NOT NULL,
+                    PRIMARY KEY (object, property, stamp)
+                ) WITHOUT ROWID;
+                CREATE INDEX version_head ON version(object, property) WHERE head;
+                CREATE TABLE conflict (
+                    object TEXT NOT NULL,
+                    property TEXT NOT NULL,
+                    loser TEXT NOT NULL,
+                    winner TEXT NOT NULL,
+                    copy TEXT,
+                    PRIMARY KEY (object, property, loser)
+                ) WITHOUT ROWID;
+                ALTER TABLE outbox ADD COLUMN history TEXT;
+                ALTER TABLE tombstone ADD COLUMN seen TEXT;
+                ALTER TABLE tombstone ADD COLUMN state TEXT;
+                CREATE TABLE knowledge (
+                    device TEXT PRIMARY KEY NOT NULL,
+                    clock INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO version (object, property, stamp, origin, head, size, depth, content)
+                    SELECT id, 'name', COALESCE(json_extract(stamps, '$.name'), json_extract(stamps, '$."*"')),
+                        'edit', 1, length(CAST(name AS BLOB)), 0, CAST(name AS BLOB)
+                    FROM item WHERE COALESCE(json_extract(stamps, '$.name'), json_extract(stamps, '$."*"')) IS NOT NULL;
+                INSERT INTO version (object, property, stamp, origin, context, head, size, depth, content)
+                    SELECT id, 'body', COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')),
+                        'edit', json_object('name', name, 'parent', parent), 1, length(CAST(body AS BLOB)), 0, CAST(body AS BLOB)
+                    FROM item WHERE kind = 'note' AND COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')) IS NOT NULL;
+                UPDATE metadata SET value = '4' WHERE key = 'model_version';
+                """)
         try recordKnowledge(db)
     }
 
@@ -257,24 +261,25 @@ enum StoreSchema {
     /// edited from several heads by a build that merges two such versions on the merge of
     /// their common versions (docs/sync-format.md, "History").
     private static func addTags(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE tag (
-                item TEXT NOT NULL,
-                name TEXT NOT NULL CHECK (length(name) >= 1),
-                stamp TEXT NOT NULL,
-                PRIMARY KEY (item, name, stamp)
-            ) WITHOUT ROWID;
-            CREATE INDEX tag_on_name ON tag(name, item);
-            CREATE TABLE tag_removal (
-                item TEXT NOT NULL,
-                name TEXT NOT NULL,
-                device TEXT NOT NULL,
-                clock INTEGER NOT NULL,
-                PRIMARY KEY (item, name, device)
-            ) WITHOUT ROWID;
-            ALTER TABLE version ADD COLUMN from_merge INTEGER NOT NULL DEFAULT 0;
-            UPDATE metadata SET value = '5' WHERE key = 'model_version';
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE tag (
+                    item TEXT NOT NULL,
+                    name TEXT NOT NULL CHECK (length(name) >= 1),
+                    stamp TEXT NOT NULL,
+                    PRIMARY KEY (item, name, stamp)
+                ) WITHOUT ROWID;
+                CREATE INDEX tag_on_name ON tag(name, item);
+                CREATE TABLE tag_removal (
+                    item TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    clock INTEGER NOT NULL,
+                    PRIMARY KEY (item, name, device)
+                ) WITHOUT ROWID;
+                ALTER TABLE version ADD COLUMN from_merge INTEGER NOT NULL DEFAULT 0;
+                UPDATE metadata SET value = '5' WHERE key = 'model_version';
+                """)
     }
 
     /// What a store of version 3 had seen of each device, as far as its stamps tell: the
@@ -283,7 +288,9 @@ enum StoreSchema {
         var clocks: [String: UInt64] = [:]
         for table in ["item", "attachment"] {
             for json in try String.fetchAll(db, sql: "SELECT stamps FROM \(table)") {
-                for stamp in Replica.stamps(json).values { clocks[stamp.device.storeString] = max(clocks[stamp.device.storeString] ?? 0, stamp.clock) }
+                for stamp in Replica.stamps(json).values {
+                    clocks[stamp.device.storeString] = max(clocks[stamp.device.storeString] ?? 0, stamp.clock)
+                }
             }
         }
         for text in try String.fetchAll(db, sql: "SELECT stamp FROM tombstone") {
@@ -291,7 +298,8 @@ enum StoreSchema {
             clocks[stamp.device.storeString] = max(clocks[stamp.device.storeString] ?? 0, stamp.clock)
         }
         for (device, clock) in clocks {
-            try db.execute(literal: "INSERT INTO knowledge(device, clock) VALUES (\(device), \(Int64(bitPattern: clock)))")
+            try db.execute(
+                literal: "INSERT INTO knowledge(device, clock) VALUES (\(device), \(Int64(bitPattern: clock)))")
         }
     }
 }

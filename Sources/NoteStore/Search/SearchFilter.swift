@@ -37,26 +37,32 @@ enum SearchFilter: Hashable {
         switch key {
         case "tag":
             let tag = Tag.normalized(value)
-            if let problem = Tag.problem(tag) { throw SearchQuery.Problem(column: column, reason: "'tag:\(value)': \(problem)") }
+            if let problem = Tag.problem(tag) {
+                throw SearchQuery.Problem(column: column, reason: "'tag:\(value)': \(problem)")
+            }
             return .tag(tag)
         case "in": return .within(value)
         case "prop":
             let parts = value.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let key = Property.normalized(parts[0])
-            if let problem = Property.problem(key) { throw SearchQuery.Problem(column: column, reason: "'prop:\(value)': \(problem)") }
+            if let problem = Property.problem(key) {
+                throw SearchQuery.Problem(column: column, reason: "'prop:\(value)': \(problem)")
+            }
             return .property(key: key, value: parts.count > 1 ? parts[1] : nil)
         case "name": return .name(value)
         case "links": return .links(value)
         case "has":
             guard let kind = Attachments(rawValue: value.lowercased()) else {
-                throw SearchQuery.Problem(column: column, reason: "'has:' takes 'attachment' or 'image', not '\(value)'")
+                throw SearchQuery.Problem(
+                    column: column, reason: "'has:' takes 'attachment' or 'image', not '\(value)'")
             }
             return .has(kind)
         case "is":
             switch value.lowercased() {
             case "trashed": return .trashed
             case "conflict": return .conflict
-            default: throw SearchQuery.Problem(column: column, reason: "'is:' takes 'trashed' or 'conflict', not '\(value)'")
+            default:
+                throw SearchQuery.Problem(column: column, reason: "'is:' takes 'trashed' or 'conflict', not '\(value)'")
             }
         default:
             let property = DateProperty(rawValue: key) ?? .modified

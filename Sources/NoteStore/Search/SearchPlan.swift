@@ -81,7 +81,8 @@ struct SearchPlan {
         func pure(_ parts: [Part], _ index: SearchExpression.Index) -> [String] {
             parts.compactMap { if case let .pure(found, match) = $0, found == index { match } else { nil } }
         }
-        let index: SearchExpression.Index? = !pure(parts, .words).isEmpty ? .words : !pure(parts, .trigrams).isEmpty ? .trigrams : nil
+        let index: SearchExpression.Index? =
+            !pure(parts, .words).isEmpty ? .words : !pure(parts, .trigrams).isEmpty ? .trigrams : nil
         var conditions: [SQL] = []
         for part in parts {
             if case let .pure(found, _) = part, found == index { continue }
@@ -91,7 +92,9 @@ struct SearchPlan {
             if case let .pure(found, _) = part, found == index { continue }
             conditions.append("NOT (\(part.condition))")
         }
-        let ranking = index.map { Ranking(index: $0, match: SearchExpression.matchAll(pure(parts, $0), excluding: pure(excluded, $0))) }
+        let ranking = index.map {
+            Ranking(index: $0, match: SearchExpression.matchAll(pure(parts, $0), excluding: pure(excluded, $0)))
+        }
         return (ranking, conditions)
     }
 
@@ -112,7 +115,8 @@ struct SearchPlan {
                 let parts = try wanted.map(compile)
                 let excluded = try unwanted.map(compile)
                 if let index = SearchPlan.commonIndex(parts + excluded) {
-                    let match = SearchExpression.matchAll(SearchPlan.matches(parts), excluding: SearchPlan.matches(excluded))
+                    let match = SearchExpression.matchAll(
+                        SearchPlan.matches(parts), excluding: SearchPlan.matches(excluded))
                     return .pure(index, "(\(match))")
                 }
                 let conditions = parts.map(\.condition) + excluded.map { "NOT (\($0.condition))" }
@@ -134,7 +138,9 @@ struct SearchPlan {
             // The tokenizer counts code points, not characters.
             if folded.unicodeScalars.count >= 3 { return .pure(.trigrams, SearchExpression.quoted(folded)) }
             guard let trigrams = try TrigramIndex.expansion(of: folded, db) else {
-                let pattern = "%" + folded.replacingOccurrences(of: "\\", with: "\\\\")
+                let pattern =
+                    "%"
+                    + folded.replacingOccurrences(of: "\\", with: "\\\\")
                     .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
                 return .condition("(item.name LIKE \(pattern) ESCAPE '\\' OR item.body LIKE \(pattern) ESCAPE '\\')")
             }

@@ -147,11 +147,14 @@ struct SearchQuery {
         return try Self.joined(wanted, unwanted, column: start)
     }
 
-    private static func joined(_ wanted: [SearchExpression], _ unwanted: [SearchExpression], column: Int) throws(Problem) -> SearchExpression {
+    private static func joined(_ wanted: [SearchExpression], _ unwanted: [SearchExpression], column: Int)
+        throws(Problem) -> SearchExpression
+    {
         guard !wanted.isEmpty else {
             throw Problem(
                 column: column,
-                reason: unwanted.isEmpty ? "nothing to look for" : "a query needs a word or a filter to find besides those it excludes")
+                reason: unwanted.isEmpty
+                    ? "nothing to look for" : "a query needs a word or a filter to find besides those it excludes")
         }
         return wanted.count == 1 && unwanted.isEmpty ? wanted[0] : .all(wanted: wanted, unwanted: unwanted)
     }

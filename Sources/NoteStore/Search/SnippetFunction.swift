@@ -100,12 +100,16 @@ private struct SnippetRow {
         // The lines looked at: from a little before the first match to a bounded number of
         // tokens after it, so that the time never grows with the number of matches.
         let horizon = min(tokenCount, first + SnippetFunction.scanTokens)
-        let walk = (start: max(0, first - SnippetFunction.lineReachTokens), end: min(tokenCount, horizon + SnippetFunction.windowTokens))
+        let walk = (
+            start: max(0, first - SnippetFunction.lineReachTokens),
+            end: min(tokenCount, horizon + SnippetFunction.windowTokens)
+        )
         let matches = try matchOffsets(in: column, below: horizon)
         return try withText(of: column, tokens: walk, closesText: walk.end >= tokenCount) { bytes, tokens in
             let line = SnippetLine(bytes: bytes, tokens: tokens, firstToken: walk.start, matches: matches)
             let window = line.window(leading: SnippetFunction.leadingTokens, length: SnippetFunction.windowTokens)
-            let marked = try markedTokens(in: column, from: walk.start + Int32(window.start), to: walk.start + Int32(window.end))
+            let marked = try markedTokens(
+                in: column, from: walk.start + Int32(window.start), to: walk.start + Int32(window.end))
             let opens = window.start == line.lineStart && (line.lineStart > 0 || walk.start == 0)
             let closes = window.end == line.lineEnd && (line.lineEnd < tokens.count || walk.end >= tokenCount)
             return SnippetText.assemble(
@@ -125,12 +129,15 @@ private struct SnippetRow {
             var length = SnippetFunction.firstPrefixBytes
             while true {
                 let prefix = try text.read(length)
-                let tokens = try prefix.withUnsafeBufferPointer { try tokenRanges(of: $0, from: walk.start, to: walk.end) }
+                let tokens = try prefix.withUnsafeBufferPointer {
+                    try tokenRanges(of: $0, from: walk.start, to: walk.end)
+                }
                 // A prefix serves when it holds every token looked at, each followed by at
                 // least one whole character (so that a cut cannot have shortened it), and, when
                 // they close the text, the rest of the text.
                 let isWhole = prefix.count == text.byteCount
-                let serves = tokens.count == Int(walk.end - walk.start) && (tokens.last?.upperBound ?? 0) + 4 <= prefix.count
+                let serves =
+                    tokens.count == Int(walk.end - walk.start) && (tokens.last?.upperBound ?? 0) + 4 <= prefix.count
                 if isWhole || (serves && !closesText) {
                     return try prefix.withUnsafeBufferPointer { try body($0, tokens) }
                 }
@@ -141,7 +148,8 @@ private struct SnippetRow {
         var byteCount: Int32 = 0
         try check(api.xColumnText(fts, column, &text, &byteCount))
         guard let text else { return try body(UnsafeBufferPointer(start: nil, count: 0), []) }
-        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(byteCount))
+        let bytes = UnsafeBufferPointer(
+            start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: Int(byteCount))
         return try body(bytes, try tokenRanges(of: bytes, from: walk.start, to: walk.end))
     }
 
@@ -202,7 +210,9 @@ private struct SnippetRow {
 
     /// The byte ranges of the tokens `start..<end` of a text, found by tokenizing it only
     /// as far as the last of them.
-    private func tokenRanges(of text: UnsafeBufferPointer<UInt8>, from start: Int32, to end: Int32) throws -> [Range<Int>] {
+    private func tokenRanges(of text: UnsafeBufferPointer<UInt8>, from start: Int32, to end: Int32) throws -> [Range<
+        Int
+    >] {
         guard let base = text.baseAddress, !text.isEmpty else { return [] }
         var walk = TokenWalk(start: start, end: end)
         let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
@@ -231,7 +241,8 @@ private struct ColumnPrefixReader: ~Copyable {
         guard let connection, SnippetFunction.contentColumns.indices.contains(Int(column)) else { return nil }
         var blob: OpaquePointer?
         let code = sqlite3_blob_open(
-            connection, "main", SnippetFunction.contentTable, SnippetFunction.contentColumns[Int(column)], rowid, 0, &blob)
+            connection, "main", SnippetFunction.contentTable, SnippetFunction.contentColumns[Int(column)], rowid, 0,
+            &blob)
         guard code == SQLITE_OK, let blob else {
             sqlite3_blob_close(blob)
             return nil

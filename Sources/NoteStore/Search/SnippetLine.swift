@@ -12,7 +12,10 @@ struct SnippetLine {
 
     /// `tokens` are the byte ranges of the tokens from the token `firstToken` on; `matches`,
     /// each match's phrase and token offset.
-    init(bytes: UnsafeBufferPointer<UInt8>, tokens: [Range<Int>], firstToken: Int32, matches: [(phrase: Int32, offset: Int32)]) {
+    init(
+        bytes: UnsafeBufferPointer<UInt8>, tokens: [Range<Int>], firstToken: Int32,
+        matches: [(phrase: Int32, offset: Int32)]
+    ) {
         self.bytes = bytes
         self.tokens = tokens
         guard !tokens.isEmpty else { return }
@@ -36,9 +39,10 @@ struct SnippetLine {
             counts[line, default: 0] += 1
             firstOfLine[line] = min(firstOfLine[line] ?? index, index)
         }
-        let best = phrases.keys.max { a, b in
-            (phrases[a]!.count, counts[a]!, -a) < (phrases[b]!.count, counts[b]!, -b)
-        } ?? lineOfToken[0]
+        let best =
+            phrases.keys.max { a, b in
+                (phrases[a]!.count, counts[a]!, -a) < (phrases[b]!.count, counts[b]!, -b)
+            } ?? lineOfToken[0]
         lineStart = lineOfToken.firstIndex(of: best) ?? 0
         lineEnd = (lineOfToken.lastIndex(of: best) ?? 0) + 1
         firstMatch = firstOfLine[best] ?? lineStart

@@ -16,7 +16,9 @@ extension Store {
     /// store (``Property/savedSearchPrefix``), so they sync to every device.
     public func savedSearches() throws -> [SavedSearch] {
         try settings().compactMap { setting in
-            guard setting.key.hasPrefix(Property.savedSearchPrefix), case let .string(query) = setting.value else { return nil }
+            guard setting.key.hasPrefix(Property.savedSearchPrefix), case let .string(query) = setting.value else {
+                return nil
+            }
             return SavedSearch(name: String(setting.key.dropFirst(Property.savedSearchPrefix.count)), query: query)
         }
     }
@@ -31,7 +33,8 @@ extension Store {
     public func saveSearch(_ name: String, query: String) throws {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed == name else {
-            throw StoreError.invalidProperty(name, reason: "a saved search needs a name without white space at its ends")
+            throw StoreError.invalidProperty(
+                name, reason: "a saved search needs a name without white space at its ends")
         }
         _ = try search(query, limit: 1)
         try setSetting(Property.savedSearchPrefix + name, to: .string(query))

@@ -52,44 +52,51 @@ extension Store {
         let columns = ItemFilter.columns(includingBody: false)
         guard let ranking = plan.ranking else {
             let conditions = plan.substrings.isEmpty ? plan.conditions + ["item.kind = 'note'"] : plan.conditions
-            return SQLRequest(literal: """
-                SELECT \(sql: columns), item.rowid AS rowid, NULL AS rank FROM item
-                WHERE \(conditions.joined(operator: .and))
-                ORDER BY item.modified DESC, item.id
-                LIMIT \(limit)
-                """)
+            return SQLRequest(
+                literal: """
+                    SELECT \(sql: columns), item.rowid AS rowid, NULL AS rank FROM item
+                    WHERE \(conditions.joined(operator: .and))
+                    ORDER BY item.modified DESC, item.id
+                    LIMIT \(limit)
+                    """)
         }
         let table = SearchPlan.table(of: ranking.index)
         let conditions = plan.conditions.map { " AND \($0)" as SQL }.joined()
-        return SQLRequest(literal: """
-            SELECT \(sql: columns), item.rowid AS rowid, bm25(\(sql: table), \(nameWeight), 1.0) AS rank
-            FROM \(sql: table) JOIN item ON item.rowid = \(sql: table).rowid
-            WHERE \(sql: table) MATCH \(ranking.match)\(conditions)
-            ORDER BY rank, item.modified DESC, item.id
-            LIMIT \(limit)
-            """)
+        return SQLRequest(
+            literal: """
+                SELECT \(sql: columns), item.rowid AS rowid, bm25(\(sql: table), \(nameWeight), 1.0) AS rank
+                FROM \(sql: table) JOIN item ON item.rowid = \(sql: table).rowid
+                WHERE \(sql: table) MATCH \(ranking.match)\(conditions)
+                ORDER BY rank, item.modified DESC, item.id
+                LIMIT \(limit)
+                """)
     }
 
     /// The snippet of a result: made by ``SnippetFunction`` from the word index's matches
     /// when the word index ranks, else from the texts looked for (``SubstringSnippet``); for
     /// a query of filters alone, the start of the body, as one line.
-    private static func snippet(of rowid: Int64, plan: SearchPlan, markers: (String, String), _ db: Database) throws -> String {
+    private static func snippet(of rowid: Int64, plan: SearchPlan, markers: (String, String), _ db: Database) throws
+        -> String
+    {
         if let ranking = plan.ranking, ranking.index == .words {
-            let request = SQLRequest<String>(literal: """
-                SELECT \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) FROM item_fts
-                WHERE item_fts MATCH \(ranking.match) AND rowid = \(rowid)
-                """)
+            let request = SQLRequest<String>(
+                literal: """
+                    SELECT \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) FROM item_fts
+                    WHERE item_fts MATCH \(ranking.match) AND rowid = \(rowid)
+                    """)
             // One line: a break the line kept (a lone carriage return) becomes a space.
             return (try request.fetchOne(db) ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")
         }
         guard !plan.substrings.isEmpty else {
-            let start = try String.fetchOne(db, sql: "SELECT substr(body, 1, 200) FROM item WHERE rowid = ?", arguments: [rowid])
+            let start = try String.fetchOne(
+                db, sql: "SELECT substr(body, 1, 200) FROM item WHERE rowid = ?", arguments: [rowid])
             return String((start ?? "").split(whereSeparator: \.isNewline).joined(separator: " ").prefix(120))
         }
         let row = try Row.fetchOne(
             db, sql: "SELECT name, substr(body, 1, ?) AS body FROM item WHERE rowid = ?",
             arguments: [SubstringSnippet.textLimit, rowid])
         guard let row else { return "" }
-        return SubstringSnippet.excerpt(name: row["name"], body: row["body"], substrings: plan.substrings, markers: markers)
+        return SubstringSnippet.excerpt(
+            name: row["name"], body: row["body"], substrings: plan.substrings, markers: markers)
     }
 }

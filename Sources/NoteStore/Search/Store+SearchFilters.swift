@@ -38,9 +38,14 @@ extension Store {
         case let .tag(tag):
             return ItemFilter.carries(tag)
         case let .within(reference):
-            let collection = try filterTarget(reference, key: "in", column: column) { try resolve($0, scope: .any, matching: .forgiving) }
+            let collection = try filterTarget(reference, key: "in", column: column) {
+                try resolve($0, scope: .any, matching: .forgiving)
+            }
             guard collection.isCollection else {
-                throw StoreError.invalidQuery(SearchQuery.Problem(column: column, reason: "'in:' takes a collection, and '\(reference)' is a note").description)
+                throw StoreError.invalidQuery(
+                    SearchQuery.Problem(
+                        column: column, reason: "'in:' takes a collection, and '\(reference)' is a note"
+                    ).description)
             }
             return """
                 item.id IN (WITH RECURSIVE subtree(id) AS (
@@ -52,7 +57,9 @@ extension Store {
             return "instr(fold(item.name), \(ItemFilter.fold(text))) > 0"
         case let .links(reference):
             let target = try filterTarget(reference, key: "links", column: column) { reference in
-                try (try? resolve(reference, scope: .any)) ?? resolveLink(reference).flatMap { try? item($0, includingBody: false) }
+                try (try? resolve(reference, scope: .any)) ?? resolveLink(reference).flatMap {
+                    try? item($0, includingBody: false)
+                }
                     ?? resolve(reference, scope: .any)
             }
             let sources = Set(try backlinks(of: target.id).map(\.source)).map { "\"\($0.storeString)\"" }.sorted()
@@ -78,8 +85,11 @@ extension Store {
             let folded = ItemFilter.fold(value)
             // A number matches numbers only, and a text texts only: `prop:rating=0` is no text.
             let number = Double(value).map { $0.isFinite ? $0 : nil } ?? nil
-            let asNumber: SQL = number.map { "json_type(property.value) IN ('integer', 'real') AND property.value ->> '$' = \($0)" } ?? "0"
-            let elementNumber: SQL = number.map { "element.type IN ('integer', 'real') AND element.value = \($0)" } ?? "0"
+            let asNumber: SQL =
+                number.map { "json_type(property.value) IN ('integer', 'real') AND property.value ->> '$' = \($0)" }
+                ?? "0"
+            let elementNumber: SQL =
+                number.map { "element.type IN ('integer', 'real') AND element.value = \($0)" } ?? "0"
             return """
                 item.id IN (SELECT property.item FROM property WHERE \(latest) AND (
                     (json_type(property.value) = 'text' AND fold(property.value ->> '$') = \(folded))
@@ -100,14 +110,17 @@ extension Store {
     }
 
     /// The item a filter's reference names, or an error of the query that says where.
-    private func filterTarget(_ reference: String, key: String, column: Int, _ find: (String) throws -> Item) throws -> Item {
+    private func filterTarget(_ reference: String, key: String, column: Int, _ find: (String) throws -> Item) throws
+        -> Item
+    {
         do {
             return try find(reference)
         } catch let error as StoreError {
             let reason: String
             switch error {
             case .unknownReference: reason = "'\(key):' names no item '\(reference)'"
-            case let .ambiguousReference(_, candidates): reason = "'\(key):\(reference)' names \(candidates.count) items"
+            case let .ambiguousReference(_, candidates):
+                reason = "'\(key):\(reference)' names \(candidates.count) items"
             default: throw error
             }
             throw StoreError.invalidQuery(SearchQuery.Problem(column: column, reason: reason).description)

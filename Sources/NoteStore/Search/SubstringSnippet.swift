@@ -39,7 +39,9 @@ enum SubstringSnippet {
 
     /// The ranges, in characters of `line`, of each occurrence of each term, and the line's
     /// score: the number of terms found, then of occurrences.
-    private static func matches(of terms: [[Character]], in line: [Character]) -> (ranges: [Range<Int>], score: (Int, Int)) {
+    private static func matches(of terms: [[Character]], in line: [Character]) -> (
+        ranges: [Range<Int>], score: (Int, Int)
+    ) {
         var folded: [Character] = []
         var origin: [Int] = []
         for (index, character) in line.enumerated() {
@@ -71,7 +73,9 @@ enum SubstringSnippet {
     private static func marked(_ line: [Character], _ matches: [Range<Int>], markers: (String, String)) -> String {
         let sorted = matches.sorted { $0.lowerBound < $1.lowerBound }
         var start = max(0, (sorted.first?.lowerBound ?? 0) - leadingCharacters)
-        if start > 0, let space = line[start..<sorted[0].lowerBound].firstIndex(where: \.isWhitespace) { start = space + 1 }
+        if start > 0, let space = line[start..<sorted[0].lowerBound].firstIndex(where: \.isWhitespace) {
+            start = space + 1
+        }
         let end = min(line.count, start + shownCharacters)
         var output = start > 0 ? "…" : ""
         var position = start

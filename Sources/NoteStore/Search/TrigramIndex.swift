@@ -29,12 +29,13 @@ enum TrigramIndex {
     static let expansionLimit = 2_000
 
     static func create(_ db: Database) throws {
-        try db.execute(sql: """
-            CREATE VIRTUAL TABLE \(table) USING fts5(
-                name, body, content = '', tokenize = 'trigram', detail = 'full'
-            );
-            CREATE VIRTUAL TABLE \(vocabulary) USING fts5vocab(\(table), row);
-            """)
+        try db.execute(
+            sql: """
+                CREATE VIRTUAL TABLE \(table) USING fts5(
+                    name, body, content = '', tokenize = 'trigram', detail = 'full'
+                );
+                CREATE VIRTUAL TABLE \(vocabulary) USING fts5vocab(\(table), row);
+                """)
     }
 
     /// Case, accents and `ß` folded as the index holds them: the text of an index entry and
@@ -45,10 +46,12 @@ enum TrigramIndex {
     static func folded(_ text: String) -> String {
         guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
         var scalars = String.UnicodeScalarView()
-        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars where !isAccent(scalar) && scalar != "\u{FFFF}" {
+        for scalar in text.decomposedStringWithCanonicalMapping.unicodeScalars
+        where !isAccent(scalar) && scalar != "\u{FFFF}" {
             scalars.append(scalar)
         }
-        return String(scalars).precomposedStringWithCanonicalMapping.lowercased().replacingOccurrences(of: "ß", with: "ss")
+        return String(scalars).precomposedStringWithCanonicalMapping.lowercased().replacingOccurrences(
+            of: "ß", with: "ss")
     }
 
     private static func isAccent(_ scalar: Unicode.Scalar) -> Bool {
@@ -99,8 +102,12 @@ enum TrigramIndex {
         }
         let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
         let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)_docsize") ?? 0
-        let strays = try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM \(table)_docsize WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = \(table)_docsize.id)") ?? 0
+        let strays =
+            try Int.fetchOne(
+                db,
+                sql:
+                    "SELECT COUNT(*) FROM \(table)_docsize WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = \(table)_docsize.id)"
+            ) ?? 0
         return items == entries && strays == 0
     }
 

@@ -33,13 +33,15 @@ extension Row {
     ) throws -> Value {
         let text: String = self[column]
         guard let value = Value(rawValue: text) else {
-            throw StoreError.damagedRow(table: table, id: rowID, problem: "its \(column.name) '\(Self.shown(text))' is unknown")
+            throw StoreError.damagedRow(
+                table: table, id: rowID, problem: "its \(column.name) '\(Self.shown(text))' is unknown")
         }
         return value
     }
 
     private func damage(_ column: Column, _ text: String, table: String, rowID: String) -> StoreError {
-        StoreError.damagedRow(table: table, id: rowID, problem: "its \(column.name) '\(Self.shown(text))' is not a UUID")
+        StoreError.damagedRow(
+            table: table, id: rowID, problem: "its \(column.name) '\(Self.shown(text))' is not a UUID")
     }
 
     /// A value as an error shows it: at most 40 characters.

@@ -43,12 +43,15 @@ extension Store {
                 try blobs.verify(attachment.sha256)
             } catch BlobError.missing where awaited.contains(attachment.sha256) {
                 inspection.waiting.append(
-                    "waiting: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString): its bytes are not in the cloud folder yet")
+                    "waiting: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString): its bytes are not in the cloud folder yet"
+                )
             } catch BlobError.missing {
-                inspection.damage.append("missing blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString)")
+                inspection.damage.append(
+                    "missing blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString)")
             } catch {
                 inspection.damage.append(
-                    "damaged blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString) does not match its hash")
+                    "damaged blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString) does not match its hash"
+                )
             }
         }
         for name in blobs.names().sorted() where !referenced.contains(name) {
@@ -71,7 +74,8 @@ extension Store {
     /// meanwhile (`SyncEngine.removeLeftovers()`).
     public func removeLeftovers() throws -> Int {
         try write { db in
-            let referenced = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM attachment UNION SELECT sha256 FROM file_attachment"))
+            let referenced = Set(
+                try String.fetchAll(db, sql: "SELECT sha256 FROM attachment UNION SELECT sha256 FROM file_attachment"))
             var removed = blobs.removeStaleTemporaryFiles().count
             for name in blobs.names() where !referenced.contains(name) && !name.hasPrefix(BlobStore.temporaryPrefix) {
                 if blobs.removeFile(name) { removed += 1 }
@@ -105,7 +109,8 @@ extension Store {
                 problems.append("database: the full-text index does not match the items")
             }
             if try !TrigramIndex.matchesItems(db) {
-                problems.append("database: the trigram index does not match the items: 'notes check --repair' builds it again")
+                problems.append(
+                    "database: the trigram index does not match the items: 'notes check --repair' builds it again")
             }
             return problems
         }

@@ -25,7 +25,8 @@ extension Store {
     public var replacedDeviceID: UUID? {
         get throws {
             try read { db in
-                try SQLRequest<String>(literal: "SELECT value FROM metadata WHERE key = \(Self.replacedDeviceKey)").fetchOne(db)
+                try SQLRequest<String>(literal: "SELECT value FROM metadata WHERE key = \(Self.replacedDeviceKey)")
+                    .fetchOne(db)
                     .flatMap(UUID.init(storeText:))
             }
         }
@@ -55,7 +56,9 @@ extension Store {
 
     /// The store's device id once its database file is known to be its own: the id found, or
     /// a new one when the file is not the one the store recorded (see above).
-    static func settleIdentity(_ pool: DatabasePool, device: UUID, databasePath: String, storePath: String) throws -> UUID {
+    static func settleIdentity(_ pool: DatabasePool, device: UUID, databasePath: String, storePath: String) throws
+        -> UUID
+    {
         guard let file = fileIdentity(databasePath) else { return device }
         let recordedFile = SQLRequest<String>(literal: "SELECT value FROM metadata WHERE key = \(storeFileKey)")
         let recorded = try? pool.read { db in try recordedFile.fetchOne(db) }
@@ -63,19 +66,24 @@ extension Store {
         do {
             return try pool.write { db in
                 // Another process may have settled it meanwhile.
-                let current = try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'device_id'")
+                let current =
+                    try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'device_id'")
                     .flatMap(UUID.init(storeText:)) ?? device
                 let recorded = try recordedFile.fetchOne(db)
                 if recorded == file { return current }
                 try db.execute(literal: "INSERT OR REPLACE INTO metadata(key, value) VALUES (\(storeFileKey), \(file))")
                 guard recorded != nil else { return current }
                 let successor = UUID()
-                let clock = UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
+                let clock =
+                    UInt64(try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'") ?? "0") ?? 0
                 // Every change saved under the old id has a clock up to the store's clock.
                 try SyncLedger(db: db).noteKnowledge([current: clock])
                 // A copy of a copy not synced meanwhile: sync takes over from the first id,
                 // whose exports the store recorded.
-                try db.execute(literal: "INSERT OR IGNORE INTO metadata(key, value) VALUES (\(replacedDeviceKey), \(current.storeString))")
+                try db.execute(
+                    literal:
+                        "INSERT OR IGNORE INTO metadata(key, value) VALUES (\(replacedDeviceKey), \(current.storeString))"
+                )
                 try db.execute(literal: "UPDATE metadata SET value = \(successor.storeString) WHERE key = 'device_id'")
                 return successor
             }

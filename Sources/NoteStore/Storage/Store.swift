@@ -71,7 +71,8 @@ public final class Store: Sendable {
         var configuration = configuration()
         configuration.readonly = true
         var opened = try? DatabasePool(path: databasePath, configuration: configuration)
-        if opened.flatMap({ try? $0.read { _ in } }) == nil, StoreFolder.isFull(storePath), !hasWALContent(databasePath) {
+        if opened.flatMap({ try? $0.read { _ in } }) == nil, StoreFolder.isFull(storePath), !hasWALContent(databasePath)
+        {
             // No room for the shared-memory file that WAL readers need: with no write-ahead log
             // content left to read, the database file alone is the store, read as immutable.
             opened = try? DatabasePool(path: "file:\(databasePath)?immutable=1", configuration: configuration)
@@ -80,13 +81,15 @@ public final class Store: Sendable {
         let found = try? pool.read { db -> (String?, String?, Bool) in
             guard try db.tableExists("metadata") else { return (nil, nil, false) }
             let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
-            let byKey = Dictionary(values.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a })
+            let byKey = Dictionary(
+                values.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a })
             let complete = try StoreSchema.migrator.hasCompletedMigrations(db)
             return (byKey["model_version"], byKey["device_id"], complete)
         }
         // A store without every migration (a derived table that a baseline left out) opens to
         // write, which migrates it.
-        guard let (versionText, deviceText, complete) = found, complete, let versionText, let version = Int(versionText),
+        guard let (versionText, deviceText, complete) = found, complete, let versionText,
+            let version = Int(versionText),
             let deviceText, let device = UUID(storeText: deviceText)
         else { return nil }
         if version > currentModelVersion {
@@ -136,9 +139,10 @@ public final class Store: Sendable {
             }
             try StoreSchema.migrator.migrate(pool)
             return try pool.write { db in
-                let version = try String.fetchOne(
-                    db, sql: "SELECT value FROM metadata WHERE key = 'model_version'"
-                ).flatMap(Int.init) ?? currentModelVersion
+                let version =
+                    try String.fetchOne(
+                        db, sql: "SELECT value FROM metadata WHERE key = 'model_version'"
+                    ).flatMap(Int.init) ?? currentModelVersion
                 if let text = try String.fetchOne(
                     db, sql: "SELECT value FROM metadata WHERE key = 'device_id'"),
                     let id = UUID(storeText: text)
@@ -175,7 +179,9 @@ public final class Store: Sendable {
     /// written again. The cache is as before afterwards.
     public func withWriterCache<T>(mebibytes: Int, _ body: () throws -> T) throws -> T {
         try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(mebibytes * 1024)") }
-        defer { try? pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") } }
+        defer {
+            try? pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
+        }
         return try body()
     }
 

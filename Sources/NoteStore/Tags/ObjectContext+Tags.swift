@@ -89,7 +89,9 @@ extension SaveWriter {
             var seen: [UUID: UInt64] = [:]
             for dot in dots { seen[dot.device] = max(seen[dot.device] ?? 0, dot.clock) }
             try TagTable.remove(item: item.id, name, seen: seen, db)
-            outbox.record(.delete, entity: .tag, object: item.id, changes: Self.tagChanges(name), history: ChangeHistory(seen: seen))
+            outbox.record(
+                .delete, entity: .tag, object: item.id, changes: Self.tagChanges(name),
+                history: ChangeHistory(seen: seen))
             retagged.append(item.id)
         }
         for name in edit.adding where try TagTable.dots(of: item.id, name, db).isEmpty {

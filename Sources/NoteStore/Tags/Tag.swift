@@ -25,7 +25,9 @@ public enum Tag {
         if tag.isEmpty { return "a tag cannot be empty" }
         if tag.count > maximumLength { return "the tag has \(tag.count) characters, more than \(maximumLength)" }
         if tag.hasPrefix("#") { return "a tag cannot start with '#'" }
-        if let control = ControlCharacters.first(in: tag) { return "the tag contains \(ControlCharacters.describe(control))" }
+        if let control = ControlCharacters.first(in: tag) {
+            return "the tag contains \(ControlCharacters.describe(control))"
+        }
         if tag.contains(where: { $0.isWhitespace }) { return "a tag cannot contain white space" }
         if tag.contains(",") { return "a tag cannot contain a comma" }
         return nil

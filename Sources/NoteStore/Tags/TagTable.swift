@@ -50,7 +50,8 @@ enum TagTable {
     /// The tags on one item, sorted.
     static func names(of item: UUID, _ db: Database) throws -> [String] {
         try String.fetchAll(
-            db.cachedStatement(sql: "SELECT DISTINCT name FROM tag WHERE item = ? ORDER BY name"), arguments: [item.storeString])
+            db.cachedStatement(sql: "SELECT DISTINCT name FROM tag WHERE item = ? ORDER BY name"),
+            arguments: [item.storeString])
     }
 
     /// Whether the database has the tables of tags (a baseline of model version 4 has not).

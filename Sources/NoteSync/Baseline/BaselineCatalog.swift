@@ -33,11 +33,13 @@ struct BaselineCatalog {
                     if manifest.container != containerID {
                         reason = .foreignContainer
                     } else if manifest.device != name.device || manifest.sequence != name.sequence {
-                        reason = .unreadable("it names baseline \(manifest.sequence) of device \(manifest.device.storeString)")
+                        reason = .unreadable(
+                            "it names baseline \(manifest.sequence) of device \(manifest.device.storeString)")
                     } else if !BaselineDatabase.readableModelVersions.contains(manifest.modelVersion) {
                         let readable = BaselineDatabase.readableModelVersions
                         reason = .unreadable(
-                            "written by model version \(manifest.modelVersion); this build reads baselines of \(readable.first!) to \(readable.last!)")
+                            "written by model version \(manifest.modelVersion); this build reads baselines of \(readable.first!) to \(readable.last!)"
+                        )
                     } else {
                         entries.append(Entry(name: name, manifest: manifest))
                         reason = nil

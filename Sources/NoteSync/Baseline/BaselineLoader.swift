@@ -117,7 +117,8 @@ struct BaselineLoader {
         let file = Self.temporaryFile(in: folder, .taken)
         var keep = false
         defer { if !keep { try? FileManager.default.removeItem(at: file) } }
-        let bytes = try container.copyBaselineDatabase(entry.name, to: file, limit: Int(min(manifest.bytes, Int64(CloudContainer.baselineSizeLimit))))
+        let bytes = try container.copyBaselineDatabase(
+            entry.name, to: file, limit: Int(min(manifest.bytes, Int64(CloudContainer.baselineSizeLimit))))
         guard bytes == manifest.bytes else {
             throw BaselineProblem(text: "it has \(bytes) bytes, not the \(manifest.bytes) of its manifest")
         }
@@ -155,7 +156,8 @@ struct BaselineLoader {
     /// it holds; its blobs are copied in first (those the container lacks or holds damaged are
     /// awaited), and a baseline of an older model is upgraded
     /// first, in `file`, its copy in the store folder. Returns how many changes it applied.
-    func merge(_ database: BaselineDatabase, _ entry: BaselineCatalog.Entry, file: URL, into store: Store) throws -> Int {
+    func merge(_ database: BaselineDatabase, _ entry: BaselineCatalog.Entry, file: URL, into store: Store) throws -> Int
+    {
         try database.upgradeToCurrentModel(file: file)
         for sha256 in try database.blobs() where !store.hasBlob(sha256) {
             // One that cannot be had now leaves its attachments waiting (``BlobRepair``).
@@ -176,7 +178,9 @@ struct BaselineLoader {
         // Versions below a cut that this store lacks go (below): an unpublished edit among
         // them is first kept as a note of its own, and taken back, so that no text goes with it.
         var lacking: Set<UUID> = []
-        for cut in cuts where try !store.hasVersion(of: cut.object, cut.property, at: cut.stamp) { lacking.insert(cut.object) }
+        for cut in cuts where try !store.hasVersion(of: cut.object, cut.property, at: cut.stamp) {
+            lacking.insert(cut.object)
+        }
         if !lacking.isEmpty { _ = try UnpublishedEdits(store: store).keepAsNotes(only: lacking) }
         let knowledge = try database.knowledge()
         let clock = ClockSkew.adoptable(try database.clock(), now: store.wallClock.now())
@@ -195,7 +199,8 @@ struct BaselineLoader {
             try replica.recordHistoryCuts(cuts)
             for record in records where try merger.apply(record.logChange, from: writer, to: replica) { applied += 1 }
             let current = try replica.ledger.applied()
-            for (device, sequence) in entry.manifest.vector where device != store.deviceID && sequence > (current[device] ?? 0) {
+            for (device, sequence) in entry.manifest.vector
+            where device != store.deviceID && sequence > (current[device] ?? 0) {
                 try replica.ledger.setApplied(sequence, of: device)
             }
             try replica.ledger.noteKnowledge(knowledge.filter { $0.key != store.deviceID })
@@ -255,6 +260,8 @@ extension SnapshotRecord {
         case .update: operation = .update
         case .insert: operation = .insert
         }
-        return LogChange(entity: entity, object: object, operation: operation, clock: clock, values: values, stamps: stamps, history: history)
+        return LogChange(
+            entity: entity, object: object, operation: operation, clock: clock, values: values, stamps: stamps,
+            history: history)
     }
 }

@@ -60,18 +60,21 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
     /// what it is on its own.
     var databaseHeader: [String: String] {
         [
-            "container": CloudName.text(of: container), "device": CloudName.text(of: device), "sequence": String(sequence),
+            "container": CloudName.text(of: container), "device": CloudName.text(of: device),
+            "sequence": String(sequence),
             "modelVersion": String(modelVersion), "vector": Self.vectorText(vector), "written": written.isoText,
         ]
     }
 
     static func vectorText(_ vector: [UUID: Int64]) -> String {
-        "{" + vector.sorted { $0.key.storeString < $1.key.storeString }.map { "\"\($0.key.storeString)\":\($0.value)" }
+        "{"
+            + vector.sorted { $0.key.storeString < $1.key.storeString }.map { "\"\($0.key.storeString)\":\($0.value)" }
             .joined(separator: ",") + "}"
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, container, device, sequence, modelVersion, vector, bytes, sha256, items, written, historyDropped
+        case format, formatVersion, container, device, sequence, modelVersion, vector, bytes, sha256, items, written,
+            historyDropped
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,7 +89,8 @@ public struct BaselineManifest: Codable, Equatable, Sendable {
         bytes = try keys.decode(Int64.self, forKey: .bytes)
         sha256 = try keys.decode(String.self, forKey: .sha256)
         guard BlobName.isValid(sha256) else {
-            throw DecodingError.dataCorruptedError(forKey: .sha256, in: keys, debugDescription: "'sha256' is not 64 lowercase hex digits")
+            throw DecodingError.dataCorruptedError(
+                forKey: .sha256, in: keys, debugDescription: "'sha256' is not 64 lowercase hex digits")
         }
         items = try keys.decode(Int.self, forKey: .items)
         written = try keys.decodeCloudDate(forKey: .written)

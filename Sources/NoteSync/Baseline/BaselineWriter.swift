@@ -40,16 +40,21 @@ struct BaselineWriter {
             try HistoryRetention.noteDropped(in: store)
         }
         var heldBack: String?
-        let copied = try store.copyForBaseline(to: file, retention: { copy in
-            heldBack = try HistoryRetention.heldBack(
-                vector: Self.vector(of: copy, device: store.deviceID), unexported: copy.unexported, device: store.deviceID,
-                container: container)
-            return heldBack == nil ? retention.pruning(now: written) : nil
-        }) { copy in
+        let copied = try store.copyForBaseline(
+            to: file,
+            retention: { copy in
+                heldBack = try HistoryRetention.heldBack(
+                    vector: Self.vector(of: copy, device: store.deviceID), unexported: copy.unexported,
+                    device: store.deviceID,
+                    container: container)
+                return heldBack == nil ? retention.pruning(now: written) : nil
+            }
+        ) { copy in
             let vector = Self.vector(of: copy, device: store.deviceID)
             let made = BaselineManifest(
                 container: containerID, device: store.deviceID, sequence: sequence, modelVersion: copy.modelVersion,
-                vector: vector, bytes: 0, sha256: String(repeating: "0", count: 64), items: copy.items, written: written)
+                vector: vector, bytes: 0, sha256: String(repeating: "0", count: 64), items: copy.items, written: written
+            )
             manifest = made
             return made.databaseHeader
         }
@@ -59,7 +64,8 @@ struct BaselineWriter {
         manifest.sha256 = try BaselineLoader.sha256(of: file)
         hooks.reach(.baselineCopied)
         try container.publishBaseline(
-            CloudContainer.BaselineName(device: store.deviceID, sequence: sequence), database: file, manifest: CloudJSON.encode(manifest))
+            CloudContainer.BaselineName(device: store.deviceID, sequence: sequence), database: file,
+            manifest: CloudJSON.encode(manifest))
         hooks.reach(.baselinePublished)
         try store.recordSync { ledger in try ledger.update { $0.baselineSequence = sequence } }
         // Carried into this store's later baselines, and what a device that comes back with
@@ -68,14 +74,16 @@ struct BaselineWriter {
         if manifest.historyDropped { try HistoryRetention.noteDropped(in: store) }
         let pruning = retention.pruning(now: written)
         if heldBack != nil,
-            try !HistoryPruning.hasCandidates(minimumVersions: pruning.minimumVersions, olderThan: pruning.olderThan, in: store)
+            try !HistoryPruning.hasCandidates(
+                minimumVersions: pruning.minimumVersions, olderThan: pruning.olderThan, in: store)
         {
             heldBack = nil
         }
         return Written(
             manifest: manifest,
             history: HistoryDropped(
-                versions: copied.cuts.reduce(0) { $0 + $1.dropped.count }, properties: copied.cuts.count, heldBack: heldBack))
+                versions: copied.cuts.reduce(0) { $0 + $1.dropped.count }, properties: copied.cuts.count,
+                heldBack: heldBack))
     }
 
     /// The vector of a copy: what it had applied, and this device's last published log.
@@ -89,7 +97,8 @@ struct BaselineWriter {
     /// The sequences of this device's baseline databases, with or without a manifest.
     private func ownDatabaseSequences() throws -> Int64 {
         let folder = CloudName.baselines + "/" + store.deviceID.storeString
-        return try container.visibleEntries(of: folder).compactMap { CloudName.sequence(of: $0.name, suffix: "sqlite") }.max() ?? 0
+        return try container.visibleEntries(of: folder).compactMap { CloudName.sequence(of: $0.name, suffix: "sqlite") }
+            .max() ?? 0
     }
 }
 

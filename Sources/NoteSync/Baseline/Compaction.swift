@@ -100,7 +100,8 @@ struct Compaction {
             bound = min(bound, applied)
             // A log it passed over is not had, until it applied the logs that publish its
             // content again.
-            for sequence in registration.passedOver?[me] ?? [] where republished[sequence].map({ applied < $0 }) ?? true {
+            for sequence in registration.passedOver?[me] ?? [] where republished[sequence].map({ applied < $0 }) ?? true
+            {
                 bound = min(bound, sequence - 1)
             }
         }
@@ -113,7 +114,8 @@ struct Compaction {
         // A baseline that says history was dropped stays while the anchor does not say so (its
         // writer had not heard of it): the fact must outlive it (``HistoryRetention``).
         for entry in catalog.entries
-        where entry.manifest.device == me && entry.name != anchor.name && Self.dominates(anchor.manifest.vector, entry.manifest.vector)
+        where entry.manifest.device == me && entry.name != anchor.name
+            && Self.dominates(anchor.manifest.vector, entry.manifest.vector)
             && (HistoryRetention.saysDropped(anchor.manifest) || !HistoryRetention.saysDropped(entry.manifest))
         {
             try container.removeBaseline(entry.name)
@@ -135,7 +137,8 @@ struct Compaction {
         for device in try container.logDevices().devices {
             for sequence in try container.logSequences(of: device).sequences {
                 do {
-                    let log = try LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
+                    let log = try LogCodec.decode(
+                        container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
                     used.formUnion(log.referencedBlobs)
                 } catch is LogProblem {
                     // A damaged log uses nothing that can be known: keep everything.
@@ -168,13 +171,17 @@ struct Compaction {
     /// are those of its manifest.
     /// Copies it into `file`.
     private func verifiedAnchor(_ catalog: BaselineCatalog, copy file: URL) throws -> BaselineCatalog.Entry? {
-        guard let anchor = catalog.entries.first(where: { candidate in
-            catalog.entries.allSatisfy { Self.dominates(candidate.manifest.vector, $0.manifest.vector) }
-        }) else { return nil }
+        guard
+            let anchor = catalog.entries.first(where: { candidate in
+                catalog.entries.allSatisfy { Self.dominates(candidate.manifest.vector, $0.manifest.vector) }
+            })
+        else { return nil }
         do {
             guard try container.baselineFiles(anchor.name).database.size == anchor.manifest.bytes else { return nil }
             let bytes = try container.copyBaselineDatabase(anchor.name, to: file, limit: Int(anchor.manifest.bytes))
-            guard bytes == anchor.manifest.bytes, try BaselineLoader.sha256(of: file) == anchor.manifest.sha256 else { return nil }
+            guard bytes == anchor.manifest.bytes, try BaselineLoader.sha256(of: file) == anchor.manifest.sha256 else {
+                return nil
+            }
         } catch let error as SyncError {
             if case .tooLarge = error { return nil }
             if case .missing = error { return nil }

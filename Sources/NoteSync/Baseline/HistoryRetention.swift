@@ -60,7 +60,9 @@ struct HistoryRetention: Equatable {
     /// The cut of the versions of one property, and the versions below it; nil when nothing
     /// may go. Versions without bases (format 1) descend from every smaller stamp: a property
     /// with any is left whole.
-    static func cut(of versions: [Version], keepVersions: Int, since: UInt64) -> (cut: ChangeStamp, dropped: Set<ChangeStamp>)? {
+    static func cut(of versions: [Version], keepVersions: Int, since: UInt64) -> (
+        cut: ChangeStamp, dropped: Set<ChangeStamp>
+    )? {
         cut(of: versions.map { (stamp: $0.stamp, bases: $0.bases) }, keepVersions: keepVersions, since: since)
     }
 
@@ -126,7 +128,8 @@ struct HistoryRetention: Equatable {
         var hasParent = [Bool](repeating: false, count: count)
         var roots = 0
         var kept = Set(sorted.suffix(keepVersions).map { index[$0.stamp]! })
-        for (position, version) in sorted.enumerated() where version.stamp.clock >= since || children[position].isEmpty {
+        for (position, version) in sorted.enumerated() where version.stamp.clock >= since || children[position].isEmpty
+        {
             kept.insert(position)
         }
         guard kept.count < count else { return nil }
@@ -163,8 +166,12 @@ struct HistoryRetention: Equatable {
         for registration in registrations where registration.device != me {
             let device = registration.device
             let name = "device '\(registration.name)' (\(device.storeString.prefix(8)))"
-            guard let clean = registration.clean else { return "\(name) has not said what it had applied with nothing waiting" }
-            guard (clean[device] ?? 0) <= (vector[device] ?? 0) else { return "\(name) published logs this device has not applied" }
+            guard let clean = registration.clean else {
+                return "\(name) has not said what it had applied with nothing waiting"
+            }
+            guard (clean[device] ?? 0) <= (vector[device] ?? 0) else {
+                return "\(name) published logs this device has not applied"
+            }
             for (other, sequence) in vector where other != device && (clean[other] ?? 0) < sequence {
                 return "\(name) has not applied everything this baseline holds"
             }

@@ -8,9 +8,11 @@ extension SyncEngine {
 
     /// Merges the newest baseline that is ahead of this store and verifies, when there is one.
     func startFromBaseline(_ container: CloudContainer, report: inout SyncReport) throws {
-        let loader = BaselineLoader(container: container, containerID: container.identity, folder: store.folder, store: store)
-        guard let (entry, database, file) = try loader.newestVerified(
-            aheadOf: try SyncState(store).applied, device: store.deviceID, report: &report)
+        let loader = BaselineLoader(
+            container: container, containerID: container.identity, folder: store.folder, store: store)
+        guard
+            let (entry, database, file) = try loader.newestVerified(
+                aheadOf: try SyncState(store).applied, device: store.deviceID, report: &report)
         else { return }
         defer {
             database.close()
@@ -28,19 +30,25 @@ extension SyncEngine {
     /// used: the caller then enables the store as usual.
     public static func join(
         folder: URL, cloud: URL, containerName: String = defaultContainerName, deviceName: String,
-        access: CloudAccess = .private, progress: ((ImportProgress) -> Void)? = nil, passphrase: PassphraseSource? = nil,
+        access: CloudAccess = .private, progress: ((ImportProgress) -> Void)? = nil,
+        passphrase: PassphraseSource? = nil,
         encrypt: Bool = false, hooks: SyncHooks = .none
     ) throws -> (engine: SyncEngine, report: SyncReport)? {
         guard !Store.hasDatabase(in: folder) else { return nil }
         let probe = try CloudContainer(cloud: cloud, name: containerName, identity: UUID(), access: access)
         guard case let .present(descriptor) = probe.descriptor(), !descriptor.isNewerFormat else { return nil }
-        var container = try CloudContainer(cloud: cloud, name: containerName, identity: descriptor.container, access: access)
+        var container = try CloudContainer(
+            cloud: cloud, name: containerName, identity: descriptor.container, access: access)
         if encrypt && descriptor.encryption == nil { throw SyncError.plainContainer(path: container.url.path) }
         // The passphrase is checked before anything is made: a wrong one leaves no folder behind.
-        let key = descriptor.encryption == nil ? nil : try StoredKey.read(in: folder, container: descriptor.container)
-            ?? unlockedKey(of: container, passphrase: passphrase)
+        let key =
+            descriptor.encryption == nil
+            ? nil
+            : try StoredKey.read(in: folder, container: descriptor.container)
+                ?? unlockedKey(of: container, passphrase: passphrase)
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             return nil
         }
@@ -54,7 +62,9 @@ extension SyncEngine {
         var report = SyncReport()
         let loader = BaselineLoader(container: container, containerID: descriptor.container, folder: folder)
         var unusable: [String: UnusableBaseline?] = [:]
-        guard let (entry, database, file) = try loader.newestVerified(aheadOf: [:], device: nil, report: &report, found: &unusable)
+        guard
+            let (entry, database, file) = try loader.newestVerified(
+                aheadOf: [:], device: nil, report: &report, found: &unusable)
         else { return nil }
         let clock = ClockSkew.adoptable(try database.clock(), now: Date())
         let items = try database.itemCount()
@@ -65,7 +75,7 @@ extension SyncEngine {
             store = try Store.create(folder: folder, fromBaseline: file, clock: clock) { sha256, destination in
                 try container.fetchBlob(sha256, to: destination)
             }
-        } catch where !Store.hasDatabase(in: folder) {
+        } catch  where !Store.hasDatabase(in: folder) {
             return nil
         }
         hooks.reach(.joinLinked)
@@ -83,7 +93,8 @@ extension SyncEngine {
         let engine = SyncEngine(store: store, hooks: hooks)
         engine.importProgress = progress
         engine.passphrase = passphrase
-        var attached = try engine.attach(cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, joined: true)
+        var attached = try engine.attach(
+            cloud: cloud, containerName: containerName, deviceName: deviceName, access: access, joined: true)
         attached.skipped = report.skipped + attached.skipped.filter { skipped in !report.skipped.contains(skipped) }
         attached.baseline = (entry.name.databasePath, items)
         return (engine, attached)
@@ -116,8 +127,10 @@ extension SyncEngine {
             }
             let report = try sync()
             let container = try containerHandle(try SyncState(store))
-            guard let (baseline, removed) = try baselineLocked(wait: true, { try writeBaselineAndCompact(container) }) else {
-                throw SyncError.io(path: store.folder.appendingPathComponent("baseline.lock").path, reason: "it could not be locked")
+            guard let (baseline, removed) = try baselineLocked(wait: true, { try writeBaselineAndCompact(container) })
+            else {
+                throw SyncError.io(
+                    path: store.folder.appendingPathComponent("baseline.lock").path, reason: "it could not be locked")
             }
             return (report, baseline.manifest, removed.logs, removed.baselines, removed.blobs, baseline.history)
         }
@@ -137,7 +150,8 @@ extension SyncEngine {
         guard state.state == .on, let containerID = state.containerID else { return nil }
         let container = try containerHandle(state)
         let written = try baselineLocked(wait: false) { () -> BaselineManifest? in
-            let newest = try BaselineCatalog.read(container, containerID: containerID).entries.first?.manifest.vector ?? [:]
+            let newest =
+                try BaselineCatalog.read(container, containerID: containerID).entries.first?.manifest.vector ?? [:]
             var logs = 0
             var bytes: Int64 = 0
             for device in try container.logDevices().devices {
@@ -164,7 +178,8 @@ extension SyncEngine {
         let state = try SyncState(store)
         guard state.state == .on, state.containerID != nil else { return }
         let container = try containerHandle(state)
-        try Compaction(store: store, container: container, containerID: container.identity, hooks: hooks).acknowledge(force: false)
+        try Compaction(store: store, container: container, containerID: container.identity, hooks: hooks).acknowledge(
+            force: false)
     }
 
     /// Runs `body` holding the store's baseline lock; with `wait` false, returns nil at once
@@ -176,8 +191,12 @@ extension SyncEngine {
     }
 
     /// Writes a baseline of the store, says what it has applied, then compacts.
-    private func writeBaselineAndCompact(_ container: CloudContainer) throws -> (BaselineWriter.Written, Compaction.Outcome) {
-        let baseline = try BaselineWriter(store: store, container: container, containerID: container.identity, hooks: hooks).write()
+    private func writeBaselineAndCompact(_ container: CloudContainer) throws -> (
+        BaselineWriter.Written, Compaction.Outcome
+    ) {
+        let baseline = try BaselineWriter(
+            store: store, container: container, containerID: container.identity, hooks: hooks
+        ).write()
         let compaction = Compaction(store: store, container: container, containerID: container.identity, hooks: hooks)
         try compaction.acknowledge(force: true)
         return (baseline, try compaction.run())
@@ -189,7 +208,9 @@ extension SyncEngine {
     /// next log of a device that is gone (compacted, while later ones or a baseline holding it
     /// are there) or cannot be read. A device left behind comes back this way, with its own
     /// unsynced changes kept. Returns whether it merged one.
-    func catchUpThroughBaseline(_ container: CloudContainer, present: [UUID: Set<Int64>], report: inout SyncReport) throws -> Bool {
+    func catchUpThroughBaseline(_ container: CloudContainer, present: [UUID: Set<Int64>], report: inout SyncReport)
+        throws -> Bool
+    {
         let applied = try SyncState(store).applied
         let catalog = try BaselineCatalog.read(container, containerID: container.identity)
         // Carried into this device's baselines, for the devices that come back without one.
@@ -203,14 +224,20 @@ extension SyncEngine {
             let next = (applied[device] ?? 0) + 1
             let sequences = present[device] ?? []
             if sequences.contains(next) {
-                guard report.skipped.contains(where: { $0.path == CloudContainer.logPath(device: device, sequence: next) }) else { continue }
+                guard
+                    report.skipped.contains(where: { $0.path == CloudContainer.logPath(device: device, sequence: next) }
+                    )
+                else { continue }
                 gaps[device] = next
-            } else if sequences.contains(where: { $0 > next }) || catalog.entries.contains(where: { $0.manifest.vector[device] ?? 0 >= next }) {
+            } else if sequences.contains(where: { $0 > next })
+                || catalog.entries.contains(where: { $0.manifest.vector[device] ?? 0 >= next })
+            {
                 gaps[device] = next
             }
         }
         guard !gaps.isEmpty else { return false }
-        let loader = BaselineLoader(container: container, containerID: container.identity, folder: store.folder, store: store)
+        let loader = BaselineLoader(
+            container: container, containerID: container.identity, folder: store.folder, store: store)
         var found = SyncReport()
         let taken = try loader.newestVerified(aheadOf: applied, device: store.deviceID, covering: gaps, report: &found)
         // The baselines passed over are reported, once each, in `sync status` too.
@@ -252,15 +279,19 @@ extension SyncEngine {
             return
         }
         let catalog = try BaselineCatalog.read(container, containerID: container.identity)
-        let held = catalog.entries
-            .filter { $0.manifest.device == store.deviceID }.compactMap { $0.manifest.vector[store.deviceID] }.max() ?? 0
+        let held =
+            catalog.entries
+            .filter { $0.manifest.device == store.deviceID }.compactMap { $0.manifest.vector[store.deviceID] }.max()
+            ?? 0
         let published = try SyncState(store).exportedSequence
         var damaged = try isNewestOwnBaselineDamaged(container, catalog: catalog)
         for sequence in try container.logSequences(of: store.deviceID).sequences where sequence > held {
             do {
-                let log = try LogCodec.decode(container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize))
+                let log = try LogCodec.decode(
+                    container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize))
                 if log.header.device != store.deviceID {
-                    try container.fileSystem.remove(container.path(container.logPath(of: store.deviceID, sequence: sequence)))
+                    try container.fileSystem.remove(
+                        container.path(container.logPath(of: store.deviceID, sequence: sequence)))
                     damaged = damaged || sequence <= published
                 } else if log.header.sequence != sequence {
                     damaged = true

@@ -33,12 +33,14 @@ public struct AwaitedFiles: Codable, Equatable, Sendable {
         let keys = try decoder.container(keyedBy: CodingKeys.self)
         logs = keys.contains(.logs) ? try keys.decodeSequences(forKey: .logs) : [:]
         guard logs.values.allSatisfy({ $0 >= 1 }) else {
-            throw DecodingError.dataCorruptedError(forKey: .logs, in: keys, debugDescription: "'logs' holds a sequence below 1")
+            throw DecodingError.dataCorruptedError(
+                forKey: .logs, in: keys, debugDescription: "'logs' holds a sequence below 1")
         }
         let names = try keys.decodeIfPresent([String].self, forKey: .blobs) ?? []
         guard names.count <= Self.blobLimit, names.allSatisfy({ BlobName.isValid($0) }) else {
             throw DecodingError.dataCorruptedError(
-                forKey: .blobs, in: keys, debugDescription: "'blobs' is not a list of at most \(Self.blobLimit) SHA-256 names")
+                forKey: .blobs, in: keys,
+                debugDescription: "'blobs' is not a list of at most \(Self.blobLimit) SHA-256 names")
         }
         blobs = Set(names)
     }

@@ -60,7 +60,9 @@ extension CloudContainer {
 
     /// The bytes of a baseline's manifest.
     public func readBaselineManifest(_ name: BaselineName) throws(SyncError) -> Data {
-        try opened(fileSystem.read(path(name.manifestPath), limit: storedLimit(BaselineManifest.sizeLimit, name.manifestPath)), name.manifestPath)
+        try opened(
+            fileSystem.read(path(name.manifestPath), limit: storedLimit(BaselineManifest.sizeLimit, name.manifestPath)),
+            name.manifestPath)
     }
 
     /// What `lstat(2)` says of a baseline's two files, without reading them: the manifest and

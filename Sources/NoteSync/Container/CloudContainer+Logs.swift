@@ -37,9 +37,12 @@ extension CloudContainer {
     /// are ignored.
     public func strayEntries() throws(SyncError) -> [SkippedFile] {
         let known: Set<String> = [
-            CloudName.descriptor, CloudName.keyFile, CloudName.devices, CloudName.logs, CloudName.blobs, CloudName.baselines,
+            CloudName.descriptor, CloudName.keyFile, CloudName.devices, CloudName.logs, CloudName.blobs,
+            CloudName.baselines,
         ]
-        return try visibleEntries(of: "").filter { !known.contains($0.name) }.map { SkippedFile(path: $0.name, reason: .badlyNamed) }
+        return try visibleEntries(of: "").filter { !known.contains($0.name) }.map {
+            SkippedFile(path: $0.name, reason: .badlyNamed)
+        }
     }
 
     /// The sequences of the logs of `device`, in increasing order.
@@ -99,7 +102,9 @@ extension CloudContainer {
             throw .tooLarge(path: absolutePath(relative), limit: Self.logSizeLimit)
         }
         try fileSystem.makeFolder(path(logFolder(of: device)))
-        guard try fileSystem.create(sealed(data, relative), at: path(relative)) else { throw .exists(path: absolutePath(relative)) }
+        guard try fileSystem.create(sealed(data, relative), at: path(relative)) else {
+            throw .exists(path: absolutePath(relative))
+        }
     }
 
     /// Whether the log of `device` and `sequence` is there, with its size in bytes.

@@ -25,7 +25,9 @@ extension CloudContainer {
             guard let entries = try? fileSystem.list(path(folder)) else { continue }
             for entry in entries where entry.kind == .file && entry.name.hasPrefix(prefix) {
                 guard let modified = entry.modified, modified < cutoff else { continue }
-                if (try? fileSystem.remove(path(folder.isEmpty ? entry.name : folder + "/" + entry.name))) != nil { removed += 1 }
+                if (try? fileSystem.remove(path(folder.isEmpty ? entry.name : folder + "/" + entry.name))) != nil {
+                    removed += 1
+                }
             }
         }
         return removed

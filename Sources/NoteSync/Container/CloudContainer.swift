@@ -50,7 +50,8 @@ public struct CloudContainer: Sendable {
         sealing: FileSealing? = nil
     ) throws(SyncError) {
         try self.init(
-            fileSystem: LocalCloudFileSystem(root: cloud, writer: writer, access: access), name: name, identity: identity,
+            fileSystem: LocalCloudFileSystem(root: cloud, writer: writer, access: access), name: name,
+            identity: identity,
             sealing: sealing)
     }
 
@@ -62,7 +63,8 @@ public struct CloudContainer: Sendable {
     /// Creates the container `name` in the local folder `cloud` unless it exists, and attaches
     /// to it. See ``create(on:name:now:)``.
     public static func create(
-        in cloud: URL, name: String = defaultName, now: Date = Date(), writer: UUID? = nil, access: CloudAccess = .private
+        in cloud: URL, name: String = defaultName, now: Date = Date(), writer: UUID? = nil,
+        access: CloudAccess = .private
     ) throws(SyncError) -> CloudContainer {
         try create(on: LocalCloudFileSystem(root: cloud, writer: writer, access: access), name: name, now: now)
     }
@@ -78,7 +80,9 @@ public struct CloudContainer: Sendable {
     /// mounted, and is not made. Throws ``SyncError/newerFormat(path:version:)`` for a container
     /// of a newer format, and ``SyncError/badFile(path:reason:)`` for a `container.json` that
     /// is not one (it is left as it is: it may be someone's data).
-    public static func create(on fileSystem: any CloudFileSystem, name: String = defaultName, now: Date = Date()) throws(SyncError) -> CloudContainer {
+    public static func create(on fileSystem: any CloudFileSystem, name: String = defaultName, now: Date = Date())
+        throws(SyncError) -> CloudContainer
+    {
         try CloudName.requireContainerName(name)
         try makeFolders(of: name, on: fileSystem)
         let path = name + "/" + CloudName.descriptor
@@ -105,7 +109,9 @@ public struct CloudContainer: Sendable {
     }
 
     /// The descriptor at `path`, or nil when it is gone.
-    static func readExistingDescriptor(at path: String, on fileSystem: any CloudFileSystem) throws(SyncError) -> ContainerDescriptor? {
+    static func readExistingDescriptor(at path: String, on fileSystem: any CloudFileSystem) throws(SyncError)
+        -> ContainerDescriptor?
+    {
         let data: Data
         do {
             data = try fileSystem.read(path, limit: ContainerDescriptor.sizeLimit)
@@ -119,7 +125,8 @@ public struct CloudContainer: Sendable {
         case let .success(descriptor):
             return descriptor
         case let .failure(problem):
-            throw .badFile(path: fileSystem.absolutePath(of: path), reason: "not a container descriptor: \(problem.reason)")
+            throw .badFile(
+                path: fileSystem.absolutePath(of: path), reason: "not a container descriptor: \(problem.reason)")
         }
     }
 

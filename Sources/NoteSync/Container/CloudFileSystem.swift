@@ -65,7 +65,8 @@ extension CloudFileSystem {
     public func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
         let data = try read(path, limit: limit)
         do throws(FileError) {
-            try LocalFile.create(destination, durability: .unsynced, writing: { fd in LocalFile.writeAll(data, to: fd) })
+            try LocalFile.create(
+                destination, durability: .unsynced, writing: { fd in LocalFile.writeAll(data, to: fd) })
         } catch {
             throw SyncError(error)
         }

@@ -103,7 +103,8 @@ extension KeyedDecodingContainer {
         for (text, sequence) in try decode([String: Int64].self, forKey: key) {
             guard let device = CloudName.uuid(text), sequence >= 0 else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: key, in: self, debugDescription: "'\(key.stringValue)' maps lowercase UUIDs to log sequences")
+                    forKey: key, in: self,
+                    debugDescription: "'\(key.stringValue)' maps lowercase UUIDs to log sequences")
             }
             sequences[device] = sequence
         }
@@ -123,7 +124,8 @@ extension KeyedDecodingContainer {
 extension KeyedEncodingContainer {
     /// An object of lowercase UUIDs to log sequences.
     mutating func encodeSequences(_ sequences: [UUID: Int64], forKey key: Key) throws {
-        try encode(Dictionary(uniqueKeysWithValues: sequences.map { (CloudName.text(of: $0.key), $0.value) }), forKey: key)
+        try encode(
+            Dictionary(uniqueKeysWithValues: sequences.map { (CloudName.text(of: $0.key), $0.value) }), forKey: key)
     }
 
     /// Sets of log sequences per device, written as ranges `[first, last]`, ascending and
@@ -133,7 +135,11 @@ extension KeyedEncodingContainer {
         for (device, set) in sequences where !set.isEmpty {
             var list: [[Int64]] = []
             for sequence in set.sorted() {
-                if let last = list.last?.last, last + 1 == sequence { list[list.count - 1][1] = sequence } else { list.append([sequence, sequence]) }
+                if let last = list.last?.last, last + 1 == sequence {
+                    list[list.count - 1][1] = sequence
+                } else {
+                    list.append([sequence, sequence])
+                }
             }
             ranges[CloudName.text(of: device)] = list
         }
@@ -149,13 +155,17 @@ extension KeyedDecodingContainer {
         for (text, ranges) in try decode([String: [[Int64]]].self, forKey: key) {
             guard let device = CloudName.uuid(text) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: key, in: self, debugDescription: "'\(key.stringValue)' maps lowercase UUIDs to ranges of log sequences")
+                    forKey: key, in: self,
+                    debugDescription: "'\(key.stringValue)' maps lowercase UUIDs to ranges of log sequences")
             }
             var set: Set<Int64> = []
             for range in ranges {
-                guard range.count == 2, range[0] >= 1, range[0] <= range[1], range[1] - range[0] < 100_000 - Int64(set.count) else {
+                guard range.count == 2, range[0] >= 1, range[0] <= range[1],
+                    range[1] - range[0] < 100_000 - Int64(set.count)
+                else {
                     throw DecodingError.dataCorruptedError(
-                        forKey: key, in: self, debugDescription: "'\(key.stringValue)' holds a range that is not [first, last]")
+                        forKey: key, in: self,
+                        debugDescription: "'\(key.stringValue)' holds a range that is not [first, last]")
                 }
                 set.formUnion(range[0]...range[1])
             }

@@ -91,11 +91,11 @@ enum CloudName {
     /// Checks a container name given by the user: one plain, visible folder name.
     static func requireContainerName(_ name: String) throws(SyncError) {
         let reason: String? =
-            if name.isEmpty { "it is empty" }
-            else if name.contains("/") || name.contains("\0") { "a container name is one folder name, without '/'" }
-            else if name.hasPrefix(".") { "a container name cannot start with '.'" }
-            else if name.utf8.count > 255 { "it is longer than 255 bytes" }
-            else { nil }
+            if name.isEmpty { "it is empty" } else if name.contains("/") || name.contains("\0") {
+                "a container name is one folder name, without '/'"
+            } else if name.hasPrefix(".") { "a container name cannot start with '.'" } else if name.utf8.count > 255 {
+                "it is longer than 255 bytes"
+            } else { nil }
         if let reason { throw .invalidName(name, reason: reason) }
     }
 }

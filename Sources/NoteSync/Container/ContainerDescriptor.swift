@@ -57,7 +57,7 @@ public struct ContainerDescriptor: Codable, Equatable, Sendable {
             } else if formatVersion > Self.encryptedFormatVersion {
                 encryption = try? keys.decodeIfPresent(EncryptionSettings.self, forKey: .encryption)
             }
-        } catch where formatVersion > Self.encryptedFormatVersion {
+        } catch  where formatVersion > Self.encryptedFormatVersion {
             throw DecodingError.dataCorruptedError(
                 forKey: .formatVersion, in: keys,
                 debugDescription: "format version \(formatVersion), newer than this build understands")

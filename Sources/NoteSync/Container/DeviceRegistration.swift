@@ -54,7 +54,8 @@ public struct DeviceRegistration: Codable, Equatable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced, clean, passedOver, waiting
+        case format, formatVersion, container, device, name, registered, modelVersion, applied, synced, clean,
+            passedOver, waiting
     }
 
     public init(from decoder: any Decoder) throws {

@@ -83,7 +83,8 @@ extension LocalCloudFileSystem {
     /// The entry of `name` as `info`, from `lstat(2)`, describes it.
     static func entry(_ name: String, _ info: stat) -> CloudEntry {
         let modified = Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
-        return CloudEntry(name: name, kind: kind(of: info), size: Int64(info.st_size), modified: modified, inode: UInt64(info.st_ino))
+        return CloudEntry(
+            name: name, kind: kind(of: info), size: Int64(info.st_size), modified: modified, inode: UInt64(info.st_ino))
     }
 
     static func kind(of info: stat) -> CloudEntry.Kind {

@@ -19,7 +19,8 @@ extension CloudContainer {
         case let .failure(problem):
             throw .encryption("'\(absolutePath(CloudName.keyFile))' is not a key file: \(problem.reason)")
         case let .success(file) where file.container != identity:
-            throw .encryption("'\(absolutePath(CloudName.keyFile))' belongs to another container (\(file.container.storeString))")
+            throw .encryption(
+                "'\(absolutePath(CloudName.keyFile))' belongs to another container (\(file.container.storeString))")
         case let .success(file):
             return file
         }
@@ -59,7 +60,8 @@ extension CloudContainer {
             let settings = EncryptionSettings.new(for: key, container: identity, cost: scryptCost)
             let file: KeyFile
             do {
-                file = try KeyFile.wrapping(key, container: identity, passphrase: passphrase, settings: settings, now: now)
+                file = try KeyFile.wrapping(
+                    key, container: identity, passphrase: passphrase, settings: settings, now: now)
             } catch {
                 throw .encryption("cannot wrap the container key: \(error)")
             }
@@ -67,7 +69,8 @@ extension CloudContainer {
             let descriptor = ContainerDescriptor(container: identity, created: now, encryption: settings)
             guard try fileSystem.create(CloudJSON.encode(descriptor), at: path) else { continue }
             let container = try CloudContainer(
-                fileSystem: fileSystem, name: name, identity: identity, sealing: FileSealing(key: key, container: identity))
+                fileSystem: fileSystem, name: name, identity: identity,
+                sealing: FileSealing(key: key, container: identity))
             try container.writeKeyFile(file)
             return container
         }

@@ -25,7 +25,8 @@ public struct ContainerKey: Sendable, Equatable {
 
     /// A key for one use, named by `purpose`: HKDF-SHA256 of this key, without salt.
     func derived(_ purpose: String) -> SymmetricKey {
-        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: bytes), info: Data(purpose.utf8), outputByteCount: 32)
+        HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: bytes), info: Data(purpose.utf8), outputByteCount: 32)
     }
 
     /// What `container.json` records to tell this key from any other, for `container` and the

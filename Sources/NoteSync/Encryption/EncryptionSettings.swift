@@ -30,7 +30,9 @@ public struct EncryptionSettings: Codable, Equatable, Sendable {
     /// a block size of 1 to 32, a parallelism of 1 to 16, at most 1 GiB of memory. A hostile
     /// container cannot make a device spend more.
     public static func isAccepted(n: Int, r: Int, p: Int) -> Bool {
-        guard n >= 1 << 10, n <= 1 << 22, n & (n - 1) == 0, (1...32).contains(r), (1...16).contains(p) else { return false }
+        guard n >= 1 << 10, n <= 1 << 22, n & (n - 1) == 0, (1...32).contains(r), (1...16).contains(p) else {
+            return false
+        }
         return 128 * n * r * p <= 1 << 30
     }
 

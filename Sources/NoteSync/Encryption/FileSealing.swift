@@ -58,7 +58,8 @@ public struct FileSealing: Sendable {
             switch self {
             case .notSealed: return "it is not encrypted with this container's key (no envelope)"
             case .truncated: return "it is cut short: its size is that of no encrypted file"
-            case .unauthentic: return "it fails authentication: changed, cut, moved from another name, or of another key"
+            case .unauthentic:
+                return "it fails authentication: changed, cut, moved from another name, or of another key"
             }
         }
     }
@@ -128,7 +129,9 @@ public struct FileSealing: Sendable {
         var offset = base + Self.headerBytes
         for index in 0..<count {
             let length = min(Self.chunkBytes, Int(plainCount) - index * Self.chunkBytes) + Self.tagBytes
-            plain.append(try Self.openChunk(sealed[offset..<(offset + length)], key: key, index: index, last: index == count - 1))
+            plain.append(
+                try Self.openChunk(sealed[offset..<(offset + length)], key: key, index: index, last: index == count - 1)
+            )
             offset += length
         }
         return plain
@@ -155,8 +158,11 @@ public struct FileSealing: Sendable {
                 var index = 0
                 while code == 0 && index < count {
                     let wanted = min(Self.chunkBytes, plainCount - index * Self.chunkBytes)
-                    guard let chunk = Self.read(wanted, from: input, failure: &readFailure) else { return readFailure == 0 ? EIO : readFailure }
-                    code = LocalFile.writeAll(Self.sealChunk(chunk, key: key, index: index, last: index == count - 1), to: out)
+                    guard let chunk = Self.read(wanted, from: input, failure: &readFailure) else {
+                        return readFailure == 0 ? EIO : readFailure
+                    }
+                    code = LocalFile.writeAll(
+                        Self.sealChunk(chunk, key: key, index: index, last: index == count - 1), to: out)
                     index += 1
                 }
                 return code
@@ -190,8 +196,11 @@ public struct FileSealing: Sendable {
                 let count = Self.chunkCount(ofPlain: Int(plainCount))
                 for index in 0..<count {
                     let length = min(Self.chunkBytes, Int(plainCount) - index * Self.chunkBytes) + Self.tagBytes
-                    guard let chunk = Self.read(length, from: input, failure: &readFailure) else { return readFailure == 0 ? EIO : readFailure }
-                    guard let opened = try? Self.openChunk(chunk, key: key, index: index, last: index == count - 1) else {
+                    guard let chunk = Self.read(length, from: input, failure: &readFailure) else {
+                        return readFailure == 0 ? EIO : readFailure
+                    }
+                    guard let opened = try? Self.openChunk(chunk, key: key, index: index, last: index == count - 1)
+                    else {
                         failure = .unauthentic
                         return EBADMSG
                     }
@@ -211,7 +220,8 @@ public struct FileSealing: Sendable {
 
     private func key<Salt: DataProtocol>(for path: String, salt: Salt) -> SymmetricKey {
         let info = Data("note-collector file \(container.storeString) \(path)".utf8)
-        return HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: fileKey), salt: salt, info: info, outputByteCount: 32)
+        return HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: SymmetricKey(data: fileKey), salt: salt, info: info, outputByteCount: 32)
     }
 
     private static func chunkCount(ofPlain count: Int) -> Int {
@@ -239,7 +249,8 @@ public struct FileSealing: Sendable {
     private static func openChunk(_ chunk: Data, key: SymmetricKey, index: Int, last: Bool) throws(Failure) -> Data {
         do {
             let box = try AES.GCM.SealedBox(
-                nonce: nonce(index: index, last: last), ciphertext: chunk.dropLast(tagBytes), tag: chunk.suffix(tagBytes))
+                nonce: nonce(index: index, last: last), ciphertext: chunk.dropLast(tagBytes),
+                tag: chunk.suffix(tagBytes))
             return try AES.GCM.open(box, using: key)
         } catch {
             throw .unauthentic

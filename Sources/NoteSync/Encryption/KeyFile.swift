@@ -46,7 +46,9 @@ public struct KeyFile: Codable, Equatable, Sendable {
         return ContainerKey(bytes: bytes)
     }
 
-    private static func wrappingKey(_ passphrase: String, salt: Data, settings: EncryptionSettings) throws -> SymmetricKey {
+    private static func wrappingKey(_ passphrase: String, salt: Data, settings: EncryptionSettings) throws
+        -> SymmetricKey
+    {
         try KDF.Scrypt.deriveKey(
             from: Data(passphrase.precomposedStringWithCanonicalMapping.utf8), salt: salt, outputByteCount: 32,
             rounds: settings.n, blockSize: settings.r, parallelism: settings.p)
@@ -74,7 +76,8 @@ public struct KeyFile: Codable, Equatable, Sendable {
         formatVersion = try keys.decodeFormatVersion(forKey: .formatVersion)
         container = try keys.decodeCloudUUID(forKey: .container)
         guard let salt = Data(base64Encoded: try keys.decode(String.self, forKey: .salt)), salt.count >= 16 else {
-            throw DecodingError.dataCorruptedError(forKey: .salt, in: keys, debugDescription: "'salt' is not base64 of 16 bytes or more")
+            throw DecodingError.dataCorruptedError(
+                forKey: .salt, in: keys, debugDescription: "'salt' is not base64 of 16 bytes or more")
         }
         guard let wrapped = Data(base64Encoded: try keys.decode(String.self, forKey: .wrappedKey)),
             wrapped.count == 12 + ContainerKey.byteCount + 16

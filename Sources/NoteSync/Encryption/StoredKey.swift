@@ -66,7 +66,9 @@ public enum StoredKey {
         var removed = false
         for name in names where (name.hasPrefix(prefix) && name.hasSuffix(suffix)) || name.hasPrefix("." + prefix) {
             let path = folder.appendingPathComponent(name).path
-            guard unlink(path) == 0 || errno == ENOENT else { throw .io(path: path, reason: LocalFile.errnoText(errno)) }
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw .io(path: path, reason: LocalFile.errnoText(errno))
+            }
             if !name.hasPrefix(".") { removed = true }
         }
         return removed

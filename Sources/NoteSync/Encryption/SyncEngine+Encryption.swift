@@ -24,15 +24,20 @@ extension SyncEngine {
         guard let cloud = state.cloud, let name = state.containerName, let containerID = state.containerID else {
             throw SyncError.notEnabled
         }
-        var container = try CloudContainer(cloud: cloud, name: name, identity: containerID, writer: store.deviceID, access: state.access)
-        if state.encrypted { container.sealing = try Self.sealing(for: container, keptIn: store.folder, passphrase: passphrase) }
+        var container = try CloudContainer(
+            cloud: cloud, name: name, identity: containerID, writer: store.deviceID, access: state.access)
+        if state.encrypted {
+            container.sealing = try Self.sealing(for: container, keptIn: store.folder, passphrase: passphrase)
+        }
         return container
     }
 
     /// How the files of the encrypted `container` are sealed: with the key kept in `folder`,
     /// else with the key that a passphrase from `passphrase` unwraps from `key.json`, which is
     /// then kept. Nothing is written into the container.
-    static func sealing(for container: CloudContainer, keptIn folder: URL, passphrase: PassphraseSource?) throws -> FileSealing {
+    static func sealing(for container: CloudContainer, keptIn folder: URL, passphrase: PassphraseSource?) throws
+        -> FileSealing
+    {
         if let key = StoredKey.read(in: folder, container: container.identity) {
             return FileSealing(key: key, container: container.identity)
         }
@@ -54,7 +59,8 @@ extension SyncEngine {
         }
         guard key.isKey(of: settings, container: container.identity) else {
             throw SyncError.encryption(
-                "'\(container.url.path)/key.json' holds another key than the one container.json records: nothing was written")
+                "'\(container.url.path)/key.json' holds another key than the one container.json records: nothing was written"
+            )
         }
         return key
     }
@@ -66,7 +72,8 @@ extension SyncEngine {
             descriptor.container == container.identity
         else {
             throw SyncError.encryption(
-                "cannot unlock '\(container.url.path)': its container.json is not that of the encrypted container this device attached to")
+                "cannot unlock '\(container.url.path)': its container.json is not that of the encrypted container this device attached to"
+            )
         }
         return settings
     }
@@ -77,12 +84,14 @@ extension SyncEngine {
     /// Throws before anything is written into an existing container when the passphrase is
     /// wrong or missing, and for a plain one with `encrypt`.
     func containerForAttaching(cloud: URL, name: String, access: CloudAccess, encrypt: Bool) throws -> CloudContainer {
-        let probe = try CloudContainer(cloud: cloud, name: name, identity: UUID(), writer: store.deviceID, access: access)
+        let probe = try CloudContainer(
+            cloud: cloud, name: name, identity: UUID(), writer: store.deviceID, access: access)
         var container: CloudContainer
         if encrypt, case .absent = probe.descriptor() {
             guard let text = try passphrase?(.create(container: probe.url.path)), !text.isEmpty else {
                 throw SyncError.encryption(
-                    "an encrypted container needs a passphrase: give it on a terminal, with NOTES_PASSPHRASE or --passphrase-file")
+                    "an encrypted container needs a passphrase: give it on a terminal, with NOTES_PASSPHRASE or --passphrase-file"
+                )
             }
             container = try CloudContainer.createEncrypted(
                 in: cloud, name: name, passphrase: text, keptIn: store.folder, writer: store.deviceID, access: access,
@@ -106,14 +115,16 @@ extension SyncEngine {
     /// the device that made the container does when it stopped before writing it.
     private func restoreKeyFile(of container: CloudContainer, settings: EncryptionSettings) throws {
         guard case .absent = container.filePresence(CloudName.keyFile, limit: KeyFile.sizeLimit),
-            let key = StoredKey.read(in: store.folder, container: container.identity), key.isKey(of: settings, container: container.identity)
+            let key = StoredKey.read(in: store.folder, container: container.identity),
+            key.isKey(of: settings, container: container.identity)
         else { return }
         guard let text = try passphrase?(.create(container: container.url.path)), !text.isEmpty else {
             throw SyncError.encryption(
                 "the encrypted container '\(container.url.path)' has no key file key.json: give its passphrase (on a terminal, "
                     + "with NOTES_PASSPHRASE or --passphrase-file) to write it again")
         }
-        try container.writeKeyFile(KeyFile.wrapping(key, container: container.identity, passphrase: text, settings: settings))
+        try container.writeKeyFile(
+            KeyFile.wrapping(key, container: container.identity, passphrase: text, settings: settings))
     }
 
     /// Changes the passphrase of the encrypted container sync is on with: the container key is
@@ -137,9 +148,11 @@ extension SyncEngine {
                         + "folder?): the passphrase was not changed")
             }
             guard let text = try passphrase?(.change(container: container.url.path)), !text.isEmpty else {
-                throw SyncError.encryption("give the new passphrase on a terminal, with NOTES_NEW_PASSPHRASE or --new-passphrase-file")
+                throw SyncError.encryption(
+                    "give the new passphrase on a terminal, with NOTES_NEW_PASSPHRASE or --new-passphrase-file")
             }
-            try container.writeKeyFile(KeyFile.wrapping(key, container: container.identity, passphrase: text, settings: settings))
+            try container.writeKeyFile(
+                KeyFile.wrapping(key, container: container.identity, passphrase: text, settings: settings))
         }
     }
 
@@ -186,7 +199,8 @@ extension SyncEngine {
         case .present, .absent:
             throw SyncError.encryption(
                 "this store synced with an encrypted container at '\(probe.url.path)', and the container there now is "
-                    + "plain or gone: nothing was written; give --encrypt to make an encrypted one, or --allow-plain to sync in the clear")
+                    + "plain or gone: nothing was written; give --encrypt to make an encrypted one, or --allow-plain to sync in the clear"
+            )
         }
     }
 }

@@ -43,7 +43,8 @@ struct LogBatcher {
         }
         current.changes.append(change)
         current.size += size
-        if change.entity?.isAttachment == true, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
+        if change.entity?.isAttachment == true, change.operation == .insert,
+            case let .text(sha256)? = change.values["sha256"],
             !current.blobs.contains(sha256)
         {
             current.blobs.append(sha256)

@@ -94,7 +94,8 @@ struct LogExporter {
         let path = CloudContainer.logPath(device: device, sequence: sequence)
         let existing: TransactionLog
         do {
-            existing = try LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
+            existing = try LogCodec.decode(
+                container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
         } catch let problem as LogProblem {
             throw SyncError.badFile(path: path, reason: problem.description)
         }
@@ -104,9 +105,13 @@ struct LogExporter {
             try container.fileSystem.remove(container.path(path))
             return exported
         }
-        guard let range = try Self.exportedRange(existing, device: device, containerID: containerID, store: store) else {
+        guard let range = try Self.exportedRange(existing, device: device, containerID: containerID, store: store)
+        else {
             throw SyncError.badFile(
-                path: path, reason: "a log of this device with the next sequence holds other changes: run 'notes sync now' to take it in")
+                path: path,
+                reason:
+                    "a log of this device with the next sequence holds other changes: run 'notes sync now' to take it in"
+            )
         }
         try store.recordSync { ledger in
             try ledger.removeOutboxEntries(through: range.upperBound)
@@ -121,13 +126,18 @@ struct LogExporter {
     /// and each of its changes that of a row of the range (object, operation and clock). Nil
     /// for a log of other changes, such as one that a store restored from a backup, or a copy
     /// of the store folder, did not make.
-    static func exportedRange(_ log: TransactionLog, device: UUID, containerID: UUID, store: Store) throws -> ClosedRange<Int64>? {
+    static func exportedRange(_ log: TransactionLog, device: UUID, containerID: UUID, store: Store) throws
+        -> ClosedRange<Int64>?
+    {
         let entries = try store.outboxEntries()
         guard log.header.device == device, log.header.container == containerID, let range = log.header.outbox,
             range.lowerBound == entries.first?.sequence
         else { return nil }
-        let rows = Set(entries.filter { range.contains($0.sequence) }.map { "\($0.object) \($0.operation.rawValue) \($0.clock)" })
-        guard log.changes.allSatisfy({ rows.contains("\($0.object) \($0.operation.rawValue) \($0.clock)") }) else { return nil }
+        let rows = Set(
+            entries.filter { range.contains($0.sequence) }.map { "\($0.object) \($0.operation.rawValue) \($0.clock)" })
+        guard log.changes.allSatisfy({ rows.contains("\($0.object) \($0.operation.rawValue) \($0.clock)") }) else {
+            return nil
+        }
         return range
     }
 
@@ -163,12 +173,14 @@ struct LogExporter {
     /// another change, a small body, or a delta not much smaller than the body.
     private func bodyDelta(of entry: OutboxEntry) throws -> BodyDelta? {
         guard entry.entity == .note, entry.operation == .update,
-            case let .text(body)? = entry.changes[HistoryProperty.body.rawValue], body.utf8.count >= BodyDelta.minimumBodyBytes,
+            case let .text(body)? = entry.changes[HistoryProperty.body.rawValue],
+            body.utf8.count >= BodyDelta.minimumBodyBytes,
             let base = entry.history?.bases[.body]?.max()
         else { return nil }
         // The save kept the version as a delta against its base when that was small: taken as
         // it is, rather than made again from the base's text (up to 50 deltas away in history).
-        if let stored = try store.storedDelta(of: entry.object, .body, at: ChangeStamp(clock: entry.clock, device: store.deviceID)),
+        if let stored = try store.storedDelta(
+            of: entry.object, .body, at: ChangeStamp(clock: entry.clock, device: store.deviceID)),
             stored.base == base, stored.size == body.utf8.count
         {
             return BodyDelta.made(base: base, lines: stored.lines, text: body)

@@ -26,7 +26,8 @@ struct SnapshotPusher {
                 sequence: sequence, changes: batch.changes.count, dependencies: state.applied, blobs: batch.blobs,
                 written: Date())
             try container.writeLog(
-                device: store.deviceID, sequence: sequence, data: LogCodec.encode(TransactionLog(header: header, changes: batch.changes)))
+                device: store.deviceID, sequence: sequence,
+                data: LogCodec.encode(TransactionLog(header: header, changes: batch.changes)))
             try store.recordSync { ledger in
                 try ledger.update { $0.exportedSequence = sequence }
             }

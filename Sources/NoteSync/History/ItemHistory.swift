@@ -13,11 +13,18 @@ public struct ItemHistory {
         self.store = store
         self.item = item
         for version in try store.history(of: item.id) { versions[version.property, default: []].append(version) }
-        for property in HistoryProperty.allCases { entries += try Self.entries(property, versions[property] ?? [], item: item) }
-        entries.sort { ($0.stamp, $0.kind == .merge ? 1 : 0, $0.property.rawValue) > ($1.stamp, $1.kind == .merge ? 1 : 0, $1.property.rawValue) }
+        for property in HistoryProperty.allCases {
+            entries += try Self.entries(property, versions[property] ?? [], item: item)
+        }
+        entries.sort {
+            ($0.stamp, $0.kind == .merge ? 1 : 0, $0.property.rawValue) > (
+                $1.stamp, $1.kind == .merge ? 1 : 0, $1.property.rawValue
+            )
+        }
     }
 
-    private static func entries(_ property: HistoryProperty, _ versions: [Version], item: Item) throws -> [HistoryEntry] {
+    private static func entries(_ property: HistoryProperty, _ versions: [Version], item: Item) throws -> [HistoryEntry]
+    {
         let heads = versions.filter(\.isHead).map(\.stamp).sorted()
         let current = property == .name ? item.name : item.body
         var result = versions.map { version in
@@ -32,10 +39,12 @@ public struct ItemHistory {
         for merged in merges where seen.insert(merged).inserted {
             guard let newest = merged.last else { continue }
             let isCurrentMerge = merged == heads
-            result.append(HistoryEntry(
-                id: HistoryEntry.mergeID(property, merged), property: property, kind: .merge, stamp: newest, bases: merged,
-                deviceName: nil, size: isCurrentMerge ? (current?.utf8.count ?? 0) : -1, isCurrent: isCurrentMerge,
-                restored: nil))
+            result.append(
+                HistoryEntry(
+                    id: HistoryEntry.mergeID(property, merged), property: property, kind: .merge, stamp: newest,
+                    bases: merged,
+                    deviceName: nil, size: isCurrentMerge ? (current?.utf8.count ?? 0) : -1, isCurrent: isCurrentMerge,
+                    restored: nil))
         }
         return result
     }

@@ -55,7 +55,8 @@ public struct CatchUp: Sendable, Equatable {
             let started = (object["started"] as? String).flatMap(ISODate.date(from:)),
             process > 0, kill(process, 0) == 0 || errno == EPERM
         else { return nil }
-        return CatchUp(process: process, logsApplied: applied, logsToApply: total, changesApplied: changes, started: started)
+        return CatchUp(
+            process: process, logsApplied: applied, logsToApply: total, changesApplied: changes, started: started)
     }
 
     /// Writes the file for `progress` (a temporary file renamed over it, so that a reader never
@@ -89,7 +90,8 @@ final class ProgressReporter {
     init(folder: URL, report: ((ImportProgress) -> Void)?) {
         self.folder = folder
         self.report = report
-        progress = ImportProgress(logsApplied: 0, logsToApply: 0, changesApplied: 0, changesInLog: (0, 0), started: Date())
+        progress = ImportProgress(
+            logsApplied: 0, logsToApply: 0, changesApplied: 0, changesInLog: (0, 0), started: Date())
     }
 
     func start(logsToApply: Int) {

@@ -48,9 +48,10 @@ struct LogImporter {
                 blocked[other] = waiting(other, next, "the folder of its logs cannot be listed: \(Self.reason(error))")
             }
         }
-        progress?.start(logsToApply: sequences.reduce(0) { total, entry in
-            total + entry.value.filter { $0 > (applied[entry.key] ?? 0) }.count
-        })
+        progress?.start(
+            logsToApply: sequences.reduce(0) { total, entry in
+                total + entry.value.filter { $0 > (applied[entry.key] ?? 0) }.count
+            })
         defer { progress?.finish() }
         var moved = true
         while moved {
@@ -91,7 +92,8 @@ struct LogImporter {
             ) { other, next in
                 if case .present = container.logPresence(device: other, sequence: next) { return true }
                 return false
-            } outcome: { _, _, _ in }
+            } outcome: { _, _, _ in
+            }
         }
     }
 
@@ -205,14 +207,22 @@ struct LogImporter {
         }
         guard header.device == other, header.sequence == sequence else {
             if header.device == device { report.ownLogsElsewhere = true }
-            report.skipped.append(SkippedFile(path: path, reason: .unreadable(
-                "its header says device \(header.device.storeString), log \(header.sequence)")))
+            report.skipped.append(
+                SkippedFile(
+                    path: path,
+                    reason: .unreadable(
+                        "its header says device \(header.device.storeString), log \(header.sequence)")))
             return (.skipped, 0)
         }
         guard header.modelVersion <= LogCodec.readableModelVersion else {
-            return (.waiting("written by model version \(header.modelVersion); this build understands up to \(LogCodec.readableModelVersion)"), 0)
+            return (
+                .waiting(
+                    "written by model version \(header.modelVersion); this build understands up to \(LogCodec.readableModelVersion)"
+                ), 0
+            )
         }
-        for (dependency, needed) in header.dependencies where dependency != device && (applied[dependency] ?? 0) < needed {
+        for (dependency, needed) in header.dependencies
+        where dependency != device && (applied[dependency] ?? 0) < needed {
             report.neededLogs[dependency] = max(report.neededLogs[dependency] ?? 0, needed)
             return (.waiting("it needs log \(needed) of device \(dependency.storeString)"), 0)
         }
@@ -249,7 +259,9 @@ struct LogImporter {
         let now = store.wallClock.now()
         let ahead = ClockSkew.ahead(of: log, now: now)
         let conflictsBefore = try replica.conflictCount()
-        let (leftOut, clock) = try merger.apply(log, from: other, to: replica, deltas: deltas) { progress?.changeApplied(of: log.changes.count) }
+        let (leftOut, clock) = try merger.apply(log, from: other, to: replica, deltas: deltas) {
+            progress?.changeApplied(of: log.changes.count)
+        }
         // A blob copied in for an insert that the merge ignored would stay for ever.
         for sha256 in blobs { try replica.releaseBlobUnlessUsed(sha256) }
         try replica.ledger.observe(clock: ClockSkew.adoptable(clock, now: now))

@@ -55,7 +55,9 @@ public struct BodyDelta: Sendable, Equatable {
         } catch {
             throw .corrupt("its body delta cannot be used: \(error)")
         }
-        guard Self.digest(text) == sha256 else { throw .corrupt("its body delta does not make the text of its checksum") }
+        guard Self.digest(text) == sha256 else {
+            throw .corrupt("its body delta does not make the text of its checksum")
+        }
         return text
     }
 
@@ -70,7 +72,8 @@ public struct BodyDelta: Sendable, Equatable {
 
     /// Reads the members of a change's `delta`; nil when they break the rules of 5.3.
     init?(members: [(key: String, value: JSONScanner.Value)]) {
-        guard members.count == 1, members[0].key == HistoryProperty.body.rawValue, case let .object(fields) = members[0].value
+        guard members.count == 1, members[0].key == HistoryProperty.body.rawValue,
+            case let .object(fields) = members[0].value
         else { return nil }
         var base: ChangeStamp?
         var lines: [UInt8]?

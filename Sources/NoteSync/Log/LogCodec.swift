@@ -37,8 +37,12 @@ public enum LogCodec {
             ("blobs", "[" + header.blobs.map(JSONText.string).joined(separator: ",") + "]"),
             ("changes", String(header.changes)),
             ("container", JSONText.string(header.container.storeString)),
-            ("dependencies", "{" + header.dependencies.sorted { $0.key.storeString < $1.key.storeString }
-                .map { JSONText.string($0.key.storeString) + ":" + String($0.value) }.joined(separator: ",") + "}"),
+            (
+                "dependencies",
+                "{"
+                    + header.dependencies.sorted { $0.key.storeString < $1.key.storeString }
+                    .map { JSONText.string($0.key.storeString) + ":" + String($0.value) }.joined(separator: ",") + "}"
+            ),
             ("device", JSONText.string(header.device.storeString)),
             ("formatVersion", String(header.formatVersion)),
             ("modelVersion", String(header.modelVersion)),
@@ -48,7 +52,8 @@ public enum LogCodec {
         if let outbox = header.outbox {
             fields.append(("outbox", "[\(outbox.lowerBound),\(outbox.upperBound)]"))
         }
-        return "{" + fields.sorted { $0.0 < $1.0 }.map { JSONText.string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+        return "{" + fields.sorted { $0.0 < $1.0 }.map { JSONText.string($0.0) + ":" + $0.1 }.joined(separator: ",")
+            + "}"
     }
 
     /// One change as one line of JSON.
@@ -92,7 +97,9 @@ public enum LogCodec {
             throw .checksumMismatch
         }
         let header = try decodeHeader(lines[1])
-        guard header.formatVersion == formatVersion else { throw .unknownFormat("format version \(header.formatVersion)") }
+        guard header.formatVersion == formatVersion else {
+            throw .unknownFormat("format version \(header.formatVersion)")
+        }
         guard lines.count == header.changes + 4 else {
             throw .corrupt("it has \(lines.count - 4) change lines, the header says \(header.changes)")
         }
@@ -128,7 +135,8 @@ public enum LogCodec {
     }
 
     private static func object(_ line: Data.SubSequence, what: String) throws(LogProblem) -> [String: Any] {
-        guard let value = try? JSONSerialization.jsonObject(with: Data(line)), let object = value as? [String: Any] else {
+        guard let value = try? JSONSerialization.jsonObject(with: Data(line)), let object = value as? [String: Any]
+        else {
             throw .corrupt("\(what) is not a JSON object")
         }
         return object
@@ -148,7 +156,9 @@ public enum LogCodec {
             }
             return number.int64Value
         }
-        guard let format = object["formatVersion"] as? NSNumber else { throw .corrupt("the header has no formatVersion") }
+        guard let format = object["formatVersion"] as? NSNumber else {
+            throw .corrupt("the header has no formatVersion")
+        }
         var dependencies: [UUID: Int64] = [:]
         for (key, value) in object["dependencies"] as? [String: Any] ?? [:] {
             guard let id = UUID(storeText: key), let number = value as? NSNumber else {
@@ -159,7 +169,9 @@ public enum LogCodec {
         let blobs = object["blobs"] as? [String] ?? []
         guard blobs.allSatisfy(BlobName.isValid) else { throw .corrupt("the header names a blob badly") }
         let changes = try integer("changes")
-        guard changes >= 0, changes < Int64(maximumSize) else { throw .corrupt("the header's change count is impossible") }
+        guard changes >= 0, changes < Int64(maximumSize) else {
+            throw .corrupt("the header's change count is impossible")
+        }
         var outbox: ClosedRange<Int64>?
         if let range = object["outbox"] as? [NSNumber], range.count == 2, range[0].int64Value <= range[1].int64Value {
             outbox = range[0].int64Value...range[1].int64Value
@@ -195,7 +207,9 @@ public enum LogCodec {
     }
 
     /// A change line's members, by the rules of docs/sync-format.md, 5.3.
-    static func decodeChange(_ members: [(key: String, value: JSONScanner.Value)], line number: Int) throws(LogProblem) -> LogChange {
+    static func decodeChange(_ members: [(key: String, value: JSONScanner.Value)], line number: Int) throws(LogProblem)
+        -> LogChange
+    {
         var entity: String?
         var id: UUID?
         var operation: LogChange.Operation?
@@ -213,10 +227,14 @@ public enum LogCodec {
             case let ("values", .object(object)): values = object
             case let ("stamps", .object(object)): stampMembers = object
             case let ("history", .object(object)):
-                guard let read = ChangeHistory(members: object) else { throw .corrupt("line \(number) has a history that is not one") }
+                guard let read = ChangeHistory(members: object) else {
+                    throw .corrupt("line \(number) has a history that is not one")
+                }
                 history = read
             case let ("delta", .object(object)):
-                guard let read = BodyDelta(members: object) else { throw .corrupt("line \(number) has a body delta that is not one") }
+                guard let read = BodyDelta(members: object) else {
+                    throw .corrupt("line \(number) has a body delta that is not one")
+                }
                 delta = read
             case ("delta", _):
                 throw .corrupt("line \(number) has a body delta that is not one")

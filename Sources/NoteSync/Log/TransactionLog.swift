@@ -15,7 +15,8 @@ public struct TransactionLog: Sendable, Equatable {
     /// inserts name (a header of another writer may leave some out).
     public var referencedBlobs: [String] {
         let attached = changes.compactMap { change -> String? in
-            guard change.entity?.isAttachment == true, change.operation == .insert, case let .text(sha256)? = change.values["sha256"],
+            guard change.entity?.isAttachment == true, change.operation == .insert,
+                case let .text(sha256)? = change.values["sha256"],
                 BlobName.isValid(sha256)
             else { return nil }
             return sha256
@@ -27,7 +28,8 @@ public struct TransactionLog: Sendable, Equatable {
     /// declare (the largest of them), else the largest blob; a blob of another size is damaged.
     public func blobLimit(_ sha256: String) -> Int {
         let declared = changes.compactMap { change -> Int64? in
-            guard change.entity?.isAttachment == true, change.operation == .insert, change.values["sha256"] == .text(sha256),
+            guard change.entity?.isAttachment == true, change.operation == .insert,
+                change.values["sha256"] == .text(sha256),
                 case let .integer(bytes)? = change.values["bytes"], bytes >= 0
             else { return nil }
             return bytes

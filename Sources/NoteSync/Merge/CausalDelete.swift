@@ -17,7 +17,9 @@ struct CausalDelete {
     /// stamp with the item's own moves), and erases it unless a change it had not seen is left.
     func applyPurge(of object: UUID, entity: Entity, stamp: ChangeStamp, seen: [UUID: UInt64]?) throws {
         try replica.recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)
-        guard try replica.state(of: object) != nil, let tombstone = try replica.tombstoneRecord(of: object) else { return }
+        guard try replica.state(of: object) != nil, let tombstone = try replica.tombstoneRecord(of: object) else {
+            return
+        }
         try trash(object, entity: entity, by: tombstone.stamp)
         try recheck(object)
     }

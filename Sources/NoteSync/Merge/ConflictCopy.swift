@@ -12,15 +12,19 @@ enum ConflictCopy {
         var bytes = Array(SHA256.hash(data: Data("conflict copy \(note.storeString) \(version.text)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// `Soup (conflict, laptop, 2026-11-22 21:39 UTC)`: the note's name when the version was
     /// saved, the device that saved it and when, shortened to fit the name rule.
     static func name(of version: Version) -> String {
-        labelled(version.context?.name, "conflict", device: version.context?.device, id: version.stamp.device, time: version.time)
+        labelled(
+            version.context?.name, "conflict", device: version.context?.device, id: version.stamp.device,
+            time: version.time)
     }
 
     /// `<base> (<label>, <device>, YYYY-MM-DD HH:MM UTC)`, shortened to fit the name rule: the

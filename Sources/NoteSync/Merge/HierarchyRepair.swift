@@ -53,7 +53,9 @@ struct HierarchyRepair {
         if merged != nil {
             if !placement.mergedIsCollection {
                 shown = nil
-            } else if !placement.isNote, let cycle = try mergedCycle(from: item), cycle.contains(item), try breaker(of: cycle) == item {
+            } else if !placement.isNote, let cycle = try mergedCycle(from: item), cycle.contains(item),
+                try breaker(of: cycle) == item
+            {
                 shown = nil
             }
         }
@@ -69,7 +71,8 @@ struct HierarchyRepair {
         while let id = next {
             if let index = path.firstIndex(of: id) { return Array(path[index...]) }
             path.append(id)
-            guard let placement = try replica.placement(of: id), let parent = placement.merged, placement.mergedIsCollection
+            guard let placement = try replica.placement(of: id), let parent = placement.merged,
+                placement.mergedIsCollection
             else { return nil }
             next = parent
         }

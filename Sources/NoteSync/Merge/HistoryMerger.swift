@@ -68,7 +68,8 @@ struct HistoryMerger {
         let fromEveryHead = incoming.bases.map { Set($0).isSuperset(of: before) } ?? false
         // A version that descends from no head may be one a baseline dropped, arriving again.
         if !fromEveryHead || before.isEmpty,
-            try replica.isBelowHistoryCut(of: incoming.object, incoming.property, stamp: incoming.stamp, bases: incoming.bases)
+            try replica.isBelowHistoryCut(
+                of: incoming.object, incoming.property, stamp: incoming.stamp, bases: incoming.bases)
         {
             return nil
         }
@@ -106,7 +107,8 @@ struct HistoryMerger {
                 conflicts = try text(older) == text(newer) ? 0 : 1
             } else {
                 let base = try Self.baseText(
-                    graph.lineage(of: older), graph.lineage(of: newer), onMergedBases: graph.isFromMerge(older) && graph.isFromMerge(newer),
+                    graph.lineage(of: older), graph.lineage(of: newer),
+                    onMergedBases: graph.isFromMerge(older) && graph.isFromMerge(newer),
                     graph: &graph, text: text)
                 conflicts = ThreeWayMerge.merge(base: base, older: try text(older), newer: try text(newer)).conflicts
             }
@@ -115,7 +117,8 @@ struct HistoryMerger {
         }
         guard let newest = heads.last else { return }
         let merged = try Self.text(of: heads, property: incoming.property, graph: &graph, text: text)
-        if try !(replica.currentText(of: incoming.object, incoming.property)?.utf8.elementsEqual(merged.utf8) ?? false) {
+        if try !(replica.currentText(of: incoming.object, incoming.property)?.utf8.elementsEqual(merged.utf8) ?? false)
+        {
             try write(merged, stamp: newest, incoming, entity: entity)
         }
     }
@@ -124,7 +127,8 @@ struct HistoryMerger {
     /// of stamp, each against the base of the lineages merged so far (the newest head's text
     /// when the merge would be larger than a body may be); for a name, the newest head's.
     static func text(
-        of heads: [ChangeStamp], property: HistoryProperty, graph: inout VersionGraph, text: (ChangeStamp) throws -> String
+        of heads: [ChangeStamp], property: HistoryProperty, graph: inout VersionGraph,
+        text: (ChangeStamp) throws -> String
     ) throws -> String {
         guard let first = heads.first, let newest = heads.last else { return "" }
         guard property == .body else { return try text(newest) }
@@ -183,18 +187,21 @@ struct HistoryMerger {
         guard try replica.currentText(of: incoming.object, incoming.property) != nil else { return }
         var values = OutboxChanges()
         values.set(incoming.property.rawValue, .text(text))
-        try replica.update(entity: entity, object: incoming.object, values: values, stamps: [incoming.property.rawValue: stamp])
+        try replica.update(
+            entity: entity, object: incoming.object, values: values, stamps: [incoming.property.rawValue: stamp])
     }
 
     /// Records a conflict, and for a body makes the conflict copy of the losing version once:
     /// never again after it was purged.
     private func recordConflict(loser: Version, winner: ChangeStamp, text: String) throws {
         guard loser.property == .body else {
-            try replica.recordConflict(object: loser.object, property: .name, loser: loser.stamp, winner: winner, copy: nil)
+            try replica.recordConflict(
+                object: loser.object, property: .name, loser: loser.stamp, winner: winner, copy: nil)
             return
         }
         let copy = ConflictCopy.id(note: loser.object, version: loser.stamp)
-        try replica.recordConflict(object: loser.object, property: .body, loser: loser.stamp, winner: winner, copy: copy)
+        try replica.recordConflict(
+            object: loser.object, property: .body, loser: loser.stamp, winner: winner, copy: copy)
         guard try replica.state(of: copy) == nil, try replica.tombstone(of: copy) == nil else { return }
         let name = ConflictCopy.name(of: loser)
         let milliseconds = HybridClock.milliseconds(of: loser.stamp.clock)
@@ -208,9 +215,10 @@ struct HistoryMerger {
         try replica.insert(entity: .note, object: copy, values: values, stamps: ["*": loser.stamp])
         let context = VersionContext(name: name, parent: loser.context?.parent, device: loser.context?.device)
         for (property, value) in [(HistoryProperty.name, name), (.body, text)] {
-            try replica.addVersion(VersionDraft(
-                object: copy, property: property, stamp: loser.stamp, origin: .conflict, bases: [],
-                context: context, text: value))
+            try replica.addVersion(
+                VersionDraft(
+                    object: copy, property: property, stamp: loser.stamp, origin: .conflict, bases: [],
+                    context: context, text: value))
         }
     }
 }

@@ -70,7 +70,9 @@ struct Merger {
             // A purged item keeps its history, and versions made concurrently with the purge
             // join it: their conflicts (and copies) do not depend on when the purge arrived.
             let isInsert = change.operation == .insert
-            for version in try incomingVersions(change, entity, from: device, isNew: isInsert, lenient: true, replica: replica) {
+            for version in try incomingVersions(
+                change, entity, from: device, isNew: isInsert, lenient: true, replica: replica)
+            {
                 try history.merge(version, entity: entity)
             }
             try causal.applyChange(change, from: device, to: tombstone)
@@ -134,7 +136,7 @@ struct Merger {
                 guard let value = change.values[property.rawValue] else { continue }
                 do {
                     text = try replica.checkedText(property.rawValue, value, entity: entity, object: change.object)
-                } catch where lenient {
+                } catch  where lenient {
                     continue
                 }
             }
@@ -143,11 +145,14 @@ struct Merger {
         return result
     }
 
-    private func incoming(_ change: LogChange, _ property: HistoryProperty, text: String, device: UUID) -> HistoryMerger.Incoming {
+    private func incoming(_ change: LogChange, _ property: HistoryProperty, text: String, device: UUID)
+        -> HistoryMerger.Incoming
+    {
         HistoryMerger.Incoming(
             object: change.object, property: property, stamp: change.stamp(of: property.rawValue, device: device),
             bases: change.history?.bases[property], restored: change.history?.restored[property],
-            context: change.history?.context, text: text, fromMerge: change.history?.fromMerge.contains(property) ?? false,
+            context: change.history?.context, text: text,
+            fromMerge: change.history?.fromMerge.contains(property) ?? false,
             delta: property == .body ? change.bodyDelta : nil)
     }
 }

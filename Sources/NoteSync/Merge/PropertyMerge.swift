@@ -19,7 +19,8 @@ struct PropertyMerge {
         let seen = change.history?.seen ?? [:]
         switch change.operation {
         case .insert:
-            guard case let .text(json)? = change.values["value"], let value = PropertyValue(json: json), value.problem == nil,
+            guard case let .text(json)? = change.values["value"], let value = PropertyValue(json: json),
+                value.problem == nil,
                 case let .integer(position)? = change.values["position"]
             else { return false }
             if !seen.isEmpty { try replica.coverProperty(key, of: change.object, seen: seen) }

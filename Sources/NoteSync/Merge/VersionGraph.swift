@@ -23,7 +23,9 @@ struct VersionGraph {
     }
 
     init(_ versions: [Version]) {
-        self.init(versions.map { (stamp: $0.stamp, bases: $0.bases) }, fromMerge: Set(versions.filter(\.fromMerge).map(\.stamp)))
+        self.init(
+            versions.map { (stamp: $0.stamp, bases: $0.bases) },
+            fromMerge: Set(versions.filter(\.fromMerge).map(\.stamp)))
     }
 
     /// See ``Version/fromMerge``.

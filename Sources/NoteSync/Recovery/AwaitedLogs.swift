@@ -52,7 +52,8 @@ struct AwaitedLogs {
             if let sequence = registration.waiting?.logs[me], sequence <= published { wanted.insert(sequence) }
         }
         guard !wanted.isEmpty else { return false }
-        let held = try BaselineCatalog.read(container, containerID: containerID).entries
+        let held =
+            try BaselineCatalog.read(container, containerID: containerID).entries
             .filter { $0.manifest.device == me }.compactMap { $0.manifest.vector[me] }.max() ?? 0
         for sequence in wanted.sorted() where sequence > held && !isReadable(sequence) { return true }
         return false
@@ -60,9 +61,11 @@ struct AwaitedLogs {
 
     /// Whether this device's log `sequence` is in the container and reads as its own.
     private func isReadable(_ sequence: Int64) -> Bool {
-        guard let data = try? container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize),
+        guard
+            let data = try? container.readLog(device: store.deviceID, sequence: sequence, limit: LogCodec.maximumSize),
             let log = try? LogCodec.decode(data)
         else { return false }
-        return log.header.device == store.deviceID && log.header.sequence == sequence && log.header.container == containerID
+        return log.header.device == store.deviceID && log.header.sequence == sequence
+            && log.header.container == containerID
     }
 }

@@ -50,7 +50,9 @@ struct BlobRepair {
         var listed: Set<String> = []
         for device in try container.logDevices().devices {
             for sequence in try container.logSequences(of: device).sequences where sequence > newest[device] ?? 0 {
-                guard let log = try? LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
+                guard
+                    let log = try? LogCodec.decode(
+                        container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
                 else { continue }
                 listed.formUnion(log.referencedBlobs)
             }

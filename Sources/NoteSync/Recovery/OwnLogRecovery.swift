@@ -40,7 +40,8 @@ struct OwnLogRecovery {
         // The next log may be an export of this store's own outbox that stopped before its
         // store transaction: the exporter completes it.
         if held == exported + 1, present.contains(held),
-            let log = try? LogCodec.decode(container.readLog(device: device, sequence: held, limit: LogCodec.maximumSize)),
+            let log = try? LogCodec.decode(
+                container.readLog(device: device, sequence: held, limit: LogCodec.maximumSize)),
             try LogExporter.exportedRange(log, device: device, containerID: containerID, store: store) != nil
         {
             return 0
@@ -52,7 +53,8 @@ struct OwnLogRecovery {
         var recovered = 0
         if !present.contains(position + 1) {
             // Compacted: a baseline holds them.
-            let loader = BaselineLoader(container: container, containerID: containerID, folder: store.folder, store: store)
+            let loader = BaselineLoader(
+                container: container, containerID: containerID, folder: store.folder, store: store)
             var applied = try SyncState(store).applied
             applied[device] = position
             if let (entry, database, file) = try loader.newestVerified(
@@ -83,13 +85,16 @@ struct OwnLogRecovery {
     private func apply(_ sequence: Int64) throws -> Bool {
         let log: TransactionLog
         do {
-            log = try LogCodec.decode(container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
+            log = try LogCodec.decode(
+                container.readLog(device: device, sequence: sequence, limit: LogCodec.maximumSize))
         } catch is LogProblem {
             return false
         } catch SyncError.damaged {
             return false
         }
-        guard log.header.device == device, log.header.container == containerID, log.header.sequence == sequence else { return false }
+        guard log.header.device == device, log.header.container == containerID, log.header.sequence == sequence else {
+            return false
+        }
         for sha256 in log.referencedBlobs where !store.hasBlob(sha256) {
             try container.copyBlob(sha256, into: store, limit: log.blobLimit(sha256))
         }

@@ -39,10 +39,11 @@ extension SyncEngine {
         // A copy, or a backup, may hold edits it never published from before history was
         // dropped: they become notes of their own before anything is exported.
         _ = try UnpublishedEdits(store: store).keepIfHistoryWasDropped(in: container)
-        try container.register(DeviceRegistration(
-            container: containerID, device: store.deviceID,
-            name: record.deviceName ?? Self.defaultDeviceName(for: store.folder),
-            modelVersion: Store.currentModelVersion))
+        try container.register(
+            DeviceRegistration(
+                container: containerID, device: store.deviceID,
+                name: record.deviceName ?? Self.defaultDeviceName(for: store.folder),
+                modelVersion: Store.currentModelVersion))
         try store.recordSync { ledger in try ledger.update { $0.registrationPending = false } }
         return true
     }

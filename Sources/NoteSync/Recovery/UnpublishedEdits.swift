@@ -16,7 +16,8 @@ struct UnpublishedEdits {
     /// or a baseline of `container` says that history was dropped, and notes it in the store;
     /// returns for how many items it kept edits. What a device that comes back runs before it publishes.
     func keepIfHistoryWasDropped(in container: CloudContainer, deviceName: String? = nil) throws -> Int {
-        let dropped = try HistoryRetention.wasDropped(in: store)
+        let dropped =
+            try HistoryRetention.wasDropped(in: store)
             || HistoryRetention.wasDropped(in: BaselineCatalog.read(container, containerID: container.identity))
         guard dropped else { return 0 }
         try HistoryRetention.noteDropped(in: store)
@@ -42,15 +43,20 @@ struct UnpublishedEdits {
             devices.append(former)
         }
         var unpublished: [UUID: [HistoryProperty: Set<ChangeStamp>]] = [:]
-        for entry in try store.outboxEntries() where entry.operation != .delete && only.map({ $0.contains(entry.object) }) ?? true {
+        for entry in try store.outboxEntries()
+        where entry.operation != .delete && only.map({ $0.contains(entry.object) }) ?? true {
             for property in HistoryProperty.allCases where entry.changes[property.rawValue] != nil {
                 for device in devices {
-                    unpublished[entry.object, default: [:]][property, default: []].insert(ChangeStamp(clock: entry.clock, device: device))
+                    unpublished[entry.object, default: [:]][property, default: []].insert(
+                        ChangeStamp(clock: entry.clock, device: device))
                 }
             }
         }
         guard !unpublished.isEmpty else { return 0 }
-        var made = Set(try store.fetch(ItemRequest(trash: .included)).filter { $0.name.contains(" (kept") }.map { "\($0.name)\n\($0.body ?? "")" })
+        var made = Set(
+            try store.fetch(ItemRequest(trash: .included)).filter { $0.name.contains(" (kept") }.map {
+                "\($0.name)\n\($0.body ?? "")"
+            })
         var kept = 0
         for (object, properties) in unpublished.sorted(by: { $0.key.storeString < $1.key.storeString }) {
             let history = try store.history(of: object)
@@ -73,7 +79,9 @@ struct UnpublishedEdits {
             let name = withdrawnName ?? item?.name
             let body = try item?.body ?? newest(.body) ?? ""
             let time = withdrawn.values.flatMap { $0 }.max().map { HybridClock.date(of: $0.clock) } ?? Date()
-            let parent = item?.parent.flatMap { try? store.item($0, includingBody: false) }.flatMap { $0.isCollection ? $0.id : nil }
+            let parent = item?.parent.flatMap { try? store.item($0, includingBody: false) }.flatMap {
+                $0.isCollection ? $0.id : nil
+            }
             let keptName = ConflictCopy.labelled(name, "kept", device: deviceName, id: store.deviceID, time: time)
             var keptNotes = [(name: keptName, body: body)]
             // A withdrawn name too long to stay whole beside the label opens the body; when the
@@ -83,7 +91,12 @@ struct UnpublishedEdits {
                 if opened.utf8.count <= Item.maximumBodyBytes {
                     keptNotes = [(keptName, opened)]
                 } else {
-                    keptNotes.append((ConflictCopy.labelled(withdrawnName, "kept name", device: deviceName, id: store.deviceID, time: time), withdrawnName))
+                    keptNotes.append(
+                        (
+                            ConflictCopy.labelled(
+                                withdrawnName, "kept name", device: deviceName, id: store.deviceID, time: time),
+                            withdrawnName
+                        ))
                 }
             }
             for note in keptNotes where made.insert("\(note.name)\n\(note.body)").inserted {

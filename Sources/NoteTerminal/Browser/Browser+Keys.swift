@@ -18,11 +18,20 @@ extension Browser {
         case .code(Int32(KEY_NPAGE)), .character(" "): try move(by: height - 1, height: height)
         case .code(Int32(KEY_PPAGE)): try move(by: -(height - 1), height: height)
         case .character("g"), .code(Int32(KEY_HOME)):
-            if focus == .places { places.selectFirst(height: height); try reload() } else { try selectNotesEnd(last: false, height: height) }
+            if focus == .places {
+                places.selectFirst(height: height); try reload()
+            } else {
+                try selectNotesEnd(last: false, height: height)
+            }
         case .character("G"), .code(Int32(KEY_END)):
-            if focus == .places { places.selectLast(height: height); try reload() } else { try selectNotesEnd(last: true, height: height) }
+            if focus == .places {
+                places.selectLast(height: height); try reload()
+            } else {
+                try selectNotesEnd(last: true, height: height)
+            }
         case .character("h"), .code(Int32(KEY_LEFT)): focus = focus == .links ? .notes : .places
-        case .character("l"), .code(Int32(KEY_RIGHT)): focus = focus == .places || preview.links.isEmpty ? .notes : .links
+        case .character("l"), .code(Int32(KEY_RIGHT)):
+            focus = focus == .places || preview.links.isEmpty ? .notes : .links
         case .character("\t"):
             switch focus {
             case .places: focus = .notes
@@ -170,7 +179,9 @@ extension Browser {
         while true {
             status = label + text
             draw()
-            CNCurses.move(Int32(BrowserScreen.layout.height - 1), Int32(min(DisplayWidth.of(status), BrowserScreen.layout.width - 1)))
+            CNCurses.move(
+                Int32(BrowserScreen.layout.height - 1),
+                Int32(min(DisplayWidth.of(status), BrowserScreen.layout.width - 1)))
             refresh()
             var waiting = true
             while waiting {
@@ -188,7 +199,8 @@ extension Browser {
                     return nil
                 case .character("\u{7F}"), .character("\u{8}"), .code(Int32(KEY_BACKSPACE)):
                     if !text.isEmpty { text.removeLast() }
-                case let .character(character) where !character.isNewline && character.unicodeScalars.allSatisfy({ $0.value >= 0x20 }):
+                case let .character(character)
+                where !character.isNewline && character.unicodeScalars.allSatisfy({ $0.value >= 0x20 }):
                     text.append(character)
                 default:
                     continue

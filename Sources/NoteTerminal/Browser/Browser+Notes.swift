@@ -11,14 +11,16 @@ extension Browser {
     func reloadNotes(height: Int) throws {
         guard let noteList else { return }
         let selected = notes.selectedRow?.item
-        let window = try noteList.window(at: topAnchor, before: height + Self.notesMargin, after: 2 * height + Self.notesMargin)
+        let window = try noteList.window(
+            at: topAnchor, before: height + Self.notesMargin, after: 2 * height + Self.notesMargin)
         show(window, height: height)
         guard let selected, notes.selectedRow?.item?.id != selected.id,
             let now = try? store.item(selected.id, includingBody: false)
         else { return }
         // The selected note is listed elsewhere now (renamed, or many notes came before it):
         // the screen follows it, when it is still listed.
-        let around = try noteList.window(at: .note(now), before: height + Self.notesMargin, after: height + Self.notesMargin)
+        let around = try noteList.window(
+            at: .note(now), before: height + Self.notesMargin, after: height + Self.notesMargin)
         guard around.rows.contains(where: { $0.key == selected.id.storeString }) else { return }
         show(around, height: height)
         notes.select(key: selected.id.storeString, height: height)
@@ -29,11 +31,15 @@ extension Browser {
     func moveNotes(by steps: Int, height: Int) throws {
         if let noteList, let selected = notes.selected, let note = notes.selectedRow?.item {
             let needed = abs(steps) + height
-            let short = steps > 0
+            let short =
+                steps > 0
                 ? !notesReachEnd && notes.rows.count - 1 - selected < needed
                 : !notesReachStart && selected < needed
             if short {
-                show(try noteList.window(at: .note(note), before: needed + Self.notesMargin, after: needed + Self.notesMargin), height: height)
+                show(
+                    try noteList.window(
+                        at: .note(note), before: needed + Self.notesMargin, after: needed + Self.notesMargin),
+                    height: height)
                 notes.select(key: note.id.storeString, height: height)
             }
         }
@@ -45,14 +51,18 @@ extension Browser {
     func selectNotesEnd(last: Bool, height: Int) throws {
         guard let noteList else { return }
         let margin = 2 * height + Self.notesMargin
-        show(try noteList.window(at: last ? .end : .start, before: last ? margin : 0, after: last ? 0 : margin), height: height)
+        show(
+            try noteList.window(at: last ? .end : .start, before: last ? margin : 0, after: last ? 0 : margin),
+            height: height)
         if last { notes.selectLast(height: height) } else { notes.selectFirst(height: height) }
     }
 
     /// Shows the rows around a note and selects it, when it is listed.
     func selectNote(_ note: Item, height: Int) throws {
         guard let noteList else { return }
-        show(try noteList.window(at: .note(note), before: height + Self.notesMargin, after: height + Self.notesMargin), height: height)
+        show(
+            try noteList.window(at: .note(note), before: height + Self.notesMargin, after: height + Self.notesMargin),
+            height: height)
         notes.select(key: note.id.storeString, height: height)
     }
 

@@ -94,7 +94,11 @@ public final class Browser {
         let chosen = preview.chosen
         preview = BrowserPreview.load(notes.selectedRow?.item, store: store)
         if focus == .links {
-            if preview.links.isEmpty { focus = .notes } else { preview.chosen = min(chosen ?? 0, preview.links.count - 1) }
+            if preview.links.isEmpty {
+                focus = .notes
+            } else {
+                preview.chosen = min(chosen ?? 0, preview.links.count - 1)
+            }
         }
     }
 
@@ -103,7 +107,8 @@ public final class Browser {
         let title = " notes  \(placeTitle)\(filter.isEmpty ? "" : "  /\(filter)")"
         BrowserScreen.put(0, 0, title + "   ? help  q quit", width: layout.width, attributes: notes_attr_reverse())
         BrowserScreen.drawPane(places, x: 0, width: layout.placesWidth, focused: focus == .places, layout: layout)
-        BrowserScreen.drawPane(notes, x: layout.placesWidth + 1, width: layout.notesWidth, focused: focus == .notes, layout: layout)
+        BrowserScreen.drawPane(
+            notes, x: layout.placesWidth + 1, width: layout.notesWidth, focused: focus == .notes, layout: layout)
         BrowserScreen.drawSeparators(layout: layout)
         BrowserScreen.drawPreview(preview.lines(width: layout.previewWidth - 1), layout: layout)
         BrowserScreen.put(layout.height - 1, 0, status, width: layout.width)

@@ -33,14 +33,19 @@ struct BrowserPreview {
     /// The links of the note in the order of its body, then the notes that link to it by
     /// path, each note once per direction.
     static func linkEntries(of note: Item, store: Store) -> [LinkEntry] {
-        func path(_ id: UUID) -> String { (try? store.path(of: store.item(id, includingBody: false))) ?? id.storeString }
+        func path(_ id: UUID) -> String {
+            (try? store.path(of: store.item(id, includingBody: false))) ?? id.storeString
+        }
         var entries: [LinkEntry] = []
         var seen: Set<String> = []
-        for link in (try? store.links(of: note.id)) ?? [] where seen.insert("→\(link.resolved?.storeString ?? link.target)").inserted {
-            entries.append(LinkEntry(text: "→ " + (link.resolved.map(path) ?? link.written + " (nothing)"), note: link.resolved))
+        for link in (try? store.links(of: note.id)) ?? []
+        where seen.insert("→\(link.resolved?.storeString ?? link.target)").inserted {
+            entries.append(
+                LinkEntry(text: "→ " + (link.resolved.map(path) ?? link.written + " (nothing)"), note: link.resolved))
         }
         var backlinks: [LinkEntry] = []
-        for link in (try? store.backlinks(of: note.id)) ?? [] where seen.insert("←\(link.source.storeString)").inserted {
+        for link in (try? store.backlinks(of: note.id)) ?? [] where seen.insert("←\(link.source.storeString)").inserted
+        {
             backlinks.append(LinkEntry(text: "← \(path(link.source)):\(link.line)", note: link.source))
         }
         return entries + backlinks.sorted { $0.text < $1.text }
@@ -56,7 +61,8 @@ struct BrowserPreview {
             lines.append(("attachments: \(attachments.count)", 0))
             lines += attachments.map { attachment in
                 let size = attachment.width.flatMap { width in attachment.height.map { " \(width)×\($0)" } } ?? ""
-                let label = attachment.caption ?? attachment.fileName ?? attachment.format?.rawValue ?? attachment.mediaType
+                let label =
+                    attachment.caption ?? attachment.fileName ?? attachment.format?.rawValue ?? attachment.mediaType
                 return ("  \(label)\(size)", notes_attr_dim())
             }
         }

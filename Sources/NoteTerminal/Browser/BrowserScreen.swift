@@ -78,7 +78,9 @@ enum BrowserScreen {
         let width = min(layout.width - 2, 66)
         let x = max(0, (layout.width - width) / 2)
         let y = max(1, (layout.height - help.count - 2) / 2)
-        put(y, x, "─ keys " + String(repeating: "─", count: max(0, width - 7)), width: width, attributes: notes_attr_reverse())
+        put(
+            y, x, "─ keys " + String(repeating: "─", count: max(0, width - 7)), width: width,
+            attributes: notes_attr_reverse())
         for (offset, line) in help.enumerated() { put(y + 1 + offset, x, " " + line, width: width) }
         put(y + 1 + help.count, x, " press a key", width: width, attributes: notes_attr_reverse())
     }

@@ -26,7 +26,9 @@ struct PaneState {
         rows = new
         // The first row on screen stays first when it is still there: rows that come or go
         // above it do not scroll the screen.
-        top = oldTopKey.flatMap { key in new.firstIndex { $0.key == key } } ?? anchor ?? min(oldTop, max(0, new.count - 1))
+        top =
+            oldTopKey.flatMap { key in new.firstIndex { $0.key == key } } ?? anchor
+            ?? min(oldTop, max(0, new.count - 1))
         if let oldSelectedKey, let index = new.firstIndex(where: { $0.key == oldSelectedKey }) {
             selected = index
         } else {
@@ -65,7 +67,8 @@ struct PaneState {
         guard var index = selected else { return select(near: 0) }
         var left = abs(steps)
         while left > 0 {
-            let next = steps > 0
+            let next =
+                steps > 0
                 ? rows[(index + 1)...].firstIndex(where: \.isSelectable)
                 : rows[..<index].lastIndex(where: \.isSelectable)
             guard let next else { break }

@@ -23,9 +23,10 @@ enum PlaceList {
         var rows: [BrowserRow] = []
         func add(_ parent: UUID?, depth: Int) {
             for collection in children[parent] ?? [] {
-                rows.append(BrowserRow(
-                    key: collection.id.storeString, text: collection.name + "/", depth: depth, item: nil,
-                    place: .collection(collection.id)))
+                rows.append(
+                    BrowserRow(
+                        key: collection.id.storeString, text: collection.name + "/", depth: depth, item: nil,
+                        place: .collection(collection.id)))
                 add(collection.id, depth: depth + 1)
             }
         }

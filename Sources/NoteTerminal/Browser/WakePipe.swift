@@ -36,7 +36,10 @@ final class WakePipe: Sendable {
     /// Waits until a key is typed (or a signal such as SIGWINCH came: ncurses then has a key
     /// for it), or the pipe was written to, which it empties.
     func waitForInputOrSignal() -> Event {
-        var descriptors = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0), pollfd(fd: read, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: read, events: Int16(POLLIN), revents: 0),
+        ]
         let ready = poll(&descriptors, 2, -1)
         if ready > 0 && descriptors[1].revents != 0 {
             var buffer = [UInt8](repeating: 0, count: 64)

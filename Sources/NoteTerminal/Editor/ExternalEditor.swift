@@ -19,21 +19,26 @@ public struct ExternalEditor: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment, onTerminal: Bool = isatty(0) == 1
     ) throws(TerminalError) -> ExternalEditor {
         for variable in ["VISUAL", "EDITOR"] {
-            guard let command = environment[variable]?.trimmingCharacters(in: .whitespaces), !command.isEmpty else { continue }
+            guard let command = environment[variable]?.trimmingCharacters(in: .whitespaces), !command.isEmpty else {
+                continue
+            }
             let program = command.split(separator: " ").first.map(String.init) ?? command
             guard Self.executable(program, path: environment["PATH"]) != nil else {
                 throw .noEditor(
-                    "cannot run the editor '\(program)' (from \(variable)): not found; set \(variable) to an editor, or give --body or --body-file")
+                    "cannot run the editor '\(program)' (from \(variable)): not found; set \(variable) to an editor, or give --body or --body-file"
+                )
             }
             return ExternalEditor(command: command, source: variable)
         }
         guard onTerminal else {
-            throw .noEditor("no editor: set VISUAL or EDITOR ('editor' and 'vi' need a terminal), or give --body or --body-file")
+            throw .noEditor(
+                "no editor: set VISUAL or EDITOR ('editor' and 'vi' need a terminal), or give --body or --body-file")
         }
         for fallback in ["editor", "vi"] where Self.executable(fallback, path: environment["PATH"]) != nil {
             return ExternalEditor(command: fallback, source: fallback)
         }
-        throw .noEditor("no editor: set VISUAL or EDITOR (neither 'editor' nor 'vi' was found), or give --body or --body-file")
+        throw .noEditor(
+            "no editor: set VISUAL or EDITOR (neither 'editor' nor 'vi' was found), or give --body or --body-file")
     }
 
     /// The path of `program`: itself when it holds a slash, else the first match on `PATH`.
@@ -88,7 +93,8 @@ public struct ExternalEditor: Sendable {
     /// program and its options) replaces the shell, so that the editor is the process that
     /// `notes` waits for and a Ctrl-C as it starts cannot end the shell and orphan it.
     var shellCommand: String {
-        let plain = command.allSatisfy { !";&|()<>`\n".contains($0) }
+        let plain =
+            command.allSatisfy { !";&|()<>`\n".contains($0) }
             && !(command.split(separator: " ").first?.contains("=") ?? false)
         return (plain ? "exec " : "") + "\(command) \"$1\""
     }

@@ -22,7 +22,8 @@ struct WorkingFolder {
 
     /// Writes `data` to a new file, mode 0600.
     func write(_ data: Data, to file: URL) throws(TerminalError) {
-        guard FileManager.default.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: file.path, contents: data, attributes: [.posixPermissions: 0o600])
+        else {
             throw .workingFile(path: file.path, reason: "cannot create it")
         }
     }

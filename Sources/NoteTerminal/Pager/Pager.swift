@@ -46,7 +46,8 @@ public final class Pager {
 
     /// The pager's shell command, or nil when paging is off or its program is not found.
     static func command(environment: [String: String]) -> String? {
-        let command = (environment["NOTES_PAGER"] ?? environment["PAGER"] ?? "less").trimmingCharacters(in: .whitespaces)
+        let command = (environment["NOTES_PAGER"] ?? environment["PAGER"] ?? "less").trimmingCharacters(
+            in: .whitespaces)
         guard !command.isEmpty, command != "cat" else { return nil }
         // A pager that is not there would take the output with it: print without one.
         let program = command.split(separator: " ").first.map(String.init) ?? command

@@ -103,7 +103,9 @@ final class ListPicker {
         BrowserScreen.drawPane(list, x: 0, width: layout.width, focused: true, layout: layout)
         BrowserScreen.put(layout.height - 1, 0, "", width: layout.width)
         let line = "\(prompt)\(query)"
-        BrowserScreen.put(0, 0, line + "   (\(list.rows.count) of \(candidates.count))", width: layout.width, attributes: notes_attr_bold())
+        BrowserScreen.put(
+            0, 0, line + "   (\(list.rows.count) of \(candidates.count))", width: layout.width,
+            attributes: notes_attr_bold())
         CNCurses.move(0, Int32(min(DisplayWidth.of(line), layout.width - 1)))
         refresh()
     }

@@ -33,14 +33,21 @@ public enum Picker {
 
     /// fzf reads the lines on its standard input and writes the chosen one on its standard
     /// output; it draws on /dev/tty. Exit status 1: nothing matched; 130: cancelled.
-    static func withFzf(_ fzf: String, candidates: [PickerCandidate], query: String, prompt: String) throws -> PickerCandidate? {
+    static func withFzf(_ fzf: String, candidates: [PickerCandidate], query: String, prompt: String) throws
+        -> PickerCandidate?
+    {
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
-        guard pipe(&input) == 0, pipe(&output) == 0 else { throw TerminalError.cannotRun(program: fzf, reason: ForegroundProcess.errnoText()) }
+        guard pipe(&input) == 0, pipe(&output) == 0 else {
+            throw TerminalError.cannotRun(program: fzf, reason: ForegroundProcess.errnoText())
+        }
         for descriptor in [input[1], output[0]] { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         let process = ForegroundProcess(
             executable: fzf,
-            arguments: ["--query", query, "--prompt", prompt, "--delimiter", "\t", "--with-nth", "2..", "--height", "50%", "--reverse", "--no-multi"],
+            arguments: [
+                "--query", query, "--prompt", prompt, "--delimiter", "\t", "--with-nth", "2..", "--height", "50%",
+                "--reverse", "--no-multi",
+            ],
             standardInput: input[0], standardOutput: output[1])
         let pid: pid_t
         do {
@@ -53,7 +60,8 @@ public enum Picker {
         close(output[1])
         // fzf may end before it read every line (a choice made early): a write then fails, quietly.
         let previous = signal(SIGPIPE, SIG_IGN)
-        let text = candidates.map { "\($0.id.uuidString)\t\($0.line.replacingOccurrences(of: "\t", with: " "))\n" }.joined()
+        let text = candidates.map { "\($0.id.uuidString)\t\($0.line.replacingOccurrences(of: "\t", with: " "))\n" }
+            .joined()
         text.utf8CString.withUnsafeBufferPointer { buffer in
             var offset = 0
             let count = buffer.count - 1

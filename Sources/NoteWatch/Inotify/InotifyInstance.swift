@@ -48,7 +48,8 @@ final class InotifyInstance {
         // only: a larger one would be written past its end.
         guard descriptor < FD_SETSIZE else {
             inotifytools_cleanup()
-            throw .cannotStart(reason: "the inotify descriptor \(descriptor) is too large for libinotifytools' select(2)")
+            throw .cannotStart(
+                reason: "the inotify descriptor \(descriptor) is too large for libinotifytools' select(2)")
         }
         // libinotifytools calls inotify_init() without IN_CLOEXEC: every child process would
         // inherit the descriptor, and with it the watches.
@@ -56,7 +57,8 @@ final class InotifyInstance {
         guard flags >= 0, fcntl(descriptor, F_SETFD, flags | FD_CLOEXEC) == 0 else {
             let code = errno
             inotifytools_cleanup()
-            throw .cannotStart(reason: "cannot make the inotify descriptor close-on-exec: " + WatchError.reason(forErrno: code))
+            throw .cannotStart(
+                reason: "cannot make the inotify descriptor close-on-exec: " + WatchError.reason(forErrno: code))
         }
         self.descriptor = descriptor
     }
@@ -90,11 +92,12 @@ final class InotifyInstance {
             let code = inotifytools_error()
             return code == 0 || code == EINTR ? .timeout : .failure(code)
         }
-        return .event(RawEvent(
-            watch: event.pointee.wd,
-            mask: InotifyMask(rawValue: event.pointee.mask),
-            cookie: event.pointee.cookie,
-            name: String(cString: cinotify_event_name(event))))
+        return .event(
+            RawEvent(
+                watch: event.pointee.wd,
+                mask: InotifyMask(rawValue: event.pointee.mask),
+                cookie: event.pointee.cookie,
+                name: String(cString: cinotify_event_name(event))))
     }
 
     /// The descriptors of this process that are inotify instances.

@@ -63,7 +63,8 @@ public final class WatchService: @unchecked Sendable {
     /// Starts watching and syncs once, to take in what arrived while no watcher ran.
     public func start() throws {
         try rearm(announce: true)
-        let observation = try engine.observeCommits(every: Self.commitCheckInterval) { [weak self] in self?.committed() }
+        let observation = try engine.observeCommits(every: Self.commitCheckInterval) { [weak self] in self?.committed()
+        }
         state.withLock { $0.commits = observation }
     }
 
@@ -73,7 +74,9 @@ public final class WatchService: @unchecked Sendable {
         guard !state.withLock({ $0.stopped }) else { return }
         do {
             // A save to export: the sync reads the state itself (and re-arms when sync went off).
-            if state.withLock({ $0.watchedRoot != nil && $0.watchedRoot != idleFolder }), try engine.hasChangesToExport() {
+            if state.withLock({ $0.watchedRoot != nil && $0.watchedRoot != idleFolder }),
+                try engine.hasChangesToExport()
+            {
                 try syncOnce(importing: .nextLogs)
                 return
             }
@@ -121,11 +124,13 @@ public final class WatchService: @unchecked Sendable {
         state.withLock { $0.watcher }?.stop()
         let wake = engine.storeFolder.appendingPathComponent(".watch")
         for folder in [wake, engine.storeFolder.appendingPathComponent(".watch-idle")] {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         // Saves are seen through the store's commits (see `start`). The WAL file is written
         // before a commit is whole, so its changes only make the commit check quick for a while.
-        let next = DirectoryWatcher(root: root, modifiedFilesIn: engine.storeFolder, wakeFolder: wake, coalescing: .zero)
+        let next = DirectoryWatcher(
+            root: root, modifiedFilesIn: engine.storeFolder, wakeFolder: wake, coalescing: .zero)
         let begin: Bool = state.withLock { state in
             guard !state.stopped else { return false }
             state.watcher = next
@@ -135,8 +140,11 @@ public final class WatchService: @unchecked Sendable {
         guard begin else { return }
         try next.start { [weak self] events in self?.handle(events) }
         if announce || attached {
-            logger.notice(attached ? "watching '\(root.path)' for store '\(engine.storeFolder.path)'"
-                : "sync is \(status.state.rawValue) for store '\(engine.storeFolder.path)': waiting for 'notes sync enable'")
+            logger.notice(
+                attached
+                    ? "watching '\(root.path)' for store '\(engine.storeFolder.path)'"
+                    : "sync is \(status.state.rawValue) for store '\(engine.storeFolder.path)': waiting for 'notes sync enable'"
+            )
         }
     }
 
@@ -208,7 +216,9 @@ public final class WatchService: @unchecked Sendable {
             guard !self.state.withLock({ $0.stopped }) else { return }
             do {
                 if let written = try SyncEngine(sameStoreAs: self.engine).writeBaselineIfDue() {
-                    logger.info("wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \(written.bytes) bytes")
+                    logger.info(
+                        "wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \(written.bytes) bytes"
+                    )
                 }
             } catch {
                 logger.error("cannot write a baseline: \(error)")
@@ -241,14 +251,18 @@ public final class WatchService: @unchecked Sendable {
 
     /// Names each device whose clock runs ahead, once, and again when it runs twice as far.
     private func announceClocks(_ clocksAhead: [UUID: TimeInterval]) {
-        for (device, ahead) in clocksAhead.sorted(by: { $0.key.uuidString.lowercased() < $1.key.uuidString.lowercased() }) {
+        for (device, ahead) in clocksAhead.sorted(by: {
+            $0.key.uuidString.lowercased() < $1.key.uuidString.lowercased()
+        }) {
             let isNews = state.withLock { state -> Bool in
                 if let announced = state.announcedClocks[device], ahead < 2 * announced { return false }
                 state.announcedClocks[device] = ahead
                 return true
             }
             if isNews {
-                logger.notice("the clock of device \(device.uuidString.lowercased()) runs \(ClockSkew.describe(ahead)) ahead of this one's; its changes apply as they are")
+                logger.notice(
+                    "the clock of device \(device.uuidString.lowercased()) runs \(ClockSkew.describe(ahead)) ahead of this one's; its changes apply as they are"
+                )
             }
         }
     }
@@ -265,10 +279,14 @@ public final class WatchService: @unchecked Sendable {
             if report.exportedLogs + report.importedLogs > 0 {
                 let (seconds, attoseconds) = (clock.now - start).components
                 let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
-                logger.info("exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes) in \(String(format: "%.2f ms", milliseconds))")
+                logger.info(
+                    "exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes) in \(String(format: "%.2f ms", milliseconds))"
+                )
             }
             if report.conflicts > 0 {
-                logger.notice("\(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; see 'notes conflicts'")
+                logger.notice(
+                    "\(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; see 'notes conflicts'"
+                )
             }
             for waiting in report.waiting { logger.debug("waiting: \(waiting.path): \(waiting.reason)") }
             announceClocks(report.clocksAhead)

@@ -60,9 +60,10 @@ public final class DirectoryWatcher: Sendable {
     ///   - coalescing: how long events arriving soon after a handler call gather before the next
     ///     one, at first; `.zero` delivers every event at once.
     ///   - longestCoalescing: how long they gather at most, while a burst goes on.
-    public init(root: URL, modifiedFilesIn: URL? = nil, wakeFolder: URL,
-                coalescing: Duration = .milliseconds(5), longestCoalescing: Duration = .milliseconds(250))
-    {
+    public init(
+        root: URL, modifiedFilesIn: URL? = nil, wakeFolder: URL,
+        coalescing: Duration = .milliseconds(5), longestCoalescing: Duration = .milliseconds(250)
+    ) {
         self.root = root
         self.modifiedFilesFolder = modifiedFilesIn
         self.wakeFolder = wakeFolder

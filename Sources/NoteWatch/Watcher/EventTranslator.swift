@@ -61,7 +61,9 @@ final class EventTranslator {
 
     /// Whether an event is the watcher's own wake-up write.
     func isWakeEvent(_ event: RawEvent) -> Bool {
-        guard event.name == WatchedFolders.wakeFileName, case let .folder(roles)? = table[event.watch] else { return false }
+        guard event.name == WatchedFolders.wakeFileName, case let .folder(roles)? = table[event.watch] else {
+            return false
+        }
         return roles.contains(.wake)
     }
 
@@ -126,7 +128,8 @@ final class EventTranslator {
         } else if event.isDirectory {
             if event.mask.contains(.create) || event.mask.contains(.movedTo) {
                 if let failure = arm(path, reportingFiles: true, into: &batch), !Self.isGone(failure) {
-                    report(.cannotWatch(path: folders.absolute(path), reason: WatchError.reason(forErrno: failure.code)))
+                    report(
+                        .cannotWatch(path: folders.absolute(path), reason: WatchError.reason(forErrno: failure.code)))
                 }
             }
         } else if !event.mask.isDisjoint(with: [.create, .closeWrite, .movedTo]) {

@@ -82,7 +82,9 @@ final class WatchLoop: Sendable {
     /// `longestCoalescing`, as long as events keep coming while it runs; a period that gathered
     /// nothing more sets it back to `coalescing`. A thousand files within a second make about
     /// ten batches; saves that each wait for the previous one to be seen wait `coalescing` at most.
-    private func loop(_ instance: InotifyInstance, _ translator: EventTranslator, _ handler: @Sendable ([WatchEvent]) -> Void) {
+    private func loop(
+        _ instance: InotifyInstance, _ translator: EventTranslator, _ handler: @Sendable ([WatchEvent]) -> Void
+    ) {
         let clock = ContinuousClock()
         var lastDelivery = clock.now
         var period = coalescing

@@ -19,9 +19,12 @@ final class SyncFloor {
         folder = try bench.makeFolder("floor-watched")
         saver = try RawSaver(folder: try bench.makeFolder("floor-store"), synchronous: .full)
         inotify = inotify_init1(Int32(IN_CLOEXEC))
-        guard inotify >= 0 else { throw BenchError.unexpected("inotify_init1 failed: " + String(cString: strerror(errno))) }
+        guard inotify >= 0 else {
+            throw BenchError.unexpected("inotify_init1 failed: " + String(cString: strerror(errno)))
+        }
         guard inotify_add_watch(inotify, folder.path, UInt32(IN_MOVED_TO)) >= 0 else {
-            throw BenchError.unexpected("inotify_add_watch on \(folder.path) failed: " + String(cString: strerror(errno)))
+            throw BenchError.unexpected(
+                "inotify_add_watch on \(folder.path) failed: " + String(cString: strerror(errno)))
         }
     }
 
@@ -43,7 +46,9 @@ final class SyncFloor {
         guard rename(temporary, final) == 0 else { throw BenchError.unexpected("cannot rename \(temporary)") }
         let read = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
         let elapsed = (clock.now - start).milliseconds
-        guard read > 0 else { throw BenchError.unexpected("reading the inotify event failed: " + String(cString: strerror(errno))) }
+        guard read > 0 else {
+            throw BenchError.unexpected("reading the inotify event failed: " + String(cString: strerror(errno)))
+        }
         unlink(final)
         return elapsed
     }

@@ -20,7 +20,8 @@ struct Ratio: Sendable, Encodable {
     ) {
         self.name = name
         if let paired, paired.numerator.count == paired.denominator.count, !paired.numerator.isEmpty {
-            let ratios = Measurement(name, unit: numerator.unit, samples: zip(paired.numerator, paired.denominator).map { $0 / $1 })
+            let ratios = Measurement(
+                name, unit: numerator.unit, samples: zip(paired.numerator, paired.denominator).map { $0 / $1 })
             value = ratios.median
             min = ratios.min
             max = ratios.max

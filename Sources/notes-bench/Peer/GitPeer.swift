@@ -76,7 +76,8 @@ struct GitPeer {
         let clone = folder.appendingPathComponent("joining-\(UUID().uuidString.prefix(8))")
         defer { try? FileManager.default.removeItem(at: clone) }
         let milliseconds = try git.run(["clone", "-q", "--no-local", origin.path, clone.path]).milliseconds
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: clone.appendingPathComponent("notes").path)) ?? []
+        let files =
+            (try? FileManager.default.contentsOfDirectory(atPath: clone.appendingPathComponent("notes").path)) ?? []
         let found = files.filter { $0.hasSuffix(".md") }.count
         guard found == count else {
             throw BenchError.unexpected("a clone of \(origin.path) holds \(found) note files, not \(count)")
@@ -86,7 +87,8 @@ struct GitPeer {
 
     /// Settings for every repository: no garbage collection or maintenance run by git itself.
     private static let housekeeping = [
-        (key: "gc.auto", value: "0"), (key: "maintenance.auto", value: "false"), (key: "receive.autogc", value: "false"),
+        (key: "gc.auto", value: "0"), (key: "maintenance.auto", value: "false"),
+        (key: "receive.autogc", value: "false"),
     ]
 
     /// Settings for a device: who commits, and no signing, which would need a key.

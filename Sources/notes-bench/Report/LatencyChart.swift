@@ -58,7 +58,8 @@ struct LatencyChart {
         for (index, distribution) in distributions.enumerated() {
             out += line(distribution.samples, color: Self.color(index), layout)
         }
-        out += "<rect x=\"\(layout.plotLeft)\" y=\"\(layout.plotTop)\" width=\"\(layout.plotWidth)\" "
+        out +=
+            "<rect x=\"\(layout.plotLeft)\" y=\"\(layout.plotTop)\" width=\"\(layout.plotWidth)\" "
             + "height=\"\(layout.plotHeight)\" fill=\"none\" stroke=\"#808080\"/>\n"
         out += markerLines(layout)
         for (index, distribution) in distributions.enumerated() {
@@ -141,13 +142,16 @@ extension LatencyChart {
         var out = ""
         for tick in levels {
             let y = decimal(layout.y(level: tick.level))
-            out += "<line x1=\"\(layout.plotLeft)\" y1=\"\(y)\" x2=\"\(layout.plotRight)\" y2=\"\(y)\" "
+            out +=
+                "<line x1=\"\(layout.plotLeft)\" y1=\"\(y)\" x2=\"\(layout.plotRight)\" y2=\"\(y)\" "
                 + "stroke=\"\(tick.strong ? "#A8A8A8" : "#E0E0E0")\"/>\n"
-            out += "<text x=\"\(layout.plotLeft - 6)\" y=\"\(decimal(layout.y(level: tick.level) + 4))\" "
+            out +=
+                "<text x=\"\(layout.plotLeft - 6)\" y=\"\(decimal(layout.y(level: tick.level) + 4))\" "
                 + "text-anchor=\"end\" font-size=\"11\"\(tick.strong ? " font-weight=\"bold\"" : "")>\(tick.label)</text>\n"
         }
         let middle = layout.plotTop + layout.plotHeight / 2
-        out += "<text transform=\"translate(16 \(middle)) rotate(-90)\" text-anchor=\"middle\">"
+        out +=
+            "<text transform=\"translate(16 \(middle)) rotate(-90)\" text-anchor=\"middle\">"
             + "share of \(escaped(sampleName)) at or below x</text>\n"
         return out
     }
@@ -157,17 +161,21 @@ extension LatencyChart {
         let decadeWidth = Double(layout.plotWidth) / Double(layout.highDecade - layout.lowDecade)
         for decade in layout.lowDecade...layout.highDecade {
             let x = layout.x(pow(10, Double(decade)))
-            out += "<line x1=\"\(decimal(x))\" y1=\"\(layout.plotTop)\" x2=\"\(decimal(x))\" y2=\"\(layout.plotBottom)\" "
+            out +=
+                "<line x1=\"\(decimal(x))\" y1=\"\(layout.plotTop)\" x2=\"\(decimal(x))\" y2=\"\(layout.plotBottom)\" "
                 + "stroke=\"#E0E0E0\"/>\n"
-            out += "<text x=\"\(decimal(x))\" y=\"\(layout.plotBottom + 16)\" text-anchor=\"middle\" font-size=\"11\">"
+            out +=
+                "<text x=\"\(decimal(x))\" y=\"\(layout.plotBottom + 16)\" text-anchor=\"middle\" font-size=\"11\">"
                 + "\(Self.decadeLabel(decade))</text>\n"
             guard decade < layout.highDecade, decadeWidth >= 40 else { continue }
             for step in 2...9 {
                 let x = decimal(layout.x(Double(step) * pow(10, Double(decade))))
-                out += "<line x1=\"\(x)\" y1=\"\(layout.plotTop)\" x2=\"\(x)\" y2=\"\(layout.plotBottom)\" stroke=\"#F2F2F2\"/>\n"
+                out +=
+                    "<line x1=\"\(x)\" y1=\"\(layout.plotTop)\" x2=\"\(x)\" y2=\"\(layout.plotBottom)\" stroke=\"#F2F2F2\"/>\n"
             }
         }
-        out += "<text x=\"\(layout.plotLeft + layout.plotWidth / 2)\" y=\"\(layout.plotBottom + 36)\" "
+        out +=
+            "<text x=\"\(layout.plotLeft + layout.plotWidth / 2)\" y=\"\(layout.plotBottom + 36)\" "
             + "text-anchor=\"middle\">x: latency (log scale)</text>\n"
         return out
     }
@@ -226,7 +234,8 @@ extension LatencyChart {
         var taken: [[ClosedRange<Double>]] = []
         for marker in markers.sorted(by: { $0.milliseconds < $1.milliseconds }) where marker.milliseconds.isFinite {
             let x = layout.x(marker.milliseconds)
-            out += "<line x1=\"\(decimal(x))\" y1=\"\(layout.plotTop)\" x2=\"\(decimal(x))\" y2=\"\(layout.plotBottom)\" "
+            out +=
+                "<line x1=\"\(decimal(x))\" y1=\"\(layout.plotTop)\" x2=\"\(decimal(x))\" y2=\"\(layout.plotBottom)\" "
                 + "stroke=\"#404040\" stroke-width=\"1.2\" stroke-dasharray=\"6 4\"/>\n"
             let width = 6.6 * Double(marker.label.count)
             let onRight = x + 4 + width <= Double(layout.plotRight)
@@ -234,9 +243,11 @@ extension LatencyChart {
             let row = taken.firstIndex { !$0.contains { $0.overlaps(span) } } ?? taken.count
             if row == taken.count { taken.append([]) }
             taken[row].append(span)
-            let text = "x=\"\(decimal(onRight ? x + 4 : x - 4))\" y=\"\(layout.plotTop + 14 + 15 * row)\" "
+            let text =
+                "x=\"\(decimal(onRight ? x + 4 : x - 4))\" y=\"\(layout.plotTop + 14 + 15 * row)\" "
                 + "text-anchor=\"\(onRight ? "start" : "end")\" font-size=\"11\""
-            out += "<text \(text) fill=\"white\" stroke=\"white\" stroke-width=\"4\" stroke-linejoin=\"round\">"
+            out +=
+                "<text \(text) fill=\"white\" stroke=\"white\" stroke-width=\"4\" stroke-linejoin=\"round\">"
                 + "\(escaped(marker.label))</text>\n"
             out += "<text \(text) fill=\"#202020\">\(escaped(marker.label))</text>\n"
         }
@@ -252,7 +263,8 @@ extension LatencyChart {
         var summary = "no samples"
         if !samples.isEmpty {
             let measurement = Measurement(label, unit: .milliseconds, samples: samples)
-            summary = "p50 \(Self.milliseconds(measurement.median)) ms · p99 \(Self.milliseconds(measurement.p99)) ms"
+            summary =
+                "p50 \(Self.milliseconds(measurement.median)) ms · p99 \(Self.milliseconds(measurement.p99)) ms"
                 + " · max \(Self.milliseconds(measurement.max)) ms"
         }
         return "<line x1=\"\(layout.plotLeft)\" y1=\"\(y - 4)\" x2=\"\(layout.plotLeft + 24)\" y2=\"\(y - 4)\" "

@@ -24,15 +24,22 @@ enum ReportPrinter {
             out += "  " + scenario.parameters.map { "\($0.name): \($0.value)" }.joined(separator: " · ") + "\n"
         }
         if !scenario.measurements.isEmpty {
-            let rows = [["measurement", "median", "min – max", "p99", "n"]]
+            let rows =
+                [["measurement", "median", "min – max", "p99", "n"]]
                 + scenario.measurements.map { m in
-                    [m.name, format(m.median, m.unit), format(m.min, m.unit, unit: false) + " – " + format(m.max, m.unit),
-                     format(m.p99, m.unit), String(m.count)]
+                    [
+                        m.name, format(m.median, m.unit),
+                        format(m.min, m.unit, unit: false) + " – " + format(m.max, m.unit),
+                        format(m.p99, m.unit), String(m.count),
+                    ]
                 }
             out += table(rows, rightAligned: [1, 2, 3, 4])
         }
         for ratio in scenario.ratios {
-            let range = ratio.min.flatMap { min in ratio.max.map { "  (median of pairs; pairs \(ratioText(min)) – \(ratioText($0)))" } } ?? ""
+            let range =
+                ratio.min.flatMap { min in
+                    ratio.max.map { "  (median of pairs; pairs \(ratioText(min)) – \(ratioText($0)))" }
+                } ?? ""
             out += "  ratio   \(ratio.name): \(ratioText(ratio.value))\(range)\n"
         }
         for fact in scenario.facts {
@@ -83,10 +90,11 @@ enum ReportPrinter {
     private static func table(_ rows: [[String]], rightAligned: Set<Int>) -> String {
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            "  " + row.enumerated().map { column, cell in
-                let pad = String(repeating: " ", count: widths[column] - cell.count)
-                return rightAligned.contains(column) ? pad + cell : cell + pad
-            }.joined(separator: "   ") + "\n"
+            "  "
+                + row.enumerated().map { column, cell in
+                    let pad = String(repeating: " ", count: widths[column] - cell.count)
+                    return rightAligned.contains(column) ? pad + cell : cell + pad
+                }.joined(separator: "   ") + "\n"
         }.joined()
     }
 }

@@ -29,14 +29,18 @@ final class BackgroundProcess {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errorFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let program = ProcessRunner.thisProgram.path
-        let argv = ([program] + MemoryProbe.arguments(report: probeReport, executable: executable, arguments)).map { strdup($0) }
+        let argv = ([program] + MemoryProbe.arguments(report: probeReport, executable: executable, arguments)).map {
+            strdup($0)
+        }
         let envp = ProcessRunner.inheritedEnvironment.map { strdup("\($0.key)=\($0.value)") }
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = ProcessRunner.withCleanSignals { posix_spawn(&pid, program, &actions, $0, argv + [nil], envp + [nil]) }
+        let spawned = ProcessRunner.withCleanSignals {
+            posix_spawn(&pid, program, &actions, $0, argv + [nil], envp + [nil])
+        }
         guard spawned == 0 else {
             throw BenchError.process(label, "cannot start: " + String(cString: strerror(spawned)))
         }
@@ -60,7 +64,9 @@ final class BackgroundProcess {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
                 reaped = true
-                throw BenchError.process(label, "exited with status \(ProcessRunner.exitCode(status)) before saying '\(text)': \(errorOutput)")
+                throw BenchError.process(
+                    label,
+                    "exited with status \(ProcessRunner.exitCode(status)) before saying '\(text)': \(errorOutput)")
             }
             usleep(1000)
         }

@@ -24,7 +24,9 @@ enum MemoryProbe {
         init?(reportFile: String) {
             guard let text = try? String(contentsOfFile: reportFile, encoding: .utf8) else { return nil }
             let fields = text.split(separator: " ")
-            guard fields.count == 2, let kibibytes = Int(fields[0]), let milliseconds = Double(fields[1]) else { return nil }
+            guard fields.count == 2, let kibibytes = Int(fields[0]), let milliseconds = Double(fields[1]) else {
+                return nil
+            }
             peakMemoryBytes = kibibytes * 1024
             self.milliseconds = milliseconds
         }
@@ -54,7 +56,8 @@ enum MemoryProbe {
         let start = clock.now
         let spawned = ProcessRunner.withCleanSignals { posix_spawn(&pid, program[0], nil, $0, argv + [nil], environ) }
         guard spawned == 0 else {
-            FileHandle.standardError.write(Data("notes-bench: cannot start \(program[0]): \(String(cString: strerror(spawned)))\n".utf8))
+            FileHandle.standardError.write(
+                Data("notes-bench: cannot start \(program[0]): \(String(cString: strerror(spawned)))\n".utf8))
             return 127
         }
         child = pid

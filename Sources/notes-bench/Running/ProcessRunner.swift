@@ -37,7 +37,8 @@ struct ProcessRunner {
     func run(_ arguments: [String], capturingOutput: Bool = false, measuringMemory: Bool = false) throws -> Run {
         let probeReport = scratch.appendingPathComponent("probe-report").path
         let program = measuringMemory ? ProcessRunner.thisProgram : executable
-        let programArguments = measuringMemory ? MemoryProbe.arguments(report: probeReport, executable: executable, arguments) : arguments
+        let programArguments =
+            measuringMemory ? MemoryProbe.arguments(report: probeReport, executable: executable, arguments) : arguments
         let outPath = capturingOutput ? scratch.appendingPathComponent("stdout").path : "/dev/null"
         let errPath = scratch.appendingPathComponent("stderr").path
         var actions = posix_spawn_file_actions_t()
@@ -58,9 +59,12 @@ struct ProcessRunner {
         var usage = rusage()
         let clock = ContinuousClock()
         let start = clock.now
-        let spawned = Self.withCleanSignals { posix_spawn(&pid, program.path, &actions, $0, argv + [nil], envp + [nil]) }
+        let spawned = Self.withCleanSignals {
+            posix_spawn(&pid, program.path, &actions, $0, argv + [nil], envp + [nil])
+        }
         guard spawned == 0 else {
-            throw BenchError.process(executable.lastPathComponent, "cannot start: " + String(cString: strerror(spawned)))
+            throw BenchError.process(
+                executable.lastPathComponent, "cannot start: " + String(cString: strerror(spawned)))
         }
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let elapsed = (clock.now - start).milliseconds
@@ -73,11 +77,14 @@ struct ProcessRunner {
                 "exit status \(code): " + message.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let output = capturingOutput ? (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "" : ""
-        guard measuringMemory else { return Run(milliseconds: elapsed, status: code, output: output, peakMemoryBytes: nil) }
+        guard measuringMemory else {
+            return Run(milliseconds: elapsed, status: code, output: output, peakMemoryBytes: nil)
+        }
         guard let finding = MemoryProbe.Finding(reportFile: probeReport) else {
             throw BenchError.unexpected("the memory probe of \(executable.lastPathComponent) left no report")
         }
-        return Run(milliseconds: finding.milliseconds, status: code, output: output, peakMemoryBytes: finding.peakMemoryBytes)
+        return Run(
+            milliseconds: finding.milliseconds, status: code, output: output, peakMemoryBytes: finding.peakMemoryBytes)
     }
 
     /// The exit status from a wait status, or 128 + the signal that ended the process.
@@ -87,8 +94,9 @@ struct ProcessRunner {
     }
 
     /// This very program, which serves as the memory probe.
-    static let thisProgram = URL(fileURLWithPath:
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    static let thisProgram = URL(
+        fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0])
 
     /// This process's environment, less `NOTES_STORE`: every run names its store.
     static let inheritedEnvironment: [String: String] = ProcessInfo.processInfo.environment

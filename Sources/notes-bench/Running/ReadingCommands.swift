@@ -22,7 +22,9 @@ enum ReadingCommands {
 
     /// Adds ``japaneseLine`` to every hundredth note, for the search of the trigram index.
     static func addJapanese(to library: inout NoteLibrary) {
-        for index in stride(from: 50, to: library.notes.count, by: 100) { library.notes[index].body += "\n" + japaneseLine }
+        for index in stride(from: 50, to: library.notes.count, by: 100) {
+            library.notes[index].body += "\n" + japaneseLine
+        }
     }
 
     /// A phrase to search for: the first two words of the body of the library's eighth note.
@@ -60,7 +62,9 @@ enum ReadingCommands {
                 name: "notes ls <collection>",
                 arguments: storeArguments + ["ls", library.path(ofCollection: collection)],
                 check: expectLines(library.itemCount(inCollection: collection), "notes ls <collection>")),
-            Command(name: "notes ls", arguments: storeArguments + ["ls"], check: expectLines(library.topLevelCount, "notes ls")),
+            Command(
+                name: "notes ls", arguments: storeArguments + ["ls"],
+                check: expectLines(library.topLevelCount, "notes ls")),
             Command(
                 name: "notes search <word>",
                 arguments: storeArguments + ["search", TextGenerator.markedWord],
@@ -77,27 +81,37 @@ enum ReadingCommands {
                 budget: ListingScenario.longNoteSearchBudgetMilliseconds,
                 check: { output in
                     let lines = output.split(separator: "\n").count
-                    guard lines > 0, lines % 2 == 0 else { throw BenchError.unexpected("notes search \"<phrase>\" printed \(lines) lines") }
+                    guard lines > 0, lines % 2 == 0 else {
+                        throw BenchError.unexpected("notes search \"<phrase>\" printed \(lines) lines")
+                    }
                 }),
             Command(
                 name: "notes search <word> in:<collection> modified:>30d (filtered)",
-                arguments: storeArguments + ["search", TextGenerator.markedWord, "in:\"\(library.path(ofCollection: collection))\"", "modified:>30d"],
+                arguments: storeArguments + [
+                    "search", TextGenerator.markedWord, "in:\"\(library.path(ofCollection: collection))\"",
+                    "modified:>30d",
+                ],
                 budget: ListingScenario.longNoteSearchBudgetMilliseconds,
                 check: { output in
-                    guard output.split(separator: "\n").count % 2 == 0 else { throw BenchError.unexpected("the filtered search printed an odd count of lines") }
+                    guard output.split(separator: "\n").count % 2 == 0 else {
+                        throw BenchError.unexpected("the filtered search printed an odd count of lines")
+                    }
                 }),
             Command(
                 name: "notes search <Japanese> (trigram index)",
                 arguments: storeArguments + ["search", japaneseTerm],
                 budget: ListingScenario.longNoteSearchBudgetMilliseconds,
-                check: expectLines(2 * min(library.notes.count { $0.body.contains(japaneseTerm) }, 20), "notes search <Japanese>")),
+                check: expectLines(
+                    2 * min(library.notes.count { $0.body.contains(japaneseTerm) }, 20), "notes search <Japanese>")),
         ]
     }
 
     /// Runs every command once untimed (to warm the page cache, check its output and take its
     /// peak memory), then in rounds, each round starting one command later than the one
     /// before. Returns each command's times in milliseconds, and its peak memory in MiB.
-    static func measure(_ commands: [Command], rounds: Int, bench: Workbench) throws -> (samples: [[Double]], memory: [Double]) {
+    static func measure(_ commands: [Command], rounds: Int, bench: Workbench) throws -> (
+        samples: [[Double]], memory: [Double]
+    ) {
         let notes = try bench.notes()
         var memory: [Double] = []
         for command in commands {

@@ -32,11 +32,16 @@ struct BigFileScenario: Scenario {
             try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
             func run(_ store: String, _ arguments: [String], memory: Bool = false) throws -> ProcessRunner.Run {
                 let result = try notes.run(
-                    ["--store", folder.appendingPathComponent("\(label)-\(store)").path] + arguments, measuringMemory: memory)
-                guard result.status == 0 else { throw BenchError.unexpected("notes \(arguments.first ?? "") exited with \(result.status)") }
+                    ["--store", folder.appendingPathComponent("\(label)-\(store)").path] + arguments,
+                    measuringMemory: memory)
+                guard result.status == 0 else {
+                    throw BenchError.unexpected("notes \(arguments.first ?? "") exited with \(result.status)")
+                }
                 return result
             }
-            let enable = ["sync", "enable", "--cloud", cloud.path, "--passphrase-file", passphrase.path, "--device-name"]
+            let enable = [
+                "sync", "enable", "--cloud", cloud.path, "--passphrase-file", passphrase.path, "--device-name",
+            ]
             try run("a", enable + ["a"] + (encrypted ? ["--encrypt"] : []))
             try run("b", enable + ["b"])
             try run("a", ["add", "Recording"])
@@ -45,25 +50,33 @@ struct BigFileScenario: Scenario {
             let export = try run("a", ["sync", "now"], memory: true)
             let importing = try run("b", ["sync", "now"], memory: true)
             let store = try Store(folder: folder.appendingPathComponent("\(label)-b"))
-            guard let note = try store.fetch(ItemRequest()).first, let attached = try store.attachments(of: note.id).first,
+            guard let note = try store.fetch(ItemRequest()).first,
+                let attached = try store.attachments(of: note.id).first,
                 attached.bytes == Int64(megabytes) << 20, store.hasBytes(of: attached)
             else { throw BenchError.unexpected("device B does not hold the file (\(label) container)") }
-            for (name, run) in [("notes attach", attach), ("A's notes sync now", export), ("B's notes sync now", importing)] {
+            for (name, run) in [
+                ("notes attach", attach), ("A's notes sync now", export), ("B's notes sync now", importing),
+            ] {
                 let peak = run.peakMemoryBytes ?? 0
                 peaks.append(("\(name), \(label)", peak))
                 report.measurements += [
                     Measurement("\(name), \(label) container", unit: .milliseconds, samples: [run.milliseconds]),
                     Measurement("\(name), \(label) container: peak memory", unit: .bytes, samples: [Double(peak)]),
                 ]
-                report.facts.append(Fact(
-                    "\(name), \(label) container", "\(String(format: "%.0f ms", run.milliseconds)), peak "
-                        + ReportPrinter.format(Double(peak) / 1_048_576, .mebibytes)))
+                report.facts.append(
+                    Fact(
+                        "\(name), \(label) container",
+                        "\(String(format: "%.0f ms", run.milliseconds)), peak "
+                            + ReportPrinter.format(Double(peak) / 1_048_576, .mebibytes)))
             }
         }
         let worst = peaks.max { $0.1 < $1.1 }
-        report.targets.append(TargetCheck(
-            name: "memory stays bounded (every command's peak under 64 MiB)", met: (worst?.1 ?? 0) < Self.memoryTarget,
-            detail: "at most " + ReportPrinter.format(Double(worst?.1 ?? 0) / 1_048_576, .mebibytes) + " (\(worst?.0 ?? "-"))"))
+        report.targets.append(
+            TargetCheck(
+                name: "memory stays bounded (every command's peak under 64 MiB)",
+                met: (worst?.1 ?? 0) < Self.memoryTarget,
+                detail: "at most " + ReportPrinter.format(Double(worst?.1 ?? 0) / 1_048_576, .mebibytes)
+                    + " (\(worst?.0 ?? "-"))"))
         return report
     }
 

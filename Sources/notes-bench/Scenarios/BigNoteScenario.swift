@@ -33,7 +33,8 @@ struct BigNoteScenario: Scenario {
         let file = folder.appendingPathComponent("body.txt")
         try Data(lines.joined().utf8).write(to: file)
         let size = lines.reduce(0) { $0 + $1.utf8.count }
-        bench.progress("big-note: a note of \(ReportPrinter.format(Double(size), .bytes)), then \(edits) one-line edits")
+        bench.progress(
+            "big-note: a note of \(ReportPrinter.format(Double(size), .bytes)), then \(edits) one-line edits")
         try run("a", ["add", "Big", "--body-file", file.path])
         try run("a", ["sync", "now"])
         try run("b", ["sync", "now"])
@@ -55,12 +56,17 @@ struct BigNoteScenario: Scenario {
         let cloudBytes = Self.files(in: cloud).values.reduce(0, +)
         bench.progress("big-note: a new device joins after \(edits) edits")
         let join = try run("c", enable + ["c"], memory: true)
-        let body = try Store(folder: folder.appendingPathComponent("c")).fetch(ItemRequest(includesBodies: true)).first?.body
-        guard body == lines.joined() else { throw BenchError.unexpected("the new device does not hold the edited note") }
+        let body = try Store(folder: folder.appendingPathComponent("c")).fetch(ItemRequest(includesBodies: true)).first?
+            .body
+        guard body == lines.joined() else {
+            throw BenchError.unexpected("the new device does not hold the edited note")
+        }
 
-        let save = Measurement("notes edit --body-file (one line of the note changed)", unit: .milliseconds, samples: saves)
+        let save = Measurement(
+            "notes edit --body-file (one line of the note changed)", unit: .milliseconds, samples: saves)
         let export = Measurement("A's notes sync now (the export of the edit)", unit: .milliseconds, samples: exports)
-        let importing = Measurement("B's notes sync now (the import of the edit)", unit: .milliseconds, samples: imports)
+        let importing = Measurement(
+            "B's notes sync now (the import of the edit)", unit: .milliseconds, samples: imports)
         let bytes = Measurement("log bytes per edit", unit: .bytes, samples: logBytes)
         report.measurements += [save, export, importing, bytes]
         report.facts += [
@@ -70,12 +76,21 @@ struct BigNoteScenario: Scenario {
             Fact("its peak memory", ReportPrinter.format(Double(join.peakMemoryBytes ?? 0), .bytes)),
         ]
         report.targets += [
-            TargetCheck(name: "a one-line edit saves in under 0.5 s", met: save.median < 500, detail: String(format: "median %.0f ms", save.median)),
-            TargetCheck(name: "its log grows with the edit (under 64 KB)", met: bytes.percentile(100) < 65_536,
+            TargetCheck(
+                name: "a one-line edit saves in under 0.5 s", met: save.median < 500,
+                detail: String(format: "median %.0f ms", save.median)),
+            TargetCheck(
+                name: "its log grows with the edit (under 64 KB)", met: bytes.percentile(100) < 65_536,
                 detail: String(format: "at most %.0f bytes", bytes.percentile(100))),
-            TargetCheck(name: "another device imports it in under 0.5 s", met: importing.median < 500, detail: String(format: "median %.0f ms", importing.median)),
-            TargetCheck(name: "the cloud stays under 50 MB", met: cloudBytes < 50 << 20, detail: ReportPrinter.format(Double(cloudBytes), .bytes)),
-            TargetCheck(name: "a new device joins in under 5 s", met: join.milliseconds < 5_000, detail: String(format: "%.0f ms", join.milliseconds)),
+            TargetCheck(
+                name: "another device imports it in under 0.5 s", met: importing.median < 500,
+                detail: String(format: "median %.0f ms", importing.median)),
+            TargetCheck(
+                name: "the cloud stays under 50 MB", met: cloudBytes < 50 << 20,
+                detail: ReportPrinter.format(Double(cloudBytes), .bytes)),
+            TargetCheck(
+                name: "a new device joins in under 5 s", met: join.milliseconds < 5_000,
+                detail: String(format: "%.0f ms", join.milliseconds)),
         ]
         return report
     }
@@ -83,9 +98,14 @@ struct BigNoteScenario: Scenario {
     /// The regular files under `folder`, by path, with their sizes.
     static func files(in folder: URL) -> [String: Int] {
         var sizes: [String: Int] = [:]
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey]) else { return [:] }
+        guard
+            let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+        else { return [:] }
         for case let url as URL in walker {
-            guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]), values.isRegularFile == true else { continue }
+            guard let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey]),
+                values.isRegularFile == true
+            else { continue }
             sizes[url.path] = values.fileSize ?? 0
         }
         return sizes

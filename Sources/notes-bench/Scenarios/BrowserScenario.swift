@@ -31,7 +31,8 @@ struct BrowserScenario: Scenario {
         let ids = try library.saveCollections(to: store)
         try library.saveNotes(to: store, collectionIDs: ids)
 
-        let terminal = try TerminalRun(notes: try bench.notes().executable, store: folder, scratch: try bench.makeFolder("browser-terminal"))
+        let terminal = try TerminalRun(
+            notes: try bench.notes().executable, store: folder, scratch: try bench.makeFolder("browser-terminal"))
         defer { terminal.quit() }
         let startup = try Stopwatch.milliseconds { try terminal.waitFor("? help", within: 60) }
         bench.progress("browser: \(saves) saves by another process while it is open")
@@ -45,16 +46,22 @@ struct BrowserScenario: Scenario {
             samples.append(saved.duration(to: clock.now).milliseconds)
         }
         let memory = terminal.peakMemoryMebibytes()
-        let latency = Measurement("a save by another process to the new row on the screen", unit: .milliseconds, samples: samples)
+        let latency = Measurement(
+            "a save by another process to the new row on the screen", unit: .milliseconds, samples: samples)
         report.measurements = [latency]
-        if let memory { report.measurements.append(Measurement("browser's peak resident memory", unit: .mebibytes, samples: [memory])) }
+        if let memory {
+            report.measurements.append(
+                Measurement("browser's peak resident memory", unit: .mebibytes, samples: [memory]))
+        }
         report.facts = [Fact("first screen drawn", String(format: "%.0f ms", startup))]
         let met = latency.median < Self.budgetMilliseconds
-        report.targets.append(TargetCheck(
-            name: "a change shows within \(Int(Self.budgetMilliseconds)) ms",
-            met: met,
-            detail: "median \(ReportPrinter.format(latency.median, .milliseconds)), p99 \(ReportPrinter.format(latency.p99, .milliseconds))"
-                + (noteCount < 100_000 ? " (\(noteCount) notes, not 100,000)" : "")))
+        report.targets.append(
+            TargetCheck(
+                name: "a change shows within \(Int(Self.budgetMilliseconds)) ms",
+                met: met,
+                detail:
+                    "median \(ReportPrinter.format(latency.median, .milliseconds)), p99 \(ReportPrinter.format(latency.p99, .milliseconds))"
+                    + (noteCount < 100_000 ? " (\(noteCount) notes, not 100,000)" : "")))
         return report
     }
 }
@@ -69,9 +76,13 @@ private final class TerminalRun {
 
     init(notes: URL, store: URL, scratch: URL) throws {
         socket = scratch.appendingPathComponent("tmux.socket").path
-        let command = "exec env -i PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 HOME='\(scratch.path)' '\(notes.path)' --store '\(store.path)' browse"
-        try Self.tmux(socket, ["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", command], capturing: false)
-        pid = Int32(try Self.tmux(socket, ["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines))
+        let command =
+            "exec env -i PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 HOME='\(scratch.path)' '\(notes.path)' --store '\(store.path)' browse"
+        try Self.tmux(
+            socket, ["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", command], capturing: false)
+        pid = Int32(
+            try Self.tmux(socket, ["display-message", "-p", "#{pane_pid}"]).trimmingCharacters(
+                in: .whitespacesAndNewlines))
     }
 
     /// Waits until the screen shows `text`.

@@ -16,7 +16,8 @@ struct CatchUpScenario: Scenario {
         let sizes = bench.sizes
         var report = ScenarioReport(name: "catch-up")
         report.parameters = [
-            Fact("histories", sizes.catchUpNotes.map { ReportPrinter.grouped($0) }.joined(separator: " and ") + " notes"),
+            Fact(
+                "histories", sizes.catchUpNotes.map { ReportPrinter.grouped($0) }.joined(separator: " and ") + " notes"),
             Fact("repetitions", sizes.catchUpRepetitions),
         ]
         var joins: [Int: Measurement] = [:]
@@ -32,7 +33,9 @@ struct CatchUpScenario: Scenario {
     /// A history of `count` notes each edited ``BenchSizes/catchUpEdits`` times (a line added
     /// to its body each time, one save per round), pushed, then written into a baseline that
     /// new devices join from, against the join from the plain history's baseline.
-    private func measureEdited(notes count: Int, plain: Measurement, bench: Workbench, report: inout ScenarioReport) throws {
+    private func measureEdited(notes count: Int, plain: Measurement, bench: Workbench, report: inout ScenarioReport)
+        throws
+    {
         let label = "\(ReportPrinter.grouped(count)) notes edited \(bench.sizes.catchUpEdits) times"
         bench.progress("catch-up: building a history of \(label)")
         let library = NoteLibrary(notes: count, collections: bench.sizes.collections, seed: 78)
@@ -51,26 +54,44 @@ struct CatchUpScenario: Scenario {
         try rig.enable(deviceA, name: "A")
         let expected = try ArrivalProbe(store: deviceA).noteSummary()
         let compact = try rig.compact(deviceA)
-        report.measurements.append(Measurement("\(label): notes sync compact on A", unit: .seconds, samples: [compact.milliseconds / 1000]))
+        report.measurements.append(
+            Measurement("\(label): notes sync compact on A", unit: .seconds, samples: [compact.milliseconds / 1000]))
         var seconds: [Double] = []
         for repetition in 0..<bench.sizes.catchUpRepetitions {
-            bench.progress("catch-up: \(label) from the baseline, repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)")
+            bench.progress(
+                "catch-up: \(label) from the baseline, repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)"
+            )
             let device = try rig.makeDevice("edited-new-\(repetition)")
             let joined = try rig.enable(device, name: "new \(repetition)")
-            guard joined.process.output.contains("started from the baseline"), try ArrivalProbe(store: device).noteSummary() == expected else {
-                throw BenchError.unexpected("the new device did not join the edited history from the baseline: \(joined.process.output)")
+            guard joined.process.output.contains("started from the baseline"),
+                try ArrivalProbe(store: device).noteSummary() == expected
+            else {
+                throw BenchError.unexpected(
+                    "the new device did not join the edited history from the baseline: \(joined.process.output)")
             }
             seconds.append(joined.milliseconds / 1000)
             bench.removeFolder(device)
         }
-        let joined = Measurement("\(label): notes sync enable on a new device, from the baseline", unit: .seconds, samples: seconds)
+        let joined = Measurement(
+            "\(label): notes sync enable on a new device, from the baseline", unit: .seconds, samples: seconds)
         report.measurements.append(joined)
-        report.facts.append(Fact("\(label): the baseline", ReportPrinter.format(Double(Self.bytes(of: rig.cloud.appendingPathComponent(
-            "NoteCollector/baselines"))) / 1_048_576, .mebibytes)))
-        report.ratios.append(Ratio("\(label) / without edits, joining from the baseline (medians)", joined, over: plain))
-        report.targets.append(TargetCheck(
-            name: "\(label): joining within 1.5 times the join without edits", met: joined.median <= 1.5 * plain.median,
-            detail: "\(ReportPrinter.format(joined.median, .seconds)) against \(ReportPrinter.format(plain.median, .seconds)) at the median"))
+        report.facts.append(
+            Fact(
+                "\(label): the baseline",
+                ReportPrinter.format(
+                    Double(
+                        Self.bytes(
+                            of: rig.cloud.appendingPathComponent(
+                                "NoteCollector/baselines"))) / 1_048_576, .mebibytes)))
+        report.ratios.append(
+            Ratio("\(label) / without edits, joining from the baseline (medians)", joined, over: plain))
+        report.targets.append(
+            TargetCheck(
+                name: "\(label): joining within 1.5 times the join without edits",
+                met: joined.median <= 1.5 * plain.median,
+                detail:
+                    "\(ReportPrinter.format(joined.median, .seconds)) against \(ReportPrinter.format(plain.median, .seconds)) at the median"
+            ))
     }
 
     /// Returns the joins from the baseline.
@@ -87,40 +108,70 @@ struct CatchUpScenario: Scenario {
         let peer = try GitPeer(folder: try bench.makeFolder("catch-up-git-\(count)"), bench: bench)
         try peer.seed(notes: library.notes.map { (name: $0.name, body: $0.body) })
         let logs = try FileManager.default.subpathsOfDirectory(atPath: rig.cloud.path).filter { $0.hasSuffix(".log") }
-        report.facts.append(Fact("\(label) notes: the history", "\(ReportPrinter.grouped(pushed.exportedLogs)) logs, "
-            + ReportPrinter.format(Double(Self.bytes(of: rig.cloud)) / 1_048_576, .mebibytes) + " in \(logs.count) log files"))
+        report.facts.append(
+            Fact(
+                "\(label) notes: the history",
+                "\(ReportPrinter.grouped(pushed.exportedLogs)) logs, "
+                    + ReportPrinter.format(Double(Self.bytes(of: rig.cloud)) / 1_048_576, .mebibytes)
+                    + " in \(logs.count) log files"))
 
         // First by the logs alone, then from a baseline that A writes.
-        let replayed = try joinRepeatedly(label: label, rig: rig, expected: expected, peer: peer, count: count, bench: bench)
+        let replayed = try joinRepeatedly(
+            label: label, rig: rig, expected: expected, peer: peer, count: count, bench: bench)
         bench.progress("catch-up: \(label) notes, A writes a baseline")
         let compact = try rig.compact(deviceA)
-        report.measurements.append(Measurement("\(label) notes: notes sync compact on A", unit: .seconds, samples: [compact.milliseconds / 1000]))
-        report.facts.append(Fact("\(label) notes: the baseline", ReportPrinter.format(Double(Self.bytes(of: rig.cloud.appendingPathComponent(
-            "NoteCollector/baselines"))) / 1_048_576, .mebibytes) + " (the store holding the notes: "
-            + ReportPrinter.format(Double(Self.bytes(of: deviceA)) / 1_048_576, .mebibytes) + ")"))
+        report.measurements.append(
+            Measurement(
+                "\(label) notes: notes sync compact on A", unit: .seconds, samples: [compact.milliseconds / 1000]))
+        report.facts.append(
+            Fact(
+                "\(label) notes: the baseline",
+                ReportPrinter.format(
+                    Double(
+                        Self.bytes(
+                            of: rig.cloud.appendingPathComponent(
+                                "NoteCollector/baselines"))) / 1_048_576, .mebibytes)
+                    + " (the store holding the notes: "
+                    + ReportPrinter.format(Double(Self.bytes(of: deviceA)) / 1_048_576, .mebibytes) + ")"))
         let fromBaseline = try joinRepeatedly(
             label: label, rig: rig, expected: expected, peer: peer, count: count, bench: bench, fromBaseline: true)
-        let replay = Measurement("\(label) notes: notes sync enable on a new device, by the logs", unit: .seconds, samples: replayed.notes)
-        let joined = Measurement("\(label) notes: notes sync enable on a new device, from the baseline", unit: .seconds, samples: fromBaseline.notes)
-        let cloned = Measurement("\(label) notes: git clone of the Markdown files", unit: .seconds, samples: replayed.git + fromBaseline.git)
+        let replay = Measurement(
+            "\(label) notes: notes sync enable on a new device, by the logs", unit: .seconds, samples: replayed.notes)
+        let joined = Measurement(
+            "\(label) notes: notes sync enable on a new device, from the baseline", unit: .seconds,
+            samples: fromBaseline.notes)
+        let cloned = Measurement(
+            "\(label) notes: git clone of the Markdown files", unit: .seconds, samples: replayed.git + fromBaseline.git)
         report.measurements += [
             replay,
-            Measurement("\(label) notes: peak memory of notes sync enable by the logs", unit: .mebibytes, samples: replayed.memory),
+            Measurement(
+                "\(label) notes: peak memory of notes sync enable by the logs", unit: .mebibytes,
+                samples: replayed.memory),
             joined,
-            Measurement("\(label) notes: peak memory of notes sync enable from the baseline", unit: .mebibytes, samples: fromBaseline.memory),
+            Measurement(
+                "\(label) notes: peak memory of notes sync enable from the baseline", unit: .mebibytes,
+                samples: fromBaseline.memory),
             cloned,
         ]
         report.ratios.append(Ratio("\(label) notes: git / notes by the logs (medians)", cloned, over: replay))
         report.ratios.append(Ratio("\(label) notes: git / notes from the baseline (medians)", cloned, over: joined))
-        report.facts.append(Fact(
-            "\(label) notes: the new device took in", "\(ReportPrinter.format(Double(count) / replay.median, .perSecond, unit: false)) notes/s by the logs, "
-                + "\(ReportPrinter.format(Double(count) / joined.median, .perSecond, unit: false)) notes/s from the baseline"))
-        report.targets.append(TargetCheck(
-            name: "\(label) notes: a new device joins from the baseline in under a second", met: joined.median < 1,
-            detail: "\(ReportPrinter.format(joined.median, .seconds)) at the median"))
-        report.targets.append(TargetCheck(
-            name: "\(label) notes: joining from the baseline at least 10 times faster than git clone", met: cloned.median >= 10 * joined.median,
-            detail: "git clone \(ReportPrinter.format(cloned.median, .seconds)), notes \(ReportPrinter.format(joined.median, .seconds)) at the median"))
+        report.facts.append(
+            Fact(
+                "\(label) notes: the new device took in",
+                "\(ReportPrinter.format(Double(count) / replay.median, .perSecond, unit: false)) notes/s by the logs, "
+                    + "\(ReportPrinter.format(Double(count) / joined.median, .perSecond, unit: false)) notes/s from the baseline"
+            ))
+        report.targets.append(
+            TargetCheck(
+                name: "\(label) notes: a new device joins from the baseline in under a second", met: joined.median < 1,
+                detail: "\(ReportPrinter.format(joined.median, .seconds)) at the median"))
+        report.targets.append(
+            TargetCheck(
+                name: "\(label) notes: joining from the baseline at least 10 times faster than git clone",
+                met: cloned.median >= 10 * joined.median,
+                detail:
+                    "git clone \(ReportPrinter.format(cloned.median, .seconds)), notes \(ReportPrinter.format(joined.median, .seconds)) at the median"
+            ))
 
         // Compacted: the new devices have said what they applied, so A's logs go; the
         // container against a store that holds the same notes (a device joined from it).
@@ -130,13 +181,16 @@ struct CatchUpScenario: Scenario {
         try rig.enable(holder, name: "holder")
         let container = Double(Self.bytes(of: rig.cloud.appendingPathComponent(CloudContainer.defaultName)))
         let held = Double(Self.bytes(of: holder))
-        report.facts.append(Fact(
-            "\(label) notes: the container after compaction",
-            ReportPrinter.format(container / 1_048_576, .mebibytes) + " (a store holding the notes: "
-                + ReportPrinter.format(held / 1_048_576, .mebibytes) + ")"))
-        report.targets.append(TargetCheck(
-            name: "\(label) notes: the container after compaction at most 1.5 times a store holding the notes", met: container <= 1.5 * held,
-            detail: String(format: "%.2f times", container / held)))
+        report.facts.append(
+            Fact(
+                "\(label) notes: the container after compaction",
+                ReportPrinter.format(container / 1_048_576, .mebibytes) + " (a store holding the notes: "
+                    + ReportPrinter.format(held / 1_048_576, .mebibytes) + ")"))
+        report.targets.append(
+            TargetCheck(
+                name: "\(label) notes: the container after compaction at most 1.5 times a store holding the notes",
+                met: container <= 1.5 * held,
+                detail: String(format: "%.2f times", container / held)))
         bench.removeFolder(holder)
         return joined
     }
@@ -152,7 +206,8 @@ struct CatchUpScenario: Scenario {
         var gitSeconds: [Double] = []
         let way = fromBaseline ? "from the baseline" : "by the logs"
         for repetition in 0..<bench.sizes.catchUpRepetitions {
-            bench.progress("catch-up: \(label) notes \(way), repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)")
+            bench.progress(
+                "catch-up: \(label) notes \(way), repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)")
             let notesFirst = repetition % 2 == 0
             if !notesFirst { gitSeconds.append(try peer.timeClone(expecting: count) / 1000) }
             let device = try rig.makeDevice("new-\(repetition)")
@@ -162,7 +217,8 @@ struct CatchUpScenario: Scenario {
             }
             let found = try ArrivalProbe(store: device).noteSummary()
             guard found == expected else {
-                throw BenchError.unexpected("the new device holds \(found) after joining \(way), not \(expected) as A does")
+                throw BenchError.unexpected(
+                    "the new device holds \(found) after joining \(way), not \(expected) as A does")
             }
             notesSeconds.append(joined.milliseconds / 1000)
             memory.append(joined.peakMebibytes)

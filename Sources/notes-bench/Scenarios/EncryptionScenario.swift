@@ -38,16 +38,22 @@ struct EncryptionScenario: Scenario {
         report.ratios = [latencyRatio, importRatio]
         report.targets = [
             TargetCheck(
-                name: "sync latency within \(Self.targetFactor)× the plain container's", met: latencyRatio.value <= Self.targetFactor,
+                name: "sync latency within \(Self.targetFactor)× the plain container's",
+                met: latencyRatio.value <= Self.targetFactor,
                 detail: "median \(ReportPrinter.format(sealedLatency.median, .milliseconds)) against "
-                    + "\(ReportPrinter.format(plainLatency.median, .milliseconds)): " + String(format: "%.2f×", latencyRatio.value)),
+                    + "\(ReportPrinter.format(plainLatency.median, .milliseconds)): "
+                    + String(format: "%.2f×", latencyRatio.value)),
             TargetCheck(
-                name: "import within \(Self.targetFactor)× the plain container's time", met: importRatio.value <= Self.targetFactor,
+                name: "import within \(Self.targetFactor)× the plain container's time",
+                met: importRatio.value <= Self.targetFactor,
                 detail: "\(ReportPrinter.format(sealedImport.median, .rowsPerSecond)) against "
-                    + "\(ReportPrinter.format(plainImport.median, .rowsPerSecond)): " + String(format: "%.2f×", importRatio.value)),
+                    + "\(ReportPrinter.format(plainImport.median, .rowsPerSecond)): "
+                    + String(format: "%.2f×", importRatio.value)),
             TargetCheck(
-                name: "key derivation 0.2 to 1 s, once per device", met: Self.derivationTarget.contains(derivation.median / 1000),
-                detail: "median \(ReportPrinter.format(derivation.median, .milliseconds)) (scrypt n = 2^17, r = 8, p = 1)"),
+                name: "key derivation 0.2 to 1 s, once per device",
+                met: Self.derivationTarget.contains(derivation.median / 1000),
+                detail:
+                    "median \(ReportPrinter.format(derivation.median, .milliseconds)) (scrypt n = 2^17, r = 8, p = 1)"),
         ]
         return report
     }
@@ -61,7 +67,9 @@ struct EncryptionScenario: Scenario {
         let file = try KeyFile.wrapping(key, container: container, passphrase: "a passphrase", settings: settings)
         var samples: [Double] = []
         for _ in 0..<repetitions {
-            let (unwrapped, milliseconds) = Stopwatch.time { file.unwrap(passphrase: "a passphrase", settings: settings) }
+            let (unwrapped, milliseconds) = Stopwatch.time {
+                file.unwrap(passphrase: "a passphrase", settings: settings)
+            }
             guard unwrapped == key else { throw BenchError.unexpected("the wrapped key did not unwrap") }
             samples.append(milliseconds)
         }
@@ -93,7 +101,8 @@ struct EncryptionScenario: Scenario {
         try sealedRig.stopWatchers()
         return (
             Measurement("plain container: save on A until readable on B", unit: .milliseconds, samples: samples.plain),
-            Measurement("encrypted container: save on A until readable on B", unit: .milliseconds, samples: samples.sealed)
+            Measurement(
+                "encrypted container: save on A until readable on B", unit: .milliseconds, samples: samples.sealed)
         )
     }
 
@@ -103,7 +112,8 @@ struct EncryptionScenario: Scenario {
         let count = bench.sizes.encryptionNotes
         let plainRig = try SyncRig(bench: bench, label: "encryption-import-plain")
         let sealedRig = try SyncRig(bench: bench, label: "encryption-import-sealed", passphrase: "a passphrase")
-        bench.progress("encryption: saving \(ReportPrinter.grouped(count)) notes, then a new body for each, for each container")
+        bench.progress(
+            "encryption: saving \(ReportPrinter.grouped(count)) notes, then a new body for each, for each container")
         var changes = 0
         var sources: [URL] = []
         for (rig, label) in [(plainRig, "plain"), (sealedRig, "sealed")] {
@@ -117,12 +127,14 @@ struct EncryptionScenario: Scenario {
         var rates: (plain: [Double], sealed: [Double]) = ([], [])
         for repetition in 0..<bench.sizes.encryptionRepetitions {
             bench.progress("encryption: import, repetition \(repetition + 1) of \(bench.sizes.encryptionRepetitions)")
-            let order = repetition % 2 == 0 ? [(plainRig, false), (sealedRig, true)] : [(sealedRig, true), (plainRig, false)]
+            let order =
+                repetition % 2 == 0 ? [(plainRig, false), (sealedRig, true)] : [(sealedRig, true), (plainRig, false)]
             for (rig, sealed) in order {
                 let device = try rig.makeDevice("import-\(sealed ? "sealed" : "plain")-\(repetition)")
                 if sealed {
                     // The key the source device holds: what a joining device holds after its one derivation.
-                    for name in try FileManager.default.contentsOfDirectory(atPath: sources[1].path) where name.hasSuffix(".key") {
+                    for name in try FileManager.default.contentsOfDirectory(atPath: sources[1].path)
+                    where name.hasSuffix(".key") {
                         try FileManager.default.copyItem(
                             at: sources[1].appendingPathComponent(name), to: device.appendingPathComponent(name))
                     }
@@ -138,8 +150,11 @@ struct EncryptionScenario: Scenario {
             }
         }
         return (
-            Measurement("plain container: notes sync enable, import of the logs", unit: .rowsPerSecond, samples: rates.plain),
-            Measurement("encrypted container: notes sync enable, import of the logs", unit: .rowsPerSecond, samples: rates.sealed)
+            Measurement(
+                "plain container: notes sync enable, import of the logs", unit: .rowsPerSecond, samples: rates.plain),
+            Measurement(
+                "encrypted container: notes sync enable, import of the logs", unit: .rowsPerSecond,
+                samples: rates.sealed)
         )
     }
 

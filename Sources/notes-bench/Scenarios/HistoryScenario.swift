@@ -20,7 +20,9 @@ struct HistoryScenario: Scenario {
         var report = ScenarioReport(name: "history")
         let edits = bench.sizes.historyEdits
         let rounds = bench.sizes.mergeRounds
-        report.parameters = [Fact("one-line edits of a 10 KB note", edits), Fact("merge rounds on a 100 KB note", rounds)]
+        report.parameters = [
+            Fact("one-line edits of a 10 KB note", edits), Fact("merge rounds on a 100 KB note", rounds),
+        ]
         try measureGrowth(edits: edits, bench: bench, into: &report)
         try measureMerges(rounds: rounds, bench: bench, into: &report)
         return report
@@ -28,7 +30,9 @@ struct HistoryScenario: Scenario {
 
     /// Lines of about 50 bytes, numbered so that every line differs.
     private static func lines(_ count: Int, _ text: inout TextGenerator) -> [String] {
-        (0..<count).map { "\($0): " + text.body(words: 6...8, marked: false).replacingOccurrences(of: "\n", with: " ") + "\n" }
+        (0..<count).map {
+            "\($0): " + text.body(words: 6...8, marked: false).replacingOccurrences(of: "\n", with: " ") + "\n"
+        }
     }
 
     private func measureGrowth(edits: Int, bench: Workbench, into report: inout ScenarioReport) throws {
@@ -43,23 +47,27 @@ struct HistoryScenario: Scenario {
         var samples: [Double] = []
         var random = SystemRandomNumberGenerator()
         for edit in 0..<edits {
-            lines[Int.random(in: 0..<lines.count, using: &random)] = "edit \(edit): " + text.body(words: 6...8, marked: false) + "\n"
+            lines[Int.random(in: 0..<lines.count, using: &random)] =
+                "edit \(edit): " + text.body(words: 6...8, marked: false) + "\n"
             let body = lines.joined()
             samples.append(try Stopwatch.milliseconds { _ = try store.edit(note.id, body: body) })
         }
         let added = try store.historyBytes(of: note.id) - before
         let perEdit = Double(added) / Double(edits)
         let size = lines.joined().utf8.count
-        report.measurements.append(Measurement("Store.edit of one line (one save, with its version)", unit: .milliseconds, samples: samples))
+        report.measurements.append(
+            Measurement("Store.edit of one line (one save, with its version)", unit: .milliseconds, samples: samples))
         report.facts += [
             Fact("note size", ReportPrinter.format(Double(size), .bytes)),
-            Fact("history stored for \(ReportPrinter.grouped(edits)) edits", ReportPrinter.format(Double(added), .bytes)),
+            Fact(
+                "history stored for \(ReportPrinter.grouped(edits)) edits", ReportPrinter.format(Double(added), .bytes)),
             Fact("history per edit", ReportPrinter.format(perEdit, .bytes)),
             Fact("versions", try store.history(of: note.id).count),
         ]
-        report.targets.append(TargetCheck(
-            name: "history under 1 KB per one-line edit of a 10 KB note", met: perEdit < Self.targetBytesPerEdit,
-            detail: String(format: "%.0f bytes per edit over %d edits of a %d-byte note", perEdit, edits, size)))
+        report.targets.append(
+            TargetCheck(
+                name: "history under 1 KB per one-line edit of a 10 KB note", met: perEdit < Self.targetBytesPerEdit,
+                detail: String(format: "%.0f bytes per edit over %d edits of a %d-byte note", perEdit, edits, size)))
     }
 
     private func measureMerges(rounds: Int, bench: Workbench, into report: inout ScenarioReport) throws {
@@ -105,13 +113,18 @@ struct HistoryScenario: Scenario {
             }
             lines = merged
         }
-        let merge = Measurement("B's sync now: export, import of A's concurrent version and the merge", unit: .milliseconds, samples: merges)
-        let floor = Measurement("B's sync now: import of a sequential version (no merge)", unit: .milliseconds, samples: floors)
+        let merge = Measurement(
+            "B's sync now: export, import of A's concurrent version and the merge", unit: .milliseconds, samples: merges
+        )
+        let floor = Measurement(
+            "B's sync now: import of a sequential version (no merge)", unit: .milliseconds, samples: floors)
         report.measurements += [merge, floor]
         report.ratios.append(Ratio("with merge / without", merge, over: floor))
         report.facts += [
             Fact("note size", ReportPrinter.format(Double(lines.joined().utf8.count), .bytes)),
-            Fact("merge time above the floor (medians)", ReportPrinter.format(merge.median - floor.median, .milliseconds)),
+            Fact(
+                "merge time above the floor (medians)", ReportPrinter.format(merge.median - floor.median, .milliseconds)
+            ),
         ]
     }
 }

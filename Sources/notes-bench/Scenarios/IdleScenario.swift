@@ -45,7 +45,8 @@ struct IdleScenario: Scenario {
         let stop = Measurement("SIGINT to exit of an idle watcher", unit: .milliseconds, samples: stops)
         report.measurements = [
             Measurement("wakeups at rest", unit: .perSecond, samples: [wakeups]),
-            Measurement("CPU at rest, of one core", unit: .percent, samples: [cpuSeconds / Double(sizes.idleSeconds) * 100]),
+            Measurement(
+                "CPU at rest, of one core", unit: .percent, samples: [cpuSeconds / Double(sizes.idleSeconds) * 100]),
             stop,
         ]
         report.facts = [Fact("CPU time over the quiet period", String(format: "%.3f s", cpuSeconds))]
@@ -53,11 +54,14 @@ struct IdleScenario: Scenario {
             TargetCheck(
                 name: "idle watcher wakes at most \(Int(Self.wakeupBudgetPerSecond)) times a second",
                 met: wakeups <= Self.wakeupBudgetPerSecond,
-                detail: String(format: "%.2f wakeups/s over %d s, %.3f s of CPU", wakeups, sizes.idleSeconds, cpuSeconds)),
+                detail: String(
+                    format: "%.2f wakeups/s over %d s, %.3f s of CPU", wakeups, sizes.idleSeconds, cpuSeconds)),
             TargetCheck(
                 name: "SIGINT ends an idle watcher within \(Int(Self.stopBudgetMilliseconds)) ms",
                 met: stop.max <= Self.stopBudgetMilliseconds,
-                detail: "median \(ReportPrinter.format(stop.median, .milliseconds)), max \(ReportPrinter.format(stop.max, .milliseconds)) over \(stops.count) stops"),
+                detail:
+                    "median \(ReportPrinter.format(stop.median, .milliseconds)), max \(ReportPrinter.format(stop.max, .milliseconds)) over \(stops.count) stops"
+            ),
         ]
         return report
     }
@@ -95,10 +99,13 @@ struct IdleScenario: Scenario {
         let start = ContinuousClock.now
         kill(pid, signal)
         while kill(pid, 0) == 0 || errno != ESRCH {
-            if ContinuousClock.now - start > .seconds(10) { throw BenchError.unexpected("process \(pid) did not end on signal \(signal)") }
+            if ContinuousClock.now - start > .seconds(10) {
+                throw BenchError.unexpected("process \(pid) did not end on signal \(signal)")
+            }
             // A zombie waiting for the probe to reap it has ended.
             if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let state = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ").first, state == "Z"
+                let state = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ").first,
+                state == "Z"
             {
                 break
             }

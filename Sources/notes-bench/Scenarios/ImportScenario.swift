@@ -47,8 +47,11 @@ struct ImportScenario: Scenario {
         let rows = try writeHistory(on: deviceA, notes: count, collections: bench.sizes.collections)
         let exported = try rig.syncNow(deviceA)
         let expected = try ArrivalProbe(store: deviceA).noteSummary()
-        report.facts.append(Fact("the logs", "\(ReportPrinter.grouped(exported.exportedLogs)) logs, "
-            + ReportPrinter.format(Double(CatchUpScenario.bytes(of: rig.cloud)) / 1_048_576, .mebibytes)))
+        report.facts.append(
+            Fact(
+                "the logs",
+                "\(ReportPrinter.grouped(exported.exportedLogs)) logs, "
+                    + ReportPrinter.format(Double(CatchUpScenario.bytes(of: rig.cloud)) / 1_048_576, .mebibytes)))
 
         var importRates: [Double] = []
         var floorRates: [Double] = []
@@ -81,8 +84,10 @@ struct ImportScenario: Scenario {
             if importFirst { try floors() }
         }
         let imported = Measurement("notes sync enable: import of the logs", unit: .rowsPerSecond, samples: importRates)
-        let raw = Measurement("raw SQLite: the same inserts and updates, and their history", unit: .rowsPerSecond, samples: floorRates)
-        let plain = Measurement("raw SQLite: the same inserts and updates, without history", unit: .rowsPerSecond, samples: plainRates)
+        let raw = Measurement(
+            "raw SQLite: the same inserts and updates, and their history", unit: .rowsPerSecond, samples: floorRates)
+        let plain = Measurement(
+            "raw SQLite: the same inserts and updates, without history", unit: .rowsPerSecond, samples: plainRates)
         report.measurements = [
             imported, raw, plain,
             Measurement("notes sync enable: import of the logs", unit: .seconds, samples: seconds),
@@ -91,15 +96,23 @@ struct ImportScenario: Scenario {
         report.facts.append(Fact("versions in history", rows.versionCount))
         let ratio = Ratio("import / raw SQLite with history", imported, over: raw, paired: (importRates, floorRates))
         report.ratios = [
-            ratio, Ratio("import / raw SQLite without history", imported, over: plain, paired: (importRates, plainRates)),
+            ratio,
+            Ratio("import / raw SQLite without history", imported, over: plain, paired: (importRates, plainRates)),
             Ratio("raw with history / raw without", raw, over: plain, paired: (floorRates, plainRates)),
         ]
-        report.facts.append(Fact("rows written per repetition", "\(ReportPrinter.grouped(changes)) (\(ReportPrinter.grouped(count)) inserts, "
-            + "\(ReportPrinter.grouped(count)) updates, \(rows.collections.count) collections)"))
-        report.targets = [TargetCheck(
-            name: "import at least \(Self.targetRatio)× raw SQLite speed", met: ratio.value >= Self.targetRatio,
-            detail: "\(ReportPrinter.format(imported.median, .rowsPerSecond)) against \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
-                + String(format: "%.2f×", ratio.value) + (count < 100_000 ? " (quick sizes, not the target's 100,000 notes)" : ""))]
+        report.facts.append(
+            Fact(
+                "rows written per repetition",
+                "\(ReportPrinter.grouped(changes)) (\(ReportPrinter.grouped(count)) inserts, "
+                    + "\(ReportPrinter.grouped(count)) updates, \(rows.collections.count) collections)"))
+        report.targets = [
+            TargetCheck(
+                name: "import at least \(Self.targetRatio)× raw SQLite speed", met: ratio.value >= Self.targetRatio,
+                detail:
+                    "\(ReportPrinter.format(imported.median, .rowsPerSecond)) against \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
+                    + String(format: "%.2f×", ratio.value)
+                    + (count < 100_000 ? " (quick sizes, not the target's 100,000 notes)" : ""))
+        ]
         return report
     }
 
@@ -116,10 +129,14 @@ struct ImportScenario: Scenario {
         let lines: SQL = "SELECT \(sql: Self.lineColumns) FROM history_line ORDER BY object, property"
         var firstLines: [[RawValue]] = []
         (rows.collections, rows.notes, firstLines) = try DatabaseQueue(path: file).read { db in
-            (try RawValue.rows(db, items(.collection)), try RawValue.rows(db, items(.note)), try RawValue.rows(db, lines))
+            (
+                try RawValue.rows(db, items(.collection)), try RawValue.rows(db, items(.note)),
+                try RawValue.rows(db, lines)
+            )
         }
         for row in firstLines {
-            guard case let .bytes(bytes) = row[Self.lineObject], let object = UUID(storeBytes: bytes)?.storeString else { continue }
+            guard case let .bytes(bytes) = row[Self.lineObject], let object = UUID(storeBytes: bytes)?.storeString
+            else { continue }
             rows.insertedVersions[object, default: []].append(row)
         }
         let second = try NoteLibrary.rewriteBodies(of: notes, in: store)
@@ -140,7 +157,8 @@ struct ImportScenario: Scenario {
             // Each line as the second save left it, where that save changed it.
             let unchanged = Set(firstLines)
             for row in try RawValue.rows(db, lines) where !unchanged.contains(row) {
-                guard case let .bytes(bytes) = row[Self.lineObject], let object = UUID(storeBytes: bytes)?.storeString else { continue }
+                guard case let .bytes(bytes) = row[Self.lineObject], let object = UUID(storeBytes: bytes)?.storeString
+                else { continue }
                 rows.updatedVersions[object, default: []].append(row)
             }
             rows.versionCount = try Int.fetchOne(db, sql: "SELECT SUM(versions) FROM history_line") ?? 0
@@ -162,15 +180,16 @@ struct ImportScenario: Scenario {
         static let id = 3
     }
 
-
     private func floor(_ rows: Rows, history: Bool, bench: Workbench) throws -> Double {
         let folder = try bench.makeFolder("import-raw")
         defer { bench.removeFolder(folder) }
         _ = try Store(folder: folder)  // makes the schema, and closes
         let connection = try RawConnection(path: folder.appendingPathComponent(Store.databaseFileName).path)
         let insert = try connection.prepare(InsertScenario.itemInsertSQL)
-        let index = try connection.prepare("INSERT INTO item_fts (rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
-        let unindex = try connection.prepare("INSERT INTO item_fts (item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
+        let index = try connection.prepare(
+            "INSERT INTO item_fts (rowid, name, body) VALUES (last_insert_rowid(), ?, ?)")
+        let unindex = try connection.prepare(
+            "INSERT INTO item_fts (item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
         let update = try connection.prepare("UPDATE item SET name = ?, body = ?, modified = ? WHERE id = ?")
         let reindex = try connection.prepare("INSERT INTO item_fts (rowid, name, body) VALUES (?, ?, ?)")
         let version = try connection.prepare(

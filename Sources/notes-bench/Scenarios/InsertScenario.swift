@@ -89,7 +89,9 @@ struct InsertScenario: Scenario {
             for (index, variant) in RawVariant.allCases.enumerated() {
                 let (milliseconds, size) = try rawRun(rows, variant, bench: bench)
                 timings.raw[index].append(milliseconds)
-                if repetition == 0 && variant == .items { report.facts.append(Fact("database size, raw item rows", size)) }
+                if repetition == 0 && variant == .items {
+                    report.facts.append(Fact("database size, raw item rows", size))
+                }
             }
             if !storeFirst {
                 let (run, folder, _) = try storeRun(library, bench: bench)
@@ -107,15 +109,20 @@ struct InsertScenario: Scenario {
         let store = Measurement("store API: insertNote ×\(count) + save()", unit: .rowsPerSecond, samples: storeRates)
         let rawRates = timings.raw.map(rates)
         let raw = zip(RawVariant.allCases, rawRates).map { Measurement($0.name, unit: .rowsPerSecond, samples: $1) }
-        report.measurements = [store] + raw + [
-            Measurement("store API: insertNote ×\(count)", unit: .milliseconds, samples: timings.store.map(\.insertMilliseconds)),
-            Measurement("store API: save()", unit: .milliseconds, samples: timings.store.map(\.saveMilliseconds)),
-        ] + zip(RawVariant.allCases, timings.raw).map { Measurement($0.name, unit: .milliseconds, samples: $1) }
+        report.measurements =
+            [store] + raw + [
+                Measurement(
+                    "store API: insertNote ×\(count)", unit: .milliseconds,
+                    samples: timings.store.map(\.insertMilliseconds)),
+                Measurement("store API: save()", unit: .milliseconds, samples: timings.store.map(\.saveMilliseconds)),
+            ] + zip(RawVariant.allCases, timings.raw).map { Measurement($0.name, unit: .milliseconds, samples: $1) }
         report.ratios = [
             Ratio("store API / raw item rows", store, over: raw[0], paired: (storeRates, rawRates[0])),
             Ratio("store API / raw item + outbox rows", store, over: raw[1], paired: (storeRates, rawRates[1])),
             Ratio("raw item + outbox / raw item rows", raw[1], over: raw[0], paired: (rawRates[1], rawRates[0])),
-            Ratio("raw without full-text entries / raw item rows", raw[2], over: raw[0], paired: (rawRates[2], rawRates[0])),
+            Ratio(
+                "raw without full-text entries / raw item rows", raw[2], over: raw[0],
+                paired: (rawRates[2], rawRates[0])),
             Ratio("raw with trigram entries / raw item rows", raw[3], over: raw[0], paired: (rawRates[3], rawRates[0])),
             Ratio("store API / raw with trigram entries", store, over: raw[3], paired: (storeRates, rawRates[3])),
         ]
@@ -169,7 +176,9 @@ struct InsertScenario: Scenario {
     /// Inserts the rows into a fresh store file with the C API: the collections first,
     /// untimed, then the notes in one timed transaction, as `variant` says.
     /// Returns the time and the size of the database file once closed.
-    func rawRun(_ rows: WrittenRows, _ variant: RawVariant, bench: Workbench) throws -> (milliseconds: Double, size: String) {
+    func rawRun(_ rows: WrittenRows, _ variant: RawVariant, bench: Workbench) throws -> (
+        milliseconds: Double, size: String
+    ) {
         let folder = try bench.makeFolder("insert-raw")
         defer { bench.removeFolder(folder) }
         _ = try Store(folder: folder)  // makes the schema, and closes
@@ -263,9 +272,11 @@ struct InsertScenario: Scenario {
 
     private static func check(_ ratio: Ratio, store: Measurement, raw: Measurement, quick: Bool) -> TargetCheck {
         let met = ratio.value >= targetRatio
-        var detail = "store \(ReportPrinter.format(store.median, .rowsPerSecond)) against raw \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
+        var detail =
+            "store \(ReportPrinter.format(store.median, .rowsPerSecond)) against raw \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
         detail += String(format: "%.2f× raw speed, ", ratio.value)
-        detail += met
+        detail +=
+            met
             ? String(format: "%.1f× the %.2f× required", ratio.value / targetRatio, targetRatio)
             : String(format: "it needs to be %.1f× faster to reach %.2f×", targetRatio / ratio.value, targetRatio)
         if quick { detail += " (quick sizes, not the target's 100,000 notes)" }

@@ -34,9 +34,12 @@ struct InterchangeScenario: Scenario {
         let sizes = bench.sizes.interchangeNotes
         var report = ScenarioReport(name: "interchange")
         report.parameters = [
-            Fact("notes", sizes.map(ReportPrinter.grouped).joined(separator: ", ")), Fact("collections", bench.sizes.collections),
-            Fact("attachments (images and PDFs)", sizes.map { ReportPrinter.grouped(Self.attachments(of: $0).images + Self.attachments(of: $0).files) }
-                .joined(separator: ", ")),
+            Fact("notes", sizes.map(ReportPrinter.grouped).joined(separator: ", ")),
+            Fact("collections", bench.sizes.collections),
+            Fact(
+                "attachments (images and PDFs)",
+                sizes.map { ReportPrinter.grouped(Self.attachments(of: $0).images + Self.attachments(of: $0).files) }
+                    .joined(separator: ", ")),
             Fact("repetitions", bench.sizes.interchangeRepetitions),
         ]
         var samples: [Int: [Format: Sample]] = [:]
@@ -63,8 +66,11 @@ struct InterchangeScenario: Scenario {
                     let target = try bench.makeFolder("interchange-target")
                     bench.removeFolder(out)
                     bench.removeFolder(target)
-                    let exported = try notes.run(["--store", source.path, "export", out.path, "--format", format.rawValue], measuringMemory: true)
-                    let imported = try notes.run(["--store", target.path, "import", out.path], capturingOutput: true, measuringMemory: true)
+                    let exported = try notes.run(
+                        ["--store", source.path, "export", out.path, "--format", format.rawValue], measuringMemory: true
+                    )
+                    let imported = try notes.run(
+                        ["--store", target.path, "import", out.path], capturingOutput: true, measuringMemory: true)
                     guard imported.output.hasPrefix("created \(count + bench.sizes.collections),"),
                         imported.output.contains("images \(images), files \(others),")
                     else {
@@ -88,7 +94,8 @@ struct InterchangeScenario: Scenario {
                         let rows = try InsertScenario.readRows(from: target, save: nil)
                         let floor = try InsertScenario().rawRun(rows, .itemsAndOutbox, bench: bench)
                         floorRates.append(Double(count) / (floor.milliseconds / 1000))
-                        let (rate, floorRate) = try importRecording(out, notes: count, with: notes, bench: bench, written: &written)
+                        let (rate, floorRate) = try importRecording(
+                            out, notes: count, with: notes, bench: bench, written: &written)
                         recordingRates.append(rate)
                         recordingFloorRates.append(floorRate)
                     }
@@ -100,15 +107,20 @@ struct InterchangeScenario: Scenario {
             }
         }
         for folder in written { bench.removeFolder(folder) }
-        summarize(samples, floorRates: floorRates, fileFloorRates: fileFloorRates, sizes: sizes, quick: (sizes.last ?? 0) < 100_000, into: &report)
+        summarize(
+            samples, floorRates: floorRates, fileFloorRates: fileFloorRates, sizes: sizes,
+            quick: (sizes.last ?? 0) < 100_000, into: &report)
         if let largest = sizes.last {
             let imported = Measurement(
                 "JSON: notes import into a store that records its outbox, \(ReportPrinter.grouped(largest)) notes",
                 unit: .rowsPerSecond, samples: recordingRates)
             let floor = Measurement(
-                "raw SQLite: that import's item (with full-text entries) + outbox rows", unit: .rowsPerSecond, samples: recordingFloorRates)
+                "raw SQLite: that import's item (with full-text entries) + outbox rows", unit: .rowsPerSecond,
+                samples: recordingFloorRates)
             report.measurements += [floor, imported]
-            report.ratios.append(Ratio("JSON: import into a store that records its outbox / the floor of its rows", imported, over: floor))
+            report.ratios.append(
+                Ratio(
+                    "JSON: import into a store that records its outbox / the floor of its rows", imported, over: floor))
         }
         return report
     }
@@ -123,25 +135,30 @@ struct InterchangeScenario: Scenario {
         try Store(folder: target).startRecordingChanges()
         let imported = try notes.run(["--store", target.path, "import", out.path], capturingOutput: true)
         guard imported.output.hasPrefix("created \(count + bench.sizes.collections),") else {
-            throw BenchError.unexpected("the import into a recording store said '\(imported.output.trimmingCharacters(in: .newlines))'")
+            throw BenchError.unexpected(
+                "the import into a recording store said '\(imported.output.trimmingCharacters(in: .newlines))'")
         }
         let rows = try InsertScenario.readRows(from: target, save: nil)
         guard rows.outbox.count >= count else {
-            throw BenchError.unexpected("the import into a recording store wrote \(rows.outbox.count) outbox rows, not one per note")
+            throw BenchError.unexpected(
+                "the import into a recording store wrote \(rows.outbox.count) outbox rows, not one per note")
         }
         let floor = try InsertScenario().rawRun(rows, .itemsAndOutbox, bench: bench)
         return (Double(count) / (imported.milliseconds / 1000), Double(count) / (floor.milliseconds / 1000))
     }
 
     private func summarize(
-        _ samples: [Int: [Format: Sample]], floorRates: [Double], fileFloorRates: [Double], sizes: [Int], quick: Bool, into report: inout ScenarioReport
+        _ samples: [Int: [Format: Sample]], floorRates: [Double], fileFloorRates: [Double], sizes: [Int], quick: Bool,
+        into report: inout ScenarioReport
     ) {
         guard let largest = sizes.last, let smallest = sizes.first else { return }
         let floor = Measurement(
-            "raw SQLite: the import's item (with full-text entries) + outbox rows (none: a new store)", unit: .rowsPerSecond,
+            "raw SQLite: the import's item (with full-text entries) + outbox rows (none: a new store)",
+            unit: .rowsPerSecond,
             samples: floorRates)
         let fileFloor = Measurement(
-            "raw files: the Markdown export's folders and files written again (mkdir, open, write, close), per note", unit: .perSecond,
+            "raw files: the Markdown export's folders and files written again (mkdir, open, write, close), per note",
+            unit: .perSecond,
             samples: fileFloorRates)
         report.measurements += [floor, fileFloor]
         let note = quick ? " (quick sizes, not the target's 100,000 notes)" : ""
@@ -149,32 +166,58 @@ struct InterchangeScenario: Scenario {
             guard let big = samples[largest]?[format], let small = samples[smallest]?[format] else { continue }
             let exportRates = big.exportSeconds.map { Double(largest) / $0 }
             let importRates = big.importSeconds.map { Double(largest) / $0 }
-            let exported = Measurement("\(format.label): notes export, \(ReportPrinter.grouped(largest)) notes", unit: .perSecond, samples: exportRates)
-            let imported = Measurement("\(format.label): notes import, \(ReportPrinter.grouped(largest)) notes", unit: .rowsPerSecond, samples: importRates)
+            let exported = Measurement(
+                "\(format.label): notes export, \(ReportPrinter.grouped(largest)) notes", unit: .perSecond,
+                samples: exportRates)
+            let imported = Measurement(
+                "\(format.label): notes import, \(ReportPrinter.grouped(largest)) notes", unit: .rowsPerSecond,
+                samples: importRates)
             report.measurements += [
                 exported, imported,
-                Measurement("\(format.label): peak memory of export, \(ReportPrinter.grouped(smallest)) notes", unit: .mebibytes, samples: small.exportMemory),
-                Measurement("\(format.label): peak memory of export, \(ReportPrinter.grouped(largest)) notes", unit: .mebibytes, samples: big.exportMemory),
-                Measurement("\(format.label): peak memory of import, \(ReportPrinter.grouped(smallest)) notes", unit: .mebibytes, samples: small.importMemory),
-                Measurement("\(format.label): peak memory of import, \(ReportPrinter.grouped(largest)) notes", unit: .mebibytes, samples: big.importMemory),
+                Measurement(
+                    "\(format.label): peak memory of export, \(ReportPrinter.grouped(smallest)) notes",
+                    unit: .mebibytes, samples: small.exportMemory),
+                Measurement(
+                    "\(format.label): peak memory of export, \(ReportPrinter.grouped(largest)) notes", unit: .mebibytes,
+                    samples: big.exportMemory),
+                Measurement(
+                    "\(format.label): peak memory of import, \(ReportPrinter.grouped(smallest)) notes",
+                    unit: .mebibytes, samples: small.importMemory),
+                Measurement(
+                    "\(format.label): peak memory of import, \(ReportPrinter.grouped(largest)) notes", unit: .mebibytes,
+                    samples: big.importMemory),
             ]
             let ratio = Ratio("\(format.label): import / raw SQLite floor", imported, over: floor)
             report.ratios.append(ratio)
-            if format == .md { report.ratios.append(Ratio("Markdown: export / raw file floor", exported, over: fileFloor)) }
-            report.targets.append(TargetCheck(
-                name: "\(format.label): import at least \(Self.importRatio)× the raw insert floor", met: ratio.value >= Self.importRatio,
-                detail: String(format: "%.2f×", ratio.value) + note))
-            report.targets.append(TargetCheck(
-                name: "\(format.label): export at least 20,000 notes/s", met: exported.median >= Self.exportRate,
-                detail: ReportPrinter.format(exported.median, .perSecond, unit: false) + " notes/s at the median" + note
-                    + (format == .md ? "; this machine's file floor: " + ReportPrinter.format(fileFloor.median, .perSecond, unit: false) + " notes' files/s" : "")))
-            for (what, smallRun, bigRun) in [("export", small.exportMemory, big.exportMemory), ("import", small.importMemory, big.importMemory)] {
+            if format == .md {
+                report.ratios.append(Ratio("Markdown: export / raw file floor", exported, over: fileFloor))
+            }
+            report.targets.append(
+                TargetCheck(
+                    name: "\(format.label): import at least \(Self.importRatio)× the raw insert floor",
+                    met: ratio.value >= Self.importRatio,
+                    detail: String(format: "%.2f×", ratio.value) + note))
+            report.targets.append(
+                TargetCheck(
+                    name: "\(format.label): export at least 20,000 notes/s", met: exported.median >= Self.exportRate,
+                    detail: ReportPrinter.format(exported.median, .perSecond, unit: false) + " notes/s at the median"
+                        + note
+                        + (format == .md
+                            ? "; this machine's file floor: "
+                                + ReportPrinter.format(fileFloor.median, .perSecond, unit: false) + " notes' files/s"
+                            : "")))
+            for (what, smallRun, bigRun) in [
+                ("export", small.exportMemory, big.exportMemory), ("import", small.importMemory, big.importMemory),
+            ] {
                 let low = Measurement("", unit: .mebibytes, samples: smallRun).median
                 let high = Measurement("", unit: .mebibytes, samples: bigRun).median
-                report.targets.append(TargetCheck(
-                    name: "\(format.label): peak memory of \(what) flat (\(ReportPrinter.grouped(largest)) notes at most \(Self.flatMemory)× \(ReportPrinter.grouped(smallest)))",
-                    met: high <= Self.flatMemory * low,
-                    detail: ReportPrinter.format(low, .mebibytes) + " and " + ReportPrinter.format(high, .mebibytes) + String(format: " (%.2f×)", high / low)))
+                report.targets.append(
+                    TargetCheck(
+                        name:
+                            "\(format.label): peak memory of \(what) flat (\(ReportPrinter.grouped(largest)) notes at most \(Self.flatMemory)× \(ReportPrinter.grouped(smallest)))",
+                        met: high <= Self.flatMemory * low,
+                        detail: ReportPrinter.format(low, .mebibytes) + " and " + ReportPrinter.format(high, .mebibytes)
+                            + String(format: " (%.2f×)", high / low)))
             }
         }
     }
@@ -193,7 +236,9 @@ struct InterchangeScenario: Scenario {
                 let path = relative + "/" + entry.name
                 if entry.kind == .folder { folders.append(path); continue }
                 var info = stat()
-                guard stat(export.path + path, &info) == 0 else { throw BenchError.unexpected("cannot read \(export.path + path)") }
+                guard stat(export.path + path, &info) == 0 else {
+                    throw BenchError.unexpected("cannot read \(export.path + path)")
+                }
                 files.append((path, Int(info.st_size)))
             }
         }
@@ -208,7 +253,8 @@ struct InterchangeScenario: Scenario {
             let failure = errno
             if descriptor >= 0 { close(descriptor) }
             guard written == size else {
-                throw BenchError.unexpected("cannot write \(folder.path + relative): \(String(cString: strerror(failure)))")
+                throw BenchError.unexpected(
+                    "cannot write \(folder.path + relative): \(String(cString: strerror(failure)))")
             }
         }
         return Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -221,7 +267,8 @@ struct InterchangeScenario: Scenario {
     static func fill(_ folder: URL, notes count: Int, collections: Int, files: URL) throws {
         var library = NoteLibrary(notes: count, collections: collections, seed: 7)
         for index in library.notes.indices where index % attachmentEvery == 0 {
-            library.notes[index].body += isImage(index)
+            library.notes[index].body +=
+                isImage(index)
                 ? "\n\n![figure](attachments/n\(index).png)\n" : "\n\n[document](attachments/n\(index).pdf)\n"
         }
         let store = try Store(folder: folder)

@@ -27,7 +27,9 @@ struct LinksScenario: Scenario {
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
 
         bench.progress("links: \(sizes.linkNotes) notes with five links each")
-        let buildMilliseconds = try Stopwatch.milliseconds { try Self.build(a, notes: sizes.linkNotes, hub: sizes.hubBacklinks) }
+        let buildMilliseconds = try Stopwatch.milliseconds {
+            try Self.build(a, notes: sizes.linkNotes, hub: sizes.hubBacklinks)
+        }
         let notes = try bench.notes()
         func run(_ store: URL, _ arguments: [String], capturing: Bool = false) throws -> ProcessRunner.Run {
             try notes.run(["--store", store.path] + arguments, capturingOutput: capturing)
@@ -53,25 +55,34 @@ struct LinksScenario: Scenario {
         let export = try run(a, ["sync", "now"]).milliseconds
         let imported = try run(b, ["sync", "now"]).milliseconds
         let rewritten = try run(b, ["search", "links:\"Hub renamed\"", "--limit", "100000"], capturing: true).output
-        guard try run(b, ["backlinks", "Hub renamed"], capturing: true).output.split(separator: "\n").count == sizes.hubBacklinks,
+        guard
+            try run(b, ["backlinks", "Hub renamed"], capturing: true).output.split(separator: "\n").count
+                == sizes.hubBacklinks,
             !rewritten.isEmpty
         else { throw BenchError.unexpected("the other device does not have the rewritten links") }
 
         let version = Measurement("notes --version", unit: .milliseconds, samples: floor)
-        let typicalBacklinks = Measurement("notes backlinks of a note with a few backlinks", unit: .milliseconds, samples: few)
-        let hubBacklinks = Measurement("notes backlinks of the hub (\(sizes.hubBacklinks) backlinks)", unit: .milliseconds, samples: many)
+        let typicalBacklinks = Measurement(
+            "notes backlinks of a note with a few backlinks", unit: .milliseconds, samples: few)
+        let hubBacklinks = Measurement(
+            "notes backlinks of the hub (\(sizes.hubBacklinks) backlinks)", unit: .milliseconds, samples: many)
         report.measurements = [version, typicalBacklinks, hubBacklinks]
         report.ratios = [Ratio("backlinks (a few) / --version (medians)", typicalBacklinks, over: version)]
         report.facts = [
             Fact("store built with its link index (one save)", String(format: "%.1f s", buildMilliseconds / 1000)),
-            Fact("rename of the hub, rewriting \(sizes.hubBacklinks) bodies (notes edit --name)", ReportPrinter.format(rename, .milliseconds)),
+            Fact(
+                "rename of the hub, rewriting \(sizes.hubBacklinks) bodies (notes edit --name)",
+                ReportPrinter.format(rename, .milliseconds)),
             Fact("its export (A's notes sync now)", ReportPrinter.format(export, .milliseconds)),
             Fact("its import (B's notes sync now)", ReportPrinter.format(imported, .milliseconds)),
         ]
         report.targets = [
             TargetCheck(
-                name: "notes backlinks under \(Int(Self.budgetMilliseconds)) ms", met: typicalBacklinks.median < Self.budgetMilliseconds,
-                detail: String(format: "median %.1f ms with a few backlinks, %.1f ms with %d", typicalBacklinks.median, hubBacklinks.median, sizes.hubBacklinks)),
+                name: "notes backlinks under \(Int(Self.budgetMilliseconds)) ms",
+                met: typicalBacklinks.median < Self.budgetMilliseconds,
+                detail: String(
+                    format: "median %.1f ms with a few backlinks, %.1f ms with %d", typicalBacklinks.median,
+                    hubBacklinks.median, sizes.hubBacklinks))
         ]
         return report
     }

@@ -45,17 +45,23 @@ struct ListingScenario: Scenario {
         let counts = library.noteCounts
         let chosen = ReadingCommands.typicalNestedCollection(library)
         let marked = library.markedCount
-        report.facts = [
-            Fact("store built (one save of the collections, one of the notes)", String(format: "%.1f s", buildMilliseconds / 1000)),
-            Fact("database size", Self.megabytes(folder.appendingPathComponent(Store.databaseFileName))),
-            Fact(
-                "listed collection",
-                "'\(library.path(ofCollection: chosen))': \(counts[chosen]) notes, \(library.itemCount(inCollection: chosen)) items"),
-            Fact("top level items", library.topLevelCount),
-            Fact("notes with '\(TextGenerator.markedWord)'", marked),
-            Fact("notes with '\(ReadingCommands.japaneseTerm)'", library.notes.count { $0.body.contains(ReadingCommands.japaneseTerm) }),
-            Fact("phrase searched", "\"\(ReadingCommands.phrase(in: library))\""),
-        ] + (try Self.indexSizes(folder.appendingPathComponent(Store.databaseFileName)))
+        report.facts =
+            [
+                Fact(
+                    "store built (one save of the collections, one of the notes)",
+                    String(format: "%.1f s", buildMilliseconds / 1000)),
+                Fact("database size", Self.megabytes(folder.appendingPathComponent(Store.databaseFileName))),
+                Fact(
+                    "listed collection",
+                    "'\(library.path(ofCollection: chosen))': \(counts[chosen]) notes, \(library.itemCount(inCollection: chosen)) items"
+                ),
+                Fact("top level items", library.topLevelCount),
+                Fact("notes with '\(TextGenerator.markedWord)'", marked),
+                Fact(
+                    "notes with '\(ReadingCommands.japaneseTerm)'",
+                    library.notes.count { $0.body.contains(ReadingCommands.japaneseTerm) }),
+                Fact("phrase searched", "\"\(ReadingCommands.phrase(in: library))\""),
+            ] + (try Self.indexSizes(folder.appendingPathComponent(Store.databaseFileName)))
 
         let commands = ReadingCommands.make(store: folder, library: library, collection: chosen)
         bench.progress("listing: \(sizes.listingRounds) rounds of \(commands.count) commands")
@@ -79,21 +85,28 @@ struct ListingScenario: Scenario {
 
     /// Adds notes of the sizes in ``BenchSizes/longNoteMegabytes``, every other word of which
     /// is the searched word, then times `notes search` for it.
-    private func measureSearchWithLongNotes(store: URL, marked: Int, bench: Workbench) throws -> (measurement: Measurement, sizes: String) {
+    private func measureSearchWithLongNotes(store: URL, marked: Int, bench: Workbench) throws -> (
+        measurement: Measurement, sizes: String
+    ) {
         let megabytes = bench.sizes.longNoteMegabytes
-        bench.progress("listing: adding notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB full of '\(TextGenerator.markedWord)'")
+        bench.progress(
+            "listing: adding notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB full of '\(TextGenerator.markedWord)'"
+        )
         let opened = try Store(folder: store)
         for size in megabytes {
             let body = Self.textFullOfMarkedWord(bytes: Int(size * 1_000_000))
             _ = try opened.addNote(named: "Long note of \(size) MB", body: body, in: nil)
         }
         let command = ReadingCommands.Command(
-            name: "notes search <word>, with notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB full of it",
+            name:
+                "notes search <word>, with notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB full of it",
             arguments: ["--store", store.path, "search", TextGenerator.markedWord],
             check: { output in
                 let lines = output.split(separator: "\n")
-                guard lines.count == 2 * min(marked + megabytes.count, 20), lines.allSatisfy({ $0.utf8.count < 400 }) else {
-                    throw BenchError.unexpected("notes search printed \(lines.count) lines, or a line of 400 bytes or more")
+                guard lines.count == 2 * min(marked + megabytes.count, 20), lines.allSatisfy({ $0.utf8.count < 400 })
+                else {
+                    throw BenchError.unexpected(
+                        "notes search printed \(lines.count) lines, or a line of 400 bytes or more")
                 }
             })
         let samples = try ReadingCommands.measure([command], rounds: bench.sizes.listingRounds, bench: bench).samples
@@ -103,15 +116,19 @@ struct ListingScenario: Scenario {
 
     /// Text of about `bytes` bytes in which every other word is the searched word.
     static func textFullOfMarkedWord(bytes: Int) -> String {
-        let unit = "\(TextGenerator.markedWord) lorem \(TextGenerator.markedWord) ipsum, \(TextGenerator.markedWord) dolor. "
+        let unit =
+            "\(TextGenerator.markedWord) lorem \(TextGenerator.markedWord) ipsum, \(TextGenerator.markedWord) dolor. "
         return String(repeating: unit, count: max(1, bytes / unit.utf8.count))
     }
 
-    private static func check(_ measurement: Measurement, floor: Measurement, budget: Double, quick: Bool) -> TargetCheck {
+    private static func check(_ measurement: Measurement, floor: Measurement, budget: Double, quick: Bool)
+        -> TargetCheck
+    {
         let median = measurement.median
         let met = median < budget
         var detail = "median \(ReportPrinter.format(median, .milliseconds)) "
-        detail += met
+        detail +=
+            met
             ? String(format: "is %.0f%% of the %.0f ms budget", median / budget * 100, budget)
             : String(format: "is %.2f× the %.0f ms budget", median / budget, budget)
         detail += "; p99 \(ReportPrinter.format(measurement.p99, .milliseconds))"
@@ -127,8 +144,10 @@ struct ListingScenario: Scenario {
         defer { try? queue.close() }
         let (words, trigrams, total) = try queue.read { db in
             (
-                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'item\\_fts%' ESCAPE '\\'") ?? 0,
-                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'item\\_trigram%' ESCAPE '\\'") ?? 0,
+                try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'item\\_fts%' ESCAPE '\\'")
+                    ?? 0,
+                try Int.fetchOne(
+                    db, sql: "SELECT SUM(pgsize) FROM dbstat WHERE name LIKE 'item\\_trigram%' ESCAPE '\\'") ?? 0,
                 try Int.fetchOne(db, sql: "SELECT SUM(pgsize) FROM dbstat") ?? 0
             )
         }
@@ -137,7 +156,9 @@ struct ListingScenario: Scenario {
             Fact("word index (item_fts)", size(words)),
             Fact("trigram index (item_trigram)", size(trigrams)),
             Fact("rest of the store", size(total - words - trigrams)),
-            Fact("trigram index / store without it", String(format: "%.2f", Double(trigrams) / Double(max(1, total - trigrams)))),
+            Fact(
+                "trigram index / store without it",
+                String(format: "%.2f", Double(trigrams) / Double(max(1, total - trigrams)))),
         ]
     }
 

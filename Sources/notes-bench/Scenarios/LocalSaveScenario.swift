@@ -29,7 +29,9 @@ struct LocalSaveScenario: Scenario {
         let (add, version) = try measureProcesses(bodies: bodies, storeFolder: storeFolder, bench: bench)
         report.measurements += [add, version]
         report.ratios.append(Ratio("notes add / notes --version (medians)", add, over: version))
-        report.facts.append(Fact("notes add above the start-up floor", ReportPrinter.format(add.median - version.median, .milliseconds)))
+        report.facts.append(
+            Fact("notes add above the start-up floor", ReportPrinter.format(add.median - version.median, .milliseconds))
+        )
         bench.removeFolder(storeFolder)
         return report
     }
@@ -65,7 +67,9 @@ struct LocalSaveScenario: Scenario {
     }
 
     /// Runs `notes add` and `notes --version` in turn, each a separate process.
-    private func measureProcesses(bodies: [String], storeFolder: URL, bench: Workbench) throws -> (Measurement, Measurement) {
+    private func measureProcesses(bodies: [String], storeFolder: URL, bench: Workbench) throws -> (
+        Measurement, Measurement
+    ) {
         let notes = try bench.notes()
         let store = ["--store", storeFolder.path]
         func add(_ index: Int) -> [String] {

@@ -70,56 +70,76 @@ struct ScaleScenario: Scenario {
         let compacted = try rig.compact(deviceA)
         let expected = try ArrivalProbe(store: deviceA).noteSummary()
         report.facts += [
-            Fact("\(label): store built (the bulk path, a save per 100,000 notes)", String(format: "%.1f s", built / 1000)),
+            Fact(
+                "\(label): store built (the bulk path, a save per 100,000 notes)",
+                String(format: "%.1f s", built / 1000)),
             Fact(
                 "\(label): notes sync enable on A (pushing every note)",
-                String(format: "%.1f s, %@, %d logs", pushed.milliseconds / 1000, ReportPrinter.format(pushed.peakMebibytes, .mebibytes), pushed.exportedLogs)),
+                String(
+                    format: "%.1f s, %@, %d logs", pushed.milliseconds / 1000,
+                    ReportPrinter.format(pushed.peakMebibytes, .mebibytes), pushed.exportedLogs)),
             Fact(
                 "\(label): notes sync compact on A",
-                String(format: "%.1f s, %@", compacted.milliseconds / 1000, ReportPrinter.format(compacted.peakMebibytes, .mebibytes))),
-            Fact("\(label): database", ListingScenario.megabytes(deviceA.appendingPathComponent(Store.databaseFileName))),
+                String(
+                    format: "%.1f s, %@", compacted.milliseconds / 1000,
+                    ReportPrinter.format(compacted.peakMebibytes, .mebibytes))),
+            Fact(
+                "\(label): database", ListingScenario.megabytes(deviceA.appendingPathComponent(Store.databaseFileName))),
         ]
         report.facts += try ListingScenario.indexSizes(deviceA.appendingPathComponent(Store.databaseFileName))
             .map { Fact("\(label): \($0.name)", $0.value) }
 
         let collection = ReadingCommands.typicalNestedCollection(library)
         let store = ["--store", deviceA.path]
-        let commands = ReadingCommands.make(store: deviceA, library: library, collection: collection) + [
-            ReadingCommands.Command(name: "notes sync now (nothing to do)", arguments: store + ["sync", "now"]) { output in
-                guard output.contains("exported 0 logs, imported 0 logs") else {
-                    throw BenchError.unexpected("notes sync now had something to do: \(output)")
-                }
-            },
-            ReadingCommands.Command(name: "notes sync status", arguments: store + ["sync", "status"]) { output in
-                guard !output.isEmpty else { throw BenchError.unexpected("notes sync status printed nothing") }
-            },
-        ]
+        let commands =
+            ReadingCommands.make(store: deviceA, library: library, collection: collection) + [
+                ReadingCommands.Command(name: "notes sync now (nothing to do)", arguments: store + ["sync", "now"]) {
+                    output in
+                    guard output.contains("exported 0 logs, imported 0 logs") else {
+                        throw BenchError.unexpected("notes sync now had something to do: \(output)")
+                    }
+                },
+                ReadingCommands.Command(name: "notes sync status", arguments: store + ["sync", "status"]) { output in
+                    guard !output.isEmpty else { throw BenchError.unexpected("notes sync status printed nothing") }
+                },
+            ]
         bench.progress("scale: \(label), \(bench.sizes.scaleRounds) rounds of \(commands.count) commands")
         let measured = try ReadingCommands.measure(commands, rounds: bench.sizes.scaleRounds, bench: bench)
         for (index, command) in commands.enumerated() {
-            step.commands.append((command.name, Measurement("\(label): \(command.name)", unit: .milliseconds, samples: measured.samples[index]), measured.memory[index]))
+            step.commands.append(
+                (
+                    command.name,
+                    Measurement("\(label): \(command.name)", unit: .milliseconds, samples: measured.samples[index]),
+                    measured.memory[index]
+                ))
         }
 
         bench.progress("scale: \(label), the git peer")
         let peer = try GitPeer(folder: try bench.makeFolder("scale-git-\(count)"), bench: bench)
         defer { bench.removeFolder(peer.folder) }
         let seeded = try peer.seed(notes: library.notes.map { (name: $0.name, body: $0.body) })
-        report.facts.append(Fact("\(label): git add and commit of the Markdown files", String(format: "%.1f s", seeded / 1000)))
+        report.facts.append(
+            Fact("\(label): git add and commit of the Markdown files", String(format: "%.1f s", seeded / 1000)))
         var joins: [Double] = []
         var clones: [Double] = []
         for repetition in 0..<bench.sizes.scaleJoins {
-            bench.progress("scale: \(label), a new device joins, and a clone, \(repetition + 1) of \(bench.sizes.scaleJoins)")
+            bench.progress(
+                "scale: \(label), a new device joins, and a clone, \(repetition + 1) of \(bench.sizes.scaleJoins)")
             let device = try rig.makeDevice("scale-new-\(count)-\(repetition)")
             let joined = try rig.enable(device, name: "new \(repetition)")
-            guard joined.process.output.contains("started from the baseline"), try ArrivalProbe(store: device).noteSummary() == expected else {
-                throw BenchError.unexpected("the new device did not join \(label) from the baseline: \(joined.process.output)")
+            guard joined.process.output.contains("started from the baseline"),
+                try ArrivalProbe(store: device).noteSummary() == expected
+            else {
+                throw BenchError.unexpected(
+                    "the new device did not join \(label) from the baseline: \(joined.process.output)")
             }
             joins.append(joined.milliseconds / 1000)
             step.joinMemory = max(step.joinMemory, joined.peakMebibytes)
             bench.removeFolder(device)
             clones.append(try peer.timeClone(expecting: count) / 1000)
         }
-        step.join = Measurement("\(label): notes sync enable on a new device, from the baseline", unit: .seconds, samples: joins)
+        step.join = Measurement(
+            "\(label): notes sync enable on a new device, from the baseline", unit: .seconds, samples: joins)
         step.clone = Measurement("\(label): git clone of the Markdown files", unit: .seconds, samples: clones)
         return step
     }
@@ -133,16 +153,24 @@ struct ScaleScenario: Scenario {
                 Measurement(
                     "\(ReportPrinter.grouped(step.notes)) notes: peak memory of the heaviest command (\(heaviest?.name ?? "-"))",
                     unit: .mebibytes, samples: [heaviest?.memory ?? 0]),
-                Measurement("\(ReportPrinter.grouped(step.notes)) notes: peak memory of joining", unit: .mebibytes, samples: [step.joinMemory]),
+                Measurement(
+                    "\(ReportPrinter.grouped(step.notes)) notes: peak memory of joining", unit: .mebibytes,
+                    samples: [step.joinMemory]),
             ]
         }
         // How each cost grows from one size to the next.
         for (smaller, larger) in zip(steps, steps.dropFirst()) {
             for (small, large) in zip(smaller.commands, larger.commands) where small.name != "notes --version" {
-                report.ratios.append(Ratio("\(large.name): \(ReportPrinter.grouped(larger.notes)) / \(ReportPrinter.grouped(smaller.notes)) notes", large.times, over: small.times))
+                report.ratios.append(
+                    Ratio(
+                        "\(large.name): \(ReportPrinter.grouped(larger.notes)) / \(ReportPrinter.grouped(smaller.notes)) notes",
+                        large.times, over: small.times))
             }
             if let small = smaller.join, let large = larger.join {
-                report.ratios.append(Ratio("joining: \(ReportPrinter.grouped(larger.notes)) / \(ReportPrinter.grouped(smaller.notes)) notes", large, over: small))
+                report.ratios.append(
+                    Ratio(
+                        "joining: \(ReportPrinter.grouped(larger.notes)) / \(ReportPrinter.grouped(smaller.notes)) notes",
+                        large, over: small))
             }
         }
         guard let largest = steps.last else { return }
@@ -160,32 +188,42 @@ struct ScaleScenario: Scenario {
                 met = met && growth <= Self.growthLimit
                 detail += String(format: ", %.2f× its median at %@", growth, ReportPrinter.grouped(previous!.notes))
             }
-            report.targets.append(TargetCheck(
-                name: "\(size): \(name) within \(Self.growthLimit)× its time at the size before, and under \(Int(budget)) ms",
-                met: met, detail: detail + note))
+            report.targets.append(
+                TargetCheck(
+                    name:
+                        "\(size): \(name) within \(Self.growthLimit)× its time at the size before, and under \(Int(budget)) ms",
+                    met: met, detail: detail + note))
         }
         for (name, times, _) in largest.commands where name.hasPrefix("notes search") || name.contains("(forgiving)") {
-            report.targets.append(TargetCheck(
-                name: "\(size): \(name) under \(Int(Self.searchBudgetMilliseconds)) ms", met: times.median < Self.searchBudgetMilliseconds,
-                detail: "median \(ReportPrinter.format(times.median, .milliseconds))" + note))
+            report.targets.append(
+                TargetCheck(
+                    name: "\(size): \(name) under \(Int(Self.searchBudgetMilliseconds)) ms",
+                    met: times.median < Self.searchBudgetMilliseconds,
+                    detail: "median \(ReportPrinter.format(times.median, .milliseconds))" + note))
         }
         if let join = largest.join, let clone = largest.clone {
-            report.targets.append(TargetCheck(
-                name: "\(size): a new device joins from the baseline in under \(Int(Self.joinBudgetSeconds)) s, at least \(Int(Self.gitFactor)) times faster than git clone",
-                met: join.median < Self.joinBudgetSeconds && clone.median >= Self.gitFactor * join.median,
-                detail: "notes \(ReportPrinter.format(join.median, .seconds)), git clone \(ReportPrinter.format(clone.median, .seconds))"
-                    + String(format: " (%.1f×)", clone.median / join.median) + note))
+            report.targets.append(
+                TargetCheck(
+                    name:
+                        "\(size): a new device joins from the baseline in under \(Int(Self.joinBudgetSeconds)) s, at least \(Int(Self.gitFactor)) times faster than git clone",
+                    met: join.median < Self.joinBudgetSeconds && clone.median >= Self.gitFactor * join.median,
+                    detail:
+                        "notes \(ReportPrinter.format(join.median, .seconds)), git clone \(ReportPrinter.format(clone.median, .seconds))"
+                        + String(format: " (%.1f×)", clone.median / join.median) + note))
         }
         if let idle = command("notes sync now (nothing to do)", in: largest) {
-            report.targets.append(TargetCheck(
-                name: "\(size): notes sync now with nothing to do under \(Int(Self.idleSyncBudgetMilliseconds)) ms",
-                met: idle.median < Self.idleSyncBudgetMilliseconds, detail: "median \(ReportPrinter.format(idle.median, .milliseconds))" + note))
+            report.targets.append(
+                TargetCheck(
+                    name: "\(size): notes sync now with nothing to do under \(Int(Self.idleSyncBudgetMilliseconds)) ms",
+                    met: idle.median < Self.idleSyncBudgetMilliseconds,
+                    detail: "median \(ReportPrinter.format(idle.median, .milliseconds))" + note))
         }
         let peaks = largest.commands.map { ($0.name, $0.memory) } + [("joining", largest.joinMemory)]
         let heaviest = peaks.max { $0.1 < $1.1 }
-        report.targets.append(TargetCheck(
-            name: "\(size): peak memory of every command under \(Int(Self.memoryBudgetMebibytes)) MB",
-            met: peaks.allSatisfy { $0.1 * 1.048_576 < Self.memoryBudgetMebibytes },
-            detail: "largest: \(heaviest?.0 ?? "-"), \(ReportPrinter.format(heaviest?.1 ?? 0, .mebibytes))" + note))
+        report.targets.append(
+            TargetCheck(
+                name: "\(size): peak memory of every command under \(Int(Self.memoryBudgetMebibytes)) MB",
+                met: peaks.allSatisfy { $0.1 * 1.048_576 < Self.memoryBudgetMebibytes },
+                detail: "largest: \(heaviest?.0 ?? "-"), \(ReportPrinter.format(heaviest?.1 ?? 0, .mebibytes))" + note))
     }
 }

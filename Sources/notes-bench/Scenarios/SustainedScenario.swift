@@ -28,7 +28,8 @@ struct SustainedScenario: Scenario {
         for (phase, rate) in [("steady", Optional(sizes.sustainedRate)), ("flat out", nil)] {
             bench.progress("sustained: \(phase) for \(sizes.sustainedSeconds) s")
             let run = try runPhase(
-                phase, rate: rate, seconds: Double(sizes.sustainedSeconds), store: store, inbox: inbox, probe: probe, bodies: bodies)
+                phase, rate: rate, seconds: Double(sizes.sustainedSeconds), store: store, inbox: inbox, probe: probe,
+                bodies: bodies)
             run.add(to: &report)
         }
         let memory = try rig.stopWatchers()
@@ -37,8 +38,10 @@ struct SustainedScenario: Scenario {
             throw BenchError.unexpected("after the sustained load A has \(stores.a) and B has \(stores.b)")
         }
         report.facts.append(Fact("notes on A and B at the end", stores.b.notes))
-        report.facts.append(Fact(
-            "watcher peak memory (A, B)", memory.map { ReportPrinter.format(Double($0) / 1_048_576, .mebibytes) }.joined(separator: ", ")))
+        report.facts.append(
+            Fact(
+                "watcher peak memory (A, B)",
+                memory.map { ReportPrinter.format(Double($0) / 1_048_576, .mebibytes) }.joined(separator: ", ")))
         return report
     }
 
@@ -60,18 +63,24 @@ struct SustainedScenario: Scenario {
             let label = rate.map { "\(phase), \($0) saves/s" } ?? phase
             let lag = Measurement("\(label): lag of B behind A", unit: .milliseconds, samples: lags)
             report.measurements.append(lag)
-            report.measurements.append(Measurement("\(label): one save on A", unit: .milliseconds, samples: saveMilliseconds))
+            report.measurements.append(
+                Measurement("\(label): one save on A", unit: .milliseconds, samples: saveMilliseconds))
             let saved = Double(count) / saveSpan
             let applied = Double(count) / arrivalSpan
             report.facts.append(Fact("\(label): saves on A", count))
-            report.facts.append(Fact("\(label): A saved", "\(ReportPrinter.format(saved, .perSecond, unit: false)) notes/s"))
-            report.facts.append(Fact("\(label): B took in", "\(ReportPrinter.format(applied, .perSecond, unit: false)) notes/s"))
-            report.facts.append(Fact(
-                "\(label): B held every note", "\(ReportPrinter.format(drain, .seconds)) after the last save"))
-            report.targets.append(TargetCheck(
-                name: "\(label): B keeps up", met: drain < SustainedScenario.keepUpSeconds,
-                detail: "lag p50 \(ReportPrinter.format(lag.median, .milliseconds)), p99 \(ReportPrinter.format(lag.p99, .milliseconds)); "
-                    + "every note on B \(ReportPrinter.format(drain, .seconds)) after the last save"))
+            report.facts.append(
+                Fact("\(label): A saved", "\(ReportPrinter.format(saved, .perSecond, unit: false)) notes/s"))
+            report.facts.append(
+                Fact("\(label): B took in", "\(ReportPrinter.format(applied, .perSecond, unit: false)) notes/s"))
+            report.facts.append(
+                Fact(
+                    "\(label): B held every note", "\(ReportPrinter.format(drain, .seconds)) after the last save"))
+            report.targets.append(
+                TargetCheck(
+                    name: "\(label): B keeps up", met: drain < SustainedScenario.keepUpSeconds,
+                    detail:
+                        "lag p50 \(ReportPrinter.format(lag.median, .milliseconds)), p99 \(ReportPrinter.format(lag.p99, .milliseconds)); "
+                        + "every note on B \(ReportPrinter.format(drain, .seconds)) after the last save"))
         }
     }
 
@@ -114,11 +123,15 @@ struct SustainedScenario: Scenario {
         let deadline = clock.now + .seconds(120)
         while arrivedAt.count < savedAt.count {
             guard clock.now < deadline else {
-                throw BenchError.unexpected("B had \(arrivedAt.count) of the \(savedAt.count) notes of the \(phase) phase 120 s after the last save")
+                throw BenchError.unexpected(
+                    "B had \(arrivedAt.count) of the \(savedAt.count) notes of the \(phase) phase 120 s after the last save"
+                )
             }
             usleep(100)
             try poll()
         }
-        return PhaseRun(phase: phase, rate: rate, savedAt: savedAt, arrivedAt: Array(arrivedAt.prefix(savedAt.count)), saveMilliseconds: saveMilliseconds)
+        return PhaseRun(
+            phase: phase, rate: rate, savedAt: savedAt, arrivedAt: Array(arrivedAt.prefix(savedAt.count)),
+            saveMilliseconds: saveMilliseconds)
     }
 }

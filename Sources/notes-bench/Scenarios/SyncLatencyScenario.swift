@@ -53,7 +53,9 @@ struct SyncLatencyScenario: Scenario {
                 let file = "latency-\(round)"
                 let pushed = try peerA.save(file: file, name: name, body: body)
                 let pulled = try peerB.pull()
-                guard peerB.has(file: file) else { throw BenchError.unexpected("git pull on B did not bring \(file).md") }
+                guard peerB.has(file: file) else {
+                    throw BenchError.unexpected("git pull on B did not bring \(file).md")
+                }
                 if round >= warmUp { samples.peer.append(pushed + pulled) }
             }
             usleep(UInt32(2000 + pause.next() % 8000))
@@ -61,8 +63,10 @@ struct SyncLatencyScenario: Scenario {
         let memory = try rig.stopWatchers()
 
         let sync = Measurement("notes: save on A until readable on B", unit: .milliseconds, samples: samples.sync)
-        let afterCommit = Measurement("notes: save committed on A until readable on B", unit: .milliseconds, samples: samples.afterCommit)
-        let floorFigure = Measurement("floor: rename until inotify event + durable commit", unit: .milliseconds, samples: samples.floor)
+        let afterCommit = Measurement(
+            "notes: save committed on A until readable on B", unit: .milliseconds, samples: samples.afterCommit)
+        let floorFigure = Measurement(
+            "floor: rename until inotify event + durable commit", unit: .milliseconds, samples: samples.floor)
         let peerFigure = Measurement("git: commit and push on A, pull on B", unit: .milliseconds, samples: samples.peer)
         report.measurements = [
             sync, afterCommit, floorFigure,
@@ -75,7 +79,9 @@ struct SyncLatencyScenario: Scenario {
             Ratio("git / notes (medians)", peerFigure, over: sync),
         ]
         report.facts = [
-            Fact("watcher peak memory", memory.map { ReportPrinter.format(Double($0) / 1_048_576, .mebibytes) }.joined(separator: ", "))
+            Fact(
+                "watcher peak memory",
+                memory.map { ReportPrinter.format(Double($0) / 1_048_576, .mebibytes) }.joined(separator: ", "))
         ]
         report.targets = [
             TargetCheck(
@@ -83,7 +89,9 @@ struct SyncLatencyScenario: Scenario {
                 detail: "median \(ReportPrinter.format(sync.median, .milliseconds)) over \(sync.count) saves"),
             TargetCheck(
                 name: "p99 under \(Int(Self.p99Target)) ms", met: sync.p99 < Self.p99Target,
-                detail: "p99 \(ReportPrinter.format(sync.p99, .milliseconds)), maximum \(ReportPrinter.format(sync.max, .milliseconds))"),
+                detail:
+                    "p99 \(ReportPrinter.format(sync.p99, .milliseconds)), maximum \(ReportPrinter.format(sync.max, .milliseconds))"
+            ),
         ]
         report.chart = LatencyChart(
             title: "A save on device A until readable on device B (\(sync.count) saves)",

@@ -18,7 +18,9 @@ struct SyncthingScenario: Scenario {
         var report = ScenarioReport(name: "syncthing")
         let rounds = bench.sizes.syncthingRounds
         report.parameters = [Fact("rounds", rounds)]
-        guard SyncthingPair.isAvailable else { throw BenchError.unexpected("syncthing is not installed (apt-get install syncthing)") }
+        guard SyncthingPair.isAvailable else {
+            throw BenchError.unexpected("syncthing is not installed (apt-get install syncthing)")
+        }
         bench.progress("syncthing: starting two instances")
         let pair = try SyncthingPair(in: try bench.makeFolder("syncthing"))
         defer { pair.stop() }
@@ -26,7 +28,8 @@ struct SyncthingScenario: Scenario {
         let deviceA = try rig.makeDevice("host-a")
         let deviceB = try rig.makeDevice("host-b")
         try rig.enable(deviceA, name: "A", cloud: pair.clouds[0])
-        guard try Self.waitFor(pair.clouds[1].appendingPathComponent("NoteCollector/container.json"), within: 30) != nil else {
+        guard try Self.waitFor(pair.clouds[1].appendingPathComponent("NoteCollector/container.json"), within: 30) != nil
+        else {
             throw BenchError.unexpected("the container did not reach host B within 30 s")
         }
         try rig.enable(deviceB, name: "B", cloud: pair.clouds[1])
@@ -47,7 +50,8 @@ struct SyncthingScenario: Scenario {
             engine.append(try deliverPlainFile(round, pair: pair))
             let clock = ContinuousClock()
             let start = clock.now
-            let note = try store.addNote(named: "Travelling \(round)", body: text.body(words: 20...180, marked: false), in: inbox)
+            let note = try store.addNote(
+                named: "Travelling \(round)", body: text.body(words: 20...180, marked: false), in: inbox)
             guard let arrived = try probe.wait(within: 30, until: { try probe.has(note.id) }) else {
                 throw BenchError.unexpected("note \(round) saved on A was not readable on B within 30 s")
             }
@@ -55,16 +59,22 @@ struct SyncthingScenario: Scenario {
         }
         try rig.stopWatchers()
 
-        let engineFigure = Measurement("Syncthing: a plain file written on host A until it is on host B", unit: .milliseconds, samples: engine)
-        let notesFigure = Measurement("notes: save on A until readable on B, through Syncthing", unit: .milliseconds, samples: notes)
+        let engineFigure = Measurement(
+            "Syncthing: a plain file written on host A until it is on host B", unit: .milliseconds, samples: engine)
+        let notesFigure = Measurement(
+            "notes: save on A until readable on B, through Syncthing", unit: .milliseconds, samples: notes)
         report.measurements = [engineFigure, notesFigure]
         report.ratios = [Ratio("notes / Syncthing alone (medians)", notesFigure, over: engineFigure)]
         let added = notesFigure.median - engineFigure.median
         report.facts = [Fact("what notes adds to the engine (medians)", ReportPrinter.format(added, .milliseconds))]
-        report.targets = [TargetCheck(
-            name: "notes adds under \(Int(Self.addedTarget)) ms to the engine's time", met: added < Self.addedTarget,
-            detail: "\(ReportPrinter.format(added, .milliseconds)) at the median (\(ReportPrinter.format(notesFigure.median, .milliseconds)) "
-                + "against \(ReportPrinter.format(engineFigure.median, .milliseconds)))")]
+        report.targets = [
+            TargetCheck(
+                name: "notes adds under \(Int(Self.addedTarget)) ms to the engine's time",
+                met: added < Self.addedTarget,
+                detail:
+                    "\(ReportPrinter.format(added, .milliseconds)) at the median (\(ReportPrinter.format(notesFigure.median, .milliseconds)) "
+                    + "against \(ReportPrinter.format(engineFigure.median, .milliseconds)))")
+        ]
         return report
     }
 

@@ -54,7 +54,8 @@ final class ArrivalProbe {
     /// Whether the item with this id is in the store.
     func has(_ id: UUID) throws -> Bool {
         try connection.inDatabase {
-            try SQLRequest<Bool>(literal: "SELECT 1 FROM item WHERE id = \(id.uuidString.lowercased())").fetchOne($0) ?? false
+            try SQLRequest<Bool>(literal: "SELECT 1 FROM item WHERE id = \(id.uuidString.lowercased())").fetchOne($0)
+                ?? false
         }
     }
 
@@ -70,8 +71,13 @@ final class ArrivalProbe {
     func noteSummary() throws -> NoteSummary {
         try connection.inDatabase {
             let row = try Row.fetchOne(
-                $0, sql: "SELECT count(*), total(length(name)), total(length(body)) FROM item WHERE kind = 'note' AND trashed IS NULL")
-            return NoteSummary(notes: row?[0] ?? 0, nameLength: Int((row?[1] as Double?) ?? 0), bodyLength: Int((row?[2] as Double?) ?? 0))
+                $0,
+                sql:
+                    "SELECT count(*), total(length(name)), total(length(body)) FROM item WHERE kind = 'note' AND trashed IS NULL"
+            )
+            return NoteSummary(
+                notes: row?[0] ?? 0, nameLength: Int((row?[1] as Double?) ?? 0),
+                bodyLength: Int((row?[2] as Double?) ?? 0))
         }
     }
 

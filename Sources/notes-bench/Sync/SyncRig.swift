@@ -39,16 +39,18 @@ final class SyncRig {
     /// `cloud`, when given, is the device's own copy of the shared folder (a file-sync engine
     /// keeps the copies in step); else the rig's one folder.
     func enable(_ store: URL, name: String, cloud: URL? = nil) throws -> SyncRun {
-        SyncRun(try notes.run(
-            ["--store", store.path, "sync", "enable", "--cloud", (cloud ?? self.cloud).path, "--device-name", name]
-                + (passphrase == nil ? [] : ["--encrypt"]),
-            capturingOutput: true, measuringMemory: true))
+        SyncRun(
+            try notes.run(
+                ["--store", store.path, "sync", "enable", "--cloud", (cloud ?? self.cloud).path, "--device-name", name]
+                    + (passphrase == nil ? [] : ["--encrypt"]),
+                capturingOutput: true, measuringMemory: true))
     }
 
     /// `notes sync compact` on the store, as a process: a baseline of it into the container.
     @discardableResult
     func compact(_ store: URL) throws -> SyncRun {
-        SyncRun(try notes.run(["--store", store.path, "sync", "compact"], capturingOutput: true, measuringMemory: true))
+        SyncRun(
+            try notes.run(["--store", store.path, "sync", "compact"], capturingOutput: true, measuringMemory: true))
     }
 
     /// `notes sync now` on the store, as a process.

@@ -11,7 +11,10 @@ enum GeneratedFiles {
         for row in 0..<side {
             pixels.append(0)  // no filter
             for column in 0..<side {
-                pixels += [UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8), UInt8(truncatingIfNeeded: seed >> 16 ^ row ^ column)]
+                pixels += [
+                    UInt8(truncatingIfNeeded: seed), UInt8(truncatingIfNeeded: seed >> 8),
+                    UInt8(truncatingIfNeeded: seed >> 16 ^ row ^ column),
+                ]
             }
         }
         var header: [UInt8] = []
@@ -26,7 +29,9 @@ enum GeneratedFiles {
 
     /// A one-page PDF with `seed` in its text, padded to about 8 KB.
     static func pdf(seed: Int) -> Data {
-        let text = "BT /F1 12 Tf 72 720 Td (Document \(seed)) Tj ET\n" + String(repeating: "% padding of the document\n", count: 300)
+        let text =
+            "BT /F1 12 Tf 72 720 Td (Document \(seed)) Tj ET\n"
+            + String(repeating: "% padding of the document\n", count: 300)
         var body = "%PDF-1.4\n"
         var offsets: [Int] = []
         let objects = [

@@ -37,7 +37,8 @@ struct NoteLibrary {
             return Note(
                 name: text.title(words: 2...5),
                 body: text.body(words: 20...180, marked: marked),
-                collection: loose || collectionCount == 0 ? nil : Int.random(in: 0..<collectionCount, using: &text.random))
+                collection: loose || collectionCount == 0
+                    ? nil : Int.random(in: 0..<collectionCount, using: &text.random))
         }
     }
 

@@ -81,7 +81,9 @@ final class RawStatement {
             case let .text(text): sqlite3_bind_text(statement, index, text, -1, Self.transient)
             case let .integer(number): sqlite3_bind_int64(statement, index, number)
             case let .bytes(data):
-                _ = data.withUnsafeBytes { sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient) }
+                _ = data.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), Self.transient)
+                }
             case .null: sqlite3_bind_null(statement, index)
             }
         }

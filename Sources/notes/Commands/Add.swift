@@ -18,7 +18,9 @@ extension Notes {
         @Argument(help: "The note's name.")
         var name: String
 
-        @Option(name: .customLong("in"), help: ArgumentHelp("The collection to add it to.", valueName: "COLLECTION"), completion: ItemCompletion.collections)
+        @Option(
+            name: .customLong("in"), help: ArgumentHelp("The collection to add it to.", valueName: "COLLECTION"),
+            completion: ItemCompletion.collections)
         var collection: String?
 
         @OptionGroup var bodyOptions: BodyOptions
@@ -56,7 +58,9 @@ extension Notes {
         @Argument(help: "The collection's name.")
         var name: String
 
-        @Option(name: .customLong("in"), help: ArgumentHelp("The collection to make it in.", valueName: "COLLECTION"), completion: ItemCompletion.collections)
+        @Option(
+            name: .customLong("in"), help: ArgumentHelp("The collection to make it in.", valueName: "COLLECTION"),
+            completion: ItemCompletion.collections)
         var collection: String?
 
         @OptionGroup var references: ReferenceOptions

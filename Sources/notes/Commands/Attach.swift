@@ -20,13 +20,17 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: ArgumentHelp("The note to attach to (with -i, the first file).", valueName: "note"), completion: ItemCompletion.items)
+        @Argument(
+            help: ArgumentHelp("The note to attach to (with -i, the first file).", valueName: "note"),
+            completion: ItemCompletion.items)
         var first: String?
 
         @Argument(help: ArgumentHelp("The files.", valueName: "FILE"), completion: .file())
         var rest: [String] = []
 
-        @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Choose the note in a picker (fzf when installed); every argument is a file.")
+        @Flag(
+            name: [.customShort("i"), .customLong("interactive")],
+            help: "Choose the note in a picker (fzf when installed); every argument is a file.")
         var interactive = false
 
         @Option(help: ArgumentHelp("A caption for the attachments (at most 1,000 characters).", valueName: "TEXT"))
@@ -53,7 +57,8 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open()
             let target = try ItemPicker.item(
-                interactive ? nil : first, picking: interactive, in: store, scope: .live, kind: .note, references: references,
+                interactive ? nil : first, picking: interactive, in: store, scope: .live, kind: .note,
+                references: references,
                 prompt: "attach> ")
             let urls = files.map { URL(fileURLWithPath: $0) }
             for attachment in try store.attach(urls, to: target.id, caption: caption, limit: limit) {
@@ -78,7 +83,8 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let attachments = try store.attachments(of: references.item(note, in: store, scope: .any, json: json, prompt: "attachments> ").id)
+            let attachments = try store.attachments(
+                of: references.item(note, in: store, scope: .any, json: json, prompt: "attachments> ").id)
             let listed = AttachmentJSON.list(attachments, in: store)
             if json { return try JSONOutput.print(listed) }
             for attachment in listed { print(attachment.line) }
@@ -143,7 +149,10 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Flag(help: "Remove the leftovers first (orphan blobs, temporary files of stopped processes), and build the link index and the search indexes again.")
+        @Flag(
+            help:
+                "Remove the leftovers first (orphan blobs, temporary files of stopped processes), and build the link index and the search indexes again."
+        )
         var repair = false
 
         func run() throws {
@@ -162,7 +171,11 @@ extension Notes {
             }
             guard inspection.damage.isEmpty else { throw InputError.checkFailed(inspection.damage.count) }
             let count = inspection.leftovers.count
-            print(count == 0 ? "ok" : "ok: no damage; \(count) leftover\(count == 1 ? "" : "s") of interrupted work: 'notes check --repair' removes them")
+            print(
+                count == 0
+                    ? "ok"
+                    : "ok: no damage; \(count) leftover\(count == 1 ? "" : "s") of interrupted work: 'notes check --repair' removes them"
+            )
         }
     }
 }

@@ -19,10 +19,12 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open()
-            let browser = Browser(store: store, actions: Browser.Actions(edit: { note in
-                let editor = try ExternalEditor.find()
-                try EditorSession(store: store, editor: editor, note: try store.item(note.id)).run()
-            }))
+            let browser = Browser(
+                store: store,
+                actions: Browser.Actions(edit: { note in
+                    let editor = try ExternalEditor.find()
+                    try EditorSession(store: store, editor: editor, note: try store.item(note.id)).run()
+                }))
             try browser.run()
         }
     }

@@ -14,7 +14,9 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The note whose body to print (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        @Argument(
+            help: "The note whose body to print (on a terminal, left out: chosen in a picker).",
+            completion: ItemCompletion.items)
         var item: String?
 
         @OptionGroup var pickOptions: PickOptions

@@ -11,12 +11,15 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to move (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        @Argument(
+            help: "The item to move (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
         var item: String?
 
         @OptionGroup var pickOptions: PickOptions
 
-        @Option(help: ArgumentHelp("The collection to move it into.", valueName: "COLLECTION"), completion: ItemCompletion.collections)
+        @Option(
+            help: ArgumentHelp("The collection to move it into.", valueName: "COLLECTION"),
+            completion: ItemCompletion.collections)
         var to: String?
 
         @Flag(help: "Move it to the top level.")
@@ -42,7 +45,9 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to move to the trash (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        @Argument(
+            help: "The item to move to the trash (on a terminal, left out: chosen in a picker).",
+            completion: ItemCompletion.items)
         var item: String?
 
         @OptionGroup var pickOptions: PickOptions

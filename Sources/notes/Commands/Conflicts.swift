@@ -36,9 +36,10 @@ extension Notes {
             for conflict in conflicts {
                 let item = try? store.item(conflict.object, includingBody: false)
                 let copy = conflict.copy.flatMap { try? store.item($0, includingBody: false) }
-                rows.append(ConflictJSON(
-                    conflict, itemName: item?.name, itemPath: item.map(index.path(of:)),
-                    copyPath: copy.map(index.path(of:))))
+                rows.append(
+                    ConflictJSON(
+                        conflict, itemName: item?.name, itemPath: item.map(index.path(of:)),
+                        copyPath: copy.map(index.path(of:))))
             }
             if json { return try JSONOutput.print(rows) }
             if rows.isEmpty { return print("no conflicts in the last \(Plural.days(days))") }

@@ -16,8 +16,10 @@ extension Notes {
         var keep = false
 
         func run() throws {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-demo-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "notes-demo-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let demo = LiveDemo(folder: folder) { print($0) }
             defer {
                 demo.stopWatchers()

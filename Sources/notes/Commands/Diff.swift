@@ -9,7 +9,9 @@ extension Notes {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show how two versions of a note's body (or an item's name) differ, as a unified diff.",
-            discussion: "VERSION and VERSION2 are ids from 'notes history'. Without VERSION2, VERSION against the current text.")
+            discussion:
+                "VERSION and VERSION2 are ids from 'notes history'. Without VERSION2, VERSION against the current text."
+        )
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -39,7 +41,9 @@ extension Notes {
             if let other {
                 let second = try history.entry(other)
                 guard second.property == first.property else {
-                    throw InputError.usage("version \(first.id) is of the \(first.property.rawValue) and \(second.id) of the \(second.property.rawValue): compare versions of one")
+                    throw InputError.usage(
+                        "version \(first.id) is of the \(first.property.rawValue) and \(second.id) of the \(second.property.rawValue): compare versions of one"
+                    )
                 }
                 new = try history.text(of: second)
                 newLabel = "\(shown.name) (\(second.id))"
@@ -47,13 +51,18 @@ extension Notes {
                 new = (first.property == .name ? shown.name : shown.body) ?? ""
                 newLabel = "\(shown.name) (current)"
             }
-            let lines = UnifiedDiff.render(old: old, new: new, oldLabel: "\(shown.name) (\(first.id))", newLabel: newLabel)
+            let lines = UnifiedDiff.render(
+                old: old, new: new, oldLabel: "\(shown.name) (\(first.id))", newLabel: newLabel)
             let styled = colorOptions.styles()
             let pager = pagerOptions.start()
             defer { pager?.finish() }
             for line in lines {
                 // Escaped first, then styled: the codes are the only control characters printed.
-                if styled { Swift.print(Self.colored(TerminalText.escaped(line, keepingLayout: true))) } else { print(line) }
+                if styled {
+                    Swift.print(Self.colored(TerminalText.escaped(line, keepingLayout: true)))
+                } else {
+                    print(line)
+                }
             }
         }
 

@@ -17,7 +17,8 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to edit (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        @Argument(
+            help: "The item to edit (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
         var item: String?
 
         @OptionGroup var pickOptions: PickOptions
@@ -67,7 +68,9 @@ struct EditorSession {
             var edited: String
             var deferredSignal: Int32 = 0
             do {
-                let result = try editor.edit(text, title: read.name, workspace: workspace) { try TextInput.read(path: $0.path) }
+                let result = try editor.edit(text, title: read.name, workspace: workspace) {
+                    try TextInput.read(path: $0.path)
+                }
                 edited = result.text
                 deferredSignal = result.deferredSignal
             } catch let error as TerminalError where resolving {
@@ -83,15 +86,17 @@ struct EditorSession {
                     print("merged with a change made while the editor was open (see 'notes history')")
                 }
                 if resolving && edited.contains("<<<<<<< ") && edited.contains(">>>>>>> ") {
-                    TerminalText.warn("'\(read.name)' is saved with conflict markers in it: 'notes edit' it again to resolve them")
+                    TerminalText.warn(
+                        "'\(read.name)' is saved with conflict markers in it: 'notes edit' it again to resolve them")
                 }
                 return
             } catch StoreError.changedElsewhere(_, let properties) where properties == ["body"] {
                 let current = try store.item(read.id)
-                text = ThreeWayMerge.markingConflicts(
-                    base: read.body ?? "", older: current.body ?? "", newer: edited,
-                    olderLabel: "saved elsewhere while you edited", newerLabel: "your edit"
-                ).text
+                text =
+                    ThreeWayMerge.markingConflicts(
+                        base: read.body ?? "", older: current.body ?? "", newer: edited,
+                        olderLabel: "saved elsewhere while you edited", newerLabel: "your edit"
+                    ).text
                 TerminalText.warn(
                     "'\(read.name)' changed while the editor was open (on another device or in another process) "
                         + "on the same lines: the editor opens again with both versions between conflict markers")

@@ -65,7 +65,8 @@ extension Notes {
                 let size = entry.size < 0 ? "" : ByteCount.short(entry.size)
                 let columns = [
                     (entry.isCurrent ? "*" : " ") + " " + entry.id, entry.property.rawValue.padding(4),
-                    device.padding(12), formatter.string(from: entry.time), size.padding(7, left: true), entry.kind.rawValue,
+                    device.padding(12), formatter.string(from: entry.time), size.padding(7, left: true),
+                    entry.kind.rawValue,
                 ]
                 print(columns.joined(separator: "  "))
             }

@@ -7,7 +7,8 @@ import NoteTerminal
 extension Notes {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write notes out as Markdown files (a folder per collection, a .md file per note, attachments beside) or as JSON.",
+            abstract:
+                "Write notes out as Markdown files (a folder per collection, a .md file per note, attachments beside) or as JSON.",
             discussion: """
                 Each Markdown file starts with a front matter block (id, created, modified, tags, and name \
                 when the file's name is not the note's, then the note's properties); a note's attachments are written \
@@ -24,7 +25,9 @@ extension Notes {
         @Argument(help: ArgumentHelp("The folder to write into (made when absent).", valueName: "DIR"))
         var folder: String
 
-        @Argument(help: "A note or collection to export alone (a collection with everything in it).", completion: ItemCompletion.items)
+        @Argument(
+            help: "A note or collection to export alone (a collection with everything in it).",
+            completion: ItemCompletion.items)
         var item: String?
 
         @Option(help: ArgumentHelp("md (Markdown files, the default) or json (JSON Lines).", valueName: "FORMAT"))
@@ -60,13 +63,16 @@ extension Notes {
                 report = try exporter.export(to: target, root: root, force: force)
             }
             bar.finish()
-            print("exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s")\(report.files == 0 ? "" : ", \(report.files) file\(report.files == 1 ? "" : "s")")")
+            print(
+                "exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s")\(report.files == 0 ? "" : ", \(report.files) file\(report.files == 1 ? "" : "s")")"
+            )
         }
     }
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository), or a JSON export.",
+            abstract:
+                "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository), or a JSON export.",
             discussion: """
                 A folder holding notes.jsonl, or a .jsonl file, is read as a JSON export. \
                 Folders become collections; embedded files (images, PDFs, any file) and links to local files that are not notes become attachments. Importing the same \
@@ -79,16 +85,23 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: ArgumentHelp("A Markdown file, a folder, or a JSON export (its folder or its notes.jsonl).", valueName: "PATH"))
+        @Argument(
+            help: ArgumentHelp(
+                "A Markdown file, a folder, or a JSON export (its folder or its notes.jsonl).", valueName: "PATH"))
         var path: String
 
-        @Option(name: .customLong("in"), help: "The collection to import into (default: the top level).", completion: ItemCompletion.items)
+        @Option(
+            name: .customLong("in"), help: "The collection to import into (default: the top level).",
+            completion: ItemCompletion.items)
         var collection: String?
 
         @Flag(help: "Say what would be done, and change nothing.")
         var dryRun = false
 
-        @Flag(help: "Keep #tags in the bodies of Markdown files as text only (by default they become tags of their notes too).")
+        @Flag(
+            help:
+                "Keep #tags in the bodies of Markdown files as text only (by default they become tags of their notes too)."
+        )
         var noInlineTags = false
 
         @OptionGroup var references: ReferenceOptions
@@ -109,7 +122,9 @@ extension Notes {
                 for line in report.plan { print(TerminalText.escaped(line, keepingLayout: false)) }
             }
             let verb = dryRun ? "would create" : "created"
-            print("\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images)\(report.files == 0 ? "" : ", files \(report.files)"), skipped \(report.problems.count)")
+            print(
+                "\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images)\(report.files == 0 ? "" : ", files \(report.files)"), skipped \(report.problems.count)"
+            )
             // What could be imported was; the status says something was not.
             if !report.problems.isEmpty { throw ExitCode(65) }
         }

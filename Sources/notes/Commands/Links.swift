@@ -14,7 +14,9 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The note whose links to list (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        @Argument(
+            help: "The note whose links to list (on a terminal, left out: chosen in a picker).",
+            completion: ItemCompletion.items)
         var note: String?
 
         @OptionGroup var pickOptions: PickOptions
@@ -29,7 +31,8 @@ extension Notes {
             var paths = Paths(store: store)
             if json { return try JSONOutput.print(try links.map { try LinkJSON($0, paths: &paths) }) }
             for link in links {
-                print("\(link.line): \(link.written) -> \(try link.resolved.map { try paths.path(of: $0) } ?? "nothing")")
+                print(
+                    "\(link.line): \(link.written) -> \(try link.resolved.map { try paths.path(of: $0) } ?? "nothing")")
             }
         }
     }
@@ -44,7 +47,8 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The note linked to (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        @Argument(
+            help: "The note linked to (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
         var note: String?
 
         @OptionGroup var pickOptions: PickOptions
@@ -54,7 +58,8 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let target = try pickOptions.item(note, in: store, scope: .any, kind: .note, json: json, prompt: "backlinks> ")
+            let target = try pickOptions.item(
+                note, in: store, scope: .any, kind: .note, json: json, prompt: "backlinks> ")
             let backlinks = try Backlink.all(to: target.id, in: store)
             if json { return try JSONOutput.print(backlinks) }
             for backlink in backlinks { print("\(backlink.path):\(backlink.line): \(backlink.text)") }
@@ -134,7 +139,9 @@ struct Backlink: Encodable {
             }
             let lines = bodies[link.source] ?? []
             let text = link.line - 1 < lines.count ? String(lines[link.line - 1]) : ""
-            result.append(Backlink(id: link.source.storeString, path: try paths.path(of: link.source), line: link.line, text: text))
+            result.append(
+                Backlink(
+                    id: link.source.storeString, path: try paths.path(of: link.source), line: link.line, text: text))
         }
         // One line per line of a note, however many links to the note it holds.
         var seen: Set<String> = []

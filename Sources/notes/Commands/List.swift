@@ -20,16 +20,22 @@ extension Notes {
         @Flag(help: "List what is in the trash.")
         var trash = false
 
-        @Option(help: ArgumentHelp(
-            "The order: name (A to Z), created or modified (newest first).", valueName: "ORDER"))
+        @Option(
+            help: ArgumentHelp(
+                "The order: name (A to Z), created or modified (newest first).", valueName: "ORDER"))
         var sort: ItemSort.Key = .name
 
-        @Option(name: .customLong("tag"), help: ArgumentHelp(
-            "List the notes that carry TAG, in every collection (or at any depth in COLLECTION), with their paths; repeat to require several tags.",
-            valueName: "TAG"))
+        @Option(
+            name: .customLong("tag"),
+            help: ArgumentHelp(
+                "List the notes that carry TAG, in every collection (or at any depth in COLLECTION), with their paths; repeat to require several tags.",
+                valueName: "TAG"))
         var tags: [String] = []
 
-        @Flag(help: "List the notes that no link reaches and whose bodies link to no note, in every collection (or at any depth in COLLECTION), with their paths.")
+        @Flag(
+            help:
+                "List the notes that no link reaches and whose bodies link to no note, in every collection (or at any depth in COLLECTION), with their paths."
+        )
         var orphans = false
 
         @Flag(help: "Print a JSON array.")
@@ -46,7 +52,9 @@ extension Notes {
 
         func run() throws {
             let store = try storeOptions.open(.readOnly)
-            let parent = try collection.map { try references.collection($0, in: store, scope: trash ? .any : .live, json: json) }
+            let parent = try collection.map {
+                try references.collection($0, in: store, scope: trash ? .any : .live, json: json)
+            }
             let sorting = ItemSort(sort, ascending: sort == .name)
             let tags = self.tags.map(Tag.normalized)
             let orphans = self.orphans
@@ -56,7 +64,8 @@ extension Notes {
                     entries = try store.listing(of: parent, recursive: recursive, trash: trash, sort: sorting)
                 } else {
                     let request = ItemRequest(
-                        kind: .note, scope: parent.map { .descendants(of: $0) } ?? .everywhere, trash: trash ? .only : .excluded,
+                        kind: .note, scope: parent.map { .descendants(of: $0) } ?? .everywhere,
+                        trash: trash ? .only : .excluded,
                         tags: tags, sort: sorting, includesBodies: false)
                     entries = try store.fetch(request).map { ListingEntry(item: $0, depth: 0) }
                 }
@@ -64,7 +73,8 @@ extension Notes {
                     let found = try store.orphans()
                     entries = entries.filter { found.contains($0.item.id) }
                 }
-                return try self.render(entries, index: store.collectionIndex(), copies: store.conflictCopies(), store: store)
+                return try self.render(
+                    entries, index: store.collectionIndex(), copies: store.conflictCopies(), store: store)
             }
             guard watch else {
                 let text = try render()
@@ -77,7 +87,9 @@ extension Notes {
 
         /// Conflict copies are marked: `(conflict copy)` after the name, `conflictCopy` in JSON.
         /// With `--tag`, each note is listed with its path.
-        private func render(_ entries: [ListingEntry], index: CollectionIndex, copies: Set<UUID>, store: Store) throws -> String {
+        private func render(_ entries: [ListingEntry], index: CollectionIndex, copies: Set<UUID>, store: Store) throws
+            -> String
+        {
             let dates = Timestamp.shortFormatter(in: timeOptions.zone)
             if json {
                 if entries.isEmpty { return "[]\n" }
@@ -88,7 +100,9 @@ extension Notes {
                     return object
                 }
                 let encoder = JSONEncoder()
-                encoder.outputFormatting = watch ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                encoder.outputFormatting =
+                    watch
+                    ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 return String(decoding: try encoder.encode(objects), as: UTF8.self) + "\n"
             }
             // On a terminal, a name too long for its column is cut with '…' rather than wrapped
@@ -96,13 +110,16 @@ extension Notes {
             let columns = DisplayWidth.terminalColumns()
             return entries.map { entry in
                 let item = entry.item
-                let name = self.tags.isEmpty && !orphans
+                let name =
+                    self.tags.isEmpty && !orphans
                     ? String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
                     : index.path(of: item)
                 let date = dates.string(from: sort == .created ? item.created : item.modified)
                 let mark = copies.contains(item.id) ? "  (conflict copy)" : ""
                 let line = "\(item.id.storeString.prefix(8))  \(date)  \(name)\(mark)"
-                return (columns.map { DisplayWidth.truncated(TerminalText.escaped(line, keepingLayout: false), to: $0) } ?? line) + "\n"
+                return
+                    (columns.map { DisplayWidth.truncated(TerminalText.escaped(line, keepingLayout: false), to: $0) }
+                    ?? line) + "\n"
             }.joined()
         }
     }

@@ -29,7 +29,8 @@ extension Notes {
             let found = try store.resolveAttachment(attachment)
             let copy = try AttachmentCopy.make(of: found, in: store)
             guard let opener = AttachmentCopy.executable("xdg-open") else {
-                throw InputError.cannotOpen("cannot open attachment '\(attachment)': xdg-open is not installed (xdg-utils)")
+                throw InputError.cannotOpen(
+                    "cannot open attachment '\(attachment)': xdg-open is not installed (xdg-utils)")
             }
             let process = Process()
             process.executableURL = opener
@@ -41,7 +42,8 @@ extension Notes {
             }
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
-                throw InputError.cannotOpen("cannot open attachment '\(attachment)': xdg-open exited with status \(process.terminationStatus)")
+                throw InputError.cannotOpen(
+                    "cannot open attachment '\(attachment)': xdg-open exited with status \(process.terminationStatus)")
             }
         }
     }

@@ -31,7 +31,10 @@ extension Notes {
         func run() throws {
             let store = try storeOptions.open(.readOnly)
             let kind: ItemKind? = collections ? .collection : notes ? .note : nil
-            guard let item = try ItemPicker.choose(in: store, scope: .live, kind: kind, query: query.joined(separator: " "), prompt: "pick> ") else {
+            guard
+                let item = try ItemPicker.choose(
+                    in: store, scope: .live, kind: kind, query: query.joined(separator: " "), prompt: "pick> ")
+            else {
                 throw ExitCode(1)
             }
             print(item.id.storeString)

@@ -117,7 +117,9 @@ extension Notes {
                 return .bool(flag)
             case .json:
                 guard let value = PropertyValue(json: values[0]) else {
-                    throw InputError.data("'\(values[0])' is not JSON (at most \(PropertyValue.maximumBytes) bytes, \(PropertyValue.maximumDepth) levels deep)")
+                    throw InputError.data(
+                        "'\(values[0])' is not JSON (at most \(PropertyValue.maximumBytes) bytes, \(PropertyValue.maximumDepth) levels deep)"
+                    )
                 }
                 return value
             }

@@ -28,7 +28,8 @@ extension Notes {
 
         // -word is a word left out, not an option: what is not an option of the command is a
         // word of the query.
-        @Argument(parsing: .allUnrecognized, help: "The words to look for, and filters such as tag:NAME or modified:>7d.")
+        @Argument(
+            parsing: .allUnrecognized, help: "The words to look for, and filters such as tag:NAME or modified:>7d.")
         var words: [String] = []
 
         /// The arguments as one query.
@@ -37,10 +38,15 @@ extension Notes {
         @Flag(help: "Look for each English word by its stem, as a prefix: synced finds sync and syncing.")
         var stem = false
 
-        @Option(help: ArgumentHelp("Save the query under this name (synced to every device), then run it.", valueName: "NAME"))
+        @Option(
+            help: ArgumentHelp(
+                "Save the query under this name (synced to every device), then run it.", valueName: "NAME"))
         var save: String?
 
-        @Option(name: .customLong("run"), help: ArgumentHelp("Run the search saved under this name, with the words given added to it.", valueName: "NAME"))
+        @Option(
+            name: .customLong("run"),
+            help: ArgumentHelp(
+                "Run the search saved under this name, with the words given added to it.", valueName: "NAME"))
         var savedName: String?
 
         @Flag(help: "List the saved searches.")
@@ -71,7 +77,9 @@ extension Notes {
             }
             if saved || forget != nil {
                 guard words.isEmpty, save == nil, savedName == nil, !(saved && forget != nil) else {
-                    throw ValidationError("\(saved ? "--saved" : "--forget") takes no query and no other of --save, --run, --saved, --forget")
+                    throw ValidationError(
+                        "\(saved ? "--saved" : "--forget") takes no query and no other of --save, --run, --saved, --forget"
+                    )
                 }
                 return
             }
@@ -86,7 +94,9 @@ extension Notes {
             let store = try storeOptions.open(changes ? .readWrite : .readOnly)
             if saved {
                 let searches = try store.savedSearches()
-                if json { return try JSONOutput.print(searches.map { SavedSearchJSON(name: $0.name, query: $0.query) }) }
+                if json {
+                    return try JSONOutput.print(searches.map { SavedSearchJSON(name: $0.name, query: $0.query) })
+                }
                 for search in searches { print("\(search.name): \(search.query)") }
                 return
             }
@@ -96,7 +106,9 @@ extension Notes {
             }
             var query = self.query
             if let savedName {
-                guard let saved = try store.savedSearch(savedName) else { throw InputError.data("no search is saved as '\(savedName)'") }
+                guard let saved = try store.savedSearch(savedName) else {
+                    throw InputError.data("no search is saved as '\(savedName)'")
+                }
                 query = words.isEmpty ? saved : "(\(saved)) \(query)"
             }
             if let save { try store.saveSearch(save, query: query) }
@@ -112,23 +124,30 @@ extension Notes {
             defer { pager?.finish() }
             if json {
                 let tags = try store.tags(ofItems: results.map(\.item.id))
-                return try JSONOutput.print(results.map { result in
-                    var object = ItemJSON(result.item, path: index.path(of: result.item), tags: tags[result.item.id] ?? [])
-                    object.snippet = result.snippet
-                    object.rank = result.rank
-                    return object
-                })
+                return try JSONOutput.print(
+                    results.map { result in
+                        var object = ItemJSON(
+                            result.item, path: index.path(of: result.item), tags: tags[result.item.id] ?? [])
+                        object.snippet = result.snippet
+                        object.rank = result.rank
+                        return object
+                    })
             }
             for result in results {
                 let heading = "\(result.item.id.storeString.prefix(8))  \(index.path(of: result.item))"
-                print(columns.map { DisplayWidth.truncated(TerminalText.escaped(heading, keepingLayout: false), to: $0) } ?? heading)
+                print(
+                    columns.map { DisplayWidth.truncated(TerminalText.escaped(heading, keepingLayout: false), to: $0) }
+                        ?? heading)
                 // One line: line breaks, tabs and table pipes fold into single spaces.
-                let folded = result.snippet.split(whereSeparator: { $0.isWhitespace || $0 == "|" }).joined(separator: " ")
+                let folded = result.snippet.split(whereSeparator: { $0.isWhitespace || $0 == "|" }).joined(
+                    separator: " ")
                 var snippet = TerminalText.escaped(folded, keepingLayout: false)
                 if let columns {
                     snippet = DisplayWidth.truncated(snippet, to: columns - 10)
                     // A match cut in two still ends its style.
-                    if snippet.contains(Self.placeholders.0), !snippet.hasSuffix(Self.placeholders.1) { snippet += Self.placeholders.1 }
+                    if snippet.contains(Self.placeholders.0), !snippet.hasSuffix(Self.placeholders.1) {
+                        snippet += Self.placeholders.1
+                    }
                 }
                 if highlight {
                     snippet = snippet.replacingOccurrences(of: Self.placeholders.0, with: "\u{1B}[1m")

@@ -11,12 +11,15 @@ extension Notes {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Argument(help: "The item to show (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
+        @Argument(
+            help: "The item to show (on a terminal, left out: chosen in a picker).", completion: ItemCompletion.items)
         var item: String?
 
         @OptionGroup var pickOptions: PickOptions
 
-        @Option(help: ArgumentHelp("Show this version of its body (or name) instead, an id from 'notes history'.", valueName: "VERSION"))
+        @Option(
+            help: ArgumentHelp(
+                "Show this version of its body (or name) instead, an id from 'notes history'.", valueName: "VERSION"))
         var version: String?
 
         @Flag(help: "Print a JSON object.")
@@ -90,12 +93,13 @@ extension Notes {
                 return try JSONOutput.print(VersionJSON(entry: HistoryJSON(entry), text: text))
             }
             let device = entry.kind == .merge ? "(merged)" : try DeviceNames(store: store, needed: [entry]).name(entry)
-            print([
-                "version:  \(entry.id) (\(entry.kind.rawValue) of the \(entry.property.rawValue)\(entry.isCurrent ? ", current" : ""))",
-                "item:     \(shown.name)",
-                "device:   \(device)",
-                "saved:    \(ISODate.text(entry.time, in: timeOptions.zone))",
-            ].joined(separator: "\n"))
+            print(
+                [
+                    "version:  \(entry.id) (\(entry.kind.rawValue) of the \(entry.property.rawValue)\(entry.isCurrent ? ", current" : ""))",
+                    "item:     \(shown.name)",
+                    "device:   \(device)",
+                    "saved:    \(ISODate.text(entry.time, in: timeOptions.zone))",
+                ].joined(separator: "\n"))
             if !text.isEmpty {
                 print("")
                 print(text, terminator: text.hasSuffix("\n") ? "" : "\n")

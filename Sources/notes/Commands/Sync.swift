@@ -9,12 +9,15 @@ extension Notes {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sync this store with other devices through a shared cloud folder.",
-            subcommands: [Enable.self, Disable.self, Now.self, Status.self, Compact.self, Passphrase.self, ForgetKey.self])
+            subcommands: [
+                Enable.self, Disable.self, Now.self, Status.self, Compact.self, Passphrase.self, ForgetKey.self,
+            ])
     }
 
     struct Devices: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the devices of the sync container: this one and the others, with the logs applied from each.")
+            abstract:
+                "List the devices of the sync container: this one and the others, with the logs applied from each.")
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -26,13 +29,18 @@ extension Notes {
             let status = try SyncEngine(store: store, hooks: .environment).status()
             guard status.container != nil else { throw SyncError.notEnabled }
             let this = SyncStatusJSON.DeviceJSON(
-                id: status.device.storeString, name: status.deviceName, this: true, applied: nil, available: status.exportedSequence)
+                id: status.device.storeString, name: status.deviceName, this: true, applied: nil,
+                available: status.exportedSequence)
             let others = status.devices.map(SyncStatusJSON.DeviceJSON.init)
             if json { return try JSONOutput.print([this] + others) }
-            print("\(status.device.storeString.prefix(8))  \(status.deviceName ?? "-")  (this device, \(Plural.logs(status.exportedSequence)) published)")
+            print(
+                "\(status.device.storeString.prefix(8))  \(status.deviceName ?? "-")  (this device, \(Plural.logs(status.exportedSequence)) published)"
+            )
             for device in status.devices {
                 let clock = device.clockAhead.map { ", clock \(ClockSkew.describe($0)) ahead" } ?? ""
-                print("\(device.id.storeString.prefix(8))  \(device.name ?? "-")  applied \(device.applied) of \(Plural.logs(device.available))\(clock)")
+                print(
+                    "\(device.id.storeString.prefix(8))  \(device.name ?? "-")  applied \(device.applied) of \(Plural.logs(device.available))\(clock)"
+                )
             }
         }
     }
@@ -75,28 +83,39 @@ extension Notes.Sync {
         @Flag(help: "Make the container encrypted, when it is made here (an existing one stays as it is).")
         var encrypt = false
 
-        @Flag(help: "Sync with a plain container where this store synced with an encrypted one (its notes then go into the cloud folder in the clear).")
+        @Flag(
+            help:
+                "Sync with a plain container where this store synced with an encrypted one (its notes then go into the cloud folder in the clear)."
+        )
         var allowPlain = false
 
         func validateFlags() throws {
             if encrypt && allowPlain { throw ValidationError("give --encrypt or --allow-plain, not both") }
         }
 
-        @Option(help: ArgumentHelp("The shared cloud folder (default: the one this store was attached to).", valueName: "DIR"), completion: .directory)
+        @Option(
+            help: ArgumentHelp(
+                "The shared cloud folder (default: the one this store was attached to).", valueName: "DIR"),
+            completion: .directory)
         var cloud: String?
 
-        @Option(help: ArgumentHelp(
-            "The container's name: the same on every device (default: the one this store was attached to, else NoteCollector).",
-            valueName: "NAME"))
+        @Option(
+            help: ArgumentHelp(
+                "The container's name: the same on every device (default: the one this store was attached to, else NoteCollector).",
+                valueName: "NAME"))
         var container: String?
 
-        @Option(help: ArgumentHelp("This device's name (default: the name it had, else the host name).", valueName: "NAME"))
+        @Option(
+            help: ArgumentHelp("This device's name (default: the name it had, else the host name).", valueName: "NAME"))
         var deviceName: String?
 
         @Flag(help: "Attach to another cloud folder or container than the one sync is on with.")
         var move = false
 
-        @Flag(help: "Let the group read what this device writes into the cloud folder (files 0640, folders 0750, rather than 0600 and 0700).")
+        @Flag(
+            help:
+                "Let the group read what this device writes into the cloud folder (files 0640, folders 0750, rather than 0600 and 0700)."
+        )
         var groupAccess = false
 
         func validate() throws {
@@ -120,7 +139,8 @@ extension Notes.Sync {
 
         func run() throws {
             let request = SyncEngine.EnableRequest(
-                cloud: cloud.map { URL(fileURLWithPath: $0) }, containerName: container, deviceName: deviceName, move: move)
+                cloud: cloud.map { URL(fileURLWithPath: $0) }, containerName: container, deviceName: deviceName,
+                move: move)
             switch SyncEngine.enableStart(request, storeFolder: storeOptions.folder) {
             case .noCloudFolder: throw Self.noCloudFolder
             case let .join(target): if try join(target) { return }
@@ -135,8 +155,12 @@ extension Notes.Sync {
             case let .attach(chosen):
                 target = chosen
             case let .confirmMove(current, chosen):
-                guard isatty(0) == 1, Confirmation.ask("sync is on with '\(current)': move this device to '\(chosen.folder.path)'?") else {
-                    throw InputError.usage("sync is on with '\(current)': give --move to attach this store to '\(chosen.folder.path)' instead")
+                guard isatty(0) == 1,
+                    Confirmation.ask("sync is on with '\(current)': move this device to '\(chosen.folder.path)'?")
+                else {
+                    throw InputError.usage(
+                        "sync is on with '\(current)': give --move to attach this store to '\(chosen.folder.path)' instead"
+                    )
                 }
                 target = chosen
             }
@@ -147,7 +171,9 @@ extension Notes.Sync {
                 cloud: target.cloud, containerName: target.containerName, deviceName: target.deviceName,
                 access: groupAccess ? .group : .private, encrypt: encrypt, allowPlain: allowPlain)
             bar.finish()
-            print("sync on: device '\(target.deviceName)' in '\(target.folder.path)'\(try engine.encryption().encrypted ? ", encrypted" : "")")
+            print(
+                "sync on: device '\(target.deviceName)' in '\(target.folder.path)'\(try engine.encryption().encrypted ? ", encrypted" : "")"
+            )
             SyncOutput.show(report)
         }
 
@@ -156,10 +182,11 @@ extension Notes.Sync {
         private func join(_ target: SyncEngine.EnableTarget) throws -> Bool {
             let bar = ProgressBar()
             defer { bar.finish() }
-            guard let (_, report) = try SyncEngine.join(
-                folder: storeOptions.folder, cloud: target.cloud, containerName: target.containerName,
-                deviceName: target.deviceName, access: groupAccess ? .group : .private, progress: bar.update,
-                passphrase: passphraseOptions.source(), encrypt: encrypt, hooks: .environment)
+            guard
+                let (_, report) = try SyncEngine.join(
+                    folder: storeOptions.folder, cloud: target.cloud, containerName: target.containerName,
+                    deviceName: target.deviceName, access: groupAccess ? .group : .private, progress: bar.update,
+                    passphrase: passphraseOptions.source(), encrypt: encrypt, hooks: .environment)
             else { return false }
             bar.finish()
             print("sync on: device '\(target.deviceName)' in '\(target.folder.path)'")
@@ -195,7 +222,8 @@ extension Notes.Sync {
         @OptionGroup var passphraseOptions: PassphraseOptions
 
         func run() throws {
-            SyncOutput.show(try Notes.Sync.withProgress(storeOptions, passphrase: passphraseOptions) { try $0.syncNow() })
+            SyncOutput.show(
+                try Notes.Sync.withProgress(storeOptions, passphrase: passphraseOptions) { try $0.syncNow() })
         }
     }
 
@@ -209,19 +237,22 @@ extension Notes.Sync {
 
         @OptionGroup var storeOptions: StoreOptions
 
-        @Option(help: ArgumentHelp(
-            "How many days a device may go without syncing before the others stop waiting for it (default: 30, or what was set last); kept for later compactions.",
-            valueName: "DAYS"))
+        @Option(
+            help: ArgumentHelp(
+                "How many days a device may go without syncing before the others stop waiting for it (default: 30, or what was set last); kept for later compactions.",
+                valueName: "DAYS"))
         var retention: Int?
 
-        @Option(help: ArgumentHelp(
-            "Baselines keep at least this many versions of each name and body (default: 100, or what was set last); kept for later compactions.",
-            valueName: "N"))
+        @Option(
+            help: ArgumentHelp(
+                "Baselines keep at least this many versions of each name and body (default: 100, or what was set last); kept for later compactions.",
+                valueName: "N"))
         var keepVersions: Int?
 
-        @Option(help: ArgumentHelp(
-            "Baselines keep every version of the last DAYS days (default: 90, or what was set last; 0: by count only); kept for later compactions.",
-            valueName: "DAYS"))
+        @Option(
+            help: ArgumentHelp(
+                "Baselines keep every version of the last DAYS days (default: 90, or what was set last; 0: by count only); kept for later compactions.",
+                valueName: "DAYS"))
         var keepDays: Int?
 
         @OptionGroup var passphraseOptions: PassphraseOptions
@@ -238,25 +269,34 @@ extension Notes.Sync {
             }
             SyncOutput.show(result.report)
             let baseline = result.baseline
-            print("baseline \(baseline.sequence) written: \(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), "
-                + SyncOutput.size(baseline.bytes))
+            print(
+                "baseline \(baseline.sequence) written: \(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), "
+                    + SyncOutput.size(baseline.bytes))
             if result.removedLogs + result.removedBaselines > 0 {
-                print("removed \(Plural.logs(Int64(result.removedLogs))) and \(result.removedBaselines) older baseline\(result.removedBaselines == 1 ? "" : "s") of this device that every device has")
+                print(
+                    "removed \(Plural.logs(Int64(result.removedLogs))) and \(result.removedBaselines) older baseline\(result.removedBaselines == 1 ? "" : "s") of this device that every device has"
+                )
             }
             if result.history.versions > 0 {
-                print("dropped \(result.history.versions) old version\(result.history.versions == 1 ? "" : "s") of history from the baseline (of \(result.history.properties) name\(result.history.properties == 1 ? "" : "s") or bod\(result.history.properties == 1 ? "y" : "ies"))")
+                print(
+                    "dropped \(result.history.versions) old version\(result.history.versions == 1 ? "" : "s") of history from the baseline (of \(result.history.properties) name\(result.history.properties == 1 ? "" : "s") or bod\(result.history.properties == 1 ? "y" : "ies"))"
+                )
             } else if let reason = result.history.heldBack {
                 print("kept all old history in the baseline: \(TerminalText.escaped(reason, keepingLayout: false))")
             }
             if result.removedBlobs > 0 {
-                print("removed \(result.removedBlobs) blob\(result.removedBlobs == 1 ? "" : "s") that no note uses any more")
+                print(
+                    "removed \(result.removedBlobs) blob\(result.removedBlobs == 1 ? "" : "s") that no note uses any more"
+                )
             }
         }
     }
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show the state of sync (on, off or detached), its container, devices, pending and waiting logs, skipped files.")
+            abstract:
+                "Show the state of sync (on, off or detached), its container, devices, pending and waiting logs, skipped files."
+        )
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -298,7 +338,9 @@ extension Notes.Sync {
             let engine = SyncEngine(store: try storeOptions.open(), hooks: .environment)
             engine.passphrase = passphraseOptions.source(newPassphraseFile: newPassphraseFile)
             try engine.changePassphrase()
-            print("passphrase changed: devices that hold the container key go on; devices that join need the new passphrase")
+            print(
+                "passphrase changed: devices that hold the container key go on; devices that join need the new passphrase"
+            )
         }
     }
 

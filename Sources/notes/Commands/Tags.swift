@@ -26,7 +26,8 @@ extension Notes {
     }
 
     struct Untag: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove tags from a note.", usage: TagArguments.usage("untag"))
+        static let configuration = CommandConfiguration(
+            abstract: "Remove tags from a note.", usage: TagArguments.usage("untag"))
 
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var arguments: TagArguments
@@ -42,7 +43,8 @@ extension Notes {
 
     struct TagList: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "tags", abstract: "List the tags of the notes outside the trash, with how many notes carry each.")
+            commandName: "tags",
+            abstract: "List the tags of the notes outside the trash, with how many notes carry each.")
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -68,13 +70,16 @@ extension Notes {
 /// The note and the tags of `tag` and `untag`; with `-i`, the tags alone, and the note is
 /// chosen in the picker.
 struct TagArguments: ParsableArguments {
-    @Argument(help: ArgumentHelp("The note (with -i, the first tag).", valueName: "note"), completion: ItemCompletion.items)
+    @Argument(
+        help: ArgumentHelp("The note (with -i, the first tag).", valueName: "note"), completion: ItemCompletion.items)
     var first: String?
 
     @Argument(help: ArgumentHelp("The tags.", valueName: "TAG"))
     var rest: [String] = []
 
-    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Choose the note in a picker (fzf when installed); every argument is a tag.")
+    @Flag(
+        name: [.customShort("i"), .customLong("interactive")],
+        help: "Choose the note in a picker (fzf when installed); every argument is a tag.")
     var interactive = false
 
     @OptionGroup var references: ReferenceOptions
@@ -96,7 +101,9 @@ struct TagArguments: ParsableArguments {
 
     /// The note named, or with `-i` the one chosen in the picker.
     func note(in store: Store, prompt: String) throws -> Item {
-        try ItemPicker.item(interactive ? nil : first, picking: interactive, in: store, scope: .any, kind: .note, references: references, prompt: prompt)
+        try ItemPicker.item(
+            interactive ? nil : first, picking: interactive, in: store, scope: .any, kind: .note,
+            references: references, prompt: prompt)
     }
 
     /// The tags as normalized, each once, for messages.

@@ -66,11 +66,18 @@ final class LiveDemo {
         say("\nNow the container's sentinel, container.json, is removed: sync is switched off.")
         try FileManager.default.removeItem(at: cloud.appendingPathComponent("NoteCollector/container.json"))
         for (device, store) in zip(devices, stores) {
-            guard let seconds = wait(until: { (try? SyncEngine(store: store, hooks: .environment).status().state) == .off }) else {
+            guard
+                let seconds = wait(until: {
+                    (try? SyncEngine(store: store, hooks: .environment).status().state) == .off
+                })
+            else {
                 throw DemoError.timedOut("the \(device) did not notice")
             }
             let count = try store.count(ItemRequest())
-            say(String(format: "The %@ notices after %.0f ms, says sync is off, and keeps its %d notes.", device, seconds * 1000, count))
+            say(
+                String(
+                    format: "The %@ notices after %.0f ms, says sync is off, and keeps its %d notes.", device,
+                    seconds * 1000, count))
         }
         _ = try stores[0].addNote(named: "Written while sync was off", body: "", in: nil)
         say("The laptop adds a note while sync is off.")
@@ -78,7 +85,9 @@ final class LiveDemo {
         guard let groceries else { throw DemoError.timedOut("'Groceries' is not on the laptop") }
         _ = try stores[0].edit(groceries.id, body: "oat milk\neggs\nbread\n")
         _ = try stores[1].edit(groceries.id, body: "milk\neggs\nbread\ncoffee\n")
-        say("Both the laptop and the desktop edit 'Groceries': the laptop changes the first line, the desktop adds coffee.")
+        say(
+            "Both the laptop and the desktop edit 'Groceries': the laptop changes the first line, the desktop adds coffee."
+        )
     }
 
     static let groceries = "milk\neggs\nbread\n"
@@ -90,20 +99,26 @@ final class LiveDemo {
             try SyncEngine(store: store, hooks: .environment).enable(cloud: cloud, deviceName: device)
         }
         let expected = try stores[0].count(ItemRequest())
-        guard wait(until: { stores.allSatisfy { (try? $0.count(ItemRequest())) == expected } }, timeout: 10) != nil else {
+        guard wait(until: { stores.allSatisfy { (try? $0.count(ItemRequest())) == expected } }, timeout: 10) != nil
+        else {
             throw DemoError.timedOut("the devices did not converge")
         }
-        let dumps = try stores.map { try $0.fetch(ItemRequest()).map(\.id) .sorted { $0.uuidString < $1.uuidString } }
-        guard Set(dumps.map { $0.map(\.uuidString).joined() }).count == 1 else { throw DemoError.timedOut("the devices differ") }
+        let dumps = try stores.map { try $0.fetch(ItemRequest()).map(\.id).sorted { $0.uuidString < $1.uuidString } }
+        guard Set(dumps.map { $0.map(\.uuidString).joined() }).count == 1 else {
+            throw DemoError.timedOut("the devices differ")
+        }
         say("The devices converge: each has the same \(expected) notes, with no duplicates.")
         let merged = { (store: Store) in
-            (try? store.fetch(ItemRequest(includesBodies: true)).first { $0.name == "Groceries" }?.body) == Self.mergedGroceries
+            (try? store.fetch(ItemRequest(includesBodies: true)).first { $0.name == "Groceries" }?.body)
+                == Self.mergedGroceries
         }
         guard wait(until: { stores.allSatisfy(merged) }, timeout: 10) != nil else {
             throw DemoError.timedOut("'Groceries' did not merge on every device")
         }
-        say("'Groceries' merged line by line on every device, no edit lost: "
-            + Self.mergedGroceries.split(separator: "\n").joined(separator: ", ") + " ('notes history' keeps each version).")
+        say(
+            "'Groceries' merged line by line on every device, no edit lost: "
+                + Self.mergedGroceries.split(separator: "\n").joined(separator: ", ")
+                + " ('notes history' keeps each version).")
     }
 
     /// Waits until `condition` holds; returns the seconds it took, or nil after `timeout`.
@@ -119,7 +134,8 @@ final class LiveDemo {
     private func startWatcher(_ device: String) throws {
         let process = Process()
         // This very program, however it was started (by a name found on PATH, say).
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--store", storeFolder(device).path, "watch"]

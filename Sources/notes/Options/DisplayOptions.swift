@@ -8,13 +8,16 @@ enum ColorChoice: String, CaseIterable, ExpressibleByArgument {
 
 /// `--color`: whether styled output (bold matches) is used.
 struct ColorOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "When to style the output: never, auto (on a terminal, unless NO_COLOR is set or TERM is dumb) or always.",
-        valueName: "WHEN"))
+    @Option(
+        help: ArgumentHelp(
+            "When to style the output: never, auto (on a terminal, unless NO_COLOR is set or TERM is dumb) or always.",
+            valueName: "WHEN"))
     var color: ColorChoice = .auto
 
     /// Whether to style standard output; `auto` follows https://no-color.org.
-    func styles(environment: [String: String] = ProcessInfo.processInfo.environment, isTerminal: Bool = isatty(1) == 1) -> Bool {
+    func styles(environment: [String: String] = ProcessInfo.processInfo.environment, isTerminal: Bool = isatty(1) == 1)
+        -> Bool
+    {
         switch color {
         case .never: return false
         case .always: return true

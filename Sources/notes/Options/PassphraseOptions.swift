@@ -51,13 +51,16 @@ struct PassphraseOptions: ParsableArguments {
             try? handle.close()
             let firstLine = data.firstIndex(of: 0x0A).map { data[..<$0] } ?? data
             guard firstLine.count <= limit else {
-                throw InputError.file(path: file, reason: "its first line is longer than 64 KiB: no passphrase file's is")
+                throw InputError.file(
+                    path: file, reason: "its first line is longer than 64 KiB: no passphrase file's is")
             }
             guard let line = String(data: firstLine, encoding: .utf8) else {
                 throw InputError.file(path: file, reason: "it is not UTF-8 text")
             }
             let passphrase = line.hasSuffix("\r") ? String(line.dropLast()) : line
-            guard !passphrase.isEmpty else { throw InputError.file(path: file, reason: "its first line is empty: no passphrase") }
+            guard !passphrase.isEmpty else {
+                throw InputError.file(path: file, reason: "its first line is empty: no passphrase")
+            }
             return passphrase
         }
         if let value = ProcessInfo.processInfo.environment[variable] {
@@ -79,7 +82,9 @@ enum PassphrasePrompt {
         let first = try read(TerminalText.escaped(prompt, keepingLayout: false) + ": ", tty: tty)
         guard !first.isEmpty else { throw InputError.usage("no passphrase was typed") }
         if twice {
-            guard try read("again, to confirm: ", tty: tty) == first else { throw InputError.usage("the two passphrases typed differ") }
+            guard try read("again, to confirm: ", tty: tty) == first else {
+                throw InputError.usage("the two passphrases typed differ")
+            }
         }
         return first
     }
@@ -126,7 +131,9 @@ enum PassphrasePrompt {
             }
         }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
-        guard let text = String(bytes: bytes, encoding: .utf8) else { throw InputError.usage("the passphrase typed is not UTF-8 text") }
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
+            throw InputError.usage("the passphrase typed is not UTF-8 text")
+        }
         return text
     }
 }

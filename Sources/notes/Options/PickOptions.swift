@@ -6,7 +6,9 @@ import NoteTerminal
 /// `-i`, and an item that may be left out: then, on a terminal, a picker chooses it; and
 /// `--exact` (``ReferenceOptions``) for an item given.
 struct PickOptions: ParsableArguments {
-    @Flag(name: [.customShort("i"), .customLong("interactive")], help: "Choose the item in a picker (fzf when installed), the item given being its query.")
+    @Flag(
+        name: [.customShort("i"), .customLong("interactive")],
+        help: "Choose the item in a picker (fzf when installed), the item given being its query.")
     var interactive = false
 
     @OptionGroup var references: ReferenceOptions
@@ -14,9 +16,12 @@ struct PickOptions: ParsableArguments {
     /// The item `reference` names; without one, or with `-i`, the one chosen in the picker,
     /// offered among the items of `scope` (`kind` only, when given).
     func item(
-        _ reference: String?, in store: Store, scope: ReferenceScope = .live, kind: ItemKind? = nil, json: Bool = false, prompt: String
+        _ reference: String?, in store: Store, scope: ReferenceScope = .live, kind: ItemKind? = nil, json: Bool = false,
+        prompt: String
     ) throws -> Item {
-        try ItemPicker.item(reference, picking: interactive, in: store, scope: scope, kind: kind, references: references, json: json, prompt: prompt)
+        try ItemPicker.item(
+            reference, picking: interactive, in: store, scope: scope, kind: kind, references: references, json: json,
+            prompt: prompt)
     }
 }
 
@@ -28,22 +33,28 @@ enum ItemPicker {
         _ reference: String?, picking: Bool, in store: Store, scope: ReferenceScope, kind: ItemKind?,
         references: ReferenceOptions, json: Bool = false, prompt: String
     ) throws -> Item {
-        if let reference, !picking { return try references.item(reference, in: store, scope: scope, kind: kind, json: json, prompt: prompt) }
+        if let reference, !picking {
+            return try references.item(reference, in: store, scope: scope, kind: kind, json: json, prompt: prompt)
+        }
         guard isatty(STDIN_FILENO) == 1 else {
             throw ValidationError("give the item (a path or an id): a picker needs a terminal")
         }
-        guard let chosen = try choose(in: store, scope: scope, kind: kind, query: reference ?? "", prompt: prompt) else {
+        guard let chosen = try choose(in: store, scope: scope, kind: kind, query: reference ?? "", prompt: prompt)
+        else {
             throw ExitCode(1)
         }
         return chosen
     }
 
-    static func choose(in store: Store, scope: ReferenceScope, kind: ItemKind?, query: String, prompt: String) throws -> Item? {
-        let trash: ItemRequest.Trash = switch scope {
-        case .live: .excluded
-        case .trashed: .only
-        case .any: .included
-        }
+    static func choose(in store: Store, scope: ReferenceScope, kind: ItemKind?, query: String, prompt: String) throws
+        -> Item?
+    {
+        let trash: ItemRequest.Trash =
+            switch scope {
+            case .live: .excluded
+            case .trashed: .only
+            case .any: .included
+            }
         let items = try store.fetch(ItemRequest(kind: kind, trash: trash, includesBodies: false))
         let index = try store.collectionIndex()
         let tags = try store.tags(ofItems: items.map(\.id))

@@ -12,7 +12,10 @@ import NoteTerminal
 /// picker opens on them instead. `--exact` keeps to what is written and never opens a picker,
 /// for scripts; with `--json`, the error is printed as JSON too, and no picker opens.
 struct ReferenceOptions: ParsableArguments {
-    @Flag(help: "Read ITEM and COLLECTION as written (an id, an id prefix or a path): no match ignoring case or accents, no picker.")
+    @Flag(
+        help:
+            "Read ITEM and COLLECTION as written (an id, an id prefix or a path): no match ignoring case or accents, no picker."
+    )
     var exact = false
 
     /// The item `reference` names, in `scope`; `kind`, when given, is the kind offered in the
@@ -43,7 +46,9 @@ struct ReferenceOptions: ParsableArguments {
     }
 
     /// The id of the collection `reference` names, or a usage error when it names a note.
-    func collection(_ reference: String, in store: Store, scope: ReferenceScope = .live, json: Bool = false) throws -> UUID {
+    func collection(_ reference: String, in store: Store, scope: ReferenceScope = .live, json: Bool = false) throws
+        -> UUID
+    {
         let item = try item(reference, in: store, scope: scope, kind: .collection, json: json, prompt: "collection> ")
         guard item.isCollection else {
             throw InputError.usage("'\(reference)' is a note, not a collection")

@@ -19,7 +19,8 @@ struct StoreOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         if let store, !store.isEmpty { return URL(fileURLWithPath: store) }
         if let store = environment["NOTES_STORE"], !store.isEmpty { return URL(fileURLWithPath: store) }
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return URL(fileURLWithPath: data).appendingPathComponent("notes")
     }

@@ -85,7 +85,9 @@ enum Failure {
 
     private static func status(of error: StoreError) -> Int32 {
         switch error {
-        case .unknownReference, .ambiguousReference, .unknownAttachment, .ambiguousAttachment, .unknownVersion, .invalidQuery: return usage
+        case .unknownReference, .ambiguousReference, .unknownAttachment, .ambiguousAttachment, .unknownVersion,
+            .invalidQuery:
+            return usage
         case .validation, .invalidOperation, .cannotAttach, .invalidTag, .invalidProperty: return badData
         case .blob, .damagedRow, .changedElsewhere: return other
         case .notFound: return usage
@@ -122,7 +124,8 @@ enum Failure {
         var path: [String] = []
         var commands: [any ParsableCommand.Type] = Notes.configuration.subcommands
         for word in CommandLine.arguments.dropFirst() {
-            guard let command = commands.first(where: { ($0.configuration.commandName ?? $0._commandName) == word }) else { continue }
+            guard let command = commands.first(where: { ($0.configuration.commandName ?? $0._commandName) == word })
+            else { continue }
             path.append(word)
             commands = command.configuration.subcommands
             if commands.isEmpty { break }

@@ -39,7 +39,8 @@ struct ItemJSON: Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, kind, name, parent, path, created, modified, trashed, tags, body, snippet, rank, attachments, conflictCopy, linkedFrom
+        case id, kind, name, parent, path, created, modified, trashed, tags, body, snippet, rank, attachments,
+            conflictCopy, linkedFrom
         case properties
     }
 
@@ -68,7 +69,8 @@ struct ItemJSON: Encodable {
 enum JSONOutput {
     static func print<T: Encodable>(_ value: T, compact: Bool = false) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         if data.filter({ !$0.isWhitespace }) == Data("[]".utf8) { data = Data("[]".utf8) }
         let text = TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))

@@ -29,7 +29,8 @@ final class ProgressBar {
         guard total > 300 else { return }
         draw(done: done >= total) { now in
             let rate = Int(Double(done) / max(now.timeIntervalSince(self.started), 0.001))
-            return "\(self.verb) [\(Self.bar(Double(done) / Double(total)))] \(Self.grouped(done))/\(Self.grouped(total)) "
+            return
+                "\(self.verb) [\(Self.bar(Double(done) / Double(total)))] \(Self.grouped(done))/\(Self.grouped(total)) "
                 + "\(self.unit), \(Self.grouped(rate)) \(self.unit)/s"
         }
     }

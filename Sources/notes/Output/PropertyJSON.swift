@@ -53,7 +53,9 @@ struct PropertyValueJSON: Encodable {
             for item in items { try container.encode(PropertyValueJSON(item)) }
         case let .map(pairs):
             var container = encoder.container(keyedBy: Key.self)
-            for pair in pairs { try container.encode(PropertyValueJSON(pair.value), forKey: Key(stringValue: pair.key)) }
+            for pair in pairs {
+                try container.encode(PropertyValueJSON(pair.value), forKey: Key(stringValue: pair.key))
+            }
         }
     }
 }

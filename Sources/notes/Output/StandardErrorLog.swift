@@ -30,7 +30,8 @@ struct StandardErrorLog: LogHandler {
     /// The level of a command's log: `notice` by default, one level more for each `-v`
     /// (`info`, `debug`, `trace`), or `NOTES_LOG_LEVEL` (`trace` to `critical`) when that says
     /// more.
-    static func level(verbose: Int, environment: [String: String] = ProcessInfo.processInfo.environment) -> Logger.Level {
+    static func level(verbose: Int, environment: [String: String] = ProcessInfo.processInfo.environment) -> Logger.Level
+    {
         let levels: [Logger.Level] = [.notice, .info, .debug, .trace]
         let flagged = levels[min(max(verbose, 0), levels.count - 1)]
         guard let named = environment["NOTES_LOG_LEVEL"].flatMap({ Logger.Level(rawValue: $0.lowercased()) }) else {

@@ -6,28 +6,36 @@ import NoteTerminal
 /// Sync reports and status as text for people.
 enum SyncOutput {
     static func show(_ report: SyncReport) {
-        var line = "exported \(report.exportedLogs) log\(report.exportedLogs == 1 ? "" : "s"), "
+        var line =
+            "exported \(report.exportedLogs) log\(report.exportedLogs == 1 ? "" : "s"), "
             + "imported \(report.importedLogs) log\(report.importedLogs == 1 ? "" : "s") (\(Plural.changes(report.importedChanges)))"
         if report.leftOut > 0 { line += ", left out \(Plural.changes(report.leftOut)) that break the model's rules" }
         if let baseline = report.baseline {
             print("started from the baseline \(baseline.path) (\(Plural.items(baseline.items)))")
         }
         if let joined = report.joinedContainer {
-            print("another device created the container at the same time, and the cloud folder kept its one "
-                + "(\(joined.storeString)): this device attached to it and pushed its notes into it; nothing was lost")
+            print(
+                "another device created the container at the same time, and the cloud folder kept its one "
+                    + "(\(joined.storeString)): this device attached to it and pushed its notes into it; nothing was lost"
+            )
         }
         if report.recoveredLogs > 0 {
-            print("this store was behind what its device published (restored from a backup, or a copy): "
-                + "took back \(Plural.logs(Int64(report.recoveredLogs))) of its own before exporting; nothing was lost")
+            print(
+                "this store was behind what its device published (restored from a backup, or a copy): "
+                    + "took back \(Plural.logs(Int64(report.recoveredLogs))) of its own before exporting; nothing was lost"
+            )
         }
         if report.keptEdits > 0 {
-            print("this device came back without its registration, and the container has dropped old history since: "
-                + "kept its unpublished edits of \(Plural.items(report.keptEdits)) as notes of their own, named '(kept, …)'; nothing was lost")
+            print(
+                "this device came back without its registration, and the container has dropped old history since: "
+                    + "kept its unpublished edits of \(Plural.items(report.keptEdits)) as notes of their own, named '(kept, …)'; nothing was lost"
+            )
         }
         print(line)
         if report.conflicts > 0 {
-            print("conflicts: \(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; "
-                + "nothing was lost: see 'notes conflicts'")
+            print(
+                "conflicts: \(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; "
+                    + "nothing was lost: see 'notes conflicts'")
         }
         for waiting in report.waiting { print("waiting: \(waiting.path): \(waiting.reason)") }
         let (foreign, others) = partition(report.skipped)
@@ -65,7 +73,8 @@ enum SyncOutput {
     private static func summary(ofForeign logs: [SkippedFile]) -> String? {
         guard !logs.isEmpty else { return nil }
         let devices = Set(logs.map { $0.path.split(separator: "/").dropFirst().first ?? "" }).count
-        return "\(Plural.logs(Int64(logs.count))) of \(devices) device\(devices == 1 ? "" : "s") belong to an earlier container of this name: passed over for good"
+        return
+            "\(Plural.logs(Int64(logs.count))) of \(devices) device\(devices == 1 ? "" : "s") belong to an earlier container of this name: passed over for good"
     }
 
     static func describe(_ status: SyncStatus) -> String {
@@ -79,38 +88,55 @@ enum SyncOutput {
             lines.append("container: \(name) (\(id.storeString))")
         }
         if status.encryption.encrypted {
-            lines.append("encrypted: yes, " + (status.encryption.keyHeld
-                ? "the container key is kept in this store"
-                : "the key is needed: the next 'notes sync now' asks for the passphrase"))
+            lines.append(
+                "encrypted: yes, "
+                    + (status.encryption.keyHeld
+                        ? "the container key is kept in this store"
+                        : "the key is needed: the next 'notes sync now' asks for the passphrase"))
         }
-        lines.append("device:    \(status.deviceName ?? "-") (\(status.device.storeString)), \(Plural.logs(status.exportedSequence)) published")
-        lines.append(status.recordsChanges
-            ? "pending:   \(Plural.changes(status.pendingExports)) to export"
-            : "pending:   never synced: 'notes sync enable' sends everything this store holds")
+        lines.append(
+            "device:    \(status.deviceName ?? "-") (\(status.device.storeString)), \(Plural.logs(status.exportedSequence)) published"
+        )
+        lines.append(
+            status.recordsChanges
+                ? "pending:   \(Plural.changes(status.pendingExports)) to export"
+                : "pending:   never synced: 'notes sync enable' sends everything this store holds")
         if let failure = status.exportError {
-            lines.append("export:    failed at \(Timestamp.iso(failure.date)): \(TerminalText.escaped(failure.message, keepingLayout: false))")
+            lines.append(
+                "export:    failed at \(Timestamp.iso(failure.date)): \(TerminalText.escaped(failure.message, keepingLayout: false))"
+            )
         }
         if let last = status.lastSync { lines.append("last sync: \(Timestamp.iso(last))") }
         if let catchUp = status.catchUp {
-            lines.append("catch-up:  \(catchUp.logsApplied) of \(Plural.logs(Int64(catchUp.logsToApply))) applied, "
-                + "\(Plural.changes(catchUp.changesApplied)) (process \(catchUp.process), since \(Timestamp.iso(catchUp.started)))")
+            lines.append(
+                "catch-up:  \(catchUp.logsApplied) of \(Plural.logs(Int64(catchUp.logsToApply))) applied, "
+                    + "\(Plural.changes(catchUp.changesApplied)) (process \(catchUp.process), since \(Timestamp.iso(catchUp.started)))"
+            )
         }
         if let baseline = status.newestBaseline {
-            let writer = status.devices.first { $0.id == baseline.device }?.name ?? (baseline.device == status.device ? status.deviceName : nil)
-            lines.append("baseline:  \(baseline.sequence) of \(writer ?? "-") (\(baseline.device.storeString)), "
-                + "\(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), \(size(baseline.bytes)), written \(Timestamp.iso(baseline.written))")
+            let writer =
+                status.devices.first { $0.id == baseline.device }?.name
+                ?? (baseline.device == status.device ? status.deviceName : nil)
+            lines.append(
+                "baseline:  \(baseline.sequence) of \(writer ?? "-") (\(baseline.device.storeString)), "
+                    + "\(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), \(size(baseline.bytes)), written \(Timestamp.iso(baseline.written))"
+            )
         }
         if !status.devices.isEmpty {
             lines.append("devices:")
             for device in status.devices {
-                lines.append("  \(device.name ?? "-") (\(device.id.storeString)): applied \(device.applied) of \(Plural.logs(device.available))")
+                lines.append(
+                    "  \(device.name ?? "-") (\(device.id.storeString)): applied \(device.applied) of \(Plural.logs(device.available))"
+                )
             }
         }
         let ahead = status.devices.filter { $0.clockAhead != nil }
         if !ahead.isEmpty {
             lines.append("clocks:")
             for device in ahead {
-                lines.append("  \(device.name ?? "-") (\(device.id.storeString)) runs \(ClockSkew.describe(device.clockAhead ?? 0)) ahead of this device (at its last log)")
+                lines.append(
+                    "  \(device.name ?? "-") (\(device.id.storeString)) runs \(ClockSkew.describe(device.clockAhead ?? 0)) ahead of this device (at its last log)"
+                )
             }
         }
         if !status.waiting.isEmpty {
@@ -183,7 +209,8 @@ struct SyncStatusJSON: Encodable {
 
         init(_ device: SyncStatus.Device) {
             self.init(
-                id: device.id.storeString, name: device.name, this: false, applied: device.applied, available: device.available,
+                id: device.id.storeString, name: device.name, this: false, applied: device.applied,
+                available: device.available,
                 clockAheadSeconds: device.clockAhead.map { Int($0) })
         }
 
@@ -274,7 +301,8 @@ struct SyncStatusJSON: Encodable {
         containerName = status.containerName
         container = status.container?.storeString
         device = DeviceJSON(
-            id: status.device.storeString, name: status.deviceName, this: true, applied: nil, available: status.exportedSequence)
+            id: status.device.storeString, name: status.deviceName, this: true, applied: nil,
+            available: status.exportedSequence)
         devices = status.devices.map(DeviceJSON.init)
         pendingExports = status.pendingExports
         recordsChanges = status.recordsChanges
@@ -283,7 +311,8 @@ struct SyncStatusJSON: Encodable {
         lastSync = status.lastSync.map(Timestamp.iso)
         catchUp = status.catchUp.map {
             CatchUpJSON(
-                pid: $0.process, logsApplied: $0.logsApplied, logsToApply: $0.logsToApply, changesApplied: $0.changesApplied,
+                pid: $0.process, logsApplied: $0.logsApplied, logsToApply: $0.logsToApply,
+                changesApplied: $0.changesApplied,
                 started: Timestamp.iso($0.started))
         }
         exportError = status.exportError.map { ExportErrorJSON(failed: Timestamp.iso($0.date), reason: $0.message) }
@@ -291,13 +320,15 @@ struct SyncStatusJSON: Encodable {
         keyHeld = status.encryption.encrypted ? status.encryption.keyHeld : nil
         baseline = status.newestBaseline.map {
             BaselineJSON(
-                device: $0.device.storeString, sequence: $0.sequence, items: $0.items, logs: $0.logCount, bytes: $0.bytes,
+                device: $0.device.storeString, sequence: $0.sequence, items: $0.items, logs: $0.logCount,
+                bytes: $0.bytes,
                 written: Timestamp.iso($0.written))
         }
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, reason, since, cloud, containerName, container, device, devices, pendingExports, recordsChanges, waiting, skipped
+        case state, reason, since, cloud, containerName, container, device, devices, pendingExports, recordsChanges,
+            waiting, skipped
         case lastSync
         case watcher, catchUp, baseline, exportError, encrypted, keyHeld
     }
