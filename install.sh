@@ -132,6 +132,11 @@ install_file() {
 }
 
 run_tests() {
+    # The code stays as swift-format writes it (.swift-format): a line it would change fails.
+    echo "==> Checking the format (swift format lint)"
+    swift format lint --strict --parallel --recursive --configuration .swift-format \
+        Sources Tests Package.swift Fuzz/Sources Fuzz/Package.swift \
+        || fail "the code is not as swift-format writes it: run 'swift format format --in-place --recursive --configuration .swift-format Sources Tests Package.swift Fuzz'"
     echo "==> Building the tests (in $BUILD_PATH)"
     swift_run build --build-tests || fail "the build of the tests failed"
     echo "==> Running the tests"
