@@ -39,7 +39,7 @@ public final class SyncLedger {
 
     /// The highest sequence applied from each other device.
     public func applied() throws -> [UUID: Int64] {
-        try Self.perDevice(SQLRequest("SELECT id, applied FROM sync_device WHERE applied IS NOT NULL"), db)
+        try Self.perDevice("applied", db)
     }
 
     /// Records `sequence` as the highest applied from `device`.
@@ -142,10 +142,8 @@ public final class SyncLedger {
 
     static func snapshot(_ db: Database) throws -> SyncSnapshot {
         var snapshot = SyncSnapshot(record: try SyncRecord.find(db))
-        snapshot.applied = try perDevice(
-            SQLRequest("SELECT id, applied FROM sync_device WHERE applied IS NOT NULL"), db)
-        snapshot.clockAhead = try perDevice(
-            SQLRequest("SELECT id, clock_ahead FROM sync_device WHERE clock_ahead IS NOT NULL"), db)
+        snapshot.applied = try perDevice("applied", db)
+        snapshot.clockAhead = try perDevice("clock_ahead", db)
         snapshot.awaitedLogs = try awaitedLogs(db)
         snapshot.awaitedBlobs = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM sync_awaited_blob"))
         for row in try Row.fetchAll(db, sql: "SELECT device, sequence FROM sync_passed_log") {
@@ -166,16 +164,18 @@ public final class SyncLedger {
     }
 
     private static func awaitedLogs(_ db: Database) throws -> [UUID: Int64] {
-        try perDevice(SQLRequest("SELECT id, awaited_log FROM sync_device WHERE awaited_log IS NOT NULL"), db)
+        try perDevice("awaited_log", db)
     }
 
-    /// The second column of `request`, by the device of its first.
-    private static func perDevice<Value: DatabaseValueConvertible>(_ request: SQLRequest<Row>, _ db: Database) throws
+    /// The values of the column `column` of `sync_device` that are set, by device.
+    private static func perDevice<Value: DatabaseValueConvertible>(_ column: String, _ db: Database) throws
         -> [UUID: Value]
     {
+        let request = SQLRequest<Row>(
+            literal: "SELECT id, \(sql: column) AS value FROM sync_device WHERE \(sql: column) IS NOT NULL")
         var found: [UUID: Value] = [:]
         for row in try request.fetchAll(db) {
-            found[try device(row[0], table: "sync_device")] = row[1]
+            found[try device(row["id"], table: "sync_device")] = row["value"]
         }
         return found
     }
