@@ -9,7 +9,7 @@ struct LinkFixture {
     var out: URL { folder.appending("out") }
     var outside: URL { folder.appending("outside") }
     var vault: URL { folder.appending("vault") }
-    var image: URL { RoundTripTests.images.appendingPathComponent("plain.png") }
+    var image: URL { sampleImages.appendingPathComponent("plain.png") }
 
     func write(_ text: String, _ url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -13,8 +13,6 @@ import Testing
 @Suite struct OtherToolsImportTests {
     let folder = TemporaryFolder("notes-other-tools")
     var vault: URL { folder.appending("vault") }
-    static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Samples/images").standardizedFileURL
 
     func write(_ text: String, _ path: String) throws {
         try write(Data(text.utf8), path)
@@ -27,7 +25,7 @@ import Testing
     }
 
     func copy(_ sample: String, to path: String) throws {
-        try write(try Data(contentsOf: Self.images.appendingPathComponent(sample)), path)
+        try write(try Data(contentsOf: sampleImages.appendingPathComponent(sample)), path)
     }
 
     func importVault(into store: Store) throws -> ImportReport {

@@ -8,8 +8,6 @@ import Testing
 /// bodies, places, tags and attachment bytes; a second import changes nothing.
 @Suite struct RoundTripTests {
     let folder = TemporaryFolder("notes-interchange")
-    static let images = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Samples/images").standardizedFileURL
 
     func makeSource() throws -> Store {
         let store = try Store(folder: folder.appending("source"))
@@ -28,8 +26,8 @@ import Testing
         let pictured = try store.addNote(
             named: "Pictured", body: "see ![link](https://example.com/a.png)\n", in: deep.id)
         _ = try store.attachImages(
-            [Self.images.appendingPathComponent("plain.png")], to: pictured.id, caption: "a [bracketed] caption")
-        _ = try store.attachImages([Self.images.appendingPathComponent("indexed.png")], to: pictured.id)
+            [sampleImages.appendingPathComponent("plain.png")], to: pictured.id, caption: "a [bracketed] caption")
+        _ = try store.attachImages([sampleImages.appendingPathComponent("indexed.png")], to: pictured.id)
         try store.tag(pictured.id, with: ["photo", "c++", "ünï", "a:b", "quote\"d", "[x]"])
         // Properties of every kind of value, and text that plain YAML would read otherwise.
         let tricky: [PropertyValue] = [

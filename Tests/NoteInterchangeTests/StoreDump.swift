@@ -1,6 +1,10 @@
 import Foundation
 import NoteStore
 
+/// The sample images of the repository (`Samples/images`), which the suites attach.
+let sampleImages = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../Samples/images").standardizedFileURL
+
 /// Every item of a store, as comparable text: kind, id, name, parent, dates, body, and the
 /// attachments' bytes and captions, and the tags. With `collectionsByPath`, a collection
 /// is its path, without its id and dates, as a Markdown export keeps a collection that

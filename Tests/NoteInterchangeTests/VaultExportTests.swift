@@ -21,7 +21,7 @@ import Testing
     func copy(_ image: String, to path: String) throws {
         let url = vault.appendingPathComponent(path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: RoundTripTests.images.appendingPathComponent(image), to: url)
+        try FileManager.default.copyItem(at: sampleImages.appendingPathComponent(image), to: url)
     }
 
     func text(_ path: String) throws -> String {
@@ -81,12 +81,12 @@ import Testing
         let trips = try store.addCollection(named: "Trips", in: nil)
         let body = "far ![up](../../up.png \"title\") and [[Near]]\n"
         let far = try store.addNote(named: "Far: away?", body: body, in: trips.id)
-        _ = try store.attachImages([RoundTripTests.images.appendingPathComponent("plain.png")], to: far.id)
-        _ = try store.attachImages([RoundTripTests.images.appendingPathComponent("still.gif")], to: far.id)
+        _ = try store.attachImages([sampleImages.appendingPathComponent("plain.png")], to: far.id)
+        _ = try store.attachImages([sampleImages.appendingPathComponent("still.gif")], to: far.id)
         let near = try store.addNote(named: "Near", body: "![[pic.png]]\n", in: trips.id)
-        _ = try store.attachImages([RoundTripTests.images.appendingPathComponent("indexed.png")], to: near.id)
+        _ = try store.attachImages([sampleImages.appendingPathComponent("indexed.png")], to: near.id)
         _ = try store.attachImages(
-            [RoundTripTests.images.appendingPathComponent("baseline.jpg")], to: near.id, caption: "extra")
+            [sampleImages.appendingPathComponent("baseline.jpg")], to: near.id, caption: "extra")
         let report = try MarkdownExporter(store: store).export(to: out)
         #expect(report.images == 4)
         #expect(

@@ -31,7 +31,7 @@ import Testing
         try FileManager.default.createDirectory(
             at: vault.appendingPathComponent("Daily/assets"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: RoundTripTests.images.appendingPathComponent("plain.png"),
+            at: sampleImages.appendingPathComponent("plain.png"),
             to: vault.appendingPathComponent("Daily/assets/plain copy.png"))
         let store = try Store(folder: folder.appending("store"))
         let report = try importVault(into: store)
@@ -69,7 +69,7 @@ import Testing
             try FileManager.default.createDirectory(
                 at: vault.appendingPathComponent(path).deletingLastPathComponent(), withIntermediateDirectories: true)
             try FileManager.default.copyItem(
-                at: RoundTripTests.images.appendingPathComponent(sample), to: vault.appendingPathComponent(path))
+                at: sampleImages.appendingPathComponent(sample), to: vault.appendingPathComponent(path))
         }
         let body = """
             # Daily

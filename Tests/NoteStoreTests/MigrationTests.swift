@@ -3,24 +3,26 @@ import NoteStore
 import NoteTestSupport
 import Testing
 
+/// The stores of earlier releases (`Fixtures/`), which the suites open.
+let storeFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
 /// Stores written by older model versions open in this build with every note intact: model
 /// version 1 (`Fixtures/store-v1.sqlite`, with the listings that version printed of it), and
 /// model versions 5 and 7 with their history.
 @Suite struct MigrationTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     func openCopyOfVersion1() throws -> (TemporaryFolder, Store) {
         let folder = TemporaryFolder()
         let storeURL = folder.appending("store")
         try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: Self.fixtures.appendingPathComponent("store-v1.sqlite"),
+            at: storeFixtures.appendingPathComponent("store-v1.sqlite"),
             to: storeURL.appendingPathComponent("store.sqlite"))
         return (folder, try Store(folder: storeURL))
     }
 
     func listing(_ name: String) throws -> [[String: Any]] {
-        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent(name))
+        let data = try Data(contentsOf: storeFixtures.appendingPathComponent(name))
         let object = try JSONSerialization.jsonObject(with: data)
         return try #require(object as? [[String: Any]])
     }
@@ -88,7 +90,7 @@ import Testing
         let storeURL = folder.appending("store")
         try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: Self.fixtures.appendingPathComponent(fixture), to: storeURL.appendingPathComponent("store.sqlite"))
+            at: storeFixtures.appendingPathComponent(fixture), to: storeURL.appendingPathComponent("store.sqlite"))
         let store = try Store(folder: storeURL)
         #expect(store.modelVersion == Store.currentModelVersion)
 
@@ -132,7 +134,7 @@ import Testing
         let storeURL = folder.appending("store")
         try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: Self.fixtures.appendingPathComponent("store-v8.sqlite"),
+            at: storeFixtures.appendingPathComponent("store-v8.sqlite"),
             to: storeURL.appendingPathComponent("store.sqlite"))
         let store = try Store(folder: storeURL)
         #expect(store.modelVersion == Store.currentModelVersion)

@@ -20,7 +20,7 @@ import Testing
         try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
         let file = storeURL.appendingPathComponent("store.sqlite")
         try FileManager.default.copyItem(
-            at: MigrationTests.fixtures.appendingPathComponent("store-v8.sqlite"), to: file)
+            at: storeFixtures.appendingPathComponent("store-v8.sqlite"), to: file)
         let queue = try DatabaseQueue(path: file.path)
         try queue.write { db in
             for (key, value) in values {

@@ -131,7 +131,7 @@ import Testing
         let storeURL = folder.appending("store")
         try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
-            at: MigrationTests.fixtures.appendingPathComponent("store-v7.sqlite"),
+            at: storeFixtures.appendingPathComponent("store-v7.sqlite"),
             to: storeURL.appendingPathComponent(Store.databaseFileName))
         let opened = try Store(folder: storeURL)
         let words = try opened.search("*e*", limit: 1000).count
