@@ -1,4 +1,5 @@
 import Foundation
+import NoteStore
 
 /// A date as front matter writes it (Obsidian, Joplin, Hugo, zk and YAML's timestamps): a day
 /// (`2024-03-01`), or a day and a time of the day with `T` or a space between them, minutes
@@ -63,15 +64,8 @@ enum FrontMatterDate {
             }
         }
         guard bytes.isEmpty else { return nil }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        let seconds = timegm(&parts)
-        guard parts.tm_mday == Int32(day) else { return nil }  // a day the month does not have
-        return Date(timeIntervalSince1970: Double((Int64(seconds) - Int64(offset)) * 1000 + Int64(milliseconds)) / 1000)
+        return ISODate.utcDate(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, milliseconds: milliseconds,
+            offsetSeconds: offset)
     }
 }

@@ -256,23 +256,11 @@ struct BlobStore: Sendable {
     /// Writes the blob unless a blob of that name is already there.
     func write(_ data: Data, sha256: String) throws {
         guard !exists(sha256) else { return }
-        if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
-            throw BlobError.io(folder.path, StoreFolder.errnoText())
-        }
-        let temporary = folder.appendingPathComponent(Self.temporaryName()).path
-        let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw BlobError.io(temporary, StoreFolder.errnoText()) }
+        let temporary = try writeTemporary(data)
+        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
         var failure: String?
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count, failure == nil {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno != EINTR { failure = StoreFolder.errnoText() }
-                if written > 0 { offset += written }
-            }
-        }
-        if failure == nil && fsync(fd) != 0 { failure = StoreFolder.errnoText() }
-        close(fd)
+        if fd < 0 || fsync(fd) != 0 { failure = StoreFolder.errnoText() }
+        if fd >= 0 { close(fd) }
         if failure == nil && rename(temporary, path(for: sha256)) != 0 { failure = StoreFolder.errnoText() }
         if let failure {
             unlink(temporary)

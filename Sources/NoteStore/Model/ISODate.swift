@@ -92,6 +92,15 @@ public enum ISODate {
         } else if bytes[19] != 90 {
             return nil
         }
+        return utcDate(
+            year: year, month: month, day: day, hour: hour, minute: minute, second: second, milliseconds: fraction)
+    }
+
+    /// The moment of a date and a time of day in UTC, less `offsetSeconds` (a zone's offset);
+    /// nil for a day the month does not have.
+    public static func utcDate(
+        year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, milliseconds: Int, offsetSeconds: Int = 0
+    ) -> Date? {
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)
@@ -100,8 +109,9 @@ public enum ISODate {
         parts.tm_min = Int32(minute)
         parts.tm_sec = Int32(second)
         let seconds = timegm(&parts)
-        guard parts.tm_mday == Int32(day) else { return nil }  // a day the month does not have
-        return Date(timeIntervalSince1970: Double(Int64(seconds) * 1000 + Int64(fraction)) / 1000)
+        guard parts.tm_mday == Int32(day) else { return nil }
+        return Date(
+            timeIntervalSince1970: Double((Int64(seconds) - Int64(offsetSeconds)) * 1000 + Int64(milliseconds)) / 1000)
     }
 }
 
