@@ -577,4 +577,36 @@ import Testing
         let dumps = try Self.commonDumps(stack.stores)
         for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
     }
+
+    /// A device with notes of its own merges a baseline that holds a conflict copy whose body
+    /// history was cut: merging the copied note first finds the conflict and makes the copy,
+    /// whose version of origin `conflict` lies below the cut. Added, it read as concurrent with
+    /// every later edit of the copy and made a copy of the copy on that device alone.
+    @Test func aConflictCopyMadeWhileMergingABaselineTakesNoVersionBelowItsCut() throws {
+        let stack = try SyncStack(devices: 3)
+        let note = try stack.stores[0].addNote(named: "Soup", body: "one\ntwo\nthree\n", in: nil).id
+        try stack.syncUntilQuiet()
+        _ = try stack.stores[1].edit(note, body: "one\ntwo on 1\nthree\n")
+        _ = try stack.stores[2].edit(note, body: "one\ntwo on 2\nthree\n")
+        try stack.syncUntilQuiet()
+        let copy = try #require(try stack.stores[0].conflictCopies().first)
+        for round in 1...4 {
+            _ = try stack.stores[2].edit(copy, body: "one\ntwo, edited \(round) times\nthree\n")
+            try stack.syncUntilQuiet()
+        }
+        try Self.quiet(stack)
+        #expect(try stack.engines[0].compact(keepVersions: 1, keepDays: 0).history.versions > 0)
+        #expect(try stack.stores[0].historyCut(of: copy, .body) != nil)
+
+        let arriving = try stack.addStore()
+        _ = try arriving.addNote(named: "Arriving", body: "mine", in: nil)
+        try stack.engines[3].enable(cloud: stack.cloud, deviceName: "arriving")
+        try stack.syncUntilQuiet()
+        #expect(try arriving.conflictCopies() == [copy])
+        #expect(try arriving.item(copy).body == "one\ntwo, edited 4 times\nthree\n")
+        let dumps = try Self.commonDumps(stack.stores)
+        for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
+        #expect(try Self.versionsMissingAboveCuts(stack.stores) == [])
+        for store in stack.stores { #expect(try store.check() == []) }
+    }
 }

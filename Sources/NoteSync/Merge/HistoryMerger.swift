@@ -192,7 +192,9 @@ struct HistoryMerger {
     }
 
     /// Records a conflict, and for a body makes the conflict copy of the losing version once:
-    /// never again after it was purged.
+    /// never again after it was purged. A version of the copy below a cut of its history is not
+    /// added: the copy is in a baseline being merged, whose record of it follows with the
+    /// versions after the cut, and one below would read as concurrent with all of them.
     private func recordConflict(loser: Version, winner: ChangeStamp, text: String) throws {
         guard loser.property == .body else {
             try replica.recordConflict(
@@ -214,7 +216,8 @@ struct HistoryMerger {
         values.set("body", .text(text))
         try replica.insert(entity: .note, object: copy, values: values, stamps: ["*": loser.stamp])
         let context = VersionContext(name: name, parent: loser.context?.parent, device: loser.context?.device)
-        for (property, value) in [(HistoryProperty.name, name), (.body, text)] {
+        for (property, value) in [(HistoryProperty.name, name), (.body, text)]
+        where try !replica.isBelowHistoryCut(of: copy, property, stamp: loser.stamp, bases: []) {
             try replica.addVersion(
                 VersionDraft(
                     object: copy, property: property, stamp: loser.stamp, origin: .conflict, bases: [],
