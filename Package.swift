@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "NoteStore",
             dependencies: [
-                "NoteText", "NoteMarkdown", "CSQLiteHardening", "CFileSystem",
+                "NoteText", "NoteMarkdown", "NoteFiles", "CSQLiteHardening", "CFileSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),

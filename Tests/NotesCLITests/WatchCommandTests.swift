@@ -203,4 +203,36 @@ import Testing
         #expect(Date().timeIntervalSince(stopping) < 1)
         #expect(try notes(stores[0], "sync", "status").output.contains("watcher:   not running"))
     }
+
+    /// A new device joins a baseline of more items than the trigram index is built for at once
+    /// (5,000): it joins without it, finds text of any script all the same by reading the notes,
+    /// and its watcher builds the index in the background.
+    @Test func aWatcherBuildsTheTrigramIndexOfADeviceThatJoinedABigBaseline() throws {
+        let vault = folder.appending("vault")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        for index in 0..<5_010 {
+            let body = index == 4_321 ? "今日は東京に行きました。\n" : "note number \(index)\n"
+            try body.write(to: vault.appendingPathComponent("note \(index).md"), atomically: false, encoding: .utf8)
+        }
+        let first = store("a")
+        #expect(try notes(first, "import", vault.path).status == 0)
+        _ = try enabled(["a"])
+        #expect(try notes(first, "sync", "compact").output.contains("baseline 1 written"))
+
+        let joiner = store("joiner")
+        let joined = try notes(joiner, "sync", "enable", "--cloud", cloud.path)
+        #expect(joined.output.contains("started from the baseline"), "\(joined.output)")
+        #expect(joined.output.contains("the index of parts of words (5010 items) is built by 'notes watch'"))
+        #expect(try notes(joiner, "search", "東京").output.contains("note 4321"))
+        #expect(try notes(joiner, "check").status == 0)
+
+        let watcher = try BackgroundNotes(["watch", "-v"], store: joiner, mergingErrors: true)
+        #expect(
+            eventually(within: 60) { watcher.output.contains("built the index of parts of words") }, "\(watcher.output)"
+        )
+        #expect(watcher.stop(SIGINT) == 0)
+        #expect(try notes(joiner, "search", "東京").output.contains("note 4321"))
+        #expect(try notes(joiner, "check").status == 0)
+        #expect(try notes(joiner, "sync", "enable", "--cloud", cloud.path).status == 0)
+    }
 }

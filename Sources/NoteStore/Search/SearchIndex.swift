@@ -75,11 +75,15 @@ enum SearchIndex {
                 sql: "INSERT INTO item_fts(item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
             let add = try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, name, body) VALUES (?, ?, ?)")
             let read = try db.cachedStatement(sql: "SELECT name, body FROM item WHERE rowid = ?")
+            // While the trigram index is being built, items it has not reached are the build's.
+            let trigramsThrough = try TrigramIndex.builtThrough(db) ?? Int64.max
             for rowid in indexed.keys.sorted() {
                 let old = indexed[rowid] ?? nil
                 if let old {
                     try remove.execute(arguments: [rowid, old.name, old.body])
-                    try TrigramIndex.remove(rowid: rowid, name: old.name, body: old.body, db)
+                    if rowid <= trigramsThrough {
+                        try TrigramIndex.remove(rowid: rowid, name: old.name, body: old.body, db)
+                    }
                 }
                 var now: (name: String, body: String?)?
                 if let text = insertedText[rowid] {
@@ -89,7 +93,9 @@ enum SearchIndex {
                 }
                 if let now {
                     try add.execute(arguments: [rowid, now.name, now.body])
-                    try TrigramIndex.add(rowid: rowid, name: now.name, body: now.body, db)
+                    if rowid <= trigramsThrough {
+                        try TrigramIndex.add(rowid: rowid, name: now.name, body: now.body, db)
+                    }
                 }
                 guard let id = ids[rowid] else { continue }
                 if old == nil || old?.body != now?.body { try LinkIndex.writeLinks(of: id, body: now?.body, db) }

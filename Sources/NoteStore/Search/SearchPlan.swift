@@ -17,6 +17,10 @@ import GRDB
 /// are more than ``TrigramIndex/expansionLimit``, by `LIKE` over names and bodies, which
 /// reads every note and folds the case of ASCII letters only.
 ///
+/// While the trigram index is being built (``TrigramIndex/builtThrough(_:)``), its words are
+/// conditions that ask it for the items it holds and read the text of the others
+/// (``TrigramIndex/containsFunction``); they rank nothing.
+///
 /// The trash is left out unless the query names `is:trashed` (``SearchExpression/namesTrash``).
 struct SearchPlan {
     /// An index that ranks the results: its table and its FTS5 query.
@@ -56,7 +60,7 @@ struct SearchPlan {
 
     /// The plan of `expression`; `filters` holds the condition of each of its filters.
     init(_ expression: SearchExpression, filters: [SearchFilter: SQL], _ db: Database) throws {
-        let compiler = Compiler(filters: filters, db: db)
+        let compiler = Compiler(filters: filters, db: db, trigramsThrough: try TrigramIndex.builtThrough(db))
         let trash: [SQL] = expression.namesTrash ? [] : ["item.trashed IS NULL"]
         substrings = expression.textsLookedFor
         let root = try compiler.compile(expression)
@@ -102,6 +106,8 @@ struct SearchPlan {
     private struct Compiler {
         let filters: [SearchFilter: SQL]
         let db: Database
+        /// While the trigram index is being built, the greatest rowid it holds the entry of.
+        let trigramsThrough: Int64?
 
         func compile(_ expression: SearchExpression) throws -> Part {
             if let operand = expression.operand { return .pure(.words, operand) }
@@ -136,7 +142,7 @@ struct SearchPlan {
             let folded = SearchExpression.trigramText(text)
             guard !folded.isEmpty else { return .condition("0") }
             // The tokenizer counts code points, not characters.
-            if folded.unicodeScalars.count >= 3 { return .pure(.trigrams, SearchExpression.quoted(folded)) }
+            if folded.unicodeScalars.count >= 3 { return trigrams(SearchExpression.quoted(folded), finding: folded) }
             guard let trigrams = try TrigramIndex.expansion(of: folded, db) else {
                 let pattern =
                     "%"
@@ -144,8 +150,31 @@ struct SearchPlan {
                     .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
                 return .condition("(item.name LIKE \(pattern) ESCAPE '\\' OR item.body LIKE \(pattern) ESCAPE '\\')")
             }
-            guard !trigrams.isEmpty else { return .condition("0") }
-            return .pure(.trigrams, "(" + trigrams.map(SearchExpression.quoted).joined(separator: " OR ") + ")")
+            guard !trigrams.isEmpty else {
+                return trigramsThrough == nil ? .condition("0") : self.trigrams(nil, finding: folded)
+            }
+            return self.trigrams(
+                "(" + trigrams.map(SearchExpression.quoted).joined(separator: " OR ") + ")", finding: folded)
+        }
+
+        /// The query `match` of the trigram index, which finds `term`: a part of that index when
+        /// it is whole; while it is being built, a condition that asks it for the items it holds
+        /// (none when `match` is nil) and reads the text of the others.
+        private func trigrams(_ match: String?, finding term: String) -> Part {
+            guard let through = trigramsThrough else { return .pure(.trigrams, match ?? "") }
+            let table = TrigramIndex.table
+            let comparable = TrigramIndex.comparable(term)
+            let unreached: SQL = """
+                (item.rowid > \(through) AND (trigram_contains(item.name, \(comparable)) \
+                OR trigram_contains(item.body, \(comparable))))
+                """
+            guard let match else { return .condition(unreached) }
+            return .condition(
+                """
+                ((item.rowid <= \(through) \
+                AND item.rowid IN (SELECT rowid FROM \(sql: table) WHERE \(sql: table) MATCH \(match))) \
+                OR \(unreached))
+                """)
         }
     }
 

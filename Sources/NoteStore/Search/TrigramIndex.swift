@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NoteFiles
 
 /// The trigram index `item_trigram`, beside the word index `item_fts`: it finds any run of
 /// three characters or more, so text of scripts written without spaces between words (Chinese,
@@ -18,6 +19,12 @@ import GRDB
 /// indexed with two characters after it that no text holds (``padding``), so that every
 /// character of a text begins a trigram: a term of one or two characters, which no trigram
 /// query finds, is looked for among the trigrams it begins (``expansion(of:_:)``).
+///
+/// A store that gets the index with many items, as one made from a baseline does, builds it
+/// a part at a time rather than at once (``build(items:_:)``, by `notes watch` and
+/// `notes check --repair`): until it is whole, it holds the entries of the items up to a rowid
+/// (``builtThrough(_:)``) and no other, saves keep those up to date and leave the rest to the
+/// build, and searches read the text of the rest (``SearchPlan``).
 enum TrigramIndex {
     static let table = "item_trigram"
     /// The fts5vocab table over `item_trigram`: one row a trigram.
@@ -27,6 +34,11 @@ enum TrigramIndex {
     /// The most trigrams a term of one or two characters expands to; past it, the term is
     /// looked for by scanning names and bodies (``SearchPlan``).
     static let expansionLimit = 2_000
+
+    /// The key in `metadata` of a build in progress: the greatest rowid whose item has its entry.
+    static let buildKey = "trigram_built_through"
+    /// Past this many items, a store that gets the index builds it a part at a time.
+    static let buildAtOnceLimit = 5_000
 
     static func create(_ db: Database) throws {
         try db.execute(
@@ -66,6 +78,76 @@ enum TrigramIndex {
         text.map { folded($0) + padding }
     }
 
+    /// Text as the index matches it: folded (``folded(_:)``), with ASCII letters in lower case
+    /// as the tokenizer takes them. For the items a build has not reached yet.
+    static func comparable(_ text: String) -> String {
+        let folded = folded(text)
+        guard folded.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return folded }
+        return String(decoding: folded.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// `trigram_contains(text, term)`: whether the text, made ``comparable(_:)``, holds the
+    /// term (made so already). What the index finds, for the items a build has not reached.
+    static let containsFunction = DatabaseFunction("trigram_contains", argumentCount: 2, pure: true) { values in
+        guard let text = String.fromDatabaseValue(values[0]), let term = String.fromDatabaseValue(values[1]) else {
+            return false
+        }
+        return contains(text, term)
+    }
+
+    /// Whether `text`, made ``comparable(_:)``, holds `term` (made so already): the bytes of
+    /// plain ASCII lowered in a buffer, other text folded, then searched (``ByteSearch``).
+    static func contains(_ text: String, _ term: String) -> Bool {
+        let needle = Array(term.utf8)
+        guard !needle.isEmpty else { return true }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            var bytes = Array(text.utf8)
+            for index in bytes.indices where bytes[index] >= 0x41 && bytes[index] <= 0x5A { bytes[index] += 0x20 }
+            return bytes.withUnsafeBytes { ByteSearch.firstOffset(of: needle, in: $0) != nil }
+        }
+        var folded = comparable(text)
+        return folded.withUTF8 { ByteSearch.firstOffset(of: needle, in: UnsafeRawBufferPointer($0)) != nil }
+    }
+
+    /// The greatest rowid whose item has its entry while a build is in progress; nil when the
+    /// index is whole.
+    static func builtThrough(_ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM metadata WHERE key = ?", arguments: [buildKey])
+    }
+
+    /// Empties the index and starts a build from the first item.
+    static func startBuilding(_ db: Database) throws {
+        try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('delete-all')")
+        try setBuiltThrough(0, db)
+    }
+
+    private static func setBuiltThrough(_ rowid: Int64?, _ db: Database) throws {
+        if let rowid {
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES (?, ?)", arguments: [buildKey, String(rowid)])
+        } else {
+            try db.execute(sql: "DELETE FROM metadata WHERE key = ?", arguments: [buildKey])
+        }
+    }
+
+    /// Adds the entries of up to `items` items after those a build in progress has reached, in
+    /// rowid order; returns true when the index is whole.
+    static func build(items limit: Int, _ db: Database) throws -> Bool {
+        guard let through = try builtThrough(db) else { return true }
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT rowid, name, body FROM item WHERE rowid > ? ORDER BY rowid LIMIT ?",
+            arguments: [through, limit])
+        var last = through
+        var count = 0
+        while let row = try rows.next() {
+            last = row["rowid"]
+            count += 1
+            try add(rowid: last, name: row["name"], body: row["body"], db)
+        }
+        try setBuiltThrough(count < limit ? nil : last, db)
+        return count < limit
+    }
+
     /// Adds the entry of an item's text.
     static func add(rowid: Int64, name: String, body: String?, _ db: Database) throws {
         // A cached statement with placeholders: it runs for every item a save or import changes.
@@ -80,10 +162,11 @@ enum TrigramIndex {
         try statement.execute(arguments: [rowid, indexed(name), indexed(body)])
     }
 
-    /// Builds the index again from every item, in rowid order: the migration that adds it and
-    /// `notes check --repair`.
+    /// Builds the index again from every item, in rowid order, at once: the migration that
+    /// adds it to a store of few items, and `notes check --repair`.
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('delete-all')")
+        try setBuiltThrough(nil, db)
         // The table written is not the one read: writing while the cursor reads is safe.
         let items = try Row.fetchCursor(db, sql: "SELECT rowid, name, body FROM item ORDER BY rowid")
         while let row = try items.next() {
@@ -92,21 +175,25 @@ enum TrigramIndex {
         try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('optimize')")
     }
 
-    /// Whether the index is whole: FTS5's own check of its structure, and an entry for each
-    /// item, by rowid, and none other.
+    /// Whether the index is sound: FTS5's own check of its structure, and an entry for each
+    /// item, by rowid, and none other (while a build is in progress, for each item it has
+    /// reached).
     static func matchesItems(_ db: Database) throws -> Bool {
         do {
             try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('integrity-check', 0)")
         } catch {
             return false
         }
-        let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
+        let through = try builtThrough(db) ?? Int64.max
+        let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE rowid <= ?", arguments: [through]) ?? 0
         let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)_docsize") ?? 0
         let strays =
             try Int.fetchOne(
                 db,
-                sql:
-                    "SELECT COUNT(*) FROM \(table)_docsize WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = \(table)_docsize.id)"
+                sql: """
+                    SELECT COUNT(*) FROM \(table)_docsize
+                    WHERE id > ? OR NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = \(table)_docsize.id)
+                    """, arguments: [through]
             ) ?? 0
         return items == entries && strays == 0
     }

@@ -119,6 +119,7 @@ public final class Store: Sendable {
             db.add(function: ItemFilter.foldFunction)
             db.add(collation: ItemSort.nameCollation)
             SnippetFunction.register(db)
+            db.add(function: TrigramIndex.containsFunction)
             // The writer keeps more pages in memory (up to 32 MiB, allocated as used): a large
             // save or import reads back the pages of the index it writes, from the WAL, else.
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(Store.writerCacheKiB)") }

@@ -183,7 +183,7 @@ extension Notes.Sync {
             let bar = ProgressBar()
             defer { bar.finish() }
             guard
-                let (_, report) = try SyncEngine.join(
+                let (engine, report) = try SyncEngine.join(
                     folder: storeOptions.folder, cloud: target.cloud, containerName: target.containerName,
                     deviceName: target.deviceName, access: groupAccess ? .group : .private, progress: bar.update,
                     passphrase: passphraseOptions.source(), encrypt: encrypt, hooks: .environment)
@@ -191,6 +191,11 @@ extension Notes.Sync {
             bar.finish()
             print("sync on: device '\(target.deviceName)' in '\(target.folder.path)'")
             SyncOutput.show(report)
+            if let build = try engine.store.trigramIndexBuild() {
+                print(
+                    "the index of parts of words (\(Plural.items(build.items))) is built by 'notes watch' in the background, "
+                        + "or at once by 'notes check --repair'; until then, such searches read the notes themselves")
+            }
             return true
         }
 

@@ -50,6 +50,7 @@ extension Notes {
                 WatchSignals.sources.append(source)
             }
             try service.start()
+            TrigramIndexBuilder.start(store, logger: logger)
             dispatchMain()
         }
 
@@ -69,6 +70,26 @@ extension Notes {
                 }
             }
         }
+    }
+}
+
+/// Builds the trigram index of a store made from a baseline of many items, a part at a time,
+/// on a thread of its own while `notes watch` runs: each part is one short transaction, so
+/// that saves and syncs go on meanwhile (``Store/buildTrigramIndex(items:)``).
+enum TrigramIndexBuilder {
+    static func start(_ store: Store, logger: Logger) {
+        guard let build = try? store.trigramIndexBuild() else { return }
+        logger.info("building the index of parts of words: \(build.built) of \(build.items) items")
+        let thread = Thread {
+            do {
+                while try !store.buildTrigramIndex() {}
+                logger.info("built the index of parts of words")
+            } catch {
+                logger.error("cannot build the index of parts of words: \(error)")
+            }
+        }
+        thread.qualityOfService = .utility
+        thread.start()
     }
 }
 
