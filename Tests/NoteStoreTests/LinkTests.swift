@@ -160,4 +160,32 @@ import Testing
         #expect(
             try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id], "a text alone is one alias")
     }
+
+    /// A purge and the return of the same note in one transaction (a change the purge had not
+    /// seen, arriving with it): SQLite gives the row the rowid of the one that went, whose links
+    /// and names went with it; the index writes them again though the text is the same.
+    @Test func aNotePurgedAndBroughtBackInOneTransactionKeepsItsLinksAndNames() throws {
+        let target = try store.addNote(named: "Plans", body: "", in: nil)
+        let other = UUID()
+        let id = UUID()
+        var values = OutboxChanges()
+        values.set("name", .text("Soup"))
+        values.set("body", .text("see [[Plans]]"))
+        values.set("created", .integer(1))
+        values.set("modified", .integer(1))
+        try store.replicate { replica in
+            try replica.insert(
+                entity: .note, object: id, values: values, stamps: ["*": ChangeStamp(clock: 1 << 16, device: other)])
+        }
+        #expect(try resolved(id) == ["Plans"])
+        try store.replicate { replica in
+            try replica.remove(entity: .note, object: id, stamp: ChangeStamp(clock: 2 << 16, device: other))
+            try replica.insert(
+                entity: .note, object: id, values: values, stamps: ["*": ChangeStamp(clock: 3 << 16, device: other)])
+        }
+        #expect(try resolved(id) == ["Plans"])
+        #expect(try store.backlinks(of: target.id).map(\.source) == [id])
+        let linking = try store.addNote(named: "Index", body: "[[Soup]]", in: nil)
+        #expect(try resolved(linking.id) == ["Soup"])
+    }
 }

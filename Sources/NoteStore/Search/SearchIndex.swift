@@ -34,6 +34,10 @@ enum SearchIndex {
         private var ids: [Int64: String] = [:]
         /// Items whose history of names changed: the names they are found by are written again.
         private var renamed: Set<String> = []
+        /// Rows inserted where the transaction removed a row gathered before (SQLite gives a
+        /// new row the rowid of the last one when that one went): the links and names of the
+        /// row that went went with it, so those of the new row are written whatever it holds.
+        private var reused: Set<Int64> = []
 
         /// Call when a version of the item's name is added to history.
         func namesChanged(_ id: String) {
@@ -55,7 +59,7 @@ enum SearchIndex {
 
         /// Call after inserting an item row; with its name and body when they are at hand.
         func inserted(rowid: Int64, id: String, text: (name: String, body: String?)? = nil) {
-            if indexed[rowid] == nil { indexed[rowid] = .some(nil) }
+            if indexed[rowid] == nil { indexed[rowid] = .some(nil) } else { reused.insert(rowid) }
             insertedText[rowid] = text
             ids[rowid] = id
         }
@@ -98,15 +102,19 @@ enum SearchIndex {
                     }
                 }
                 guard let id = ids[rowid] else { continue }
-                if old == nil || old?.body != now?.body { try LinkIndex.writeLinks(of: id, body: now?.body, db) }
+                let rowReused = reused.contains(rowid)
+                if old == nil || rowReused || old?.body != now?.body {
+                    try LinkIndex.writeLinks(of: id, body: now?.body, db)
+                }
                 let historyChanged = renamed.remove(id) != nil
-                if old == nil || old?.name != now?.name || historyChanged {
+                if old == nil || rowReused || old?.name != now?.name || historyChanged {
                     try LinkIndex.writeNames(of: id, name: now?.name, isNote: now?.body != nil, db)
                 }
             }
             indexed = [:]
             insertedText = [:]
             ids = [:]
+            reused = []
             heldBytes = 0
         }
 
