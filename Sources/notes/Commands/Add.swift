@@ -6,6 +6,7 @@ import NoteTerminal
 extension Notes {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a note and print its id.",
             discussion: """
                 Without --body or --body-file, the body is read from standard input when it is a \

@@ -5,6 +5,7 @@ import NoteStore
 extension Notes {
     struct Append: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "append",
             abstract: "Add text to the end of a note's body.",
             discussion: """
                 The text is the words given, joined by spaces, as a line of its own; without \\

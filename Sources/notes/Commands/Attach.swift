@@ -6,6 +6,7 @@ import NoteSync
 extension Notes {
     struct Attach: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "attach",
             abstract: "Attach files of any kind to a note and print the new attachment ids.",
             usage: """
                 notes attach [--store <DIR>] <note> <FILE> ... [--caption <TEXT>] [--limit <SIZE>]
@@ -69,6 +70,7 @@ extension Notes {
 
     struct Attachments: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "attachments",
             abstract: "List a note's attachments: format or media type and file name, dimensions, size and caption.")
 
         @OptionGroup var storeOptions: StoreOptions
@@ -92,7 +94,8 @@ extension Notes {
     }
 
     struct Detach: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an attachment from its note.")
+        static let configuration = CommandConfiguration(
+            commandName: "detach", abstract: "Remove an attachment from its note.")
 
         @OptionGroup var storeOptions: StoreOptions
 
@@ -139,6 +142,7 @@ extension Notes {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Verify the store: database integrity, and every blob present, whole and referenced.",
             discussion: """
                 Prints each problem on a line: damage first, then attachments waiting for bytes \

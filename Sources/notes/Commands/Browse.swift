@@ -6,6 +6,7 @@ import NoteTerminal
 extension Notes {
     struct Browse: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "browse",
             abstract: "Browse collections and notes full-screen, kept up to date as the store changes.",
             discussion: """
                 The collections on the left, the notes of the selected one in sections (by collection, \\

@@ -6,6 +6,7 @@ import NoteTerminal
 extension Notes {
     struct Cat: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cat",
             abstract: "Print a note's body alone, for pipes.",
             discussion: """
                 To a pipe or a file, the body's bytes exactly as stored. On a terminal, control \

@@ -60,6 +60,7 @@ extension Notes {
 
     struct Restore: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "restore",
             abstract: "Take an item out of the trash, with what was trashed together with it.")
 
         @OptionGroup var storeOptions: StoreOptions

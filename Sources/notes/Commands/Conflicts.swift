@@ -6,6 +6,7 @@ import NoteSync
 extension Notes {
     struct Conflicts: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "conflicts",
             abstract: "List the concurrent edits that could not merge, and the copies that keep the losing text.",
             discussion: """
                 When two devices change the same lines of a note before they sync, the note keeps \
@@ -43,7 +44,7 @@ extension Notes {
             }
             if json { return try JSONOutput.print(rows) }
             if rows.isEmpty { return print("no conflicts in the last \(Plural.days(days))") }
-            let formatter = Timestamp.shortFormatter(in: timeOptions.zone)
+            let formatter = Timestamp.shortFormatter(utc: timeOptions.utc)
             for (conflict, row) in zip(conflicts, rows) {
                 let time = formatter.string(from: HybridClock.date(of: conflict.winner.clock))
                 let what = row.itemPath ?? "\(conflict.object.storeString.prefix(8)) (purged)"

@@ -4,6 +4,7 @@ import Foundation
 extension Notes {
     struct Demo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "demo",
             abstract: "Show live sync between three devices on this machine, narrated, with the time each note takes.",
             discussion: """
                 Makes three stores sharing one cloud folder in a temporary folder, runs 'notes watch' \

@@ -8,6 +8,7 @@ import NoteTerminal
 extension Notes {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Show how two versions of a note's body (or an item's name) differ, as a unified diff.",
             discussion:
                 "VERSION and VERSION2 are ids from 'notes history'. Without VERSION2, VERSION against the current text."

@@ -7,6 +7,7 @@ import NoteText
 extension Notes {
     struct Edit: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Rename an item or change a note's body.",
             discussion: """
                 With neither --name nor a body option, opens $VISUAL or $EDITOR on the note's body \

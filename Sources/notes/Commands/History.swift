@@ -6,6 +6,7 @@ import NoteSync
 extension Notes {
     struct History: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "history",
             abstract: "List the versions of an item's name and body, newest first, or restore one.",
             discussion: """
                 Every version saved or imported is kept. Each line gives a version id, what it is \
@@ -58,7 +59,7 @@ extension Notes {
                 return print("restored the \(entry.property.rawValue) of version \(entry.id)")
             }
             if json { return try JSONOutput.print(history.entries.map(HistoryJSON.init)) }
-            let formatter = Timestamp.shortFormatter(in: timeOptions.zone)
+            let formatter = Timestamp.shortFormatter(utc: timeOptions.utc)
             let names = try DeviceNames(store: store, needed: history.entries)
             for entry in history.entries {
                 let device = entry.kind == .merge ? "(merged)" : names.name(entry)

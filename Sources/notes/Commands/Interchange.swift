@@ -7,6 +7,7 @@ import NoteTerminal
 extension Notes {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract:
                 "Write notes out as Markdown files (a folder per collection, a .md file per note, attachments beside) or as JSON.",
             discussion: """
@@ -71,6 +72,7 @@ extension Notes {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract:
                 "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository), or a JSON export.",
             discussion: """

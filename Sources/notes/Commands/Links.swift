@@ -5,6 +5,7 @@ import NoteStore
 extension Notes {
     struct Links: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "links",
             abstract: "List the links of a note's body and the note each reaches.",
             discussion: """
                 Prints a line per link, in the order of the body: the line it is on, the link as written \
@@ -39,6 +40,7 @@ extension Notes {
 
     struct Backlinks: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "backlinks",
             abstract: "List the notes whose bodies link to a note, with the line of each link.",
             discussion: """
                 Prints 'path:line: text' for each link that reaches the note (as grep does), from notes \

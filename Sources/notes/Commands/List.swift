@@ -90,7 +90,7 @@ extension Notes {
         private func render(_ entries: [ListingEntry], index: CollectionIndex, copies: Set<UUID>, store: Store) throws
             -> String
         {
-            let dates = Timestamp.shortFormatter(in: timeOptions.zone)
+            let dates = Timestamp.shortFormatter(utc: timeOptions.utc)
             if json {
                 if entries.isEmpty { return "[]\n" }
                 let tags = try store.tags(ofItems: entries.map(\.item.id))

@@ -5,6 +5,7 @@ import NoteStore
 extension Notes {
     struct Open: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "open",
             abstract: "Open an attachment in the desktop's application for its kind (xdg-open).",
             discussion: """
                 The bytes are copied, checked against their hash, to a private folder of the \\

@@ -6,6 +6,7 @@ import NoteTerminal
 extension Notes {
     struct Pick: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "pick",
             abstract: "Choose an item in a fuzzy picker and print its id, for the shell.",
             discussion: """
                 The picker is fzf when it is installed, else a list of its own; it draws on the \\

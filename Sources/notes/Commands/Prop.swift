@@ -5,6 +5,7 @@ import NoteStore
 extension Notes {
     struct Prop: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "prop",
             abstract: "List, show, set or remove the properties of a note.",
             usage: """
                 notes prop <note>

@@ -6,6 +6,7 @@ import NoteTerminal
 extension Notes {
     struct Search: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract: "Full-text search of names and bodies, best matches first.",
             discussion: """
                 Every word must occur, ignoring case and accents; a word ending in * matches as a prefix; \

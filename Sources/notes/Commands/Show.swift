@@ -7,6 +7,7 @@ import NoteSync
 extension Notes {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show an item: its name, path and dates, and a note's attachments and body.")
 
         @OptionGroup var storeOptions: StoreOptions

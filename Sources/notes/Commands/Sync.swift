@@ -8,6 +8,7 @@ import NoteTerminal
 extension Notes {
     struct Sync: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sync",
             abstract: "Sync this store with other devices through a shared cloud folder.",
             subcommands: [
                 Enable.self, Disable.self, Now.self, Status.self, Compact.self, Passphrase.self, ForgetKey.self,
@@ -16,6 +17,7 @@ extension Notes {
 
     struct Devices: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "devices",
             abstract:
                 "List the devices of the sync container: this one and the others, with the logs applied from each.")
 
@@ -63,6 +65,7 @@ extension Notes.Sync {
 
     struct Enable: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "enable",
             abstract: "Attach this store to a container in a cloud folder, pushing every note into it once.",
             discussion: """
                 Creates the container when absent. Into an existing container the notes are merged, \
@@ -204,6 +207,7 @@ extension Notes.Sync {
 
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "disable",
             abstract: "Stop syncing this store; every note stays in it.")
 
         @OptionGroup var storeOptions: StoreOptions
@@ -220,6 +224,7 @@ extension Notes.Sync {
 
     struct Now: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "now",
             abstract: "Export this store's changes, then import the other devices' logs; print what was done.")
 
         @OptionGroup var storeOptions: StoreOptions
@@ -234,6 +239,7 @@ extension Notes.Sync {
 
     struct Compact: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "compact",
             abstract: "Sync, then write a baseline of this store into the container, from which new devices start.",
             discussion: """
                 A baseline holds the merged state of every log this device has applied and published: a new \
@@ -299,6 +305,7 @@ extension Notes.Sync {
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract:
                 "Show the state of sync (on, off or detached), its container, devices, pending and waiting logs, skipped files."
         )
@@ -322,6 +329,7 @@ extension Notes.Sync {
 extension Notes.Sync {
     struct Passphrase: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "passphrase",
             abstract: "Change the passphrase of the encrypted container this store syncs with.",
             discussion: """
                 The container key is wrapped anew under the new passphrase; no file is encrypted again, and \\

@@ -27,6 +27,7 @@ extension Notes {
 
     struct Untag: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "untag",
             abstract: "Remove tags from a note.", usage: TagArguments.usage("untag"))
 
         @OptionGroup var storeOptions: StoreOptions

@@ -10,6 +10,7 @@ import NoteTerminal
 extension Notes {
     struct Watch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Keep this store in sync while it runs: import logs as they arrive, export saves as they happen.",
             discussion: """
                 Runs in the foreground until SIGINT or SIGTERM, which end it with status 0 after the sync \
