@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import NoteStore
 import Testing
 
@@ -184,8 +185,65 @@ import Testing
                 entity: .note, object: id, values: values, stamps: ["*": ChangeStamp(clock: 3 << 16, device: other)])
         }
         #expect(try resolved(id) == ["Plans"])
+        #expect(try store.check() == [])
         #expect(try store.backlinks(of: target.id).map(\.source) == [id])
         let linking = try store.addNote(named: "Index", body: "[[Soup]]", in: nil)
         #expect(try resolved(linking.id) == ["Soup"])
+    }
+
+    /// The same when the note comes back under a smaller rowid: SQLite gives a new row the
+    /// greatest rowid there is then, plus one, and the rows before it went in the same
+    /// transaction.
+    @Test func aNoteBroughtBackUnderASmallerRowidKeepsItsLinksAndNames() throws {
+        let other = UUID()
+        func values(_ name: String, _ body: String) -> OutboxChanges {
+            var values = OutboxChanges()
+            values.set("name", .text(name))
+            values.set("body", .text(body))
+            values.set("created", .integer(1))
+            values.set("modified", .integer(1))
+            return values
+        }
+        let (first, id) = (UUID(), UUID())
+        try store.replicate { replica in
+            for (object, name) in [(first, "Plans"), (id, "Soup")] {
+                try replica.insert(
+                    entity: .note, object: object, values: values(name, "see [[Plans]]"),
+                    stamps: ["*": ChangeStamp(clock: 1 << 16, device: other)])
+            }
+        }
+        try store.replicate { replica in
+            for object in [id, first] {
+                try replica.remove(entity: .note, object: object, stamp: ChangeStamp(clock: 2 << 16, device: other))
+            }
+            try replica.insert(
+                entity: .note, object: id, values: values("Soup", "see [[Plans]]"),
+                stamps: ["*": ChangeStamp(clock: 3 << 16, device: other)])
+        }
+        #expect(try store.check() == [])
+        #expect(try store.links(of: id).map(\.target) == ["Plans"])
+        let linking = try store.addNote(named: "Index", body: "[[Soup]]", in: nil)
+        #expect(try resolved(linking.id) == ["Soup"])
+    }
+
+    /// `notes check` sees a link index that does not hold what the notes make, whichever
+    /// table strays, and the repair builds it again.
+    @Test(arguments: [
+        "DELETE FROM link", "UPDATE link SET line = line + 1", "DELETE FROM link_name WHERE until = ''",
+        "UPDATE link_name SET until = 'alias'",
+        "INSERT INTO link_name (item, key, until) SELECT item, 'stray', '' FROM link_name LIMIT 1",
+    ])
+    func checkSeesALinkIndexOutOfStepAndRepairBuildsItAgain(damage: String) throws {
+        let target = try store.addNote(named: "Plans", body: "", in: nil)
+        let note = try store.addNote(named: "Soup", body: "one\nsee [[Plans]]", in: nil)
+        #expect(try store.check() == [])
+        let queue = try DatabaseQueue(path: store.folder.appendingPathComponent(Store.databaseFileName).path)
+        try queue.write { db in try db.execute(sql: damage) }
+        try queue.close()
+        #expect(try store.check().contains { $0.contains("the link index does not match the notes") }, "\(damage)")
+        try store.rebuildLinkIndex()
+        #expect(try store.check() == [])
+        #expect(try resolved(note.id) == ["Plans"])
+        #expect(try store.backlinks(of: target.id).map(\.source) == [note.id])
     }
 }

@@ -124,6 +124,16 @@ enum LinkIndex {
     static func writeNames(of id: String, name: String?, isNote: Bool, _ db: Database) throws {
         try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
         guard let name, isNote else { return }
+        let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
+        for (key, end) in try names(of: id, name: name, db) {
+            try insert.execute(arguments: [id, key, end])
+        }
+    }
+
+    /// The names the note `id` is found by, folded, each with what `link_name.until` holds
+    /// for it: empty for its name now, ``aliasMark`` for an alias, else the greatest stamp of
+    /// a version that replaced it.
+    static func names(of id: String, name: String, _ db: Database) throws -> [String: String] {
         var until: [String: String] = [fold(name): ""]
         if let object = UUID(storeText: id) {
             let line = try VersionStorage.line(object, .name, db)
@@ -151,14 +161,45 @@ enum LinkIndex {
                 if until[key] == nil || until[key] != "" { until[key] = aliasMark }
             }
         }
-        let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
-        for (key, end) in until where !key.isEmpty {
-            try insert.execute(arguments: [id, key, end])
-        }
+        return until.filter { !$0.key.isEmpty }
     }
 
     /// What `link_name.until` holds for an alias of the note.
     static let aliasMark = "alias"
+
+    /// Whether both tables hold what the items make, and nothing else: the links of each
+    /// note's body and the names each note is found by. `notes check`.
+    static func matchesItems(_ db: Database) throws -> Bool {
+        let readLinks = try db.makeStatement(
+            sql:
+                "SELECT position, line, kind, target, fragment, display, key FROM link WHERE source = ? ORDER BY position"
+        )
+        let readNames = try db.makeStatement(sql: "SELECT key, until FROM link_name WHERE item = ?")
+        var links = 0
+        var names = 0
+        let items = try Row.fetchCursor(db, sql: "SELECT id, kind, name, body FROM item")
+        while let row = try items.next() {
+            let id: String = row["id"]
+            let expected = (row["body"] as String?).map(Self.links(of:)) ?? []
+            let held = try Row.fetchAll(readLinks, arguments: [id]).map { link in
+                (
+                    Link(
+                        position: link["position"], line: link["line"],
+                        kind: NoteLink.Kind(rawValue: link["kind"] as String) ?? .wiki, target: link["target"],
+                        fragment: link["fragment"], display: link["display"]), link["key"] as String
+                )
+            }
+            guard held.map(\.0) == expected, held.allSatisfy({ $0.1 == key(of: $0.0.target) }) else { return false }
+            links += held.count
+            guard (row["kind"] as String) == "note" else { continue }
+            var heldNames: [String: String] = [:]
+            for name in try Row.fetchAll(readNames, arguments: [id]) { heldNames[name["key"]] = name["until"] }
+            guard heldNames == (try Self.names(of: id, name: row["name"], db)) else { return false }
+            names += heldNames.count
+        }
+        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link") == links
+            && Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link_name") == names
+    }
 
     /// Fills both tables from every item: for the migration that adds them, and
     /// `notes check --repair`.

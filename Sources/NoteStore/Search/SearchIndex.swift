@@ -79,6 +79,7 @@ enum SearchIndex {
                 sql: "INSERT INTO item_fts(item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
             let add = try db.cachedStatement(sql: "INSERT INTO item_fts(rowid, name, body) VALUES (?, ?, ?)")
             let read = try db.cachedStatement(sql: "SELECT name, body FROM item WHERE rowid = ?")
+            let itemByID = try db.cachedStatement(sql: "SELECT 1 FROM item WHERE id = ?")
             // While the trigram index is being built, items it has not reached are the build's.
             let trigramsThrough = try TrigramIndex.builtThrough(db) ?? Int64.max
             for rowid in indexed.keys.sorted() {
@@ -102,6 +103,10 @@ enum SearchIndex {
                     }
                 }
                 guard let id = ids[rowid] else { continue }
+                // A row that went while its item came back under another rowid (SQLite gives a
+                // new row the greatest rowid there is then, plus one, which may be smaller than
+                // the one that went): the entry of that rowid writes the item's links and names.
+                if now == nil, try Row.fetchOne(itemByID, arguments: [id]) != nil { continue }
                 let rowReused = reused.contains(rowid)
                 if old == nil || rowReused || old?.body != now?.body {
                     try LinkIndex.writeLinks(of: id, body: now?.body, db)

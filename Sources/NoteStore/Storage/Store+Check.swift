@@ -108,6 +108,10 @@ extension Store {
             } catch {
                 problems.append("database: the full-text index does not match the items")
             }
+            if try !LinkIndex.matchesItems(db) {
+                problems.append(
+                    "database: the link index does not match the notes: 'notes check --repair' builds it again")
+            }
             if try !TrigramIndex.matchesItems(db) {
                 problems.append(
                     "database: the trigram index does not match the items: 'notes check --repair' builds it again")
