@@ -8,7 +8,7 @@ import Testing
 /// bodies merge three-way, overlapping edits leave one winner and one conflict copy, and every
 /// version stays in history.
 @Suite struct HistoryMergeTests {
-    typealias Step = MergeTests.Step
+    typealias Step = MergeFixtures.Step
     static let note = UUID(uuidString: "11111111-0000-4000-8000-000000000000")!
     static let base = "one\ntwo\nthree\nfour\nfive\n"
 
@@ -16,23 +16,23 @@ import Testing
 
     /// The note, created on A at clock 1 with `base`, as format 2.
     static var creation: Step {
-        var change = MergeTests.insert(.note, note, name: "Soup", clock: 1, body: base)
+        var change = MergeFixtures.insert(.note, note, name: "Soup", clock: 1, body: base)
         change.history = ChangeHistory(
             bases: [.name: [], .body: []], context: VersionContext(name: "Soup", parent: nil, device: "laptop"))
-        return Step(change: change, device: MergeTests.a)
+        return Step(change: change, device: MergeFixtures.a)
     }
 
     /// A body edit on `device` at `clock`, edited from `bases`.
     static func edit(
         _ body: String, clock: UInt64, on device: UUID, from bases: [ChangeStamp], name: String = "desktop"
     ) -> Step {
-        var change = MergeTests.update(.note, note, "body", .text(body), clock: clock)
+        var change = MergeFixtures.update(.note, note, "body", .text(body), clock: clock)
         change.history = ChangeHistory(
             bases: [.body: bases], context: VersionContext(name: "Soup", parent: nil, device: name))
         return Step(change: change, device: device)
     }
 
-    static let created = stamp(1, MergeTests.a)
+    static let created = stamp(1, MergeFixtures.a)
 
     func replay(_ steps: [Step]) throws -> (dump: String, store: Store, folder: TemporaryFolder) {
         let folder = TemporaryFolder()
@@ -56,8 +56,8 @@ import Testing
 
     @Test func editsOfDifferentLinesMergeInEveryOrder() throws {
         let (store, _) = try sameInEveryOrder([
-            Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created]),
-            Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created]),
+            Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created]),
+            Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeFixtures.b, from: [Self.created]),
         ])
         #expect(try store.item(Self.note).body == "ONE\ntwo\nthree\nfour\nFIVE\n")
         #expect(try store.conflicts(since: .distantPast).isEmpty)
@@ -66,9 +66,9 @@ import Testing
 
     @Test func threeDevicesMergeInEveryOrder() throws {
         let (store, _) = try sameInEveryOrder([
-            Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created]),
-            Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 7, on: MergeTests.b, from: [Self.created]),
-            Self.edit("one\ntwo\nthree\nfour\nfive\nsix\n", clock: 6, on: MergeTests.c, from: [Self.created]),
+            Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created]),
+            Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 7, on: MergeFixtures.b, from: [Self.created]),
+            Self.edit("one\ntwo\nthree\nfour\nfive\nsix\n", clock: 6, on: MergeFixtures.c, from: [Self.created]),
         ])
         #expect(try store.item(Self.note).body == "ONE\ntwo\nTHREE\nfour\nfive\nsix\n")
         #expect(try store.conflicts(since: .distantPast).isEmpty)
@@ -80,12 +80,12 @@ import Testing
     /// version, the older rule (the newest common version as base) still applies to them, and
     /// leaves a conflict copy, as the release of format 2 does.
     @Test(arguments: [true, false]) func editsOfAMergeMergeOnTheMergeOfTheirBases(fromMerge: Bool) throws {
-        let first = Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
-        let second = Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created])
-        let heads = [Self.stamp(5, MergeTests.a), Self.stamp(6, MergeTests.b)]
+        let first = Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created])
+        let second = Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeFixtures.b, from: [Self.created])
+        let heads = [Self.stamp(5, MergeFixtures.a), Self.stamp(6, MergeFixtures.b)]
         var again = [
-            Self.edit("ONE\nTWO\nthree\nfour\nFIVE\n", clock: 10, on: MergeTests.a, from: heads),
-            Self.edit("ONE\ntwo\nthree\nFOUR\nFIVE\n", clock: 11, on: MergeTests.b, from: heads),
+            Self.edit("ONE\nTWO\nthree\nfour\nFIVE\n", clock: 10, on: MergeFixtures.a, from: heads),
+            Self.edit("ONE\ntwo\nthree\nFOUR\nFIVE\n", clock: 11, on: MergeFixtures.b, from: heads),
         ]
         if fromMerge {
             for index in again.indices { again[index].change.history?.fromMerge = [.body] }
@@ -138,8 +138,8 @@ import Testing
 
     @Test func sameLineEditsLeaveOneWinnerAndOneCopy() throws {
         let (store, _) = try sameInEveryOrder([
-            Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created], name: "laptop"),
-            Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created]),
+            Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created], name: "laptop"),
+            Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeFixtures.b, from: [Self.created]),
         ])
         #expect(try store.item(Self.note).body == "one\ntwo\nTHREE\nfour\nfive\n")
         let conflicts = try store.conflicts(since: .distantPast)
@@ -152,10 +152,11 @@ import Testing
     }
 
     @Test func anEditOfTheMergeEndsTheConflictButKeepsTheCopy() throws {
-        let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
-        let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created])
+        let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created])
+        let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeFixtures.b, from: [Self.created])
         let after = Self.edit(
-            "fixed\n", clock: 9, on: MergeTests.a, from: [Self.stamp(5, MergeTests.a), Self.stamp(6, MergeTests.b)])
+            "fixed\n", clock: 9, on: MergeFixtures.a,
+            from: [Self.stamp(5, MergeFixtures.a), Self.stamp(6, MergeFixtures.b)])
         let first = try replay([Self.creation, a, b, after])
         let second = try replay([Self.creation, b, a, after])
         #expect(first.dump == second.dump)
@@ -164,18 +165,19 @@ import Testing
     }
 
     @Test func aSecondImportChangesNothing() throws {
-        let a = Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
-        let b = Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created])
+        let a = Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created])
+        let b = Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeFixtures.b, from: [Self.created])
         #expect(try replay([Self.creation, a, b]).dump == replay([Self.creation, a, b, a, b, Self.creation]).dump)
     }
 
     @Test func formatOneEditsKeepLastWriterWinsAndHistory() throws {
         let creation = Step(
-            change: MergeTests.insert(.note, Self.note, name: "Soup", clock: 1, body: Self.base), device: MergeTests.a)
+            change: MergeFixtures.insert(.note, Self.note, name: "Soup", clock: 1, body: Self.base),
+            device: MergeFixtures.a)
         let older = Step(
-            change: MergeTests.update(.note, Self.note, "body", .text("older\n"), clock: 5), device: MergeTests.a)
+            change: MergeFixtures.update(.note, Self.note, "body", .text("older\n"), clock: 5), device: MergeFixtures.a)
         let newer = Step(
-            change: MergeTests.update(.note, Self.note, "body", .text("newer\n"), clock: 6), device: MergeTests.b)
+            change: MergeFixtures.update(.note, Self.note, "body", .text("newer\n"), clock: 6), device: MergeFixtures.b)
         let first = try replay([creation, older, newer])
         #expect(first.dump == (try replay([creation, newer, older])).dump)
         #expect(try first.store.item(Self.note).body == "newer\n")
@@ -185,12 +187,12 @@ import Testing
 
     @Test func concurrentRenamesKeepTheLaterNameAndReportTheOther() throws {
         func rename(_ name: String, clock: UInt64, on device: UUID) -> Step {
-            var change = MergeTests.update(.note, Self.note, "name", .text(name), clock: clock)
+            var change = MergeFixtures.update(.note, Self.note, "name", .text(name), clock: clock)
             change.history = ChangeHistory(bases: [.name: [Self.created]])
             return Step(change: change, device: device)
         }
         let (store, _) = try sameInEveryOrder([
-            rename("Broth", clock: 5, on: MergeTests.a), rename("Stock", clock: 6, on: MergeTests.b),
+            rename("Broth", clock: 5, on: MergeFixtures.a), rename("Stock", clock: 6, on: MergeFixtures.b),
         ])
         #expect(try store.item(Self.note).name == "Stock")
         let conflicts = try store.conflicts(since: .distantPast)
@@ -199,11 +201,11 @@ import Testing
     }
 
     @Test func anEditConcurrentWithAPurgeStillMakesItsCopyInEveryOrder() throws {
-        let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
-        let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created])
+        let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created])
+        let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeFixtures.b, from: [Self.created])
         let purge = Step(
             change: LogChange(entity: .note, object: Self.note, operation: .delete, clock: 7, values: OutboxChanges()),
-            device: MergeTests.a)
+            device: MergeFixtures.a)
         let (store, _) = try sameInEveryOrder([a, b, purge])
         #expect(try store.conflictCopies().count == 1)
     }

@@ -8,10 +8,10 @@ import Testing
 /// versions below a cut that every version kept descends from, only when every device is
 /// quiet; devices that start from it and devices that hold everything go on the same.
 @Suite struct HistoryRetentionTests {
-    typealias Step = MergeTests.Step
+    typealias Step = MergeFixtures.Step
     static let note = HistoryMergeTests.note
-    static let a = MergeTests.a
-    static let b = MergeTests.b
+    static let a = MergeFixtures.a
+    static let b = MergeFixtures.b
 
     static func stamp(_ clock: UInt64, _ device: UUID) -> ChangeStamp { ChangeStamp(clock: clock, device: device) }
 
@@ -94,7 +94,7 @@ import Testing
     @Test func versionsWithoutBasesAreKeptWhole() throws {
         var steps: [Step] = []
         for clock in UInt64(2)...6 {
-            var change = MergeTests.update(.note, Self.note, "body", .text("\(clock)\n"), clock: clock)
+            var change = MergeFixtures.update(.note, Self.note, "body", .text("\(clock)\n"), clock: clock)
             change.history = nil
             steps.append(Step(change: change, device: Self.a))
         }
