@@ -9,7 +9,7 @@ import Testing
 /// quiet; devices that start from it and devices that hold everything go on the same.
 @Suite struct HistoryRetentionTests {
     typealias Step = MergeFixtures.Step
-    static let note = HistoryMergeTests.note
+    static let note = HistoryNote.id
     static let a = MergeFixtures.a
     static let b = MergeFixtures.b
 
@@ -20,7 +20,7 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
         let merger = Merger()
-        for step in [HistoryMergeTests.creation] + steps {
+        for step in [HistoryNote.creation] + steps {
             try store.merge { replica in try merger.apply(step.change, from: step.device, to: replica) }
         }
         return try store.history(of: Self.note).filter { $0.property == .body }
@@ -28,7 +28,7 @@ import Testing
 
     /// A chain of edits on A at clocks 2...n, each from the one before.
     static func chain(to last: UInt64) -> [Step] {
-        (2...last).map { HistoryMergeTests.edit("text \($0)\n", clock: $0, on: a, from: [stamp($0 - 1, a)]) }
+        (2...last).map { HistoryNote.edit("text \($0)\n", clock: $0, on: a, from: [stamp($0 - 1, a)]) }
     }
 
     @Test func aChainKeepsItsLastVersionsAndDropsWhatTheyDescendFrom() throws {
@@ -46,11 +46,11 @@ import Testing
     @Test func theCutIsAVersionEveryVersionDescendsFromOrPrecedes() throws {
         // 1 → 2 (A) and 1 → 3 (B) concurrently, 4 merges them, then 5 and 6.
         let versions = try bodyVersions([
-            HistoryMergeTests.edit("a\n", clock: 2, on: Self.a, from: [Self.stamp(1, Self.a)]),
-            HistoryMergeTests.edit("b\n", clock: 3, on: Self.b, from: [Self.stamp(1, Self.a)]),
-            HistoryMergeTests.edit("ab\n", clock: 4, on: Self.a, from: [Self.stamp(2, Self.a), Self.stamp(3, Self.b)]),
-            HistoryMergeTests.edit("abc\n", clock: 5, on: Self.a, from: [Self.stamp(4, Self.a)]),
-            HistoryMergeTests.edit("abcd\n", clock: 6, on: Self.a, from: [Self.stamp(5, Self.a)]),
+            HistoryNote.edit("a\n", clock: 2, on: Self.a, from: [Self.stamp(1, Self.a)]),
+            HistoryNote.edit("b\n", clock: 3, on: Self.b, from: [Self.stamp(1, Self.a)]),
+            HistoryNote.edit("ab\n", clock: 4, on: Self.a, from: [Self.stamp(2, Self.a), Self.stamp(3, Self.b)]),
+            HistoryNote.edit("abc\n", clock: 5, on: Self.a, from: [Self.stamp(4, Self.a)]),
+            HistoryNote.edit("abcd\n", clock: 6, on: Self.a, from: [Self.stamp(5, Self.a)]),
         ])
         // Keeping 4 keeps 3, 4, 5 and 6: the cut must be an ancestor of 3 and comparable with
         // every version; only 1 is, and nothing is below it.
@@ -70,7 +70,7 @@ import Testing
         // a head, kept whatever its age, and no version of A's chain is an ancestor of it.
         let versions = try bodyVersions(
             Self.chain(to: 8) + [
-                HistoryMergeTests.edit("old branch\n", clock: 2, on: Self.b, from: [Self.stamp(1, Self.a)])
+                HistoryNote.edit("old branch\n", clock: 2, on: Self.b, from: [Self.stamp(1, Self.a)])
             ])
         #expect(HistoryRetention.cut(of: versions, keepVersions: 2, since: .max) == nil)
     }
@@ -78,11 +78,11 @@ import Testing
     @Test func anAncestorWithAGreaterStampIsNotKeptWithoutWhatItDescendsFrom() throws {
         // A clock ahead: version 2 has clock 50, the later edits 3...6 have smaller clocks.
         // Keeping the greatest stamps alone would keep 2 and drop the versions after it.
-        var steps = [HistoryMergeTests.edit("ahead\n", clock: 50, on: Self.a, from: [Self.stamp(1, Self.a)])]
-        steps.append(HistoryMergeTests.edit("3\n", clock: 3, on: Self.b, from: [Self.stamp(50, Self.a)]))
+        var steps = [HistoryNote.edit("ahead\n", clock: 50, on: Self.a, from: [Self.stamp(1, Self.a)])]
+        steps.append(HistoryNote.edit("3\n", clock: 3, on: Self.b, from: [Self.stamp(50, Self.a)]))
         for clock in UInt64(4)...6 {
             steps.append(
-                HistoryMergeTests.edit("\(clock)\n", clock: clock, on: Self.b, from: [Self.stamp(clock - 1, Self.b)]))
+                HistoryNote.edit("\(clock)\n", clock: clock, on: Self.b, from: [Self.stamp(clock - 1, Self.b)]))
         }
         let versions = try bodyVersions(steps)
         // The two greatest stamps are 50 (an ancestor) and 6 (the head): the cut is 50.

@@ -9,8 +9,8 @@ import Testing
 /// in every order of their syncs.
 @Suite struct PropertySyncTests {
     typealias Step = MergeFixtures.Step
-    static let note = TagSyncTests.note
-    static let creation = TagSyncTests.creation
+    static let note = TaggedNote.id
+    static let creation = TaggedNote.creation
 
     static func set(
         _ key: String, _ value: PropertyValue, position: Int64 = 0, clock: UInt64, on device: UUID,

@@ -8,20 +8,18 @@ import Testing
 /// in every order, and between real devices in every order of their syncs.
 @Suite struct TagSyncTests {
     typealias Step = MergeFixtures.Step
-    static let note = UUID(uuidString: "22222222-0000-4000-8000-000000000000")!
-    static let creation = Step(
-        change: MergeFixtures.insert(.note, note, name: "Soup", clock: 1, body: "leeks\n"), device: MergeFixtures.a)
 
     static func add(_ tag: String, clock: UInt64, on device: UUID) -> Step {
         Step(
             change: LogChange(
-                entity: .tag, object: note, operation: .insert, clock: clock, values: SaveWriterTags.changes(tag)),
+                entity: .tag, object: TaggedNote.id, operation: .insert, clock: clock,
+                values: SaveWriterTags.changes(tag)),
             device: device)
     }
 
     static func remove(_ tag: String, clock: UInt64, on device: UUID, seen: [UUID: UInt64]) -> Step {
         var change = LogChange(
-            entity: .tag, object: note, operation: .delete, clock: clock, values: SaveWriterTags.changes(tag))
+            entity: .tag, object: TaggedNote.id, operation: .delete, clock: clock, values: SaveWriterTags.changes(tag))
         change.history = ChangeHistory(seen: seen)
         return Step(change: change, device: device)
     }
@@ -34,10 +32,10 @@ import Testing
             let folder = TemporaryFolder()
             let store = try Store(folder: folder.appending("s"))
             let merger = Merger()
-            for step in [Self.creation] + order {
+            for step in [TaggedNote.creation] + order {
                 #expect(try store.merge { try merger.apply(step.change, from: step.device, to: $0) })
             }
-            let result = (try CanonicalDump.of(store), try store.tags(of: Self.note))
+            let result = (try CanonicalDump.of(store), try store.tags(of: TaggedNote.id))
             if let first { #expect(result.0 == first.dump) } else { first = result }
         }
         return first?.tags ?? []
@@ -75,11 +73,11 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
         let merger = Merger()
-        try store.merge { try merger.apply(Self.creation.change, from: MergeFixtures.a, to: $0) }
+        try store.merge { try merger.apply(TaggedNote.creation.change, from: MergeFixtures.a, to: $0) }
         var noSeen = Self.remove("urgent", clock: 5, on: MergeFixtures.b, seen: [:]).change
         noSeen.history = nil
         let update = LogChange(
-            entity: .tag, object: Self.note, operation: .update, clock: 5, values: SaveWriterTags.changes("urgent"))
+            entity: .tag, object: TaggedNote.id, operation: .update, clock: 5, values: SaveWriterTags.changes("urgent"))
         for change in [
             Self.add("with space", clock: 3, on: MergeFixtures.a).change,
             Self.add("", clock: 3, on: MergeFixtures.a).change,
@@ -87,7 +85,7 @@ import Testing
         ] {
             #expect(try !store.merge { try merger.apply(change, from: MergeFixtures.b, to: $0) })
         }
-        #expect(try store.tags(of: Self.note).isEmpty)
+        #expect(try store.tags(of: TaggedNote.id).isEmpty)
     }
 
     /// Three devices: A and B tag the same note concurrently, C removes the tag having seen
