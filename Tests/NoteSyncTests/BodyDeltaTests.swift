@@ -176,7 +176,7 @@ import Testing
             try Self.editLine(round * 10, of: note, on: stack.stores[round % 2], to: "edit \(round)")
             try stack.syncUntilQuiet()
         }
-        try HistoryRetentionTests.quiet(stack)
+        try stack.quiet()
         let result = try stack.engines[0].compact(keepVersions: 1, keepDays: 0)
         #expect(result.baseline.historyDropped)
         try stack.join()
@@ -192,7 +192,7 @@ import Testing
         #expect(report.skipped.isEmpty && report.waiting.isEmpty, "\(report.skipped) \(report.waiting)")
         try Self.editLine(200, of: note, on: joined, to: "on the joined device")
         try stack.syncUntilQuiet()
-        let dumps = try HistoryRetentionTests.commonDumps(stack.stores)
+        let dumps = try stack.commonDumps()
         #expect(dumps[1] == dumps[0] && dumps[2] == dumps[0])
         #expect(try stack.stores[0].item(note, includingBody: true).body?.contains("on the joined device") == true)
     }
