@@ -149,7 +149,7 @@ import Testing
         // the reader lacks the base of the delta after it.
         try Self.editLine(1, of: note, on: writer, to: "first edit")
         try stack.engines[0].syncNow()
-        _ = try PassedOverLogTests.rewriteNewestLog(of: writer.deviceID, in: stack)
+        _ = try stack.rewriteNewestLog(of: writer.deviceID)
         try Self.editLine(2, of: note, on: writer, to: "second edit")
         try stack.engines[0].syncNow()
         #expect(try Self.newestLog(of: writer.deviceID, in: stack).log.changes.contains { $0.bodyDelta != nil })
