@@ -90,9 +90,12 @@ let package = Package(
         .target(
             name: "NoteTestSupport",
             dependencies: [
-                "NoteStore", "NoteSync",
+                "NoteStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
+        .target(
+            name: "NoteSyncTestSupport",
+            dependencies: ["NoteSync", "NoteStore"]),
         .testTarget(
             name: "NoteStoreTests",
             dependencies: [
@@ -106,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "NoteSyncTests",
             dependencies: [
-                "NoteSync", "NoteStore", "NoteTestSupport",
+                "NoteSync", "NoteStore", "NoteTestSupport", "NoteSyncTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["Fixtures"]),
@@ -129,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "NotesCLITests",
             dependencies: [
-                "NoteStore", "NoteSync", "NoteTestSupport", "SyncthingLoopback",
+                "NoteStore", "NoteSync", "NoteTestSupport", "NoteSyncTestSupport", "SyncthingLoopback",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],

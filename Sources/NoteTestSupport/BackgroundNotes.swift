@@ -1,11 +1,11 @@
 import Foundation
+import Synchronization
 
 /// A `notes` process left running (such as `notes ls --watch`), whose output a test reads
 /// while it runs.
-public final class BackgroundNotes: @unchecked Sendable {
+public final class BackgroundNotes: Sendable {
     public let process: Process
-    private let lock = NSLock()
-    private var buffer = Data()
+    private let buffer = Mutex(Data())
     private let outputPipe = Pipe()
 
     /// Starts `notes` with `arguments`; with `mergingErrors`, what it writes to standard error
@@ -20,14 +20,14 @@ public final class BackgroundNotes: @unchecked Sendable {
         outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
             guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.buffer.append(data) }
+            self.buffer.withLock { $0.append(data) }
         }
         try process.run()
     }
 
     /// Everything written to standard output so far.
     public var output: String {
-        lock.withLock { String(decoding: buffer, as: UTF8.self) }
+        buffer.withLock { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Stops the process with `signal` and waits for it; returns its exit status.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh folder under the system's temporary folder, removed when released.
-public final class TemporaryFolder: @unchecked Sendable {
+public final class TemporaryFolder: Sendable {
     public let url: URL
 
     public init(_ label: String = "notes-test") {

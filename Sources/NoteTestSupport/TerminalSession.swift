@@ -8,7 +8,7 @@ import Foundation
 /// terminal's foreground process group, and the programs it starts (vim, nano, less) see a
 /// terminal exactly as they do for a person. Each session has its own tmux server (a socket
 /// in its own folder) and ends it when released.
-public final class TerminalSession: @unchecked Sendable {
+public final class TerminalSession: Sendable {
     private let socket: String
     private let folder: TemporaryFolder
 

@@ -2,6 +2,7 @@ import Foundation
 import NoteFiles
 import NoteStore
 import NoteTestSupport
+import Synchronization
 import Testing
 
 @testable import NoteInterchange
@@ -11,23 +12,27 @@ import Testing
 /// tree walked as it is imported gives every note its own file.
 @Suite struct ReadAheadTests {
     /// What the producing thread saw, shared with the test.
-    final class Counters: @unchecked Sendable {
-        private let lock = NSLock()
-        private var produced = 0
-        private var consumed = 0
-        private(set) var mostAhead = 0
-        private(set) var stopped = false
+    final class Counters: Sendable {
+        private struct Counts {
+            var produced = 0
+            var consumed = 0
+            var mostAhead = 0
+            var stopped = false
+        }
+
+        private let counts = Mutex(Counts())
 
         func produce() {
-            lock.withLock {
-                produced += 1
-                mostAhead = max(mostAhead, produced - consumed)
+            counts.withLock { counts in
+                counts.produced += 1
+                counts.mostAhead = max(counts.mostAhead, counts.produced - counts.consumed)
             }
         }
 
-        func consume() { lock.withLock { consumed += 1 } }
-        func stop() { lock.withLock { stopped = true } }
-        var isStopped: Bool { lock.withLock { stopped } }
+        func consume() { counts.withLock { $0.consumed += 1 } }
+        func stop() { counts.withLock { $0.stopped = true } }
+        var mostAhead: Int { counts.withLock { $0.mostAhead } }
+        var isStopped: Bool { counts.withLock { $0.stopped } }
     }
 
     @Test func everyElementArrivesInOrderAndFewWaitAtATime() throws {

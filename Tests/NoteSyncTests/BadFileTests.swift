@@ -1,6 +1,7 @@
 import Foundation
 import NoteStore
 @testable import NoteSync
+import NoteSyncTestSupport
 import NoteTestSupport
 import Testing
 

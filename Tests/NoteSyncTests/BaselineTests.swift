@@ -9,27 +9,6 @@ import Testing
 /// has applied into the container; a new device starts from the newest one that verifies and
 /// applies only the logs after it; a device with notes of its own merges it and keeps them.
 @Suite struct BaselineTests {
-    /// Three devices with notes, a collection, an attachment, a concurrent edit that merged, a
-    /// conflict copy and a purge; device 0 writes a baseline, and more happens after it.
-    static func populatedStack() throws -> SyncStack {
-        let stack = try SyncStack(devices: 3)
-        let work = try stack.stores[0].addCollection(named: "Work", in: nil)
-        let plan = try stack.stores[0].addNote(named: "Plan", body: "one\ntwo\nthree\n", in: work.id)
-        let photo = try stack.stores[1].addNote(named: "Photo", body: "", in: nil)
-        _ = try stack.stores[1].attachImages([SampleFiles.image("plain.png")], to: photo.id)
-        let gone = try stack.stores[2].addNote(named: "Gone", body: "soon", in: nil)
-        try stack.syncUntilQuiet()
-        try stack.stores[0].edit(plan.id, body: "ONE\ntwo\nthree\n")
-        try stack.stores[1].edit(plan.id, body: "one\ntwo\nTHREE\n")
-        try stack.stores[2].edit(plan.id, body: "one\nTWO\nthree\n")
-        try stack.stores[0].edit(photo.id, body: "left")
-        try stack.stores[2].edit(photo.id, body: "right")
-        try stack.stores[2].trash(gone.id)
-        try stack.stores[2].emptyTrash()
-        try stack.syncUntilQuiet()
-        return stack
-    }
-
     /// The database of a baseline `manifest` describes, as published, opened read-only.
     static func publishedDatabase(_ manifest: BaselineManifest, in stack: SyncStack) throws -> DatabaseQueue {
         let name = CloudContainer.BaselineName(device: manifest.device, sequence: manifest.sequence)
@@ -46,7 +25,7 @@ import Testing
     }
 
     @Test func aNewDeviceStartsFromTheBaselineAndAppliesTheLogsAfterIt() throws {
-        let stack = try Self.populatedStack()
+        let stack = try SyncStack.populated()
         let manifest = try stack.engines[0].compact().baseline
         #expect(manifest.items == (try stack.stores[0].fetch(ItemRequest(trash: .included)).count))
         _ = try stack.stores[1].addNote(named: "After the baseline", body: "later", in: nil)
@@ -82,7 +61,7 @@ import Testing
     }
 
     @Test func aDeviceWithNotesOfItsOwnMergesTheBaselineAndPushesThem() throws {
-        let stack = try Self.populatedStack()
+        let stack = try SyncStack.populated()
         _ = try stack.engines[1].compact()
         let store = try stack.addStore()
         _ = try store.addNote(named: "Mine", body: "written before joining", in: nil)
@@ -97,7 +76,7 @@ import Testing
     }
 
     @Test func concurrentBaselinesResolveToTheSameChoiceEverywhere() throws {
-        let stack = try Self.populatedStack()
+        let stack = try SyncStack.populated()
         // Devices 0 and 1 write baselines without hearing of each other's: 1 has one log more.
         _ = try stack.engines[0].compact()
         _ = try stack.stores[1].addNote(named: "Only on 1", body: "", in: nil)
@@ -136,7 +115,7 @@ import Testing
     /// the new device starts from the good baseline, and every device ends the same.
     @Test(arguments: BadBaseline.allCases)
     func aBadBaselineIsReportedAndPassedOver(_ kind: BadBaseline) throws {
-        let stack = try Self.populatedStack()
+        let stack = try SyncStack.populated()
         let good = try stack.engines[0].compact().baseline
         let container = stack.cloud.appendingPathComponent(SyncEngine.defaultContainerName)
         let goodDatabase = container.appendingPathComponent("baselines/\(good.device.storeString)/000000000001.sqlite")
@@ -279,7 +258,7 @@ import Testing
     /// the device joins by the logs. (Baselines of older models, written by their releases, are
     /// read and upgraded: OlderBaselineTests.)
     @Test func aBaselineOfANewerModelIsPassedOver() throws {
-        let stack = try Self.populatedStack()
+        let stack = try SyncStack.populated()
         var manifest = try stack.engines[0].compact().baseline
         let folder = stack.cloud.appendingPathComponent(
             "\(SyncEngine.defaultContainerName)/baselines/\(manifest.device.storeString)")
@@ -337,7 +316,7 @@ import Testing
     }
 
     @Test func withoutAUsableBaselineANewDeviceReplaysTheLogs() throws {
-        let stack = try Self.populatedStack()
+        let stack = try SyncStack.populated()
         let report = try stack.join()
         #expect(report.baseline == nil)
         #expect(report.importedLogs > 0)
@@ -346,7 +325,7 @@ import Testing
     }
 
     @Test func aBaselineHoldsNoDeviceLocalState() throws {
-        let stack = try Self.populatedStack()
+        let stack = try SyncStack.populated()
         _ = try stack.stores[0].addNote(named: "Not yet exported", body: "", in: nil)
         let manifest = try stack.engines[0].compact().baseline
         let queue = try Self.publishedDatabase(manifest, in: stack)

@@ -149,7 +149,7 @@ import Testing
         // the reader lacks the base of the delta after it.
         try Self.editLine(1, of: note, on: writer, to: "first edit")
         try stack.engines[0].syncNow()
-        _ = try PassedOverLogTests.rewriteNewestLog(of: writer.deviceID, in: stack)
+        _ = try stack.rewriteNewestLog(of: writer.deviceID)
         try Self.editLine(2, of: note, on: writer, to: "second edit")
         try stack.engines[0].syncNow()
         #expect(try Self.newestLog(of: writer.deviceID, in: stack).log.changes.contains { $0.bodyDelta != nil })
@@ -176,7 +176,7 @@ import Testing
             try Self.editLine(round * 10, of: note, on: stack.stores[round % 2], to: "edit \(round)")
             try stack.syncUntilQuiet()
         }
-        try HistoryRetentionTests.quiet(stack)
+        try stack.quiet()
         let result = try stack.engines[0].compact(keepVersions: 1, keepDays: 0)
         #expect(result.baseline.historyDropped)
         try stack.join()
@@ -192,7 +192,7 @@ import Testing
         #expect(report.skipped.isEmpty && report.waiting.isEmpty, "\(report.skipped) \(report.waiting)")
         try Self.editLine(200, of: note, on: joined, to: "on the joined device")
         try stack.syncUntilQuiet()
-        let dumps = try HistoryRetentionTests.commonDumps(stack.stores)
+        let dumps = try stack.commonDumps()
         #expect(dumps[1] == dumps[0] && dumps[2] == dumps[0])
         #expect(try stack.stores[0].item(note, includingBody: true).body?.contains("on the joined device") == true)
     }

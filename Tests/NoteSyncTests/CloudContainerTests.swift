@@ -1,6 +1,7 @@
 import Foundation
 import NoteSync
 import NoteTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -208,16 +209,15 @@ import Testing
 }
 
 /// A value shared between threads.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
+final class Locked<Value: Sendable>: Sendable {
+    private let stored: Mutex<Value>
 
-    init(_ value: Value) { stored = value }
+    init(_ value: Value) { stored = Mutex(value) }
 
-    var value: Value { lock.withLock { stored } }
+    var value: Value { stored.withLock { $0 } }
 
     func update(_ change: (inout Value) -> Void) {
-        lock.withLock { change(&stored) }
+        stored.withLock { change(&$0) }
     }
 }
 

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func logsEveryDeviceHasAppliedAreRemovedByTheirWriter() throws {
-        let stack = try BaselineTests.populatedStack()
+        let stack = try SyncStack.populated()
         let before = try stack.stores.map { try logs(of: $0, in: stack) }
         #expect(before.allSatisfy { !$0.isEmpty })
         try compactEverywhere(stack)

@@ -1,5 +1,6 @@
 import Foundation
 import NoteSync
+import NoteSyncTestSupport
 import NoteTestSupport
 
 #if canImport(Glibc)

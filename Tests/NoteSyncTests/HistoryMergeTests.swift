@@ -8,31 +8,11 @@ import Testing
 /// bodies merge three-way, overlapping edits leave one winner and one conflict copy, and every
 /// version stays in history.
 @Suite struct HistoryMergeTests {
-    typealias Step = MergeTests.Step
-    static let note = UUID(uuidString: "11111111-0000-4000-8000-000000000000")!
-    static let base = "one\ntwo\nthree\nfour\nfive\n"
+    typealias Step = MergeFixtures.Step
 
     static func stamp(_ clock: UInt64, _ device: UUID) -> ChangeStamp { ChangeStamp(clock: clock, device: device) }
 
-    /// The note, created on A at clock 1 with `base`, as format 2.
-    static var creation: Step {
-        var change = MergeTests.insert(.note, note, name: "Soup", clock: 1, body: base)
-        change.history = ChangeHistory(
-            bases: [.name: [], .body: []], context: VersionContext(name: "Soup", parent: nil, device: "laptop"))
-        return Step(change: change, device: MergeTests.a)
-    }
-
-    /// A body edit on `device` at `clock`, edited from `bases`.
-    static func edit(
-        _ body: String, clock: UInt64, on device: UUID, from bases: [ChangeStamp], name: String = "desktop"
-    ) -> Step {
-        var change = MergeTests.update(.note, note, "body", .text(body), clock: clock)
-        change.history = ChangeHistory(
-            bases: [.body: bases], context: VersionContext(name: "Soup", parent: nil, device: name))
-        return Step(change: change, device: device)
-    }
-
-    static let created = stamp(1, MergeTests.a)
+    static let created = stamp(1, MergeFixtures.a)
 
     func replay(_ steps: [Step]) throws -> (dump: String, store: Store, folder: TemporaryFolder) {
         let folder = TemporaryFolder()
@@ -47,30 +27,30 @@ import Testing
     /// Replays `steps` after the creation in every order; returns the store of the first order
     /// after checking that every order gives its dump.
     func sameInEveryOrder(_ steps: [Step]) throws -> (store: Store, folder: TemporaryFolder) {
-        let first = try replay([Self.creation] + steps)
+        let first = try replay([HistoryNote.creation] + steps)
         for order in Permutations.of(steps) {
-            #expect(try replay([Self.creation] + order).dump == first.dump)
+            #expect(try replay([HistoryNote.creation] + order).dump == first.dump)
         }
         return (first.store, first.folder)
     }
 
     @Test func editsOfDifferentLinesMergeInEveryOrder() throws {
         let (store, _) = try sameInEveryOrder([
-            Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created]),
-            Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created]),
+            HistoryNote.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created]),
+            HistoryNote.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeFixtures.b, from: [Self.created]),
         ])
-        #expect(try store.item(Self.note).body == "ONE\ntwo\nthree\nfour\nFIVE\n")
+        #expect(try store.item(HistoryNote.id).body == "ONE\ntwo\nthree\nfour\nFIVE\n")
         #expect(try store.conflicts(since: .distantPast).isEmpty)
-        #expect(try store.history(of: Self.note).filter { $0.property == .body }.count == 3)
+        #expect(try store.history(of: HistoryNote.id).filter { $0.property == .body }.count == 3)
     }
 
     @Test func threeDevicesMergeInEveryOrder() throws {
         let (store, _) = try sameInEveryOrder([
-            Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created]),
-            Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 7, on: MergeTests.b, from: [Self.created]),
-            Self.edit("one\ntwo\nthree\nfour\nfive\nsix\n", clock: 6, on: MergeTests.c, from: [Self.created]),
+            HistoryNote.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created]),
+            HistoryNote.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 7, on: MergeFixtures.b, from: [Self.created]),
+            HistoryNote.edit("one\ntwo\nthree\nfour\nfive\nsix\n", clock: 6, on: MergeFixtures.c, from: [Self.created]),
         ])
-        #expect(try store.item(Self.note).body == "ONE\ntwo\nTHREE\nfour\nfive\nsix\n")
+        #expect(try store.item(HistoryNote.id).body == "ONE\ntwo\nTHREE\nfour\nfive\nsix\n")
         #expect(try store.conflicts(since: .distantPast).isEmpty)
     }
 
@@ -80,12 +60,14 @@ import Testing
     /// version, the older rule (the newest common version as base) still applies to them, and
     /// leaves a conflict copy, as the release of format 2 does.
     @Test(arguments: [true, false]) func editsOfAMergeMergeOnTheMergeOfTheirBases(fromMerge: Bool) throws {
-        let first = Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
-        let second = Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created])
-        let heads = [Self.stamp(5, MergeTests.a), Self.stamp(6, MergeTests.b)]
+        let first = HistoryNote.edit(
+            "ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created])
+        let second = HistoryNote.edit(
+            "one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeFixtures.b, from: [Self.created])
+        let heads = [Self.stamp(5, MergeFixtures.a), Self.stamp(6, MergeFixtures.b)]
         var again = [
-            Self.edit("ONE\nTWO\nthree\nfour\nFIVE\n", clock: 10, on: MergeTests.a, from: heads),
-            Self.edit("ONE\ntwo\nthree\nFOUR\nFIVE\n", clock: 11, on: MergeTests.b, from: heads),
+            HistoryNote.edit("ONE\nTWO\nthree\nfour\nFIVE\n", clock: 10, on: MergeFixtures.a, from: heads),
+            HistoryNote.edit("ONE\ntwo\nthree\nFOUR\nFIVE\n", clock: 11, on: MergeFixtures.b, from: heads),
         ]
         if fromMerge {
             for index in again.indices { again[index].change.history?.fromMerge = [.body] }
@@ -96,7 +78,7 @@ import Testing
         var folders: [TemporaryFolder] = []
         for before in Permutations.of([first, second]) {
             for after in Permutations.of(again) {
-                let result = try replay([Self.creation] + before + after)
+                let result = try replay([HistoryNote.creation] + before + after)
                 dumps.insert(result.dump)
                 folders.append(result.folder)
                 stores.append(result.store)
@@ -105,7 +87,7 @@ import Testing
         #expect(dumps.count == 1)
         let store = try #require(stores.first)
         if fromMerge {
-            #expect(try store.item(Self.note).body == "ONE\nTWO\nthree\nFOUR\nFIVE\n")
+            #expect(try store.item(HistoryNote.id).body == "ONE\nTWO\nthree\nFOUR\nFIVE\n")
             #expect(try store.conflicts(since: .distantPast).isEmpty)
         } else {
             #expect(try store.conflictCopies().count == 1)
@@ -117,7 +99,7 @@ import Testing
     @Test func devicesEditingAMergeConcurrentlyMergeSilently() throws {
         let stack = try SyncStack(devices: 2)
         let (a, b) = (stack.stores[0], stack.stores[1])
-        let note = try a.addNote(named: "Soup", body: Self.base, in: nil)
+        let note = try a.addNote(named: "Soup", body: HistoryNote.base, in: nil)
         try stack.syncUntilQuiet()
         try a.edit(note.id, body: "ONE\ntwo\nthree\nfour\nfive\n")
         try b.edit(note.id, body: "one\ntwo\nthree\nfour\nFIVE\n")
@@ -138,10 +120,11 @@ import Testing
 
     @Test func sameLineEditsLeaveOneWinnerAndOneCopy() throws {
         let (store, _) = try sameInEveryOrder([
-            Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created], name: "laptop"),
-            Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created]),
+            HistoryNote.edit(
+                "one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created], name: "laptop"),
+            HistoryNote.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeFixtures.b, from: [Self.created]),
         ])
-        #expect(try store.item(Self.note).body == "one\ntwo\nTHREE\nfour\nfive\n")
+        #expect(try store.item(HistoryNote.id).body == "one\ntwo\nTHREE\nfour\nfive\n")
         let conflicts = try store.conflicts(since: .distantPast)
         #expect(conflicts.count == 1)
         let copyID = try #require(conflicts.first?.copy)
@@ -152,58 +135,65 @@ import Testing
     }
 
     @Test func anEditOfTheMergeEndsTheConflictButKeepsTheCopy() throws {
-        let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
-        let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created])
-        let after = Self.edit(
-            "fixed\n", clock: 9, on: MergeTests.a, from: [Self.stamp(5, MergeTests.a), Self.stamp(6, MergeTests.b)])
-        let first = try replay([Self.creation, a, b, after])
-        let second = try replay([Self.creation, b, a, after])
+        let a = HistoryNote.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created])
+        let b = HistoryNote.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeFixtures.b, from: [Self.created])
+        let after = HistoryNote.edit(
+            "fixed\n", clock: 9, on: MergeFixtures.a,
+            from: [Self.stamp(5, MergeFixtures.a), Self.stamp(6, MergeFixtures.b)])
+        let first = try replay([HistoryNote.creation, a, b, after])
+        let second = try replay([HistoryNote.creation, b, a, after])
         #expect(first.dump == second.dump)
-        #expect(try first.store.item(Self.note).body == "fixed\n")
+        #expect(try first.store.item(HistoryNote.id).body == "fixed\n")
         #expect(try first.store.conflictCopies().count == 1)
     }
 
     @Test func aSecondImportChangesNothing() throws {
-        let a = Self.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
-        let b = Self.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeTests.b, from: [Self.created])
-        #expect(try replay([Self.creation, a, b]).dump == replay([Self.creation, a, b, a, b, Self.creation]).dump)
+        let a = HistoryNote.edit("ONE\ntwo\nthree\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created])
+        let b = HistoryNote.edit("one\ntwo\nthree\nfour\nFIVE\n", clock: 6, on: MergeFixtures.b, from: [Self.created])
+        #expect(
+            try replay([HistoryNote.creation, a, b]).dump
+                == replay([HistoryNote.creation, a, b, a, b, HistoryNote.creation]).dump)
     }
 
     @Test func formatOneEditsKeepLastWriterWinsAndHistory() throws {
         let creation = Step(
-            change: MergeTests.insert(.note, Self.note, name: "Soup", clock: 1, body: Self.base), device: MergeTests.a)
+            change: MergeFixtures.insert(.note, HistoryNote.id, name: "Soup", clock: 1, body: HistoryNote.base),
+            device: MergeFixtures.a)
         let older = Step(
-            change: MergeTests.update(.note, Self.note, "body", .text("older\n"), clock: 5), device: MergeTests.a)
+            change: MergeFixtures.update(.note, HistoryNote.id, "body", .text("older\n"), clock: 5),
+            device: MergeFixtures.a)
         let newer = Step(
-            change: MergeTests.update(.note, Self.note, "body", .text("newer\n"), clock: 6), device: MergeTests.b)
+            change: MergeFixtures.update(.note, HistoryNote.id, "body", .text("newer\n"), clock: 6),
+            device: MergeFixtures.b)
         let first = try replay([creation, older, newer])
         #expect(first.dump == (try replay([creation, newer, older])).dump)
-        #expect(try first.store.item(Self.note).body == "newer\n")
-        #expect(try first.store.history(of: Self.note).filter { $0.property == .body }.count == 3)
+        #expect(try first.store.item(HistoryNote.id).body == "newer\n")
+        #expect(try first.store.history(of: HistoryNote.id).filter { $0.property == .body }.count == 3)
         #expect(try first.store.conflictCopies().isEmpty)
     }
 
     @Test func concurrentRenamesKeepTheLaterNameAndReportTheOther() throws {
         func rename(_ name: String, clock: UInt64, on device: UUID) -> Step {
-            var change = MergeTests.update(.note, Self.note, "name", .text(name), clock: clock)
+            var change = MergeFixtures.update(.note, HistoryNote.id, "name", .text(name), clock: clock)
             change.history = ChangeHistory(bases: [.name: [Self.created]])
             return Step(change: change, device: device)
         }
         let (store, _) = try sameInEveryOrder([
-            rename("Broth", clock: 5, on: MergeTests.a), rename("Stock", clock: 6, on: MergeTests.b),
+            rename("Broth", clock: 5, on: MergeFixtures.a), rename("Stock", clock: 6, on: MergeFixtures.b),
         ])
-        #expect(try store.item(Self.note).name == "Stock")
+        #expect(try store.item(HistoryNote.id).name == "Stock")
         let conflicts = try store.conflicts(since: .distantPast)
         #expect(conflicts.map(\.property) == [.name] && conflicts.first?.copy == nil)
-        #expect(try store.history(of: Self.note).filter { $0.property == .name }.count == 3)
+        #expect(try store.history(of: HistoryNote.id).filter { $0.property == .name }.count == 3)
     }
 
     @Test func anEditConcurrentWithAPurgeStillMakesItsCopyInEveryOrder() throws {
-        let a = Self.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeTests.a, from: [Self.created])
-        let b = Self.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeTests.b, from: [Self.created])
+        let a = HistoryNote.edit("one\ntwo\n3\nfour\nfive\n", clock: 5, on: MergeFixtures.a, from: [Self.created])
+        let b = HistoryNote.edit("one\ntwo\nTHREE\nfour\nfive\n", clock: 6, on: MergeFixtures.b, from: [Self.created])
         let purge = Step(
-            change: LogChange(entity: .note, object: Self.note, operation: .delete, clock: 7, values: OutboxChanges()),
-            device: MergeTests.a)
+            change: LogChange(
+                entity: .note, object: HistoryNote.id, operation: .delete, clock: 7, values: OutboxChanges()),
+            device: MergeFixtures.a)
         let (store, _) = try sameInEveryOrder([a, b, purge])
         #expect(try store.conflictCopies().count == 1)
     }

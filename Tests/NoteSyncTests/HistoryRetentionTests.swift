@@ -8,10 +8,10 @@ import Testing
 /// versions below a cut that every version kept descends from, only when every device is
 /// quiet; devices that start from it and devices that hold everything go on the same.
 @Suite struct HistoryRetentionTests {
-    typealias Step = MergeTests.Step
-    static let note = HistoryMergeTests.note
-    static let a = MergeTests.a
-    static let b = MergeTests.b
+    typealias Step = MergeFixtures.Step
+    static let note = HistoryNote.id
+    static let a = MergeFixtures.a
+    static let b = MergeFixtures.b
 
     static func stamp(_ clock: UInt64, _ device: UUID) -> ChangeStamp { ChangeStamp(clock: clock, device: device) }
 
@@ -20,7 +20,7 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
         let merger = Merger()
-        for step in [HistoryMergeTests.creation] + steps {
+        for step in [HistoryNote.creation] + steps {
             try store.merge { replica in try merger.apply(step.change, from: step.device, to: replica) }
         }
         return try store.history(of: Self.note).filter { $0.property == .body }
@@ -28,7 +28,7 @@ import Testing
 
     /// A chain of edits on A at clocks 2...n, each from the one before.
     static func chain(to last: UInt64) -> [Step] {
-        (2...last).map { HistoryMergeTests.edit("text \($0)\n", clock: $0, on: a, from: [stamp($0 - 1, a)]) }
+        (2...last).map { HistoryNote.edit("text \($0)\n", clock: $0, on: a, from: [stamp($0 - 1, a)]) }
     }
 
     @Test func aChainKeepsItsLastVersionsAndDropsWhatTheyDescendFrom() throws {
@@ -46,11 +46,11 @@ import Testing
     @Test func theCutIsAVersionEveryVersionDescendsFromOrPrecedes() throws {
         // 1 → 2 (A) and 1 → 3 (B) concurrently, 4 merges them, then 5 and 6.
         let versions = try bodyVersions([
-            HistoryMergeTests.edit("a\n", clock: 2, on: Self.a, from: [Self.stamp(1, Self.a)]),
-            HistoryMergeTests.edit("b\n", clock: 3, on: Self.b, from: [Self.stamp(1, Self.a)]),
-            HistoryMergeTests.edit("ab\n", clock: 4, on: Self.a, from: [Self.stamp(2, Self.a), Self.stamp(3, Self.b)]),
-            HistoryMergeTests.edit("abc\n", clock: 5, on: Self.a, from: [Self.stamp(4, Self.a)]),
-            HistoryMergeTests.edit("abcd\n", clock: 6, on: Self.a, from: [Self.stamp(5, Self.a)]),
+            HistoryNote.edit("a\n", clock: 2, on: Self.a, from: [Self.stamp(1, Self.a)]),
+            HistoryNote.edit("b\n", clock: 3, on: Self.b, from: [Self.stamp(1, Self.a)]),
+            HistoryNote.edit("ab\n", clock: 4, on: Self.a, from: [Self.stamp(2, Self.a), Self.stamp(3, Self.b)]),
+            HistoryNote.edit("abc\n", clock: 5, on: Self.a, from: [Self.stamp(4, Self.a)]),
+            HistoryNote.edit("abcd\n", clock: 6, on: Self.a, from: [Self.stamp(5, Self.a)]),
         ])
         // Keeping 4 keeps 3, 4, 5 and 6: the cut must be an ancestor of 3 and comparable with
         // every version; only 1 is, and nothing is below it.
@@ -70,7 +70,7 @@ import Testing
         // a head, kept whatever its age, and no version of A's chain is an ancestor of it.
         let versions = try bodyVersions(
             Self.chain(to: 8) + [
-                HistoryMergeTests.edit("old branch\n", clock: 2, on: Self.b, from: [Self.stamp(1, Self.a)])
+                HistoryNote.edit("old branch\n", clock: 2, on: Self.b, from: [Self.stamp(1, Self.a)])
             ])
         #expect(HistoryRetention.cut(of: versions, keepVersions: 2, since: .max) == nil)
     }
@@ -78,11 +78,11 @@ import Testing
     @Test func anAncestorWithAGreaterStampIsNotKeptWithoutWhatItDescendsFrom() throws {
         // A clock ahead: version 2 has clock 50, the later edits 3...6 have smaller clocks.
         // Keeping the greatest stamps alone would keep 2 and drop the versions after it.
-        var steps = [HistoryMergeTests.edit("ahead\n", clock: 50, on: Self.a, from: [Self.stamp(1, Self.a)])]
-        steps.append(HistoryMergeTests.edit("3\n", clock: 3, on: Self.b, from: [Self.stamp(50, Self.a)]))
+        var steps = [HistoryNote.edit("ahead\n", clock: 50, on: Self.a, from: [Self.stamp(1, Self.a)])]
+        steps.append(HistoryNote.edit("3\n", clock: 3, on: Self.b, from: [Self.stamp(50, Self.a)]))
         for clock in UInt64(4)...6 {
             steps.append(
-                HistoryMergeTests.edit("\(clock)\n", clock: clock, on: Self.b, from: [Self.stamp(clock - 1, Self.b)]))
+                HistoryNote.edit("\(clock)\n", clock: clock, on: Self.b, from: [Self.stamp(clock - 1, Self.b)]))
         }
         let versions = try bodyVersions(steps)
         // The two greatest stamps are 50 (an ancestor) and 6 (the head): the cut is 50.
@@ -94,7 +94,7 @@ import Testing
     @Test func versionsWithoutBasesAreKeptWhole() throws {
         var steps: [Step] = []
         for clock in UInt64(2)...6 {
-            var change = MergeTests.update(.note, Self.note, "body", .text("\(clock)\n"), clock: clock)
+            var change = MergeFixtures.update(.note, Self.note, "body", .text("\(clock)\n"), clock: clock)
             change.history = nil
             steps.append(Step(change: change, device: Self.a))
         }
@@ -171,16 +171,6 @@ import Testing
 
     // MARK: Baselines that drop history
 
-    /// Every device syncs until nothing moves, then says, each in turn, what it has applied
-    /// with nothing waiting (a registration is otherwise rewritten at most every ten minutes).
-    static func quiet(_ stack: SyncStack) throws {
-        try stack.syncUntilQuiet()
-        for (store, engine) in zip(stack.stores, stack.engines) {
-            try store.recordSync { ledger in try ledger.update { $0.acknowledged = nil } }
-            try engine.syncNow()
-        }
-    }
-
     /// Three devices; a note edited 12 times, on each device in turn, and twice concurrently.
     static func editedStack() throws -> (stack: SyncStack, note: UUID) {
         let stack = try SyncStack(devices: 3)
@@ -200,78 +190,6 @@ import Testing
         _ = try stack.stores[0].edit(note, body: try #require(try stack.stores[0].item(note).body) + "five\n")
         try stack.syncUntilQuiet()
         return (stack, note)
-    }
-
-    /// The dumps of the stores with only the versions every one of them holds: devices that
-    /// started from a baseline that dropped history hold fewer.
-    static func commonDumps(_ stores: [Store]) throws -> [String] {
-        var common: Set<String>?
-        for store in stores {
-            var keys: Set<String> = []
-            for item in try store.fetch(ItemRequest(trash: .included)) {
-                for version in try store.history(of: item.id) {
-                    keys.insert("\(item.id) \(version.property) \(version.stamp.text)")
-                }
-            }
-            common = common.map { $0.intersection(keys) } ?? keys
-        }
-        let kept = common ?? []
-        return try stores.map { store in
-            try CanonicalDump.of(store) { item, version in
-                kept.contains("\(item) \(version.property) \(version.stamp.text)")
-            }
-        }
-    }
-
-    /// The versions some store holds and another lacks without a cut below which it lies,
-    /// as `object property stamp on device N`: a store lacks only versions that are ancestors
-    /// of its cut of that property (by the history of the store that holds the most of it).
-    static func versionsMissingAboveCuts(_ stores: [Store]) throws -> [String] {
-        var held: [[String: [HistoryProperty: [Version]]]] = []
-        var objects: Set<UUID> = []
-        for store in stores {
-            var byObject: [String: [HistoryProperty: [Version]]] = [:]
-            for item in try store.fetch(ItemRequest(trash: .included)) {
-                objects.insert(item.id)
-                for version in try store.history(of: item.id) {
-                    byObject[item.id.storeString, default: [:]][version.property, default: []].append(version)
-                }
-            }
-            held.append(byObject)
-        }
-        let cuts = try stores.map { store in
-            Dictionary(
-                try store.historyCuts().map { ("\($0.object.storeString) \($0.property)", $0.stamp) },
-                uniquingKeysWith: { first, _ in first })
-        }
-        var problems: [String] = []
-        for object in objects.map(\.storeString).sorted() {
-            for property in HistoryProperty.allCases {
-                let versions = held.map { $0[object]?[property] ?? [] }
-                guard let fullest = versions.max(by: { $0.count < $1.count }), !fullest.isEmpty else { continue }
-                var graph = VersionGraph(fullest)
-                let all = Set(fullest.map(\.stamp))
-                let anywhere = Set(versions.flatMap { $0.map(\.stamp) })
-                for stamp in anywhere.subtracting(all) {
-                    problems.append("\(object) \(property) \(stamp.text) not on the device holding the most")
-                }
-                for (index, own) in versions.enumerated() where own.count < fullest.count {
-                    let missing = all.subtracting(own.map(\.stamp))
-                    guard let cut = cuts[index]["\(object) \(property)"] else {
-                        if !own.isEmpty || !missing.isEmpty {
-                            problems.append(
-                                "\(object) \(property): \(missing.count) missing on device \(index), no cut")
-                        }
-                        continue
-                    }
-                    let below = graph.ancestors(of: cut)
-                    for stamp in missing where !below.contains(stamp) {
-                        problems.append("\(object) \(property) \(stamp.text) on device \(index)")
-                    }
-                }
-            }
-        }
-        return problems
     }
 
     /// Checks that every version a store holds of a property with a cut descends from the cut
@@ -299,7 +217,7 @@ import Testing
 
     @Test func aBaselineDropsOldHistoryWhenEveryDeviceIsQuietAndEveryDeviceGoesOnTheSame() throws {
         let (stack, note) = try Self.editedStack()
-        try Self.quiet(stack)
+        try stack.quiet()
         let before = try stack.stores[0].history(of: note).filter { $0.property == .body }
         let result = try stack.engines[0].compact(keepVersions: 3, keepDays: 0)
         #expect(result.history.heldBack == nil)
@@ -327,7 +245,7 @@ import Testing
         _ = try joined.edit(note, body: body.replacingOccurrences(of: "three", with: "three on 3"))
         _ = try stack.stores[2].edit(note, body: body + "six\n")
         try stack.syncUntilQuiet()
-        var dumps = try Self.commonDumps(stack.stores)
+        var dumps = try stack.commonDumps()
         for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
         #expect(try Set(stack.stores.map { try $0.conflictCopies().count }).count == 1)
         #expect(try joined.conflictCopies().count == 1)
@@ -338,7 +256,7 @@ import Testing
         try stack.engines[2].enable(cloud: stack.cloud, deviceName: "device-2")
         try stack.syncUntilQuiet()
         #expect(try joined.history(of: note).count == held)
-        dumps = try Self.commonDumps(stack.stores)
+        dumps = try stack.commonDumps()
         for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
         for store in stack.stores { #expect(try store.check() == []) }
         try Self.checkCuts(of: joined, against: stack.stores[2])
@@ -346,7 +264,7 @@ import Testing
 
     @Test func aDeviceThatIsNotQuietHoldsBackTheRetentionOfHistory() throws {
         let (stack, note) = try Self.editedStack()
-        try Self.quiet(stack)
+        try stack.quiet()
         // Device 1 publishes an edit that device 0 applies and device 2 does not: device 2
         // could still publish an edit concurrent with it.
         _ = try stack.stores[1].edit(note, body: "one\n")
@@ -365,7 +283,7 @@ import Testing
 
         // A registration that never said what it had applied with nothing waiting (an
         // earlier build) holds it back too.
-        try Self.quiet(stack)
+        try stack.quiet()
         let container = try stack.container()
         guard case var .present(registration) = container.registration(of: stack.stores[2].deviceID) else {
             Issue.record("device 2 is not registered")
@@ -377,7 +295,7 @@ import Testing
         #expect(
             again.history.heldBack?.contains("has not said") == true, "\(String(describing: again.history.heldBack))")
         // Once quiet, it goes.
-        try Self.quiet(stack)
+        try stack.quiet()
         #expect(try stack.engines[0].compact().history.versions > 0)
     }
 
@@ -387,7 +305,7 @@ import Testing
     @Test(arguments: [false, true])
     func aDeviceThatComesBackWithoutRegistrationKeepsItsUnpublishedEditsAsNotes(renamed: Bool) throws {
         let (stack, note) = try Self.editedStack()
-        try Self.quiet(stack)
+        try stack.quiet()
         // Device 2 is forgotten, and edits the note while away.
         try stack.engines[2].disable(forget: true)
         let away = try #require(try stack.stores[2].item(note).body) + "written while away\n"
@@ -434,7 +352,7 @@ import Testing
             #expect(try store.item(note).body == (try stack.stores[0].item(note).body))
             #expect(try store.check() == [])
         }
-        let dumps = try Self.commonDumps(stack.stores)
+        let dumps = try stack.commonDumps()
         for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
         #expect(try Set(stack.stores.map { try $0.conflictCopies() }).count == 1)
         try Self.checkCuts(of: joined, against: stack.stores[0])
@@ -505,7 +423,7 @@ import Testing
     /// next compaction, though the later one holds all it holds: the container still says so.
     @Test func theBaselineThatDroppedHistoryStaysWhileTheAnchorDoesNotSaySo() throws {
         let (stack, _) = try Self.editedStack()
-        try Self.quiet(stack)
+        try stack.quiet()
         let dropped = try stack.engines[0].compact(keepVersions: 2, keepDays: 0)
         #expect(dropped.history.versions > 0 && dropped.baseline.historyDropped)
         // Device 1 writes a later baseline with the first out of its sight, having noted nothing.
@@ -545,7 +463,7 @@ import Testing
     /// history and its cut.
     @Test func aStoreCutLaterKeepsItsHistoryWhenItMergesABaselineCutEarlier() throws {
         let (stack, note) = try Self.editedStack()
-        try Self.quiet(stack)
+        try stack.quiet()
         #expect(try stack.engines[0].compact(keepVersions: 2, keepDays: 0).history.versions > 0)
         try stack.join()
         let joined = stack.stores[3]
@@ -554,7 +472,7 @@ import Testing
         // Device 1 publishes one log more, so that its baseline is the newest (a tie would go
         // by writer id).
         _ = try stack.stores[1].addNote(named: "One log more", body: "", in: nil)
-        try Self.quiet(stack)
+        try stack.quiet()
         let earlier = try stack.engines[1].compact(keepVersions: 6, keepDays: 0)
         #expect(earlier.history.versions > 0, "\(earlier.history)")
         let container = try stack.container()
@@ -574,7 +492,7 @@ import Testing
             #expect(try store.item(note).body == "after both\n")
             #expect(try store.check() == [])
         }
-        let dumps = try Self.commonDumps(stack.stores)
+        let dumps = try stack.commonDumps()
         for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
     }
 
@@ -594,7 +512,7 @@ import Testing
             _ = try stack.stores[2].edit(copy, body: "one\ntwo, edited \(round) times\nthree\n")
             try stack.syncUntilQuiet()
         }
-        try Self.quiet(stack)
+        try stack.quiet()
         #expect(try stack.engines[0].compact(keepVersions: 1, keepDays: 0).history.versions > 0)
         #expect(try stack.stores[0].historyCut(of: copy, .body) != nil)
 
@@ -604,9 +522,9 @@ import Testing
         try stack.syncUntilQuiet()
         #expect(try arriving.conflictCopies() == [copy])
         #expect(try arriving.item(copy).body == "one\ntwo, edited 4 times\nthree\n")
-        let dumps = try Self.commonDumps(stack.stores)
+        let dumps = try stack.commonDumps()
         for index in dumps.indices.dropFirst() { #expect(dumps[index] == dumps[0], "devices 0 and \(index) differ") }
-        #expect(try Self.versionsMissingAboveCuts(stack.stores) == [])
+        #expect(try stack.versionsMissingAboveCuts() == [])
         for store in stack.stores { #expect(try store.check() == []) }
     }
 }

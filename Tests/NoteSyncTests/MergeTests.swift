@@ -7,33 +7,7 @@ import Testing
 /// Corner cases of merging, as small fixtures of changes replayed through the merge rules in
 /// every order: the end state must be the same whatever the order.
 @Suite struct MergeTests {
-    static let a = UUID(uuidString: "aaaaaaaa-0000-4000-8000-000000000000")!
-    static let b = UUID(uuidString: "bbbbbbbb-0000-4000-8000-000000000000")!
-    static let c = UUID(uuidString: "cccccccc-0000-4000-8000-000000000000")!
-
-    struct Step {
-        var change: LogChange
-        let device: UUID
-    }
-
-    static func insert(
-        _ entity: Entity, _ id: UUID, name: String, parent: UUID? = nil, clock: UInt64, body: String? = nil
-    ) -> LogChange {
-        var values = OutboxChanges()
-        values.set("name", .text(name))
-        values.set("parent", parent.map { .text($0.uuidString.lowercased()) } ?? .null)
-        values.set("created", .integer(1000))
-        values.set("modified", .integer(1000))
-        values.set("trashed", .null)
-        if entity == .note { values.set("body", .text(body ?? "")) }
-        return LogChange(entity: entity, object: id, operation: .insert, clock: clock, values: values)
-    }
-
-    static func update(_ entity: Entity, _ id: UUID, _ name: String, _ value: OutboxValue, clock: UInt64) -> LogChange {
-        var values = OutboxChanges()
-        values.set(name, value)
-        return LogChange(entity: entity, object: id, operation: .update, clock: clock, values: values)
-    }
+    typealias Step = MergeFixtures.Step
 
     static func parent(_ id: UUID?) -> OutboxValue { id.map { .text($0.uuidString.lowercased()) } ?? .null }
 
@@ -59,13 +33,19 @@ import Testing
 
     @Test func concurrentRenamesKeepTheLaterStamp() throws {
         let note = UUID()
-        let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
+        let base = [Step(change: MergeFixtures.insert(.note, note, name: "n", clock: 10), device: MergeFixtures.a)]
         let dump = try sameInEveryOrder(
             base: base,
             [
-                Step(change: Self.update(.note, note, "name", .text("from a"), clock: 20), device: Self.a),
-                Step(change: Self.update(.note, note, "name", .text("from b"), clock: 20), device: Self.b),
-                Step(change: Self.update(.note, note, "body", .text("body from c"), clock: 15), device: Self.c),
+                Step(
+                    change: MergeFixtures.update(.note, note, "name", .text("from a"), clock: 20),
+                    device: MergeFixtures.a),
+                Step(
+                    change: MergeFixtures.update(.note, note, "name", .text("from b"), clock: 20),
+                    device: MergeFixtures.b),
+                Step(
+                    change: MergeFixtures.update(.note, note, "body", .text("body from c"), clock: 15),
+                    device: MergeFixtures.c),
             ])
         #expect(dump.contains("from b"), "equal clocks: the greater device id wins")
         #expect(dump.contains("body from c"), "other properties merge independently")
@@ -73,13 +53,15 @@ import Testing
 
     @Test func purgeIsForEver() throws {
         let note = UUID()
-        let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
+        let base = [Step(change: MergeFixtures.insert(.note, note, name: "n", clock: 10), device: MergeFixtures.a)]
         let delete = LogChange(entity: .note, object: note, operation: .delete, clock: 30, values: OutboxChanges())
         let dump = try sameInEveryOrder(
             base: base,
             [
-                Step(change: delete, device: Self.a),
-                Step(change: Self.update(.note, note, "name", .text("late edit"), clock: 40), device: Self.b),
+                Step(change: delete, device: MergeFixtures.a),
+                Step(
+                    change: MergeFixtures.update(.note, note, "name", .text("late edit"), clock: 40),
+                    device: MergeFixtures.b),
             ])
         #expect(!dump.contains("late edit"))
         #expect(!dump.contains(note.uuidString.lowercased() + " "))
@@ -89,8 +71,8 @@ import Testing
         let box = UUID()
         let note = UUID()
         let base = [
-            Step(change: Self.insert(.collection, box, name: "box", clock: 10), device: Self.a),
-            Step(change: Self.insert(.note, note, name: "n", clock: 11), device: Self.a),
+            Step(change: MergeFixtures.insert(.collection, box, name: "box", clock: 10), device: MergeFixtures.a),
+            Step(change: MergeFixtures.insert(.note, note, name: "n", clock: 11), device: MergeFixtures.a),
         ]
         let dump = try sameInEveryOrder(
             base: base,
@@ -98,8 +80,10 @@ import Testing
                 Step(
                     change: LogChange(
                         entity: .collection, object: box, operation: .delete, clock: 20, values: OutboxChanges()),
-                    device: Self.a),
-                Step(change: Self.update(.note, note, "parent", Self.parent(box), clock: 21), device: Self.b),
+                    device: MergeFixtures.a),
+                Step(
+                    change: MergeFixtures.update(.note, note, "parent", Self.parent(box), clock: 21),
+                    device: MergeFixtures.b),
             ])
         #expect(dump.contains("n parent=nil"))
     }
@@ -107,25 +91,35 @@ import Testing
     @Test func concurrentMovesNeverMakeACycle() throws {
         let x = UUID(), y = UUID(), z = UUID()
         let base = [
-            Step(change: Self.insert(.collection, x, name: "x", clock: 1), device: Self.a),
-            Step(change: Self.insert(.collection, y, name: "y", clock: 2), device: Self.a),
-            Step(change: Self.insert(.collection, z, name: "z", clock: 3), device: Self.a),
+            Step(change: MergeFixtures.insert(.collection, x, name: "x", clock: 1), device: MergeFixtures.a),
+            Step(change: MergeFixtures.insert(.collection, y, name: "y", clock: 2), device: MergeFixtures.a),
+            Step(change: MergeFixtures.insert(.collection, z, name: "z", clock: 3), device: MergeFixtures.a),
         ]
         // a: x into y (5); b: y into x (9); c: x into z (7). Merged: x in z, y in x: no cycle.
         let dump = try sameInEveryOrder(
             base: base,
             [
-                Step(change: Self.update(.collection, x, "parent", Self.parent(y), clock: 5), device: Self.a),
-                Step(change: Self.update(.collection, y, "parent", Self.parent(x), clock: 9), device: Self.b),
-                Step(change: Self.update(.collection, x, "parent", Self.parent(z), clock: 7), device: Self.c),
+                Step(
+                    change: MergeFixtures.update(.collection, x, "parent", Self.parent(y), clock: 5),
+                    device: MergeFixtures.a),
+                Step(
+                    change: MergeFixtures.update(.collection, y, "parent", Self.parent(x), clock: 9),
+                    device: MergeFixtures.b),
+                Step(
+                    change: MergeFixtures.update(.collection, x, "parent", Self.parent(z), clock: 7),
+                    device: MergeFixtures.c),
             ])
         #expect(dump.contains("x parent=\(z.uuidString.lowercased())"))
         #expect(dump.contains("y parent=\(x.uuidString.lowercased())"))
         let cycle = try sameInEveryOrder(
             base: base,
             [
-                Step(change: Self.update(.collection, x, "parent", Self.parent(y), clock: 5), device: Self.a),
-                Step(change: Self.update(.collection, y, "parent", Self.parent(x), clock: 9), device: Self.b),
+                Step(
+                    change: MergeFixtures.update(.collection, x, "parent", Self.parent(y), clock: 5),
+                    device: MergeFixtures.a),
+                Step(
+                    change: MergeFixtures.update(.collection, y, "parent", Self.parent(x), clock: 9),
+                    device: MergeFixtures.b),
             ])
         #expect(cycle.contains("y parent=nil"), "the cycle breaks at the member moved last")
         #expect(cycle.contains("x parent=\(y.uuidString.lowercased())"))
@@ -158,12 +152,16 @@ import Testing
 
     @Test func editWhileTrashedElsewhereSurvivesInTheTrash() throws {
         let note = UUID()
-        let base = [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)]
+        let base = [Step(change: MergeFixtures.insert(.note, note, name: "n", clock: 10), device: MergeFixtures.a)]
         let dump = try sameInEveryOrder(
             base: base,
             [
-                Step(change: Self.update(.note, note, "trashed", .integer(5000), clock: 20), device: Self.a),
-                Step(change: Self.update(.note, note, "body", .text("kept text"), clock: 21), device: Self.b),
+                Step(
+                    change: MergeFixtures.update(.note, note, "trashed", .integer(5000), clock: 20),
+                    device: MergeFixtures.a),
+                Step(
+                    change: MergeFixtures.update(.note, note, "body", .text("kept text"), clock: 21),
+                    device: MergeFixtures.b),
             ])
         #expect(dump.contains("kept text"))
         #expect(dump.contains("trashed=5000"))
@@ -172,11 +170,15 @@ import Testing
     @Test func aBadValueIsLeftOutAndTheRestApplies() throws {
         let note = UUID()
         let dump = try replay(
-            base: [Step(change: Self.insert(.note, note, name: "n", clock: 10), device: Self.a)],
+            base: [Step(change: MergeFixtures.insert(.note, note, name: "n", clock: 10), device: MergeFixtures.a)],
             [
-                Step(change: Self.update(.note, note, "modified", .null, clock: 20), device: Self.a),
-                Step(change: Self.update(.note, note, "parent", .integer(7), clock: 21), device: Self.a),
-                Step(change: Self.update(.note, note, "name", .text("still applied"), clock: 22), device: Self.a),
+                Step(change: MergeFixtures.update(.note, note, "modified", .null, clock: 20), device: MergeFixtures.a),
+                Step(
+                    change: MergeFixtures.update(.note, note, "parent", .integer(7), clock: 21), device: MergeFixtures.a
+                ),
+                Step(
+                    change: MergeFixtures.update(.note, note, "name", .text("still applied"), clock: 22),
+                    device: MergeFixtures.a),
             ])
         #expect(dump.contains("still applied"))
         #expect(dump.contains("modified=1000"))
@@ -187,12 +189,13 @@ import Testing
         let store = try Store(folder: folder.appending("s"))
         let x = UUID(), y = UUID()
         let steps = [
-            Self.insert(.collection, x, name: "x", clock: 1), Self.insert(.collection, y, name: "y", clock: 2),
-            Self.update(.collection, x, "parent", Self.parent(y), clock: 5),
-            Self.update(.collection, y, "parent", Self.parent(x), clock: 9),
+            MergeFixtures.insert(.collection, x, name: "x", clock: 1),
+            MergeFixtures.insert(.collection, y, name: "y", clock: 2),
+            MergeFixtures.update(.collection, x, "parent", Self.parent(y), clock: 5),
+            MergeFixtures.update(.collection, y, "parent", Self.parent(x), clock: 9),
         ]
         for change in steps {
-            try store.merge { try Merger().apply(change, from: Self.a, to: $0) }
+            try store.merge { try Merger().apply(change, from: MergeFixtures.a, to: $0) }
         }
         #expect(try store.item(y).parent == nil, "shown at the top level, breaking the cycle")
         let record = try #require(try store.snapshot().records.first { $0.object == y })
@@ -208,8 +211,8 @@ import Testing
         values.set("name", .text("from the future"))
         let change = LogChange(
             entity: .note, object: note.id, operation: .update, clock: 1, values: values,
-            stamps: ["*": ChangeStamp(clock: far, device: Self.c)])
-        try stack.stores[1].merge { try Merger().apply(change, from: Self.c, to: $0) }
+            stamps: ["*": ChangeStamp(clock: far, device: MergeFixtures.c)])
+        try stack.stores[1].merge { try Merger().apply(change, from: MergeFixtures.c, to: $0) }
         try stack.stores[1].recordSync { try $0.observe(clock: far) }
         try stack.stores[1].edit(note.id, name: "later")
         #expect(try stack.stores[1].outboxEntries().last.map { $0.clock > far } == true)
@@ -219,7 +222,8 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
         let accepted = try store.merge { replica in
-            try Merger().apply(Self.insert(.note, UUID(), name: "  ", clock: 1), from: Self.a, to: replica)
+            try Merger().apply(
+                MergeFixtures.insert(.note, UUID(), name: "  ", clock: 1), from: MergeFixtures.a, to: replica)
         }
         #expect(!accepted)
         #expect(try store.fetch(ItemRequest(trash: .included)).isEmpty)
@@ -235,27 +239,18 @@ import Testing
         let store = try Store(folder: folder.appending("s"))
         let note = UUID()
         let inserted = try store.merge { replica in
-            try Merger().apply(Self.insert(.note, UUID(), name: name, clock: 1), from: Self.a, to: replica)
+            try Merger().apply(
+                MergeFixtures.insert(.note, UUID(), name: name, clock: 1), from: MergeFixtures.a, to: replica)
         }
         #expect(!inserted)
-        try store.merge { try Merger().apply(Self.insert(.note, note, name: "plain", clock: 2), from: Self.a, to: $0) }
         try store.merge {
-            try Merger().apply(Self.update(.note, note, "name", .text(name), clock: 3), from: Self.b, to: $0)
+            try Merger().apply(
+                MergeFixtures.insert(.note, note, name: "plain", clock: 2), from: MergeFixtures.a, to: $0)
+        }
+        try store.merge {
+            try Merger().apply(
+                MergeFixtures.update(.note, note, "name", .text(name), clock: 3), from: MergeFixtures.b, to: $0)
         }
         #expect(try store.fetch(ItemRequest(trash: .included)).map(\.name) == ["plain"])
-    }
-}
-
-/// All orders of a few elements.
-enum Permutations {
-    static func of<T>(_ items: [T]) -> [[T]] {
-        guard items.count > 1 else { return [items] }
-        var result: [[T]] = []
-        for (index, item) in items.enumerated() {
-            var rest = items
-            rest.remove(at: index)
-            for tail in of(rest) { result.append([item] + tail) }
-        }
-        return result
     }
 }

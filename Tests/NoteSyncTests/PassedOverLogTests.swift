@@ -8,17 +8,6 @@ import Testing
 /// over by every reader, which says so in its registration; its writer publishes its content
 /// again, and compaction keeps the log until every device that passed it over has the content.
 @Suite struct PassedOverLogTests {
-    /// Rewrites the `container` of a log of `device` (and its checksum); returns its sequence.
-    static func rewriteNewestLog(of device: UUID, in stack: SyncStack) throws -> Int64 {
-        let container = try stack.container()
-        let sequence = try #require(try container.logSequences(of: device).sequences.last)
-        let file = container.url.appendingPathComponent(CloudContainer.logPath(device: device, sequence: sequence))
-        var log = try LogCodec.decode(Data(contentsOf: file))
-        log.header.container = UUID()
-        try LogCodec.encode(log).write(to: file)
-        return sequence
-    }
-
     @Test func aLogNamingAnotherContainerIsPublishedAgainAndKept() throws {
         let stack = try SyncStack(devices: 2)
         let (writer, reader) = (stack.stores[0], stack.stores[1])
@@ -26,7 +15,7 @@ import Testing
         try stack.syncUntilQuiet()
         let lost = try writer.addNote(named: "Lost", body: "two", in: nil)
         try stack.engines[0].syncNow()
-        let sequence = try Self.rewriteNewestLog(of: writer.deviceID, in: stack)
+        let sequence = try stack.rewriteNewestLog(of: writer.deviceID)
 
         let passing = try stack.engines[1].syncNow()
         #expect(passing.skipped.map(\.reason) == [.foreignContainer])
@@ -60,7 +49,7 @@ import Testing
         let writer = stack.stores[0]
         try writer.addNote(named: "Lost", body: "two", in: nil)
         try stack.engines[0].syncNow()
-        let sequence = try Self.rewriteNewestLog(of: writer.deviceID, in: stack)
+        let sequence = try stack.rewriteNewestLog(of: writer.deviceID)
         try stack.engines[1].syncNow()
         try stack.engines[0].syncNow()
         // The reader applies the logs published again, and says so.

@@ -8,9 +8,9 @@ import Testing
 /// only the values it had seen; as changes replayed in every order, and between real devices
 /// in every order of their syncs.
 @Suite struct PropertySyncTests {
-    typealias Step = MergeTests.Step
-    static let note = TagSyncTests.note
-    static let creation = TagSyncTests.creation
+    typealias Step = MergeFixtures.Step
+    static let note = TaggedNote.id
+    static let creation = TaggedNote.creation
 
     static func set(
         _ key: String, _ value: PropertyValue, position: Int64 = 0, clock: UInt64, on device: UUID,
@@ -59,8 +59,8 @@ import Testing
 
     @Test func theLaterOfTwoConcurrentValuesWins() throws {
         let properties = try propertiesInEveryOrder([
-            Self.set("status", .string("draft"), clock: 10, on: MergeTests.a),
-            Self.set("status", .string("done"), clock: 11, on: MergeTests.b),
+            Self.set("status", .string("draft"), clock: 10, on: MergeFixtures.a),
+            Self.set("status", .string("done"), clock: 11, on: MergeFixtures.b),
         ])
         #expect(properties == [#"status="done""#])
     }
@@ -68,9 +68,9 @@ import Testing
     @Test func aValueSetAfterSeeingAnotherReplacesIt() throws {
         // B had seen A's value when it set its own, with an earlier clock (a slow clock).
         let properties = try propertiesInEveryOrder([
-            Self.set("status", .string("draft"), clock: 10, on: MergeTests.a),
-            Self.set("status", .string("done"), clock: 12, on: MergeTests.b, seen: [MergeTests.a: 10]),
-            Self.set("rating", .integer(3), position: 1, clock: 11, on: MergeTests.a),
+            Self.set("status", .string("draft"), clock: 10, on: MergeFixtures.a),
+            Self.set("status", .string("done"), clock: 12, on: MergeFixtures.b, seen: [MergeFixtures.a: 10]),
+            Self.set("rating", .integer(3), position: 1, clock: 11, on: MergeFixtures.a),
         ])
         #expect(properties == [#"status="done""#, "rating=3"])
     }
@@ -79,15 +79,15 @@ import Testing
         // C removed the key having seen B's value only: A's concurrent value stays, though
         // earlier than the removal.
         let properties = try propertiesInEveryOrder([
-            Self.set("status", .string("draft"), clock: 10, on: MergeTests.a),
-            Self.set("status", .string("done"), clock: 11, on: MergeTests.b),
-            Self.remove("status", clock: 12, on: MergeTests.c, seen: [MergeTests.b: 11]),
+            Self.set("status", .string("draft"), clock: 10, on: MergeFixtures.a),
+            Self.set("status", .string("done"), clock: 11, on: MergeFixtures.b),
+            Self.remove("status", clock: 12, on: MergeFixtures.c, seen: [MergeFixtures.b: 11]),
         ])
         #expect(properties == [#"status="draft""#])
         let gone = try propertiesInEveryOrder([
-            Self.set("status", .string("draft"), clock: 10, on: MergeTests.a),
-            Self.set("status", .string("done"), clock: 11, on: MergeTests.b),
-            Self.remove("status", clock: 12, on: MergeTests.c, seen: [MergeTests.a: 10, MergeTests.b: 11]),
+            Self.set("status", .string("draft"), clock: 10, on: MergeFixtures.a),
+            Self.set("status", .string("done"), clock: 11, on: MergeFixtures.b),
+            Self.remove("status", clock: 12, on: MergeFixtures.c, seen: [MergeFixtures.a: 10, MergeFixtures.b: 11]),
         ])
         #expect(gone.isEmpty)
     }
@@ -96,20 +96,20 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
         let merger = Merger()
-        try store.merge { try merger.apply(Self.creation.change, from: MergeTests.a, to: $0) }
-        var noSeen = Self.remove("status", clock: 5, on: MergeTests.b, seen: [:]).change
+        try store.merge { try merger.apply(Self.creation.change, from: MergeFixtures.a, to: $0) }
+        var noSeen = Self.remove("status", clock: 5, on: MergeFixtures.b, seen: [:]).change
         noSeen.history = nil
-        var notJSON = Self.set("status", .null, clock: 3, on: MergeTests.a).change
+        var notJSON = Self.set("status", .null, clock: 3, on: MergeFixtures.a).change
         notJSON.values = Self.values("status", "{not json", 0)
-        var noPosition = Self.set("status", .null, clock: 3, on: MergeTests.a).change
+        var noPosition = Self.set("status", .null, clock: 3, on: MergeFixtures.a).change
         noPosition.values = Self.values("status", "1")
         let update = LogChange(
             entity: .property, object: Self.note, operation: .update, clock: 5, values: Self.values("status", "1", 0))
         let badKeys = ["", "id", "name", " padded", "line\nbreak"].map {
-            Self.set($0, .integer(1), clock: 3, on: MergeTests.a).change
+            Self.set($0, .integer(1), clock: 3, on: MergeFixtures.a).change
         }
         for change in badKeys + [noSeen, notJSON, noPosition, update] {
-            #expect(try !store.merge { try merger.apply(change, from: MergeTests.b, to: $0) })
+            #expect(try !store.merge { try merger.apply(change, from: MergeFixtures.b, to: $0) })
         }
         #expect(try store.properties(of: Self.note).isEmpty)
     }

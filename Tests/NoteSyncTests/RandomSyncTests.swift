@@ -150,7 +150,7 @@ import Testing
                 if dropping {
                     try editor.editOneBody(
                         on: stack.stores[device], times: Int.random(in: 2...6, using: &editor.random))
-                    if editor.random.chance(67) { try HistoryRetentionTests.quiet(stack) }
+                    if editor.random.chance(67) { try stack.quiet() }
                 }
                 let keep = dropping ? Int.random(in: 1...3, using: &editor.random) : nil
                 reports.append(
@@ -168,11 +168,11 @@ import Testing
         #expect(reports.map(\.leftOut).reduce(0, +) == 0, "seed \(seed): changes were left out")
         // Devices that started from a baseline that dropped history hold less of it: the
         // versions all hold are the same everywhere, and each one missing is below a cut.
-        let dumps = try HistoryRetentionTests.commonDumps(stack.stores)
+        let dumps = try stack.commonDumps()
         for index in dumps.indices.dropFirst() {
             #expect(dumps[index] == dumps[0], "seed \(seed): devices 0 and \(index) differ")
         }
-        #expect(try HistoryRetentionTests.versionsMissingAboveCuts(stack.stores) == [], "seed \(seed)")
+        #expect(try stack.versionsMissingAboveCuts() == [], "seed \(seed)")
         for (index, store) in stack.stores.enumerated() {
             #expect(try editor.problems(in: store) == [], "seed \(seed): device \(index)")
             // The first three devices never started from a baseline: they hold every version.

@@ -7,21 +7,19 @@ import Testing
 /// Tags sync as a set in which an addition wins over a concurrent removal: as changes replayed
 /// in every order, and between real devices in every order of their syncs.
 @Suite struct TagSyncTests {
-    typealias Step = MergeTests.Step
-    static let note = UUID(uuidString: "22222222-0000-4000-8000-000000000000")!
-    static let creation = Step(
-        change: MergeTests.insert(.note, note, name: "Soup", clock: 1, body: "leeks\n"), device: MergeTests.a)
+    typealias Step = MergeFixtures.Step
 
     static func add(_ tag: String, clock: UInt64, on device: UUID) -> Step {
         Step(
             change: LogChange(
-                entity: .tag, object: note, operation: .insert, clock: clock, values: SaveWriterTags.changes(tag)),
+                entity: .tag, object: TaggedNote.id, operation: .insert, clock: clock,
+                values: SaveWriterTags.changes(tag)),
             device: device)
     }
 
     static func remove(_ tag: String, clock: UInt64, on device: UUID, seen: [UUID: UInt64]) -> Step {
         var change = LogChange(
-            entity: .tag, object: note, operation: .delete, clock: clock, values: SaveWriterTags.changes(tag))
+            entity: .tag, object: TaggedNote.id, operation: .delete, clock: clock, values: SaveWriterTags.changes(tag))
         change.history = ChangeHistory(seen: seen)
         return Step(change: change, device: device)
     }
@@ -34,10 +32,10 @@ import Testing
             let folder = TemporaryFolder()
             let store = try Store(folder: folder.appending("s"))
             let merger = Merger()
-            for step in [Self.creation] + order {
+            for step in [TaggedNote.creation] + order {
                 #expect(try store.merge { try merger.apply(step.change, from: step.device, to: $0) })
             }
-            let result = (try CanonicalDump.of(store), try store.tags(of: Self.note))
+            let result = (try CanonicalDump.of(store), try store.tags(of: TaggedNote.id))
             if let first { #expect(result.0 == first.dump) } else { first = result }
         }
         return first?.tags ?? []
@@ -46,27 +44,27 @@ import Testing
     @Test func anAdditionTheRemovalHadNotSeenStays() throws {
         // A and B add "urgent" each; C had seen B's only when it removed it.
         let tags = try tagsInEveryOrder([
-            Self.add("urgent", clock: 10, on: MergeTests.a), Self.add("urgent", clock: 11, on: MergeTests.b),
-            Self.remove("urgent", clock: 12, on: MergeTests.c, seen: [MergeTests.b: 11]),
+            Self.add("urgent", clock: 10, on: MergeFixtures.a), Self.add("urgent", clock: 11, on: MergeFixtures.b),
+            Self.remove("urgent", clock: 12, on: MergeFixtures.c, seen: [MergeFixtures.b: 11]),
         ])
         #expect(tags == ["urgent"])
     }
 
     @Test func aRemovalThatHadSeenEveryAdditionRemovesTheTag() throws {
         let tags = try tagsInEveryOrder([
-            Self.add("urgent", clock: 10, on: MergeTests.a), Self.add("urgent", clock: 11, on: MergeTests.b),
-            Self.add("home", clock: 11, on: MergeTests.b),
-            Self.remove("urgent", clock: 12, on: MergeTests.c, seen: [MergeTests.a: 10, MergeTests.b: 11]),
+            Self.add("urgent", clock: 10, on: MergeFixtures.a), Self.add("urgent", clock: 11, on: MergeFixtures.b),
+            Self.add("home", clock: 11, on: MergeFixtures.b),
+            Self.remove("urgent", clock: 12, on: MergeFixtures.c, seen: [MergeFixtures.a: 10, MergeFixtures.b: 11]),
         ])
         #expect(tags == ["home"])
     }
 
     @Test func anAdditionAfterARemovalBringsTheTagBack() throws {
         let tags = try tagsInEveryOrder([
-            Self.add("urgent", clock: 10, on: MergeTests.a),
-            Self.remove("urgent", clock: 12, on: MergeTests.b, seen: [MergeTests.a: 10]),
-            Self.remove("urgent", clock: 13, on: MergeTests.c, seen: [MergeTests.a: 10]),
-            Self.add("urgent", clock: 20, on: MergeTests.a),
+            Self.add("urgent", clock: 10, on: MergeFixtures.a),
+            Self.remove("urgent", clock: 12, on: MergeFixtures.b, seen: [MergeFixtures.a: 10]),
+            Self.remove("urgent", clock: 13, on: MergeFixtures.c, seen: [MergeFixtures.a: 10]),
+            Self.add("urgent", clock: 20, on: MergeFixtures.a),
         ])
         #expect(tags == ["urgent"])
     }
@@ -75,18 +73,19 @@ import Testing
         let folder = TemporaryFolder()
         let store = try Store(folder: folder.appending("s"))
         let merger = Merger()
-        try store.merge { try merger.apply(Self.creation.change, from: MergeTests.a, to: $0) }
-        var noSeen = Self.remove("urgent", clock: 5, on: MergeTests.b, seen: [:]).change
+        try store.merge { try merger.apply(TaggedNote.creation.change, from: MergeFixtures.a, to: $0) }
+        var noSeen = Self.remove("urgent", clock: 5, on: MergeFixtures.b, seen: [:]).change
         noSeen.history = nil
         let update = LogChange(
-            entity: .tag, object: Self.note, operation: .update, clock: 5, values: SaveWriterTags.changes("urgent"))
+            entity: .tag, object: TaggedNote.id, operation: .update, clock: 5, values: SaveWriterTags.changes("urgent"))
         for change in [
-            Self.add("with space", clock: 3, on: MergeTests.a).change, Self.add("", clock: 3, on: MergeTests.a).change,
-            Self.add("#hash", clock: 3, on: MergeTests.a).change, noSeen, update,
+            Self.add("with space", clock: 3, on: MergeFixtures.a).change,
+            Self.add("", clock: 3, on: MergeFixtures.a).change,
+            Self.add("#hash", clock: 3, on: MergeFixtures.a).change, noSeen, update,
         ] {
-            #expect(try !store.merge { try merger.apply(change, from: MergeTests.b, to: $0) })
+            #expect(try !store.merge { try merger.apply(change, from: MergeFixtures.b, to: $0) })
         }
-        #expect(try store.tags(of: Self.note).isEmpty)
+        #expect(try store.tags(of: TaggedNote.id).isEmpty)
     }
 
     /// Three devices: A and B tag the same note concurrently, C removes the tag having seen

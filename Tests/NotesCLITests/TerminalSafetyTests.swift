@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NoteStore
 import NoteSync
+import NoteSyncTestSupport
 import NoteTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import NoteSync
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,7 @@ import NoteSync
 /// them) and per kind of operation, with the `errno` to report: `EIO` for a disk or network
 /// that fails, `EACCES` for a permission, `ENOENT` to pretend a file is not there. They stay
 /// until healed. Safe to use from several threads.
-public final class FaultyCloudFileSystem: CloudFileSystem, @unchecked Sendable {
+public final class FaultyCloudFileSystem: CloudFileSystem {
     /// The kinds of operation a fault applies to.
     public enum Operation: Hashable, Sendable, CaseIterable {
         /// `list`.
@@ -25,10 +26,14 @@ public final class FaultyCloudFileSystem: CloudFileSystem, @unchecked Sendable {
         case write
     }
 
+    /// The faults set, by path and operation, and the calls that reached it, by operation.
+    private struct State {
+        var faults: [String: [Operation: Int32]] = [:]
+        var counts: [Operation: Int] = [:]
+    }
+
     public let base: any CloudFileSystem
-    private let lock = NSLock()
-    private var faults: [String: [Operation: Int32]] = [:]
-    private var counts: [Operation: Int] = [:]
+    private let state = Mutex(State())
 
     public init(wrapping base: any CloudFileSystem) {
         self.base = base
@@ -43,25 +48,25 @@ public final class FaultyCloudFileSystem: CloudFileSystem, @unchecked Sendable {
 
     /// Makes `operations` on `path` fail with `code` from now on.
     public func fail(_ operations: Set<Operation> = Set(Operation.allCases), at path: String, with code: Int32 = EIO) {
-        lock.withLock {
-            for operation in operations { faults[path, default: [:]][operation] = code }
+        state.withLock { state in
+            for operation in operations { state.faults[path, default: [:]][operation] = code }
         }
     }
 
     /// Removes every fault set on `path`.
     public func heal(_ path: String) {
-        lock.withLock { _ = faults.removeValue(forKey: path) }
+        state.withLock { _ = $0.faults.removeValue(forKey: path) }
     }
 
     /// How many calls of a kind reached this file system, failed or not.
     public func count(of operation: Operation) -> Int {
-        lock.withLock { counts[operation, default: 0] }
+        state.withLock { $0.counts[operation, default: 0] }
     }
 
     private func check(_ operation: Operation, _ path: String) throws(SyncError) {
-        let code: Int32? = lock.withLock {
-            counts[operation, default: 0] += 1
-            return faults[path]?[operation]
+        let code: Int32? = state.withLock { state in
+            state.counts[operation, default: 0] += 1
+            return state.faults[path]?[operation]
         }
         guard let code else { return }
         let absolute = base.absolutePath(of: path)
