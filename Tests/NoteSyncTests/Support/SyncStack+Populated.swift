@@ -5,7 +5,7 @@ import NoteTestSupport
 
 extension SyncStack {
     /// Three devices with notes, a collection, an attachment, a concurrent edit that merged, a
-    /// conflict copy and a purge; device 0 writes a baseline, and more happens after it.
+    /// conflict copy and a purge, every device synced: what a baseline of device 0 then holds.
     static func populated() throws -> SyncStack {
         let stack = try SyncStack(devices: 3)
         let work = try stack.stores[0].addCollection(named: "Work", in: nil)
