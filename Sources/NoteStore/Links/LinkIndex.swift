@@ -101,9 +101,10 @@ enum LinkIndex {
     // The statements below are cached, with placeholders: they run for every item that a save
     // or an import changes, and for every item when the index is built.
 
-    /// Writes the links of the note `id` (none when `body` is nil: a collection, or gone).
-    static func writeLinks(of id: String, body: String?, _ db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM link WHERE source = ?").execute(arguments: [id])
+    /// Writes the links of the note `id` (none when `body` is nil: a collection, or gone), in
+    /// place of those the index held (none to remove without `replacing`: a rebuild).
+    static func writeLinks(of id: String, body: String?, replacing: Bool = true, _ db: Database) throws {
+        if replacing { try db.cachedStatement(sql: "DELETE FROM link WHERE source = ?").execute(arguments: [id]) }
         guard let body else { return }
         let insert = try db.cachedStatement(
             sql: """
@@ -120,9 +121,11 @@ enum LinkIndex {
 
     /// Writes the names the note `id` is found by: `name`, its aliases, and the names of its
     /// history before, each with the greatest stamp of a version that replaced it. Nothing for
-    /// a collection or an item gone.
-    static func writeNames(of id: String, name: String?, isNote: Bool, _ db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
+    /// a collection or an item gone. In place of those the index held, as ``writeLinks``.
+    static func writeNames(of id: String, name: String?, isNote: Bool, replacing: Bool = true, _ db: Database) throws {
+        if replacing {
+            try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
+        }
         guard let name, isNote else { return }
         let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
         for (key, end) in try names(of: id, name: name, db) {
@@ -154,9 +157,9 @@ enum LinkIndex {
         }
         // Its aliases (a property) are names too, after its own: `until` is `alias`.
         if let object = UUID(storeText: id),
-            let aliases = try PropertyTable.properties(of: object, db).first(where: { $0.key == Property.aliases })
+            let aliases = try PropertyTable.value(of: Property.aliases, item: object, db)
         {
-            for alias in aliases.value.strings {
+            for alias in aliases.strings {
                 let key = fold(alias)
                 if until[key] == nil || until[key] != "" { until[key] = aliasMark }
             }
@@ -209,8 +212,8 @@ enum LinkIndex {
         let items = try Row.fetchCursor(db, sql: "SELECT id, kind, name, body FROM item")
         while let row = try items.next() {
             let id: String = row["id"]
-            try writeLinks(of: id, body: row["body"], db)
-            try writeNames(of: id, name: row["name"], isNote: (row["kind"] as String) == "note", db)
+            try writeLinks(of: id, body: row["body"], replacing: false, db)
+            try writeNames(of: id, name: row["name"], isNote: (row["kind"] as String) == "note", replacing: false, db)
         }
     }
 }

@@ -83,6 +83,16 @@ enum PropertyTable {
                 arguments: [item.storeString]))[item] ?? []
     }
 
+    /// The value of one property of an item, as ``properties(of:_:)`` reads it; nil when the
+    /// item has none under `key`.
+    static func value(of key: String, item: UUID, _ db: Database) throws -> PropertyValue? {
+        try properties(
+            rows: Row.fetchAll(
+                db.cachedStatement(
+                    sql: "SELECT item, key, stamp, value, position FROM property WHERE item = ? AND key = ?"),
+                arguments: [item.storeString, key]))[item]?.first?.value
+    }
+
     /// The properties of several items, each as ``properties(of:_:)``; items without any are
     /// left out.
     static func properties(ofItems ids: [UUID], _ db: Database) throws -> [UUID: [NoteProperty]] {
