@@ -9,6 +9,8 @@ import Foundation
 /// its own and a copy of one shared folder, listening on loopback addresses only, with
 /// discovery, relays and NAT traversal off, each knowing the other. Files written in one copy
 /// reach the other by the engine, late and by its own rules, as between machines.
+// Unchecked: `processes` is filled by `init` and emptied by `stop()` (or `deinit`); a pair has one
+// owner, which stops it once, after its syncs.
 public final class SyncthingPair: @unchecked Sendable {
     /// The shared folder's copy on each host: what `notes sync enable --cloud` is given.
     public let clouds: [URL]
