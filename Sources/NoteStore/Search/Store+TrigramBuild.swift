@@ -16,7 +16,7 @@ extension Store {
         try read { db in
             guard let through = try TrigramIndex.builtThrough(db) else { return nil }
             return TrigramIndexBuild(
-                built: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE rowid <= ?", arguments: [through])
+                built: try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM item WHERE rowid <= \(through)").fetchOne(db)
                     ?? 0,
                 items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)
         }

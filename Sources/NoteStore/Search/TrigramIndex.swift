@@ -112,7 +112,10 @@ enum TrigramIndex {
     /// The greatest rowid whose item has its entry while a build is in progress; nil when the
     /// index is whole.
     static func builtThrough(_ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM metadata WHERE key = ?", arguments: [buildKey])
+        try SQLRequest<Int64>(
+            literal: "SELECT CAST(value AS INTEGER) FROM metadata WHERE key = \(buildKey)", cached: true
+        )
+        .fetchOne(db)
     }
 
     /// Empties the index and starts a build from the first item.
@@ -124,9 +127,9 @@ enum TrigramIndex {
     private static func setBuiltThrough(_ rowid: Int64?, _ db: Database) throws {
         if let rowid {
             try db.execute(
-                sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES (?, ?)", arguments: [buildKey, String(rowid)])
+                literal: "INSERT OR REPLACE INTO metadata(key, value) VALUES (\(buildKey), \(String(rowid)))")
         } else {
-            try db.execute(sql: "DELETE FROM metadata WHERE key = ?", arguments: [buildKey])
+            try db.execute(literal: "DELETE FROM metadata WHERE key = \(buildKey)")
         }
     }
 
@@ -135,8 +138,9 @@ enum TrigramIndex {
     static func build(items limit: Int, _ db: Database) throws -> Bool {
         guard let through = try builtThrough(db) else { return true }
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT rowid, name, body FROM item WHERE rowid > ? ORDER BY rowid LIMIT ?",
-            arguments: [through, limit])
+            db,
+            SQLRequest<Row>(
+                literal: "SELECT rowid, name, body FROM item WHERE rowid > \(through) ORDER BY rowid LIMIT \(limit)"))
         var last = through
         var count = 0
         while let row = try rows.next() {
@@ -185,16 +189,16 @@ enum TrigramIndex {
             return false
         }
         let through = try builtThrough(db) ?? Int64.max
-        let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE rowid <= ?", arguments: [through]) ?? 0
+        let items =
+            try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM item WHERE rowid <= \(through)").fetchOne(db) ?? 0
         let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)_docsize") ?? 0
         let strays =
-            try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT COUNT(*) FROM \(table)_docsize
-                    WHERE id > ? OR NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = \(table)_docsize.id)
-                    """, arguments: [through]
-            ) ?? 0
+            try SQLRequest<Int>(
+                literal: """
+                    SELECT COUNT(*) FROM \(sql: table)_docsize
+                    WHERE id > \(through) OR NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = \(sql: table)_docsize.id)
+                    """
+            ).fetchOne(db) ?? 0
         return items == entries && strays == 0
     }
 
