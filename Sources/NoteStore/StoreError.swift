@@ -75,15 +75,16 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case let .unknownVersion(reference, item, ambiguous):
             return ambiguous
                 ? "version '\(reference)' of '\(item)' is ambiguous: give more of its id"
-                : "'\(item)' has no version '\(reference)': give an id or a prefix of at least 4 characters from 'notes history'"
+                : "'\(item)' has no version '\(reference)': "
+                    + "give an id or a prefix of at least 4 characters from 'notes history'"
         case let .blob(attachment, problem):
             return "attachment \(attachment.storeString.prefix(8)): \(problem)"
         case let .invalidOperation(item, reason):
             return "cannot change '\(item)': \(reason)"
         case let .changedElsewhere(item, properties):
             let list = properties.joined(separator: " and ")
-            return
-                "cannot save '\(item)': its \(list) changed in the store since it was read (from another device or process); nothing was saved"
+            return "cannot save '\(item)': its \(list) changed in the store since it was read "
+                + "(from another device or process); nothing was saved"
         case let .invalidTag(tag, reason):
             return "invalid tag '\(tag.count > 60 ? tag.prefix(57) + "..." : tag)': \(reason)"
         case let .invalidProperty(key, reason):

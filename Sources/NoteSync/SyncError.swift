@@ -52,11 +52,11 @@ public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
             return "cannot write '\(path)': it is already published, and published files never change"
         case let .invalidName(name, reason): return "invalid name '\(name)': \(reason)"
         case let .newerFormat(path, version):
-            return
-                "cannot write to the container of '\(path)': its format version \(version) is newer than this build understands"
+            return "cannot write to the container of '\(path)': "
+                + "its format version \(version) is newer than this build understands"
         case let .wrongContainer(path, expected, found):
-            return
-                "'\(path)' belongs to container \(found.uuidString.lowercased()), not to \(expected.uuidString.lowercased())"
+            return "'\(path)' belongs to container \(found.uuidString.lowercased()), "
+                + "not to \(expected.uuidString.lowercased())"
         case let .damagedBlob(path): return "blob '\(path)' is damaged: its bytes do not have the SHA-256 in its name"
         case .notEnabled: return "sync is not enabled for this store: run 'notes sync enable --cloud DIR'"
         case let .detached(reason): return "sync is off: \(reason)"
@@ -64,7 +64,8 @@ public enum SyncError: Error, CustomStringConvertible, Sendable, Equatable {
         case let .damaged(path, reason): return "'\(path)' is damaged: \(reason)"
         case let .keyNeeded(container):
             return "the container '\(container)' is encrypted and this device does not hold its key: "
-                + "run 'notes sync now' on a terminal, or give the passphrase with NOTES_PASSPHRASE or --passphrase-file"
+                + "run 'notes sync now' on a terminal, "
+                + "or give the passphrase with NOTES_PASSPHRASE or --passphrase-file"
         case let .wrongPassphrase(path):
             return "wrong passphrase for the encrypted container '\(path)': nothing was written"
         case let .encryption(message): return message

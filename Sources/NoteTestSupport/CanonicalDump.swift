@@ -14,8 +14,9 @@ public enum CanonicalDump {
             let parent = item.parent?.uuidString.lowercased() ?? "nil"
             let trashed = item.trashed.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "nil"
             lines.append(
-                "\(item.id.uuidString.lowercased()) \(item.kind.rawValue) \(item.name) parent=\(parent) trashed=\(trashed) "
-                    + "created=\(Int64(item.created.timeIntervalSince1970 * 1000)) modified=\(Int64(item.modified.timeIntervalSince1970 * 1000)) "
+                "\(item.id.uuidString.lowercased()) \(item.kind.rawValue) \(item.name) "
+                    + "parent=\(parent) trashed=\(trashed) created=\(Int64(item.created.timeIntervalSince1970 * 1000)) "
+                    + "modified=\(Int64(item.modified.timeIntervalSince1970 * 1000)) "
                     + "body=\(item.body.map { $0.debugDescription } ?? "nil")")
             for version in try store.history(of: item.id).filter({ including(item.id, $0) }).sorted(by: {
                 ($0.property.rawValue, $0.stamp) < ($1.property.rawValue, $1.stamp)
@@ -23,8 +24,9 @@ public enum CanonicalDump {
                 let text = try store.text(of: item.id, version.property, at: version.stamp) ?? ""
                 let bases = version.bases.map { $0.map(\.text).sorted().joined(separator: ",") } ?? "legacy"
                 lines.append(
-                    "  version \(version.property.rawValue) \(version.stamp.text) \(version.origin.rawValue) bases=\(bases)\(version.fromMerge ? " from-merge" : "") "
-                        + "head=\(version.isHead) text=\(text.hashValue == 0 ? 0 : text.utf8.count):\(text.debugDescription.prefix(80))"
+                    "  version \(version.property.rawValue) \(version.stamp.text) \(version.origin.rawValue) "
+                        + "bases=\(bases)\(version.fromMerge ? " from-merge" : "") head=\(version.isHead) "
+                        + "text=\(text.hashValue == 0 ? 0 : text.utf8.count):\(text.debugDescription.prefix(80))"
                 )
             }
             let tags = try store.tags(of: item.id)
@@ -37,7 +39,8 @@ public enum CanonicalDump {
                     lines.append(
                         "  attachment \(attachment.id.uuidString.lowercased()) \(attachment.sha256) "
                             + "\(attachment.format?.rawValue ?? attachment.mediaType) \(attachment.fileName ?? "-") "
-                            + "\(attachment.width.map(String.init) ?? "-")x\(attachment.height.map(String.init) ?? "-") "
+                            + "\(attachment.width.map(String.init) ?? "-")x"
+                            + "\(attachment.height.map(String.init) ?? "-") "
                             + "\(attachment.bytes) caption=\(attachment.caption ?? "nil")")
                 }
             }

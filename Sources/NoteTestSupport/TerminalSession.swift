@@ -25,7 +25,8 @@ public final class TerminalSession: Sendable {
             case .fish:
                 [
                     "fish", "--no-config", "--init-command",
-                    "function fish_prompt; printf '$ '; end; set -g fish_greeting; set -g fish_autosuggestion_enabled 0",
+                    "function fish_prompt; printf '$ '; end; set -g fish_greeting; "
+                        + "set -g fish_autosuggestion_enabled 0",
                 ]
             }
         }

@@ -47,8 +47,8 @@ public enum WatchError: Error, CustomStringConvertible, Sendable, Equatable {
         switch code {
         case ENOSPC: return "the inotify watch limit is reached (sysctl fs.inotify.max_user_watches)"
         case EMFILE:
-            return
-                "the inotify instance limit is reached (sysctl fs.inotify.max_user_instances), or no file descriptor is left"
+            return "the inotify instance limit is reached (sysctl fs.inotify.max_user_instances), "
+                + "or no file descriptor is left"
         default:
             let text = String(cString: strerror(code))
             return text.prefix(1).lowercased() + text.dropFirst()

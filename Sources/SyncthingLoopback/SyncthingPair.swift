@@ -48,11 +48,13 @@ public final class SyncthingPair: @unchecked Sendable {
         for (index, home) in homes.enumerated() {
             try FileManager.default.createDirectory(at: clouds[index], withIntermediateDirectories: true)
             let devices = zip(ids, listen).enumerated().map { offset, pair in
-                "<device id=\"\(pair.0)\" name=\"\(sides[offset])\" compression=\"metadata\"><address>tcp://127.0.0.1:\(pair.1)</address></device>"
+                "<device id=\"\(pair.0)\" name=\"\(sides[offset])\" compression=\"metadata\">"
+                    + "<address>tcp://127.0.0.1:\(pair.1)</address></device>"
             }.joined(separator: "\n")
             let config = """
                 <configuration version="36">
-                    <folder id="notes" label="notes" path="\(clouds[index].path)" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="true" fsWatcherDelayS="1">
+                    <folder id="notes" label="notes" path="\(clouds[index].path)" \
+                type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="true" fsWatcherDelayS="1">
                         \(ids.map { "<device id=\"\($0)\"></device>" }.joined())
                         <minDiskFree unit="%">0</minDiskFree>
                         <maxConflicts>10</maxConflicts>
@@ -102,7 +104,8 @@ public final class SyncthingPair: @unchecked Sendable {
                 return "\(home.lastPathComponent): " + text.split(separator: "\n").suffix(5).joined(separator: " | ")
             }
             throw SyncthingError(
-                "the two Syncthing instances did not carry a file within \(Int(timeout)) s; \(logs.joined(separator: "; "))"
+                "the two Syncthing instances did not carry a file within \(Int(timeout)) s; "
+                    + "\(logs.joined(separator: "; "))"
             )
         }
     }

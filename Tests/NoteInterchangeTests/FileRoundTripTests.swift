@@ -16,7 +16,8 @@ import Testing
     /// A note's attachments as comparable text.
     func attachments(_ store: Store, of note: UUID) throws -> [String] {
         try store.attachments(of: note).map {
-            "\($0.kind) \($0.sha256) \($0.mediaType) \($0.fileName ?? "-") \($0.width ?? 0)x\($0.height ?? 0) \($0.bytes) \($0.caption ?? "-")"
+            "\($0.kind) \($0.sha256) \($0.mediaType) \($0.fileName ?? "-") "
+                + "\($0.width ?? 0)x\($0.height ?? 0) \($0.bytes) \($0.caption ?? "-")"
         }.sorted()
     }
 

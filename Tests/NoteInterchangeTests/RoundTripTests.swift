@@ -152,12 +152,15 @@ import Testing
         }
         let lines = [
             "{\"exported\":\"2026-11-23T10:00:00Z\",\"format\":\"note-collector-export\",\"formatVersion\":1}",
-            "{\"id\":\"6e0c4d2a-1111-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"collection\",\"name\":\"Box\",\"parent\":null}",
+            "{\"id\":\"6e0c4d2a-1111-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"collection\","
+                + "\"name\":\"Box\",\"parent\":null}",
             "not json",
             "{\"kind\":\"note\",\"name\":\"no id\"}",
-            "{\"id\":\"6e0c4d2a-2222-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Inside\",\"parent\":\"6e0c4d2a-1111-4a1b-9c0d-e1f2a3b4c5d6\",\"body\":\"b\",\"tags\":[\"ok\",\"not ok\"],"
+            "{\"id\":\"6e0c4d2a-2222-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Inside\","
+                + "\"parent\":\"6e0c4d2a-1111-4a1b-9c0d-e1f2a3b4c5d6\",\"body\":\"b\",\"tags\":[\"ok\",\"not ok\"],"
                 + "\"attachments\":[{\"file\":\"../../etc/passwd\"},{\"file\":\"images/none.png\"}]}",
-            "{\"id\":\"6e0c4d2a-3333-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Orphan\",\"parent\":\"6e0c4d2a-9999-4a1b-9c0d-e1f2a3b4c5d6\"}",
+            "{\"id\":\"6e0c4d2a-3333-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Orphan\","
+                + "\"parent\":\"6e0c4d2a-9999-4a1b-9c0d-e1f2a3b4c5d6\"}",
         ]
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
         let (entries, problems) = try JSONReader().read(file)
@@ -205,8 +208,8 @@ import Testing
             "{\"exported\":\"2026-11-23T10:00:00Z\",\"format\":\"note-collector-export\",\"formatVersion\":1}\n"
         func note(_ digit: Int) -> Data {
             Data(
-                "{\"id\":\"6e0c4d2a-\(digit)\(digit)\(digit)\(digit)-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\",\"name\":\"Note \(digit)\",\"parent\":null,\"body\":\"b\"}\n"
-                    .utf8)
+                ("{\"id\":\"6e0c4d2a-\(digit)\(digit)\(digit)\(digit)-4a1b-9c0d-e1f2a3b4c5d6\",\"kind\":\"note\","
+                    + "\"name\":\"Note \(digit)\",\"parent\":null,\"body\":\"b\"}\n").utf8)
         }
         let longest = Data(repeating: 0x63, count: JSONReader.maximumLineBytes)
         try

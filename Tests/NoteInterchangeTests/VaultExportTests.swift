@@ -33,7 +33,8 @@ import Testing
     }
 
     static let anna =
-        "See the plan ![plan](../assets/photo.png) and ![[shot.png|300]].\n<img src=\"img/b.jpg\" width=\"40\">\nBack to [[Home]].\n"
+        "See the plan ![plan](../assets/photo.png) and ![[shot.png|300]].\n"
+        + "<img src=\"img/b.jpg\" width=\"40\">\nBack to [[Home]].\n"
 
     @Test func imagesComeBackWhereTheBodiesLinkThem() throws {
         try write("---\ntags: [trip]\n---\n" + Self.anna, "Trips/Call Anna re: flat viewing.md")

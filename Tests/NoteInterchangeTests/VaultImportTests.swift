@@ -23,7 +23,8 @@ import Testing
 
     @Test func anObsidianVaultComesInWithItsFoldersImagesAndText() throws {
         try write(
-            "---\ntags: [a, b]\naliases:\n  - Home\ncreated: 2024-03-01\n---\nSee [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n",
+            "---\ntags: [a, b]\naliases:\n  - Home\ncreated: 2024-03-01\n---\n"
+                + "See [[Other note]] and ![[pic.png]].\n![diagram](assets/plain%20copy.png)\n",
             "Daily/2024-03-01.md")
         try write("# Other\nplain text, no front matter\n", "Other note.md")
         try write("ignored", ".obsidian/workspace.json")
@@ -298,7 +299,11 @@ import Testing
         ("---\ntitle: [unclosed\n---\nText\n", "front matter is not YAML"),
         ("---\n- a list\n- not a map\n---\nText\n", "front matter is not a map of keys and values"),
         (
-            "---\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\nText\n",
+            "---\na: &a [x, x, x, x, x, x, x, x, x, x]\n"
+                + "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                + "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+                + "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+                + "e: [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n---\nText\n",
             "front matter holds more than 20000 values"
         ),
     ])

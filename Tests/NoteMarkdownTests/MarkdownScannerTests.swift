@@ -96,6 +96,8 @@ import Testing
             #日本語
             """
         #expect(
-            MarkdownScanner.tags(in: text) == ["inheading", "work", "nested/tag", "paren", "v2", "trailing", "日本語"])
+            MarkdownScanner.tags(in: text) == [
+                "inheading", "work", "nested/tag", "paren", "v2", "trailing", "日本語",
+            ])
     }
 }

@@ -78,7 +78,8 @@ import Testing
             fixture,
             """
             INSERT INTO attachment (id, kind, note, sha256, format, width, height, bytes, caption, created)
-            VALUES (\(id), 'image', \(note.id.storeString), \(String(repeating: "0", count: 64)), 'tiff', 1, 1, 1, NULL, 0)
+            VALUES (\(id), 'image', \(note.id.storeString), \(String(repeating: "0", count: 64)), \
+            'tiff', 1, 1, 1, NULL, 0)
             """)
 
         let found = damagedRow { _ = try fixture.store.attachments(of: note.id) }

@@ -9,8 +9,8 @@ import Testing
 @Suite struct FileAttachmentTests {
     static let pdf = Data("%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << >>\n%%EOF\n".utf8)
     static let svg = Data(
-        #"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="120" height="80.4px"><rect width="10" height="10"/></svg>"#
-            .utf8)
+        (#"<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg" width="120" height="80.4px">"#
+            + #"<rect width="10" height="10"/></svg>"#).utf8)
 
     let fixture: StoreFixture
     let note: Item
@@ -116,7 +116,8 @@ import Testing
         }
         #expect(
             error?.description
-                == "cannot attach '\(big.relativePath)' to note 'Files': it has 3000 bytes, more than the limit of 2 KiB"
+                == "cannot attach '\(big.relativePath)' to note 'Files': "
+                + "it has 3000 bytes, more than the limit of 2 KiB"
         )
         #expect(try fixture.store.attachments(of: note.id).isEmpty)
         #expect(blobFolder().isEmpty)

@@ -101,7 +101,8 @@ import Testing
             ),
             (
                 "a created:2026-02-30", 11,
-                "'created:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '2026-02-30'"
+                "'created:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), "
+                    + "after >, <, >= or <=, not '2026-02-30'"
             ),
             (
                 "created:=7d", 9,

@@ -52,8 +52,8 @@ import Testing
         "device.name": "laptop",
         "state": "off",
         "state.reason":
-            "the container is another one (identity \(deviceB.storeString), this device attached to \(container.storeString)); "
-            + "nothing was merged or deleted",
+            "the container is another one (identity \(deviceB.storeString), "
+            + "this device attached to \(container.storeString)); nothing was merged or deleted",
         "state.since": date.isoText,
         "last.sync": date.isoText,
         "cloud.access": "group",

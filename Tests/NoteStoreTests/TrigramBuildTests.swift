@@ -19,12 +19,14 @@ import Testing
     }
 
     static let bodies = [
-        ("日本語メモ", "今日は東京に行きました。"), ("北京", "中文笔记"), ("Thai", "สวัสดีครับ ผมชื่อสมชาย"),
+        ("日本語メモ", "今日は東京に行きました。"), ("北京", "中文笔记"),
+        ("Thai", "สวัสดีครับ ผมชื่อสมชาย"),
         ("Strings", "concatenate them"), ("C", "learning C++ today"), ("Straße", "Große Straße"),
         ("Café", "un café crème"), ("京都", "京都へ"), ("Plain", "nothing special here"),
     ]
     static let queries = [
-        "東京", "京", "へ", "笔记", "ชื่อ", "ดี", "*caten*", "*CATEN", "c++", "strasse", "*CAFE*", "*reme",
+        "東京", "京", "へ", "笔记", "ชื่อ", "ดี",
+        "*caten*", "*CATEN", "c++", "strasse", "*CAFE*", "*reme",
         "東京 OR *caten*", "*caten* -them", "*ecial* name:Plain", "大阪",
     ]
 
@@ -82,7 +84,8 @@ import Testing
         #expect(try building.store.trigramIndexBuild() == nil)
         try expectSame("whole")
         // Whole, the index ranks again, as the other one does.
-        #expect(try building.store.search("東京").map(\.item.name) == (try whole.store.search("東京").map(\.item.name)))
+        #expect(
+            try building.store.search("東京").map(\.item.name) == (try whole.store.search("東京").map(\.item.name)))
     }
 
     /// `notes check --repair` builds what is left at once.

@@ -19,7 +19,8 @@ import Testing
     }
 
     @Test func chineseAndJapaneseAreFoundInsideUnbrokenRuns() throws {
-        _ = try store.addNote(named: "日本語メモ", body: "今日は東京に行きました。\n雨でした。", in: nil)
+        _ = try store.addNote(
+            named: "日本語メモ", body: "今日は東京に行きました。\n雨でした。", in: nil)
         _ = try store.addNote(named: "北京", body: "中文笔记", in: nil)
         #expect(try names("東京") == ["日本語メモ"])
         #expect(try names("日本語") == ["日本語メモ"])
@@ -43,7 +44,8 @@ import Testing
     }
 
     @Test func thaiIsFoundInsideUnbrokenRuns() throws {
-        _ = try store.addNote(named: "Thai", body: "สวัสดีครับ ผมชื่อสมชาย", in: nil)
+        _ = try store.addNote(
+            named: "Thai", body: "สวัสดีครับ ผมชื่อสมชาย", in: nil)
         #expect(try names("สวัสดี") == ["Thai"])
         #expect(try names("ชื่อ") == ["Thai"])
         #expect(try names("ดี") == ["Thai"])

@@ -170,23 +170,32 @@ import Testing
             try edit("UPDATE baseline SET value = '{}' WHERE key = 'vector'")
         case .badTag:
             try edit(
-                "INSERT INTO tag(item, name, stamp) VALUES ((SELECT id FROM item LIMIT 1), 'two words', '0000000000000001/' || (SELECT id FROM item LIMIT 1))"
-            )
+                """
+                INSERT INTO tag(item, name, stamp) \
+                VALUES ((SELECT id FROM item LIMIT 1), 'two words', \
+                '0000000000000001/' || (SELECT id FROM item LIMIT 1))
+                """)
         case .badTagRemoval:
             try edit(
-                "INSERT INTO tag_removal(item, name, device, clock) VALUES ((SELECT id FROM item LIMIT 1), 'fine', 'not a device', 1)"
-            )
+                """
+                INSERT INTO tag_removal(item, name, device, clock) \
+                VALUES ((SELECT id FROM item LIMIT 1), 'fine', 'not a device', 1)
+                """)
         case .badHistoryCut:
             // A cut of no version its line holds.
             try edit(
-                "INSERT INTO history_cut(object, property, stamp) SELECT object, property, zeroblob(24) FROM history_line LIMIT 1"
-            )
+                """
+                INSERT INTO history_cut(object, property, stamp) \
+                SELECT object, property, zeroblob(24) FROM history_line LIMIT 1
+                """)
         case .textHistoryCut:
             // A good cut, and beside it the same key with the id as text, a stamp of no version.
             try edit(
                 """
-                INSERT INTO history_cut(object, property, stamp) SELECT object, property, oldest FROM history_line LIMIT 1;
-                INSERT INTO history_cut(object, property, stamp) SELECT CAST(object AS TEXT), property, zeroblob(24) FROM history_line LIMIT 1
+                INSERT INTO history_cut(object, property, stamp) \
+                SELECT object, property, oldest FROM history_line LIMIT 1;
+                INSERT INTO history_cut(object, property, stamp) \
+                SELECT CAST(object AS TEXT), property, zeroblob(24) FROM history_line LIMIT 1
                 """)
         case .badHistoryLine:
             // Well formed for SQLite; a line that claims more devices than its bytes hold.
@@ -206,7 +215,8 @@ import Testing
             try edit(
                 """
                 PRAGMA foreign_keys = OFF;
-                UPDATE item SET parent = '00000000-0000-4000-8000-000000000000' WHERE rowid = (SELECT MIN(rowid) FROM item WHERE kind = 'note')
+                UPDATE item SET parent = '00000000-0000-4000-8000-000000000000' \
+                WHERE rowid = (SELECT MIN(rowid) FROM item WHERE kind = 'note')
                 """)
         }
         // More logs than the good one, so that it is chosen first.
@@ -267,7 +277,8 @@ import Testing
         let later = try stack.join()
         #expect(later.baseline == nil)
         let reason =
-            "written by model version \(Store.currentModelVersion + 1); this build reads baselines of 4 to \(Store.currentModelVersion)"
+            "written by model version \(Store.currentModelVersion + 1); "
+            + "this build reads baselines of 4 to \(Store.currentModelVersion)"
         #expect(
             later.skipped.contains { $0.path.hasSuffix("000000000001.json") && "\($0.reason)".contains(reason) },
             "\(later.skipped)")

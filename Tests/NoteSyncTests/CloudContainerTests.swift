@@ -92,7 +92,8 @@ import Testing
         #expect(try String(contentsOf: url, encoding: .utf8) == "my shopping list")
 
         let newer =
-            #"{"format":"note-collector-container","formatVersion":3,"container":"\#(UUID().lowercased)","created":"2030-01-01T00:00:00.000Z"}"#
+            #"{"format":"note-collector-container","formatVersion":3,"#
+            + #""container":"\#(UUID().lowercased)","created":"2030-01-01T00:00:00.000Z"}"#
         try Data(newer.utf8).write(to: url)
         #expect(throws: SyncError.newerFormat(path: url.path, version: 3)) { try CloudContainer.create(in: folder.url) }
     }
@@ -148,7 +149,8 @@ import Testing
             ("garbage \u{1}", "not JSON"),
             ("[1, 2]", "not a JSON object"),
             (
-                #"{"format":"something-else","formatVersion":1,"container":"\#(identity)","created":"2025-01-01T00:00:00.000Z"}"#,
+                #"{"format":"something-else","formatVersion":1,"#
+                    + #""container":"\#(identity)","created":"2025-01-01T00:00:00.000Z"}"#,
                 "'format'"
             ),
             (
@@ -156,11 +158,13 @@ import Testing
                 "missing key 'container'"
             ),
             (
-                #"{"format":"note-collector-container","formatVersion":1,"container":"\#(identity.uppercased())","created":"2025-01-01T00:00:00.000Z"}"#,
+                #"{"format":"note-collector-container","formatVersion":1,"#
+                    + #""container":"\#(identity.uppercased())","created":"2025-01-01T00:00:00.000Z"}"#,
                 "lowercase UUID"
             ),
             (
-                #"{"format":"note-collector-container","formatVersion":0,"container":"\#(identity)","created":"2025-01-01T00:00:00.000Z"}"#,
+                #"{"format":"note-collector-container","formatVersion":0,"#
+                    + #""container":"\#(identity)","created":"2025-01-01T00:00:00.000Z"}"#,
                 "positive integer"
             ),
             (#"{"format":"note-collector-container","formatVersion":3,"future":true}"#, "newer than this build"),
@@ -191,7 +195,9 @@ import Testing
     @Test func aNewerFormatThatIsUnderstoodIsPresentAndSaysSo() throws {
         let fixture = try ContainerFixture()
         let text =
-            #"{"format":"note-collector-container","formatVersion":3,"container":"\#(fixture.container.identity.lowercased)","created":"2025-01-01T00:00:00.000Z","encryption":"x"}"#
+            #"{"format":"note-collector-container","formatVersion":3,"#
+            + #""container":"\#(fixture.container.identity.lowercased)","#
+            + #""created":"2025-01-01T00:00:00.000Z","encryption":"x"}"#
         try fixture.write(text, at: "container.json")
         let descriptor = try #require(fixture.container.descriptor().value)
         #expect(descriptor.isNewerFormat)

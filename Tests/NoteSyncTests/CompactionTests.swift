@@ -230,7 +230,8 @@ import Testing
         // Log 2 of device 0 is damaged in the cloud before device 1 applies it.
         let sequences = try logs(of: stack.stores[0], in: stack)
         let damaged = stack.cloud.appendingPathComponent(
-            "\(SyncEngine.defaultContainerName)/\(CloudContainer.logPath(device: stack.stores[0].deviceID, sequence: sequences[1]))"
+            "\(SyncEngine.defaultContainerName)/"
+                + "\(CloudContainer.logPath(device: stack.stores[0].deviceID, sequence: sequences[1]))"
         )
         var data = try Data(contentsOf: damaged)
         data[data.count / 2] ^= 0x20

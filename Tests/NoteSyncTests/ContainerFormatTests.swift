@@ -72,13 +72,19 @@ import Testing
 
     @Test func readingRefusesWhatIsNotExactlyTheFormat() throws {
         let good =
-            #""container":"0f8fad5b-d9cb-469f-a165-70867728950e","device":"0f8fad5b-d9cb-469f-a165-70867728950f","name":"x","registered":"2025-01-01T00:00:00.000Z","modelVersion":1"#
+            #""container":"0f8fad5b-d9cb-469f-a165-70867728950e","#
+            + #""device":"0f8fad5b-d9cb-469f-a165-70867728950f","name":"x","#
+            + #""registered":"2025-01-01T00:00:00.000Z","modelVersion":1"#
+        let capitals = good.replacingOccurrences(
+            of: "0f8fad5b-d9cb-469f-a165-70867728950f", with: "0F8FAD5B-D9CB-469F-A165-70867728950F")
         let bad = [
             #"{"format":"note-collector-container","formatVersion":1,\#(good)}"#,
             #"{"format":"note-collector-device","formatVersion":"1",\#(good)}"#,
-            #"{"format":"note-collector-device","formatVersion":1,\#(good.replacingOccurrences(of: "0f8fad5b-d9cb-469f-a165-70867728950f", with: "0F8FAD5B-D9CB-469F-A165-70867728950F"))}"#,
-            #"{"format":"note-collector-device","formatVersion":1,\#(good.replacingOccurrences(of: "2025-01-01T00:00:00.000Z", with: "yesterday"))}"#,
-            #"{"format":"note-collector-device","formatVersion":1,\#(good.replacingOccurrences(of: "\"name\":\"x\"", with: "\"name\":null"))}"#,
+            #"{"format":"note-collector-device","formatVersion":1,\#(capitals)}"#,
+            #"{"format":"note-collector-device","formatVersion":1,"#
+                + #"\#(good.replacingOccurrences(of: "2025-01-01T00:00:00.000Z", with: "yesterday"))}"#,
+            #"{"format":"note-collector-device","formatVersion":1,"#
+                + #"\#(good.replacingOccurrences(of: "\"name\":\"x\"", with: "\"name\":null"))}"#,
         ]
         for text in bad {
             #expect(throws: (any Error).self, "\(text)") {

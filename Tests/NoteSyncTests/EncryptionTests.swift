@@ -97,7 +97,8 @@ import Testing
         #expect(
             !key.isKey(
                 of: EncryptionSettings(n: 2048, r: 8, p: 1, keyCheck: settings.keyCheck), container: Self.container))
-        let file = try KeyFile.wrapping(key, container: Self.container, passphrase: "Crème brûlée", settings: settings)
+        let file = try KeyFile.wrapping(
+            key, container: Self.container, passphrase: "Crème brûlée", settings: settings)
         // The same passphrase typed decomposed opens it too.
         #expect(
             file.unwrap(

@@ -4,8 +4,9 @@ import NoteStore
 import NoteTestSupport
 import Testing
 
-/// One save of 100,000 notes (and 1,000 collections holding half of them) travels as a series of logs of about 4 MiB, each imported in its
-/// own transaction (docs/sync-format.md, "Size" and "Export").
+/// One save of 100,000 notes (and 1,000 collections holding half of them) travels as a series of
+/// logs of about 4 MiB, each imported in its own transaction (docs/sync-format.md, "Size" and
+/// "Export").
 @Suite struct LargeSaveTests {
     static let count = 100_000
     static let collections = 1_000

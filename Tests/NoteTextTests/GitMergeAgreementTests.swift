@@ -39,7 +39,8 @@ import Testing
             }
         }
         print(
-            "merge against git merge-file: \(Self.cases) cases, \(clean) clean, \(conflicted) conflicted, \(disagreements.count) disagree"
+            "merge against git merge-file: \(Self.cases) cases, \(clean) clean, "
+                + "\(conflicted) conflicted, \(disagreements.count) disagree"
         )
         #expect(disagreements.isEmpty, "\(disagreements.count) disagree, first: \(disagreements.prefix(3))")
     }

@@ -32,7 +32,8 @@ extension WatcherTests {
             let allReported = ContinuousClock.now - started
             let calls = fixture.recorder.batches.count - batchesBefore
             print(
-                "1,000 files renamed in \(writing.milliseconds) ms by another thread: \(calls) handler calls, all reported within \(allReported.milliseconds) ms"
+                "1,000 files renamed in \(writing.milliseconds) ms by another thread: "
+                    + "\(calls) handler calls, all reported within \(allReported.milliseconds) ms"
             )
             #expect(calls < 100)
             #expect(calls >= 1)

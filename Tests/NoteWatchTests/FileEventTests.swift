@@ -34,7 +34,8 @@ extension WatcherTests {
             latencies.sort()
             let median = latencies[latencies.count / 2], slowest = latencies[latencies.count - 1]
             print(
-                "rename to handler, coalescing \(coalescing.milliseconds) ms: median \(median.milliseconds) ms, slowest \(slowest.milliseconds) ms of \(latencies.count)"
+                "rename to handler, coalescing \(coalescing.milliseconds) ms: "
+                    + "median \(median.milliseconds) ms, slowest \(slowest.milliseconds) ms of \(latencies.count)"
             )
             #expect(slowest < .milliseconds(500))
         }

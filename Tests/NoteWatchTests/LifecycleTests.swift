@@ -105,7 +105,8 @@ extension WatcherTests {
             } catch {
                 #expect(
                     error.description
-                        == "cannot watch '\(folder.path)' and '\(folder.appending("run").path)' together: the wake folder must be outside the watched root"
+                        == "cannot watch '\(folder.path)' and '\(folder.appending("run").path)' together: "
+                        + "the wake folder must be outside the watched root"
                 )
             }
             // Nothing was left running by the failures.

@@ -182,7 +182,8 @@ import Testing
         #expect(refused.status == 65 && refused.output.isEmpty)
         #expect(
             refused.error
-                == "notes: cannot attach '\(big.path)' to note 'Trip': it has 5000 bytes, more than the limit of 4 KiB\n"
+                == "notes: cannot attach '\(big.path)' to note 'Trip': "
+                + "it has 5000 bytes, more than the limit of 4 KiB\n"
         )
         #expect(try notes("attach", "Trip", big.path, "--limit", "5000").status == 0)
         let bad = try notes("attach", "Trip", big.path, "--limit", "lots")

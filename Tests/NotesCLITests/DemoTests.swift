@@ -13,7 +13,8 @@ import Testing
         #expect(lines.contains("The devices converge: each has the same 4 notes, with no duplicates."))
         #expect(
             lines.last
-                == "'Groceries' merged line by line on every device, no edit lost: oat milk, eggs, bread, coffee ('notes history' keeps each version)."
+                == "'Groceries' merged line by line on every device, no edit lost: "
+                + "oat milk, eggs, bread, coffee ('notes history' keeps each version)."
         )
         let folder = try #require(lines.first?.split(separator: " ").last.map { String($0.dropLast()) })
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path))

@@ -106,7 +106,8 @@ import Testing
         let diff = try notes(laptop, "diff", soup, first).output
         #expect(
             diff
-                == "--- Soup (\(first))\n+++ Soup (current)\n@@ -2,4 +2,4 @@\n Potatoes\n Salt\n Pepper\n-Water\n+Stock\n"
+                == "--- Soup (\(first))\n+++ Soup (current)\n@@ -2,4 +2,4 @@\n"
+                + " Potatoes\n Salt\n Pepper\n-Water\n+Stock\n"
         )
         #expect(try notes(laptop, "diff", soup, first, second).output.hasSuffix("-Water\n+Stock\n"))
         #expect(try notes(laptop, "diff", soup, second).output == "")

@@ -181,7 +181,8 @@ import Testing
     /// progress line on standard error; through a pipe, they do not.
     @Test func largeExportsAndImportsShowProgressOnATerminal() throws {
         let lines = (0..<450).map {
-            "{\"id\":\"\(UUID().uuidString.lowercased())\",\"kind\":\"note\",\"name\":\"n\($0)\",\"parent\":null,\"body\":\"b\"}"
+            "{\"id\":\"\(UUID().uuidString.lowercased())\",\"kind\":\"note\",\"name\":\"n\($0)\","
+                + "\"parent\":null,\"body\":\"b\"}"
         }
         let file = folder.appending("many.jsonl")
         try Data(([#"{"format":"note-collector-export","formatVersion":1}"#] + lines).joined(separator: "\n").utf8)

@@ -69,7 +69,10 @@ import Testing
             let unknown = section.mentionedOptions.subtracting(command.allOptions)
             #expect(
                 unknown.isEmpty,
-                "'.SS \(command.name)' in man/notes.1 names \(Self.listed(unknown)), not in 'notes \(command.name) --help'"
+                """
+                '.SS \(command.name)' in man/notes.1 names \(Self.listed(unknown)), \
+                not in 'notes \(command.name) --help'
+                """
             )
         }
     }

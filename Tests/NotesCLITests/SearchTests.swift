@@ -140,7 +140,8 @@ import Testing
             (["plan", "is:deleted"], "'is:' takes 'trashed' or 'conflict', not 'deleted' at column 9 of the query"),
             (
                 ["modified:>7x"],
-                "'modified:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, not '>7x' at column 10 of the query"
+                "'modified:' takes a date (2026-01-31) or an age (7d, 2w, 3m, 1y), after >, <, >= or <=, "
+                    + "not '>7x' at column 10 of the query"
             ),
             (["tag:"], "'tag:' needs a value after it at column 1 of the query"),
             (["plan", "in:Nowhere"], "'in:' names no item 'Nowhere' at column 6 of the query"),

@@ -252,7 +252,8 @@ import Testing
         #expect(object["catchUp"] is NSNull)
         // A catch-up of a live process (this one stands for it), as an importing one writes it.
         let catchUp =
-            #"{"changesApplied":12000,"logsApplied":3,"logsToApply":26,"process":\#(getpid()),"started":"2026-11-23T07:00:00.000Z"}"#
+            #"{"changesApplied":12000,"logsApplied":3,"logsToApply":26,"#
+            + #""process":\#(getpid()),"started":"2026-11-23T07:00:00.000Z"}"#
         try catchUp.write(to: laptop.appendingPathComponent("catch-up.json"), atomically: true, encoding: .utf8)
         #expect(
             try notes(laptop, "sync", "status").output.contains(
@@ -272,7 +273,8 @@ import Testing
         #expect(now.status == 1)
         #expect(
             now.error
-                == "notes: sync is off: the container's sentinel container.json is gone: sync was switched off or the container was wiped\n"
+                == "notes: sync is off: the container's sentinel container.json is gone: "
+                + "sync was switched off or the container was wiped\n"
         )
         #expect(try notes(laptop, "sync", "status").output.hasPrefix("state:     off: the container's sentinel"))
         #expect(try names(laptop) == ["precious"])

@@ -207,7 +207,10 @@ struct SyncthingTests {
                         $0.hasPrefix("container.sync-conflict-")
                     }
                 },
-                "\(store.lastPathComponent): \((try? FileManager.default.subpathsOfDirectory(atPath: cloud.path)) ?? [])"
+                """
+                \(store.lastPathComponent): \
+                \((try? FileManager.default.subpathsOfDirectory(atPath: cloud.path)) ?? [])
+                """
             )
             let copies = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
                 $0.contains(".sync-conflict-")

@@ -142,7 +142,9 @@ import Testing
         // Search narrows the notes as it is typed.
         try terminal.press("/")
         try terminal.type("sou")
-        try terminal.waitForScreen(within: 15, "only Soup listed") { !$0.contains("Glossary") && $0.contains("│ Soup") }
+        try terminal.waitForScreen(within: 15, "only Soup listed") {
+            !$0.contains("Glossary") && $0.contains("│ Soup")
+        }
         try terminal.press("Enter")
         try terminal.press("t")
         try terminal.type("kitchen")

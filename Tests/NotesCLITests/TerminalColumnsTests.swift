@@ -10,7 +10,10 @@ import Testing
     @Test func longNamesAreCutToTheTerminalsWidth() throws {
         _ = try fixture.add(
             "Call Anna re: flat viewing and a very long name that will not fit on a line of the terminal", body: "flat")
-        _ = try fixture.add("日本語メモ とても長い名前のノートです。これは端末の幅を超えるかもしれません", body: "東京 | a | table\nflat")
+        _ = try fixture.add(
+            "日本語メモ とても長い名前のノートです。"
+                + "これは端末の幅を超えるかもしれません",
+            body: "東京 | a | table\nflat")
         let terminal = try TerminalSession(
             width: 50, environment: ["NOTES_STORE": fixture.store.path, "NOTES_PAGER": ""])
         try terminal.run("clear")
@@ -31,7 +34,10 @@ import Testing
         #expect(lines.filter { $0 == "          «flat»" }.count == 2, "the line of the match")
         try terminal.run("clear")
         try terminal.waitForPrompt()
-        _ = try fixture.add("Trip", body: "雨\n東京タワーから見た夕日はとても美しくて、また来年も必ず来たいと思いました。")
+        _ = try fixture.add(
+            "Trip",
+            body: "雨\n東京タワーから見た夕日はとても美しくて、"
+                + "また来年も必ず来たいと思いました。")
         try terminal.run("notes search 東京 --color never; echo end")
         lines = try linesUpToTheEnd(of: terminal)
         // The command, two results of two lines each, the end: each snippet one line, the

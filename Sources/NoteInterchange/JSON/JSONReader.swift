@@ -62,14 +62,15 @@ public struct JSONReader: Sendable {
                     guard number > 1 else {
                         throw InterchangeError.notAnExport(
                             path: file.path,
-                            reason:
-                                "its first line is longer than \(Self.maximumLineBytes) bytes, which an export's never is"
+                            reason: "its first line is longer than \(Self.maximumLineBytes) bytes, "
+                                + "which an export's never is"
                         )
                     }
                     guard
                         send(
                             .problem(
-                                "\(file.lastPathComponent) line \(number): longer than \(Self.maximumLineBytes) bytes, more than a note holds, skipped"
+                                "\(file.lastPathComponent) line \(number): longer than \(Self.maximumLineBytes) bytes, "
+                                    + "more than a note holds, skipped"
                             ))
                     else {
                         throw Stopped()

@@ -7,12 +7,13 @@ import NoteStore
 /// other tools do (an Obsidian vault, a git repository of notes).
 ///
 /// A folder with notes at any depth becomes a collection (its `.collection.md`, when there,
-/// gives its id, dates and name, and makes it a collection even when empty); a `.md` or `.markdown` file becomes a note, named by its front matter's `name` or
-/// else its file name; its `id`, `created` and `modified` are used when valid; other keys of
-/// the front matter are ignored, and the block is not kept in the body. Image links to local
-/// files inside what is imported become attachments (the link stays in the body, except the
-/// block an export writes after the body). Hidden files and folders (a name starting with
-/// `.`) and files of other kinds are passed over. A file that is not UTF-8 is reported.
+/// gives its id, dates and name, and makes it a collection even when empty); a `.md` or `.markdown`
+/// file becomes a note, named by its front matter's `name` or else its file name; its `id`,
+/// `created` and `modified` are used when valid; other keys of the front matter are ignored, and
+/// the block is not kept in the body. Image links to local files inside what is imported become
+/// attachments (the link stays in the body, except the block an export writes after the body).
+/// Hidden files and folders (a name starting with `.`) and files of other kinds are passed over. A
+/// file that is not UTF-8 is reported.
 ///
 /// A symbolic link (a note's file, a folder, an image) is followed when it leads to a place
 /// inside what is imported (``ImportedTree``), and refused and reported when it leads out of

@@ -165,8 +165,10 @@ extension Attachment: FetchableRecord {
     /// The attachments of a note, oldest first.
     static func fetchAll(_ db: Database, note: UUID) throws -> [Attachment] {
         try SQLRequest<Attachment>(
-            literal:
-                "SELECT \(sql: columns) FROM \(sql: source) WHERE note = \(note.storeString) ORDER BY created, kind DESC, position",
+            literal: """
+                SELECT \(sql: columns) FROM \(sql: source) WHERE note = \(note.storeString) \
+                ORDER BY created, kind DESC, position
+                """,
             cached: true
         ).fetchAll(db)
     }

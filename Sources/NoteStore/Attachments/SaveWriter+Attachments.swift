@@ -8,8 +8,10 @@ extension SaveWriter {
         // Cached statements with placeholders: an import inserts many attachments through them.
         if attachment.kind == .image {
             let statement = try db.cachedStatement(
-                sql:
-                    "INSERT INTO attachment (\(Attachment.imageColumns), stamps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                sql: """
+                    INSERT INTO attachment (\(Attachment.imageColumns), stamps) \
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
             )
             try statement.execute(arguments: [
                 attachment.id.storeString, attachment.kind.rawValue, attachment.note.storeString,
@@ -18,8 +20,10 @@ extension SaveWriter {
             ])
         } else {
             let statement = try db.cachedStatement(
-                sql:
-                    "INSERT INTO file_attachment (\(Attachment.fileColumns), stamps) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                sql: """
+                    INSERT INTO file_attachment (\(Attachment.fileColumns), stamps) \
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
             )
             try statement.execute(arguments: [
                 attachment.id.storeString, attachment.note.storeString, attachment.sha256, attachment.mediaType,

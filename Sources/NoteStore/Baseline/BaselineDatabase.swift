@@ -11,12 +11,12 @@ import GRDBSQLite
 /// mode, whose size is a whole number of pages; then it is opened read-only with SQLite's
 /// defensive settings (defensive mode, untrusted schema, triggers, views and extensions off,
 /// cell size checks on, no memory map), its schema must be exactly the store's of a model
-/// version this build reads (``readableModelVersions``) plus the header table (a trigger, a view, an index or a column more or less is
-/// refused), SQLite's integrity check must pass (`PRAGMA quick_check`, and the indexes checked
-/// against their tables by ``IndexCheck``, which is faster than `PRAGMA integrity_check`), the migrations recorded must be the store's,
-/// ids, names and bodies must follow the store's rules, and every reference between rows
-/// (a parent, an attachment's note) must be to an item it holds. Only then are its header and
-/// rows read.
+/// version this build reads (``readableModelVersions``) plus the header table (a trigger, a view,
+/// an index or a column more or less is refused), SQLite's integrity check must pass
+/// (`PRAGMA quick_check`, and the indexes checked against their tables by ``IndexCheck``, which is
+/// faster than `PRAGMA integrity_check`), the migrations recorded must be the store's, ids, names
+/// and bodies must follow the store's rules, and every reference between rows (a parent, an
+/// attachment's note) must be to an item it holds. Only then are its header and rows read.
 public final class BaselineDatabase {
     /// The table holding the header: keys and values, as text.
     static let headerTable = "baseline"
@@ -151,8 +151,10 @@ public final class BaselineDatabase {
         let strays =
             try Int.fetchOne(
                 db,
-                sql:
-                    "SELECT COUNT(*) FROM item_fts_docsize WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = item_fts_docsize.id)"
+                sql: """
+                    SELECT COUNT(*) FROM item_fts_docsize \
+                    WHERE NOT EXISTS (SELECT 1 FROM item WHERE item.rowid = item_fts_docsize.id)
+                    """
             ) ?? 0
         return items == entries && strays == 0
     }
@@ -253,7 +255,8 @@ public final class BaselineDatabase {
         }
         let differing = found.first { entry in !expected.contains(entry) }
         throw BaselineProblem(
-            "its schema defines '\(differing?.name ?? "?")' otherwise than a store of model version \(StoreSchema.currentModelVersion)"
+            "its schema defines '\(differing?.name ?? "?")' otherwise than "
+                + "a store of model version \(StoreSchema.currentModelVersion)"
         )
     }
 
@@ -324,7 +327,8 @@ public final class BaselineDatabase {
             try Bool.fetchOne(
                 db,
                 sql: """
-                    SELECT EXISTS (SELECT 1 FROM file_attachment WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = file_attachment.note))
+                    SELECT EXISTS (SELECT 1 FROM file_attachment \
+                    WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = file_attachment.note))
                     """) ?? true
         guard !dangling else { throw BaselineProblem("it refers to an item it does not hold") }
         let files = try Row.fetchCursor(
@@ -353,8 +357,10 @@ public final class BaselineDatabase {
                 sql: """
                     SELECT EXISTS (SELECT 1 FROM (SELECT DISTINCT parent FROM item WHERE parent IS NOT NULL) AS used
                             WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = used.parent))
-                        OR EXISTS (SELECT 1 FROM attachment WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = attachment.note))
-                        OR EXISTS (SELECT 1 FROM displaced WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = displaced.item))
+                        OR EXISTS (SELECT 1 FROM attachment \
+                    WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = attachment.note))
+                        OR EXISTS (SELECT 1 FROM displaced \
+                    WHERE NOT EXISTS (SELECT 1 FROM item WHERE id = displaced.item))
                     """) ?? true
         guard !dangling else { throw BaselineProblem("it refers to an item it does not hold") }
         let attachments = try Row.fetchCursor(db, sql: "SELECT id, note, sha256 FROM attachment")

@@ -21,7 +21,8 @@ enum HistoryLineCheck {
             db,
             sql: """
                 SELECT object, property, stamp FROM history_cut
-                WHERE typeof(object) = 'blob' AND length(object) = 16 AND typeof(property) = 'integer' AND property BETWEEN 0 AND 1
+                WHERE typeof(object) = 'blob' AND length(object) = 16 \
+                AND typeof(property) = 'integer' AND property BETWEEN 0 AND 1
                     AND typeof(stamp) = 'blob' AND length(stamp) = \(HistoryEncoding.stampSize)
                 """)
         for row in cutRows { cuts[(row["object"] as Data) + [UInt8(row["property"] as Int)]] = row["stamp"] }

@@ -63,7 +63,8 @@ enum IndexCheck {
         try SQLRequest<Row>(
             literal: """
                 SELECT entry.name, entry.tbl_name, entry.sql
-                FROM sqlite_schema AS entry JOIN pragma_table_list AS list ON list.schema = 'main' AND list.name = entry.tbl_name
+                FROM sqlite_schema AS entry \
+                JOIN pragma_table_list AS list ON list.schema = 'main' AND list.name = entry.tbl_name
                 WHERE entry.type = 'index' AND list.wr = \(withoutRowid) ORDER BY entry.tbl_name, entry.name
                 """
         ).fetchAll(db).map { ($0["name"], $0["tbl_name"], $0["sql"]) }

@@ -72,7 +72,8 @@ extension Store {
                         DELETE FROM sqlite_sequence WHERE name = 'outbox';
                         DELETE FROM sync_state;
                         DELETE FROM blob_release;
-                        DELETE FROM metadata WHERE key IN ('device_id', 'store_file', 'device_replaced', '\(TrigramIndex.buildKey)');
+                        DELETE FROM metadata \
+                        WHERE key IN ('device_id', 'store_file', 'device_replaced', '\(TrigramIndex.buildKey)');
                         """)
                 // The link and trigram indexes are derived: the store made from the baseline builds its own,
                 // and a baseline stays what a store of its model version is to every build.

@@ -101,8 +101,10 @@ extension Store {
             var known: Set<UUID> = []
             try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
                 let request = SQLRequest<String>(
-                    literal:
-                        "SELECT id FROM item WHERE id IN \(chunk) UNION SELECT object FROM tombstone WHERE object IN \(chunk)"
+                    literal: """
+                        SELECT id FROM item WHERE id IN \(chunk) \
+                        UNION SELECT object FROM tombstone WHERE object IN \(chunk)
+                        """
                 )
                 for text in try request.fetchAll(db) {
                     if let id = UUID(storeText: text) { known.insert(id) }

@@ -229,8 +229,10 @@ struct SaveWriter {
         let checksBody = changes["body"] != nil && original.body != nil
         let body: SQL = checksBody ? "body" : "NULL AS body"
         let row = try SQLRequest<Row>(
-            literal:
-                "SELECT name, parent, trashed, \(literal: body), stamps FROM item WHERE id = \(original.id.storeString)",
+            literal: """
+                SELECT name, parent, trashed, \(literal: body), stamps \
+                FROM item WHERE id = \(original.id.storeString)
+                """,
             cached: true
         ).fetchOne(db)
         guard let row else { return nil }  // purged meanwhile: the update says so
@@ -271,7 +273,8 @@ struct SaveWriter {
             item.trashed = collection.trashed
             try db.execute(
                 literal: """
-                    UPDATE item SET trashed = \(item.trashed?.storeMilliseconds), stamps = json_set(stamps, '$.trashed', \(stamp.text))
+                    UPDATE item SET trashed = \(item.trashed?.storeMilliseconds), \
+                    stamps = json_set(stamps, '$.trashed', \(stamp.text))
                     WHERE id = \(item.id.storeString)
                     """)
             var changes = OutboxChanges()

@@ -35,8 +35,10 @@ extension Item: FetchableRecord {
     /// ask for items one at a time.
     static func fetchOne(_ db: Database, id: UUID, includingBody: Bool = true) throws -> Item? {
         try SQLRequest<Item>(
-            literal:
-                "SELECT \(sql: ItemFilter.columns(includingBody: includingBody)) FROM item WHERE id = \(id.storeString)",
+            literal: """
+                SELECT \(sql: ItemFilter.columns(includingBody: includingBody)) \
+                FROM item WHERE id = \(id.storeString)
+                """,
             cached: true
         ).fetchOne(db)
     }

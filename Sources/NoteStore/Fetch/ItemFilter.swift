@@ -96,8 +96,10 @@ enum ItemFilter {
         case .created: (column, value) = ("item.created", item.created.storeMilliseconds)
         case .modified: (column, value) = ("item.modified", item.modified.storeMilliseconds)
         }
-        return
-            "(\(sql: column) \(sql: beyond) \(value) OR (\(sql: column) = \(value) AND item.id \(sql: idBeyond) \(item.id.storeString)))"
+        return """
+            (\(sql: column) \(sql: beyond) \(value) \
+            OR (\(sql: column) = \(value) AND item.id \(sql: idBeyond) \(item.id.storeString)))
+            """
     }
 
     static func orderBy(_ sort: ItemSort) -> String {

@@ -150,7 +150,8 @@ struct ReferenceMatcher {
             db,
             SQLRequest(
                 literal: """
-                    SELECT item.rowid AS itemRowid, \(sql: ItemFilter.columns(includingBody: false)) FROM item WHERE item.rowid IN \(rowids)
+                    SELECT item.rowid AS itemRowid, \(sql: ItemFilter.columns(includingBody: false)) \
+                    FROM item WHERE item.rowid IN \(rowids)
                     """))
         var byRowid: [Int64: Item] = [:]
         for row in rows { byRowid[row["itemRowid"]] = try Item(row: row) }

@@ -58,7 +58,8 @@ enum VersionStorage {
         try db.cachedStatement(
             sql: """
                 INSERT INTO history_line (object, property, versions, oldest, line) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (object, property) DO UPDATE SET versions = excluded.versions, oldest = excluded.oldest, line = excluded.line
+                ON CONFLICT (object, property) \
+                DO UPDATE SET versions = excluded.versions, oldest = excluded.oldest, line = excluded.line
                 """
         ).execute(
             arguments: StatementArguments(

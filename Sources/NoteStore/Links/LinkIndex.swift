@@ -174,8 +174,10 @@ enum LinkIndex {
     /// note's body and the names each note is found by. `notes check`.
     static func matchesItems(_ db: Database) throws -> Bool {
         let readLinks = try db.makeStatement(
-            sql:
-                "SELECT position, line, kind, target, fragment, display, key FROM link WHERE source = ? ORDER BY position"
+            sql: """
+                SELECT position, line, kind, target, fragment, display, key \
+                FROM link WHERE source = ? ORDER BY position
+                """
         )
         let readNames = try db.makeStatement(sql: "SELECT key, until FROM link_name WHERE item = ?")
         var links = 0

@@ -130,7 +130,8 @@ struct LinkResolver {
         let rows = try Row.fetchAll(
             db.cachedStatement(
                 sql: """
-                    SELECT link_name.item AS id, link_name.until AS until, item.parent AS parent, item.trashed AS trashed
+                    SELECT link_name.item AS id, link_name.until AS until, \
+                    item.parent AS parent, item.trashed AS trashed
                     FROM link_name JOIN item ON item.id = link_name.item
                     WHERE link_name.key = ?
                     """),

@@ -65,7 +65,8 @@ extension Store {
                 SQLRequest(
                     literal: """
                         SELECT link.* FROM link JOIN item ON item.id = link.source
-                        WHERE item.trashed IS NULL AND link.key IN (SELECT key FROM link_name WHERE item = \(note.storeString))
+                        WHERE item.trashed IS NULL \
+                        AND link.key IN (SELECT key FROM link_name WHERE item = \(note.storeString))
                         ORDER BY link.source, link.position
                         """))
             return try rows.map { try Self.link($0, resolver) }.filter { $0.resolved == note }

@@ -47,7 +47,8 @@ extension Store {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT key, COUNT(DISTINCT property.item) AS notes FROM property JOIN item ON item.id = property.item
+                    SELECT key, COUNT(DISTINCT property.item) AS notes \
+                    FROM property JOIN item ON item.id = property.item
                     WHERE item.trashed IS NULL GROUP BY key ORDER BY key
                     """
             ).map { ($0["key"], $0["notes"]) }

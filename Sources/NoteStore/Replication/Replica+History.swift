@@ -89,7 +89,8 @@ extension Replica {
             } else {
                 try db.execute(
                     literal: """
-                        UPDATE outbox SET changes = \(changes.json), history = \(history.flatMap { $0.isEmpty ? nil : $0.json })
+                        UPDATE outbox SET changes = \(changes.json), \
+                        history = \(history.flatMap { $0.isEmpty ? nil : $0.json })
                         WHERE id = \(entry.sequence)
                         """)
             }

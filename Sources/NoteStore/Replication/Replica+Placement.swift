@@ -51,10 +51,12 @@ extension Replica {
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT item.parent AS shown, displaced.item IS NOT NULL AS isDisplaced, displaced.parent AS merged,
+                        SELECT item.parent AS shown, displaced.item IS NOT NULL AS isDisplaced, \
+                        displaced.parent AS merged,
                             item.kind AS kind,
                             EXISTS (SELECT 1 FROM item AS up WHERE up.kind = 'collection'
-                                AND up.id = (CASE WHEN displaced.item IS NULL THEN item.parent ELSE displaced.parent END))
+                                AND up.id = \
+                        (CASE WHEN displaced.item IS NULL THEN item.parent ELSE displaced.parent END))
                                 AS mergedIsCollection
                         FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
                         """),

@@ -50,7 +50,8 @@ extension TombstoneRecord {
             let row = try Row.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, displaced.item IS NOT NULL AS isDisplaced,
+                        SELECT \(ItemFilter.columns(includingBody: true)), item.stamps, \
+                        displaced.item IS NOT NULL AS isDisplaced,
                             displaced.parent AS mergedParent
                         FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.id = ?
                         """),
@@ -133,8 +134,10 @@ extension Replica {
         }
         for json in try String.fetchAll(
             db.cachedStatement(
-                sql:
-                    "SELECT stamps FROM attachment WHERE note = ?1 UNION ALL SELECT stamps FROM file_attachment WHERE note = ?1"
+                sql: """
+                    SELECT stamps FROM attachment WHERE note = ?1 \
+                    UNION ALL SELECT stamps FROM file_attachment WHERE note = ?1
+                    """
             ),
             arguments: [object.storeString])
         {
@@ -147,8 +150,10 @@ extension Replica {
     public func attachmentNote(of attachment: UUID) throws -> UUID? {
         try String.fetchOne(
             db.cachedStatement(
-                sql:
-                    "SELECT note FROM attachment WHERE id = ?1 UNION ALL SELECT note FROM file_attachment WHERE id = ?1 LIMIT 1"
+                sql: """
+                    SELECT note FROM attachment WHERE id = ?1 \
+                    UNION ALL SELECT note FROM file_attachment WHERE id = ?1 LIMIT 1
+                    """
             ),
             arguments: [attachment.storeString]
         ).flatMap(UUID.init(storeText:))

@@ -58,7 +58,8 @@ extension Replica {
         try db.execute(
             literal: """
                 INSERT INTO attachment (\(sql: Attachment.imageColumns), stamps)
-                VALUES (\(object.storeString), 'image', \(note.storeString), \(sha256), \(format.rawValue), \(width), \(height),
+                VALUES (\(object.storeString), 'image', \(note.storeString), \(sha256), \
+                \(format.rawValue), \(width), \(height),
                     \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
                 """)
         mayHaveOrphanAttachments = true
@@ -89,8 +90,10 @@ extension Replica {
         try db.execute(
             literal: """
                 INSERT INTO file_attachment (\(sql: Attachment.fileColumns), stamps)
-                VALUES (\(object.storeString), \(note.storeString), \(sha256), \(mediaType), \(values.text("fileName")), \(width),
-                    \(height), \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \(Self.stampsJSON(stamps)))
+                VALUES (\(object.storeString), \(note.storeString), \(sha256), \
+                \(mediaType), \(values.text("fileName")), \(width),
+                    \(height), \(bytes), \(values.text("caption")), \(values.integer("created") ?? 0), \
+                \(Self.stampsJSON(stamps)))
                 """)
         mayHaveOrphanAttachments = true
     }

@@ -45,8 +45,10 @@ public final class SyncLedger {
     /// Records `sequence` as the highest applied from `device`.
     public func setApplied(_ sequence: Int64, of device: UUID) throws {
         try db.cachedStatement(
-            sql:
-                "INSERT INTO sync_device(id, applied) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET applied = excluded.applied"
+            sql: """
+                INSERT INTO sync_device(id, applied) VALUES (?, ?) \
+                ON CONFLICT(id) DO UPDATE SET applied = excluded.applied
+                """
         ).execute(arguments: [device.storeString, sequence])
     }
 
@@ -66,8 +68,10 @@ public final class SyncLedger {
     /// in seconds; nil forgets it.
     public func setClockAhead(_ seconds: TimeInterval?, of device: UUID) throws {
         try db.cachedStatement(
-            sql:
-                "INSERT INTO sync_device(id, clock_ahead) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET clock_ahead = excluded.clock_ahead"
+            sql: """
+                INSERT INTO sync_device(id, clock_ahead) VALUES (?, ?) \
+                ON CONFLICT(id) DO UPDATE SET clock_ahead = excluded.clock_ahead
+                """
         ).execute(arguments: [device.storeString, seconds])
     }
 

@@ -33,10 +33,11 @@ public enum SyncStateReason: Equatable, Sendable, CustomStringConvertible {
         case .sentinelGone:
             "the container's sentinel container.json is gone: sync was switched off or the container was wiped"
         case .newerFormat(let version):
-            "the container has format version \(version), newer than this build understands; update notes to sync with it"
+            "the container has format version \(version), newer than this build understands; "
+                + "update notes to sync with it"
         case .anotherContainer(let found, let attached):
-            "the container is another one (identity \(found.storeString), this device attached to \(attached.storeString)); "
-                + "nothing was merged or deleted"
+            "the container is another one (identity \(found.storeString), "
+                + "this device attached to \(attached.storeString)); nothing was merged or deleted"
         case .noLongerEncrypted: "the container's sentinel no longer says it is encrypted: nothing was written to it"
         case .nowEncrypted:
             "the container's sentinel now says it is encrypted, which it was not: nothing was written to it"

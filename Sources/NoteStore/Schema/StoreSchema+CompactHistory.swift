@@ -48,13 +48,17 @@ extension StoreSchema {
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT object, property, stamp, origin, bases, restored, device_name, context, head, size, delta_of, depth, content,
+                SELECT object, property, stamp, origin, bases, restored, device_name, context, head, size, \
+                delta_of, depth, content,
                     from_merge
                 FROM version
-                WHERE typeof(object) = 'text' AND typeof(property) = 'text' AND typeof(stamp) = 'text' AND typeof(origin) = 'text'
+                WHERE typeof(object) = 'text' AND typeof(property) = 'text' \
+                AND typeof(stamp) = 'text' AND typeof(origin) = 'text'
                     AND typeof(bases) IN ('text', 'null') AND typeof(restored) IN ('text', 'null')
-                    AND typeof(device_name) IN ('text', 'null') AND typeof(context) IN ('text', 'null') AND typeof(head) = 'integer'
-                    AND typeof(size) = 'integer' AND size >= 0 AND typeof(delta_of) IN ('text', 'null') AND typeof(depth) = 'integer'
+                    AND typeof(device_name) IN ('text', 'null') AND typeof(context) IN ('text', 'null') \
+                AND typeof(head) = 'integer'
+                    AND typeof(size) = 'integer' AND size >= 0 AND typeof(delta_of) IN ('text', 'null') \
+                AND typeof(depth) = 'integer'
                     AND depth >= 0 AND typeof(content) IN ('blob', 'text') AND typeof(from_merge) = 'integer'
                 ORDER BY object, property, stamp
                 """)
@@ -62,7 +66,8 @@ extension StoreSchema {
         let insert = try db.makeStatement(
             sql: """
                 INSERT OR IGNORE INTO history
-                    (object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge)
+                    (object, property, stamp, origin, bases, restored, context, head, size, \
+                delta_of, depth, content, from_merge)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
         while let row = try rows.next() {
@@ -123,8 +128,10 @@ extension StoreSchema {
     private static func keepTextsOnce(_ db: Database) throws {
         let heads = try Row.fetchCursor(
             db,
-            sql:
-                "SELECT object, property, stamp, content FROM history WHERE head AND delta_of IS NULL AND content IS NOT NULL"
+            sql: """
+                SELECT object, property, stamp, content FROM history \
+                WHERE head AND delta_of IS NULL AND content IS NOT NULL
+                """
         )
         // Prepared once, with placeholders: they run for every head.
         let current = try db.makeStatement(sql: "SELECT name, body FROM item WHERE id = ?")

@@ -31,13 +31,18 @@ extension StoreSchema {
             db,
             SQLRequest(
                 literal: """
-                    SELECT object, property, stamp, origin, bases, restored, context, head, size, delta_of, depth, content, from_merge
+                    SELECT object, property, stamp, origin, bases, restored, context, head, size, \
+                    delta_of, depth, content, from_merge
                     FROM history
-                    WHERE typeof(object) = 'blob' AND typeof(property) = 'integer' AND typeof(stamp) = 'blob' AND typeof(origin) = 'integer'
-                        AND typeof(bases) IN ('blob', 'null') AND typeof(restored) IN ('blob', 'null') AND typeof(context) IN ('text', 'null')
+                    WHERE typeof(object) = 'blob' AND typeof(property) = 'integer' \
+                    AND typeof(stamp) = 'blob' AND typeof(origin) = 'integer'
+                        AND typeof(bases) IN ('blob', 'null') AND typeof(restored) IN ('blob', 'null') \
+                    AND typeof(context) IN ('text', 'null')
                         AND typeof(head) = 'integer' AND typeof(size) = 'integer' AND size BETWEEN 0 AND 4294967295
-                        AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' AND depth BETWEEN 0 AND \(VersionStorage.maximumDepth)
-                        AND typeof(content) IN ('blob', 'null') AND (content IS NOT NULL OR delta_of IS NULL) AND typeof(from_merge) = 'integer'
+                        AND typeof(delta_of) IN ('blob', 'null') AND typeof(depth) = 'integer' \
+                    AND depth BETWEEN 0 AND \(VersionStorage.maximumDepth)
+                        AND typeof(content) IN ('blob', 'null') AND (content IS NOT NULL OR delta_of IS NULL) \
+                    AND typeof(from_merge) = 'integer'
                     ORDER BY object, property, stamp
                     """))
         var line: HistoryLine?

@@ -120,8 +120,10 @@ private struct LedgerValues {
         for (device, text) in perKey("passed.", UUID.init(storeText:)) {
             for sequence in text.split(separator: ",").compactMap({ Int64($0) }) {
                 try db.execute(
-                    literal:
-                        "INSERT OR IGNORE INTO sync_passed_log(device, sequence) VALUES (\(device.storeString), \(sequence))"
+                    literal: """
+                        INSERT OR IGNORE INTO sync_passed_log(device, sequence) \
+                        VALUES (\(device.storeString), \(sequence))
+                        """
                 )
             }
         }
@@ -135,8 +137,10 @@ private struct LedgerValues {
             let identity = String(text[..<newline])
             let reason = String(text[text.index(after: newline)...])
             try db.execute(
-                literal:
-                    "INSERT INTO sync_unusable_baseline(path, identity, reason) VALUES (\(path), \(identity), \(reason))"
+                literal: """
+                    INSERT INTO sync_unusable_baseline(path, identity, reason) \
+                    VALUES (\(path), \(identity), \(reason))
+                    """
             )
         }
         for sha256 in Set((values["blobs.awaited"] ?? "").split(separator: ",").map(String.init)) {
@@ -171,20 +175,25 @@ private struct LedgerValues {
             literal: """
                 INSERT INTO sync_record(
                     id, records_changes, state, reason, reason_detail, since, cloud, container_name, container_id,
-                    container_created, container_shared, encrypted, group_access, device_name, replaced_device, is_returning,
+                    container_created, container_shared, encrypted, group_access, device_name, \
+                replaced_device, is_returning,
                     registration_pending, exported_sequence, export_error_date, export_error, last_sync, last_report,
                     temporary_cleanup, own_logs_checked, acknowledged, baseline_sequence, retention_days,
                     history_keep_versions, history_keep_days, history_dropped)
                 VALUES (
                     1, \(recordsChanges), \(state.rawValue), \(reason?.code), \(reason?.detail), \(date("state.since")),
-                    \(values["cloud"]), \(values["container.name"]), \(id("container.id")), \(date("container.created")),
+                    \(values["cloud"]), \(values["container.name"]), \(id("container.id")), \
+                \(date("container.created")),
                     \(values["container.shared"] != nil), \(values["container.encrypted"] != nil),
                     \(values["cloud.access"] == "group"), \(values["device.name"]), \(id("device.replaced")),
                     \(values["enable.returning"] != nil), \(values["registration.pending"] != nil),
-                    \(values["export.sequence"].flatMap { Int64($0) } ?? 0), \(exportError?.date), \(exportError?.message),
-                    \(date("last.sync")), \(values["last.report"]), \(date("temporary.cleanup")), \(date("own.logs.checked")),
+                    \(values["export.sequence"].flatMap { Int64($0) } ?? 0), \(exportError?.date), \
+                \(exportError?.message),
+                    \(date("last.sync")), \(values["last.report"]), \(date("temporary.cleanup")), \
+                \(date("own.logs.checked")),
                     \(date("ack.time")), \(values["baseline.sequence"].flatMap { Int64($0) } ?? 0),
-                    \(values["retention.days"].flatMap { Double($0) }), \(values["history.keep.versions"].flatMap { Int($0) }),
+                    \(values["retention.days"].flatMap { Double($0) }), \
+                \(values["history.keep.versions"].flatMap { Int($0) }),
                     \(values["history.keep.days"].flatMap { Int($0) }), \(values["history.dropped"] != nil))
                 """)
     }

@@ -246,20 +246,22 @@ enum StoreSchema {
                     FROM item WHERE COALESCE(json_extract(stamps, '$.name'), json_extract(stamps, '$."*"')) IS NOT NULL;
                 INSERT INTO version (object, property, stamp, origin, context, head, size, depth, content)
                     SELECT id, 'body', COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')),
-                        'edit', json_object('name', name, 'parent', parent), 1, length(CAST(body AS BLOB)), 0, CAST(body AS BLOB)
-                    FROM item WHERE kind = 'note' AND COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')) IS NOT NULL;
+                        'edit', json_object('name', name, 'parent', parent), \
+                1, length(CAST(body AS BLOB)), 0, CAST(body AS BLOB)
+                    FROM item WHERE kind = 'note' \
+                AND COALESCE(json_extract(stamps, '$.body'), json_extract(stamps, '$."*"')) IS NOT NULL;
                 UPDATE metadata SET value = '4' WHERE key = 'model_version';
                 """)
         try recordKnowledge(db)
     }
 
-    /// Version 5: tags, and merges on merged bases. `tag` holds the dots of each tag on each item: the stamp of the save
-    /// that added it (a tag is on the item while one of its dots is); `tag_removal`, per item,
-    /// tag and device, the greatest clock of that device's dots a removal of the tag had seen.
-    /// Neither refers to `item`: tags merge whether or not the item is there (a purged item a
-    /// change brings back has its tags), as tombstones do. `version.from_merge` marks a body
-    /// edited from several heads by a build that merges two such versions on the merge of
-    /// their common versions (docs/sync-format.md, "History").
+    /// Version 5: tags, and merges on merged bases. `tag` holds the dots of each tag on each item:
+    /// the stamp of the save that added it (a tag is on the item while one of its dots is);
+    /// `tag_removal`, per item, tag and device, the greatest clock of that device's dots a removal
+    /// of the tag had seen. Neither refers to `item`: tags merge whether or not the item is there
+    /// (a purged item a change brings back has its tags), as tombstones do. `version.from_merge`
+    /// marks a body edited from several heads by a build that merges two such versions on the merge
+    /// of their common versions (docs/sync-format.md, "History").
     private static func addTags(_ db: Database) throws {
         try db.execute(
             sql: """

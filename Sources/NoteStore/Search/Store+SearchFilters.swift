@@ -79,7 +79,8 @@ extension Store {
             // The key's value is its latest dot's (docs/sync-format.md, 13.2).
             let latest: SQL = """
                 property.key = \(key) AND property.stamp = (
-                    SELECT MAX(latest.stamp) FROM property AS latest WHERE latest.item = property.item AND latest.key = property.key)
+                    SELECT MAX(latest.stamp) FROM property AS latest \
+                WHERE latest.item = property.item AND latest.key = property.key)
                 """
             guard let value else { return "item.id IN (SELECT property.item FROM property WHERE \(latest))" }
             let folded = ItemFilter.fold(value)
@@ -94,7 +95,8 @@ extension Store {
                 item.id IN (SELECT property.item FROM property WHERE \(latest) AND (
                     (json_type(property.value) = 'text' AND fold(property.value ->> '$') = \(folded))
                     OR (\(asNumber))
-                    OR (json_type(property.value) IN ('true', 'false') AND json_type(property.value) = \(value.lowercased()))
+                    OR (json_type(property.value) IN ('true', 'false') \
+                AND json_type(property.value) = \(value.lowercased()))
                     OR (json_type(property.value) = 'array' AND EXISTS (
                         SELECT 1 FROM json_each(property.value) AS element
                         WHERE (element.type = 'text' AND fold(element.value) = \(folded)) OR (\(elementNumber))))))

@@ -43,14 +43,16 @@ extension Store {
                 try blobs.verify(attachment.sha256)
             } catch BlobError.missing where awaited.contains(attachment.sha256) {
                 inspection.waiting.append(
-                    "waiting: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString): its bytes are not in the cloud folder yet"
+                    "waiting: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString): "
+                        + "its bytes are not in the cloud folder yet"
                 )
             } catch BlobError.missing {
                 inspection.damage.append(
                     "missing blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString)")
             } catch {
                 inspection.damage.append(
-                    "damaged blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString) does not match its hash"
+                    "damaged blob: blobs/\(attachment.sha256) of attachment \(attachment.id.storeString) "
+                        + "does not match its hash"
                 )
             }
         }

@@ -81,8 +81,10 @@ extension Store {
                 // A copy of a copy not synced meanwhile: sync takes over from the first id,
                 // whose exports the store recorded.
                 try db.execute(
-                    literal:
-                        "INSERT OR IGNORE INTO metadata(key, value) VALUES (\(replacedDeviceKey), \(current.storeString))"
+                    literal: """
+                        INSERT OR IGNORE INTO metadata(key, value) \
+                        VALUES (\(replacedDeviceKey), \(current.storeString))
+                        """
                 )
                 try db.execute(literal: "UPDATE metadata SET value = \(successor.storeString) WHERE key = 'device_id'")
                 return successor

@@ -38,7 +38,8 @@ struct BaselineCatalog {
                     } else if !BaselineDatabase.readableModelVersions.contains(manifest.modelVersion) {
                         let readable = BaselineDatabase.readableModelVersions
                         reason = .unreadable(
-                            "written by model version \(manifest.modelVersion); this build reads baselines of \(readable.first!) to \(readable.last!)"
+                            "written by model version \(manifest.modelVersion); "
+                                + "this build reads baselines of \(readable.first!) to \(readable.last!)"
                         )
                     } else {
                         entries.append(Entry(name: name, manifest: manifest))

@@ -60,8 +60,9 @@ extension CloudFileSystem {
 
 extension CloudFileSystem {
     /// Copies the regular file at `path` into the local file `destination`, which is created
-    /// (mode 0600, never replacing a file), not synced: whoever keeps it syncs it; refuses a file of more than `limit` bytes. Returns the bytes copied. This
-    /// default reads the file whole into memory.
+    /// (mode 0600, never replacing a file), not synced: whoever keeps it syncs it; refuses a file
+    /// of more than `limit` bytes. Returns the bytes copied. This default reads the file whole into
+    /// memory.
     public func copyOut(_ path: String, to destination: URL, limit: Int) throws(SyncError) -> Int64 {
         let data = try read(path, limit: limit)
         do throws(FileError) {

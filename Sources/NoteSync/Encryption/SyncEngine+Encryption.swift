@@ -59,7 +59,8 @@ extension SyncEngine {
         }
         guard key.isKey(of: settings, container: container.identity) else {
             throw SyncError.encryption(
-                "'\(container.url.path)/key.json' holds another key than the one container.json records: nothing was written"
+                "'\(container.url.path)/key.json' holds another key than the one container.json records: "
+                    + "nothing was written"
             )
         }
         return key
@@ -72,7 +73,8 @@ extension SyncEngine {
             descriptor.container == container.identity
         else {
             throw SyncError.encryption(
-                "cannot unlock '\(container.url.path)': its container.json is not that of the encrypted container this device attached to"
+                "cannot unlock '\(container.url.path)': its container.json is not that of "
+                    + "the encrypted container this device attached to"
             )
         }
         return settings
@@ -90,7 +92,8 @@ extension SyncEngine {
         if encrypt, case .absent = probe.descriptor() {
             guard let text = try passphrase?(.create(container: probe.url.path)), !text.isEmpty else {
                 throw SyncError.encryption(
-                    "an encrypted container needs a passphrase: give it on a terminal, with NOTES_PASSPHRASE or --passphrase-file"
+                    "an encrypted container needs a passphrase: "
+                        + "give it on a terminal, with NOTES_PASSPHRASE or --passphrase-file"
                 )
             }
             container = try CloudContainer.createEncrypted(
@@ -120,8 +123,8 @@ extension SyncEngine {
         else { return }
         guard let text = try passphrase?(.create(container: container.url.path)), !text.isEmpty else {
             throw SyncError.encryption(
-                "the encrypted container '\(container.url.path)' has no key file key.json: give its passphrase (on a terminal, "
-                    + "with NOTES_PASSPHRASE or --passphrase-file) to write it again")
+                "the encrypted container '\(container.url.path)' has no key file key.json: give its passphrase "
+                    + "(on a terminal, with NOTES_PASSPHRASE or --passphrase-file) to write it again")
         }
         try container.writeKeyFile(
             KeyFile.wrapping(key, container: container.identity, passphrase: text, settings: settings))
@@ -144,8 +147,8 @@ extension SyncEngine {
                 key.isKey(of: settings, container: container.identity)
             else {
                 throw SyncError.encryption(
-                    "the container.json of '\(container.url.path)' is not that of the key this device holds (changed in the "
-                        + "folder?): the passphrase was not changed")
+                    "the container.json of '\(container.url.path)' is not that of the key this device holds "
+                        + "(changed in the folder?): the passphrase was not changed")
             }
             guard let text = try passphrase?(.change(container: container.url.path)), !text.isEmpty else {
                 throw SyncError.encryption(
@@ -199,7 +202,8 @@ extension SyncEngine {
         case .present, .absent:
             throw SyncError.encryption(
                 "this store synced with an encrypted container at '\(probe.url.path)', and the container there now is "
-                    + "plain or gone: nothing was written; give --encrypt to make an encrypted one, or --allow-plain to sync in the clear"
+                    + "plain or gone: nothing was written; "
+                    + "give --encrypt to make an encrypted one, or --allow-plain to sync in the clear"
             )
         }
     }

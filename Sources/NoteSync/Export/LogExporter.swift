@@ -109,8 +109,8 @@ struct LogExporter {
         else {
             throw SyncError.badFile(
                 path: path,
-                reason:
-                    "a log of this device with the next sequence holds other changes: run 'notes sync now' to take it in"
+                reason: "a log of this device with the next sequence holds other changes: "
+                    + "run 'notes sync now' to take it in"
             )
         }
         try store.recordSync { ledger in

@@ -217,7 +217,8 @@ struct LogImporter {
         guard header.modelVersion <= LogCodec.readableModelVersion else {
             return (
                 .waiting(
-                    "written by model version \(header.modelVersion); this build understands up to \(LogCodec.readableModelVersion)"
+                    "written by model version \(header.modelVersion); "
+                        + "this build understands up to \(LogCodec.readableModelVersion)"
                 ), 0
             )
         }

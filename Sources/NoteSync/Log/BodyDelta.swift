@@ -67,7 +67,8 @@ public struct BodyDelta: Sendable, Equatable {
 
     /// `{"body":{"base":"<stamp>","lines":"<base64>","sha256":"<hex>"}}`.
     var json: String {
-        "{\"body\":{\"base\":\"\(base.text)\",\"lines\":\"\(Data(lines).base64EncodedString())\",\"sha256\":\"\(sha256)\"}}"
+        "{\"body\":{\"base\":\"\(base.text)\",\"lines\":\"\(Data(lines).base64EncodedString())\","
+            + "\"sha256\":\"\(sha256)\"}}"
     }
 
     /// Reads the members of a change's `delta`; nil when they break the rules of 5.3.

@@ -44,8 +44,8 @@ struct BrowserPreview {
                 LinkEntry(text: "→ " + (link.resolved.map(path) ?? link.written + " (nothing)"), note: link.resolved))
         }
         var backlinks: [LinkEntry] = []
-        for link in (try? store.backlinks(of: note.id)) ?? [] where seen.insert("←\(link.source.storeString)").inserted
-        {
+        for link in (try? store.backlinks(of: note.id)) ?? []
+        where seen.insert("←\(link.source.storeString)").inserted {
             backlinks.append(LinkEntry(text: "← \(path(link.source)):\(link.line)", note: link.source))
         }
         return entries + backlinks.sorted { $0.text < $1.text }

@@ -25,7 +25,8 @@ public struct ExternalEditor: Sendable {
             let program = command.split(separator: " ").first.map(String.init) ?? command
             guard Self.executable(program, path: environment["PATH"]) != nil else {
                 throw .noEditor(
-                    "cannot run the editor '\(program)' (from \(variable)): not found; set \(variable) to an editor, or give --body or --body-file"
+                    "cannot run the editor '\(program)' (from \(variable)): not found; "
+                        + "set \(variable) to an editor, or give --body or --body-file"
                 )
             }
             return ExternalEditor(command: command, source: variable)

@@ -143,7 +143,10 @@ public final class WatchService: @unchecked Sendable {
             logger.notice(
                 attached
                     ? "watching '\(root.path)' for store '\(engine.storeFolder.path)'"
-                    : "sync is \(status.state.rawValue) for store '\(engine.storeFolder.path)': waiting for 'notes sync enable'"
+                    : """
+                    sync is \(status.state.rawValue) for store '\(engine.storeFolder.path)': \
+                    waiting for 'notes sync enable'
+                    """
             )
         }
     }
@@ -217,7 +220,10 @@ public final class WatchService: @unchecked Sendable {
             do {
                 if let written = try SyncEngine(sameStoreAs: self.engine).writeBaselineIfDue() {
                     logger.info(
-                        "wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \(written.bytes) bytes"
+                        """
+                        wrote baseline \(written.sequence): \(written.items) items, \(written.logCount) logs, \
+                        \(written.bytes) bytes
+                        """
                     )
                 }
             } catch {
@@ -261,7 +267,10 @@ public final class WatchService: @unchecked Sendable {
             }
             if isNews {
                 logger.notice(
-                    "the clock of device \(device.uuidString.lowercased()) runs \(ClockSkew.describe(ahead)) ahead of this one's; its changes apply as they are"
+                    """
+                    the clock of device \(device.uuidString.lowercased()) runs \(ClockSkew.describe(ahead)) \
+                    ahead of this one's; its changes apply as they are
+                    """
                 )
             }
         }
@@ -280,12 +289,18 @@ public final class WatchService: @unchecked Sendable {
                 let (seconds, attoseconds) = (clock.now - start).components
                 let milliseconds = Double(seconds) * 1000 + Double(attoseconds) / 1e15
                 logger.info(
-                    "exported \(report.exportedLogs), imported \(report.importedLogs) (\(report.importedChanges) changes) in \(String(format: "%.2f ms", milliseconds))"
+                    """
+                    exported \(report.exportedLogs), imported \(report.importedLogs) \
+                    (\(report.importedChanges) changes) in \(String(format: "%.2f ms", milliseconds))
+                    """
                 )
             }
             if report.conflicts > 0 {
                 logger.notice(
-                    "\(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") could not merge; see 'notes conflicts'"
+                    """
+                    \(report.conflicts) concurrent edit\(report.conflicts == 1 ? "" : "s") \
+                    could not merge; see 'notes conflicts'
+                    """
                 )
             }
             for waiting in report.waiting { logger.debug("waiting: \(waiting.path): \(waiting.reason)") }

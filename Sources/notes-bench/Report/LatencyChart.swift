@@ -147,7 +147,8 @@ extension LatencyChart {
                 + "stroke=\"\(tick.strong ? "#A8A8A8" : "#E0E0E0")\"/>\n"
             out +=
                 "<text x=\"\(layout.plotLeft - 6)\" y=\"\(decimal(layout.y(level: tick.level) + 4))\" "
-                + "text-anchor=\"end\" font-size=\"11\"\(tick.strong ? " font-weight=\"bold\"" : "")>\(tick.label)</text>\n"
+                + "text-anchor=\"end\" font-size=\"11\""
+                + "\(tick.strong ? " font-weight=\"bold\"" : "")>\(tick.label)</text>\n"
         }
         let middle = layout.plotTop + layout.plotHeight / 2
         out +=
@@ -171,7 +172,8 @@ extension LatencyChart {
             for step in 2...9 {
                 let x = decimal(layout.x(Double(step) * pow(10, Double(decade))))
                 out +=
-                    "<line x1=\"\(x)\" y1=\"\(layout.plotTop)\" x2=\"\(x)\" y2=\"\(layout.plotBottom)\" stroke=\"#F2F2F2\"/>\n"
+                    "<line x1=\"\(x)\" y1=\"\(layout.plotTop)\" x2=\"\(x)\" y2=\"\(layout.plotBottom)\" "
+                    + "stroke=\"#F2F2F2\"/>\n"
             }
         }
         out +=
@@ -275,11 +277,14 @@ extension LatencyChart {
 
     private func caption(_ layout: Layout) -> String {
         let lines = [
-            "Each line: the share of \(sampleName) taking at most x (empirical distribution); p50 is the median, p99 by nearest rank.",
-            "y scale spreads the tail: 90%, 99%, 99.9% are evenly spaced, 0–50% is compressed; lines leave the top at their maximum.",
+            "Each line: the share of \(sampleName) taking at most x (empirical distribution); "
+                + "p50 is the median, p99 by nearest rank.",
+            "y scale spreads the tail: 90%, 99%, 99.9% are evenly spaced, 0–50% is compressed; "
+                + "lines leave the top at their maximum.",
         ]
         return lines.enumerated().map { index, line in
-            "<text x=\"\(layout.plotLeft)\" y=\"\(layout.captionTop + 10 + 15 * index)\" font-size=\"11\" fill=\"#505050\">"
+            "<text x=\"\(layout.plotLeft)\" y=\"\(layout.captionTop + 10 + 15 * index)\" "
+                + "font-size=\"11\" fill=\"#505050\">"
                 + "\(escaped(line))</text>\n"
         }.joined()
     }

@@ -60,7 +60,8 @@ struct BrowserScenario: Scenario {
                 name: "a change shows within \(Int(Self.budgetMilliseconds)) ms",
                 met: met,
                 detail:
-                    "median \(ReportPrinter.format(latency.median, .milliseconds)), p99 \(ReportPrinter.format(latency.p99, .milliseconds))"
+                    "median \(ReportPrinter.format(latency.median, .milliseconds)), "
+                    + "p99 \(ReportPrinter.format(latency.p99, .milliseconds))"
                     + (noteCount < 100_000 ? " (\(noteCount) notes, not 100,000)" : "")))
         return report
     }
@@ -77,7 +78,8 @@ private final class TerminalRun {
     init(notes: URL, store: URL, scratch: URL) throws {
         socket = scratch.appendingPathComponent("tmux.socket").path
         let command =
-            "exec env -i PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 HOME='\(scratch.path)' '\(notes.path)' --store '\(store.path)' browse"
+            "exec env -i PATH=/usr/bin:/bin TERM=xterm-256color LANG=C.UTF-8 HOME='\(scratch.path)' "
+            + "'\(notes.path)' --store '\(store.path)' browse"
         try Self.tmux(
             socket, ["-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", command], capturing: false)
         pid = Int32(

@@ -17,7 +17,8 @@ struct CatchUpScenario: Scenario {
         var report = ScenarioReport(name: "catch-up")
         report.parameters = [
             Fact(
-                "histories", sizes.catchUpNotes.map { ReportPrinter.grouped($0) }.joined(separator: " and ") + " notes"),
+                "histories",
+                sizes.catchUpNotes.map { ReportPrinter.grouped($0) }.joined(separator: " and ") + " notes"),
             Fact("repetitions", sizes.catchUpRepetitions),
         ]
         var joins: [Int: Measurement] = [:]
@@ -59,7 +60,8 @@ struct CatchUpScenario: Scenario {
         var seconds: [Double] = []
         for repetition in 0..<bench.sizes.catchUpRepetitions {
             bench.progress(
-                "catch-up: \(label) from the baseline, repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)"
+                "catch-up: \(label) from the baseline, "
+                    + "repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)"
             )
             let device = try rig.makeDevice("edited-new-\(repetition)")
             let joined = try rig.enable(device, name: "new \(repetition)")
@@ -90,7 +92,8 @@ struct CatchUpScenario: Scenario {
                 name: "\(label): joining within 1.5 times the join without edits",
                 met: joined.median <= 1.5 * plain.median,
                 detail:
-                    "\(ReportPrinter.format(joined.median, .seconds)) against \(ReportPrinter.format(plain.median, .seconds)) at the median"
+                    "\(ReportPrinter.format(joined.median, .seconds)) "
+                    + "against \(ReportPrinter.format(plain.median, .seconds)) at the median"
             ))
     }
 
@@ -159,7 +162,8 @@ struct CatchUpScenario: Scenario {
             Fact(
                 "\(label) notes: the new device took in",
                 "\(ReportPrinter.format(Double(count) / replay.median, .perSecond, unit: false)) notes/s by the logs, "
-                    + "\(ReportPrinter.format(Double(count) / joined.median, .perSecond, unit: false)) notes/s from the baseline"
+                    + "\(ReportPrinter.format(Double(count) / joined.median, .perSecond, unit: false)) "
+                    + "notes/s from the baseline"
             ))
         report.targets.append(
             TargetCheck(
@@ -170,7 +174,8 @@ struct CatchUpScenario: Scenario {
                 name: "\(label) notes: joining from the baseline at least 10 times faster than git clone",
                 met: cloned.median >= 10 * joined.median,
                 detail:
-                    "git clone \(ReportPrinter.format(cloned.median, .seconds)), notes \(ReportPrinter.format(joined.median, .seconds)) at the median"
+                    "git clone \(ReportPrinter.format(cloned.median, .seconds)), "
+                    + "notes \(ReportPrinter.format(joined.median, .seconds)) at the median"
             ))
 
         // Compacted: the new devices have said what they applied, so A's logs go; the

@@ -60,7 +60,8 @@ struct HistoryScenario: Scenario {
         report.facts += [
             Fact("note size", ReportPrinter.format(Double(size), .bytes)),
             Fact(
-                "history stored for \(ReportPrinter.grouped(edits)) edits", ReportPrinter.format(Double(added), .bytes)),
+                "history stored for \(ReportPrinter.grouped(edits)) edits",
+                ReportPrinter.format(Double(added), .bytes)),
             Fact("history per edit", ReportPrinter.format(perEdit, .bytes)),
             Fact("versions", try store.history(of: note.id).count),
         ]

@@ -60,7 +60,8 @@ struct IdleScenario: Scenario {
                 name: "SIGINT ends an idle watcher within \(Int(Self.stopBudgetMilliseconds)) ms",
                 met: stop.max <= Self.stopBudgetMilliseconds,
                 detail:
-                    "median \(ReportPrinter.format(stop.median, .milliseconds)), max \(ReportPrinter.format(stop.max, .milliseconds)) over \(stops.count) stops"
+                    "median \(ReportPrinter.format(stop.median, .milliseconds)), "
+                    + "max \(ReportPrinter.format(stop.max, .milliseconds)) over \(stops.count) stops"
             ),
         ]
         return report

@@ -109,7 +109,8 @@ struct ImportScenario: Scenario {
             TargetCheck(
                 name: "import at least \(Self.targetRatio)× raw SQLite speed", met: ratio.value >= Self.targetRatio,
                 detail:
-                    "\(ReportPrinter.format(imported.median, .rowsPerSecond)) against \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
+                    "\(ReportPrinter.format(imported.median, .rowsPerSecond)) "
+                    + "against \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
                     + String(format: "%.2f×", ratio.value)
                     + (count < 100_000 ? " (quick sizes, not the target's 100,000 notes)" : ""))
         ]
@@ -124,7 +125,10 @@ struct ImportScenario: Scenario {
         let file = folder.appendingPathComponent(Store.databaseFileName).path
         var rows = Rows()
         func items(_ kind: ItemKind) -> SQL {
-            "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = \(kind.rawValue) ORDER BY rowid"
+            """
+            SELECT id, kind, name, parent, created, modified, trashed, body FROM item \
+            WHERE kind = \(kind.rawValue) ORDER BY rowid
+            """
         }
         let lines: SQL = "SELECT \(sql: Self.lineColumns) FROM history_line ORDER BY object, property"
         var firstLines: [[RawValue]] = []
@@ -195,7 +199,8 @@ struct ImportScenario: Scenario {
         let version = try connection.prepare(
             """
             INSERT INTO history_line (\(Self.lineColumns)) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (object, property) DO UPDATE SET versions = excluded.versions, oldest = excluded.oldest, line = excluded.line
+            ON CONFLICT (object, property) \
+            DO UPDATE SET versions = excluded.versions, oldest = excluded.oldest, line = excluded.line
             """)
         func writeVersions(_ rows: [[RawValue]]?) throws {
             for row in history ? rows ?? [] : [] {

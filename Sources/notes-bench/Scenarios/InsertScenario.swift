@@ -239,7 +239,10 @@ struct InsertScenario: Scenario {
         let queue = try DatabaseQueue(path: folder.appendingPathComponent(Store.databaseFileName).path)
         return try queue.read { db in
             func items(_ kind: ItemKind) -> SQL {
-                "SELECT id, kind, name, parent, created, modified, trashed, body FROM item WHERE kind = \(kind.rawValue) ORDER BY rowid"
+                """
+                SELECT id, kind, name, parent, created, modified, trashed, body FROM item \
+                WHERE kind = \(kind.rawValue) ORDER BY rowid
+                """
             }
             let outbox: SQL = """
                 SELECT save, model, entity, object, operation, changes, recorded FROM outbox
@@ -273,13 +276,15 @@ struct InsertScenario: Scenario {
     private static func check(_ ratio: Ratio, store: Measurement, raw: Measurement, quick: Bool) -> TargetCheck {
         let met = ratio.value >= targetRatio
         var detail =
-            "store \(ReportPrinter.format(store.median, .rowsPerSecond)) against raw \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
+            "store \(ReportPrinter.format(store.median, .rowsPerSecond)) "
+            + "against raw \(ReportPrinter.format(raw.median, .rowsPerSecond)): "
         detail += String(format: "%.2f× raw speed, ", ratio.value)
         detail +=
             met
             ? String(format: "%.1f× the %.2f× required", ratio.value / targetRatio, targetRatio)
             : String(format: "it needs to be %.1f× faster to reach %.2f×", targetRatio / ratio.value, targetRatio)
         if quick { detail += " (quick sizes, not the target's 100,000 notes)" }
-        return TargetCheck(name: "store API at least \(targetRatio)× raw SQLite insert speed", met: met, detail: detail)
+        return TargetCheck(
+            name: "store API at least \(targetRatio)× raw SQLite insert speed", met: met, detail: detail)
     }
 }

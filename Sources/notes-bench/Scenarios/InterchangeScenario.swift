@@ -75,7 +75,8 @@ struct InterchangeScenario: Scenario {
                         imported.output.contains("images \(images), files \(others),")
                     else {
                         throw BenchError.unexpected(
-                            "the import said '\(imported.output.trimmingCharacters(in: .newlines))', not that it created \(count) notes "
+                            "the import said '\(imported.output.trimmingCharacters(in: .newlines))', "
+                                + "not that it created \(count) notes "
                                 + "and their collections with \(images) images and \(others) other files")
                     }
                     var sample = samples[count, default: [:]][format, default: Sample()]
@@ -214,7 +215,9 @@ struct InterchangeScenario: Scenario {
                 report.targets.append(
                     TargetCheck(
                         name:
-                            "\(format.label): peak memory of \(what) flat (\(ReportPrinter.grouped(largest)) notes at most \(Self.flatMemory)× \(ReportPrinter.grouped(smallest)))",
+                            "\(format.label): peak memory of \(what) flat "
+                            + "(\(ReportPrinter.grouped(largest)) notes "
+                            + "at most \(Self.flatMemory)× \(ReportPrinter.grouped(smallest)))",
                         met: high <= Self.flatMemory * low,
                         detail: ReportPrinter.format(low, .mebibytes) + " and " + ReportPrinter.format(high, .mebibytes)
                             + String(format: " (%.2f×)", high / low)))

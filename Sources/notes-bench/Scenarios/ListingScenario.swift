@@ -53,7 +53,8 @@ struct ListingScenario: Scenario {
                 Fact("database size", Self.megabytes(folder.appendingPathComponent(Store.databaseFileName))),
                 Fact(
                     "listed collection",
-                    "'\(library.path(ofCollection: chosen))': \(counts[chosen]) notes, \(library.itemCount(inCollection: chosen)) items"
+                    "'\(library.path(ofCollection: chosen))': \(counts[chosen]) notes, "
+                        + "\(library.itemCount(inCollection: chosen)) items"
                 ),
                 Fact("top level items", library.topLevelCount),
                 Fact("notes with '\(TextGenerator.markedWord)'", marked),
@@ -90,7 +91,8 @@ struct ListingScenario: Scenario {
     ) {
         let megabytes = bench.sizes.longNoteMegabytes
         bench.progress(
-            "listing: adding notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB full of '\(TextGenerator.markedWord)'"
+            "listing: adding notes of \(megabytes.map { "\($0)" }.joined(separator: ", ")) MB "
+                + "full of '\(TextGenerator.markedWord)'"
         )
         let opened = try Store(folder: store)
         for size in megabytes {

@@ -84,7 +84,8 @@ struct ScaleScenario: Scenario {
                     format: "%.1f s, %@", compacted.milliseconds / 1000,
                     ReportPrinter.format(compacted.peakMebibytes, .mebibytes))),
             Fact(
-                "\(label): database", ListingScenario.megabytes(deviceA.appendingPathComponent(Store.databaseFileName))),
+                "\(label): database",
+                ListingScenario.megabytes(deviceA.appendingPathComponent(Store.databaseFileName))),
         ]
         report.facts += try ListingScenario.indexSizes(deviceA.appendingPathComponent(Store.databaseFileName))
             .map { Fact("\(label): \($0.name)", $0.value) }
@@ -151,7 +152,8 @@ struct ScaleScenario: Scenario {
             let heaviest = step.commands.max { $0.memory < $1.memory }
             report.measurements += [
                 Measurement(
-                    "\(ReportPrinter.grouped(step.notes)) notes: peak memory of the heaviest command (\(heaviest?.name ?? "-"))",
+                    "\(ReportPrinter.grouped(step.notes)) notes: peak memory of the heaviest command "
+                        + "(\(heaviest?.name ?? "-"))",
                     unit: .mebibytes, samples: [heaviest?.memory ?? 0]),
                 Measurement(
                     "\(ReportPrinter.grouped(step.notes)) notes: peak memory of joining", unit: .mebibytes,
@@ -163,13 +165,15 @@ struct ScaleScenario: Scenario {
             for (small, large) in zip(smaller.commands, larger.commands) where small.name != "notes --version" {
                 report.ratios.append(
                     Ratio(
-                        "\(large.name): \(ReportPrinter.grouped(larger.notes)) / \(ReportPrinter.grouped(smaller.notes)) notes",
+                        "\(large.name): \(ReportPrinter.grouped(larger.notes)) "
+                            + "/ \(ReportPrinter.grouped(smaller.notes)) notes",
                         large.times, over: small.times))
             }
             if let small = smaller.join, let large = larger.join {
                 report.ratios.append(
                     Ratio(
-                        "joining: \(ReportPrinter.grouped(larger.notes)) / \(ReportPrinter.grouped(smaller.notes)) notes",
+                        "joining: \(ReportPrinter.grouped(larger.notes)) "
+                            + "/ \(ReportPrinter.grouped(smaller.notes)) notes",
                         large, over: small))
             }
         }
@@ -191,7 +195,8 @@ struct ScaleScenario: Scenario {
             report.targets.append(
                 TargetCheck(
                     name:
-                        "\(size): \(name) within \(Self.growthLimit)× its time at the size before, and under \(Int(budget)) ms",
+                        "\(size): \(name) within \(Self.growthLimit)× its time at the size before, "
+                        + "and under \(Int(budget)) ms",
                     met: met, detail: detail + note))
         }
         for (name, times, _) in largest.commands where name.hasPrefix("notes search") || name.contains("(forgiving)") {
@@ -205,10 +210,12 @@ struct ScaleScenario: Scenario {
             report.targets.append(
                 TargetCheck(
                     name:
-                        "\(size): a new device joins from the baseline in under \(Int(Self.joinBudgetSeconds)) s, at least \(Int(Self.gitFactor)) times faster than git clone",
+                        "\(size): a new device joins from the baseline in under \(Int(Self.joinBudgetSeconds)) s, "
+                        + "at least \(Int(Self.gitFactor)) times faster than git clone",
                     met: join.median < Self.joinBudgetSeconds && clone.median >= Self.gitFactor * join.median,
                     detail:
-                        "notes \(ReportPrinter.format(join.median, .seconds)), git clone \(ReportPrinter.format(clone.median, .seconds))"
+                        "notes \(ReportPrinter.format(join.median, .seconds)), "
+                        + "git clone \(ReportPrinter.format(clone.median, .seconds))"
                         + String(format: " (%.1f×)", clone.median / join.median) + note))
         }
         if let idle = command("notes sync now (nothing to do)", in: largest) {

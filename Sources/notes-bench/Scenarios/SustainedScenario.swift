@@ -79,7 +79,8 @@ struct SustainedScenario: Scenario {
                 TargetCheck(
                     name: "\(label): B keeps up", met: drain < SustainedScenario.keepUpSeconds,
                     detail:
-                        "lag p50 \(ReportPrinter.format(lag.median, .milliseconds)), p99 \(ReportPrinter.format(lag.p99, .milliseconds)); "
+                        "lag p50 \(ReportPrinter.format(lag.median, .milliseconds)), "
+                        + "p99 \(ReportPrinter.format(lag.p99, .milliseconds)); "
                         + "every note on B \(ReportPrinter.format(drain, .seconds)) after the last save"))
         }
     }
@@ -124,7 +125,8 @@ struct SustainedScenario: Scenario {
         while arrivedAt.count < savedAt.count {
             guard clock.now < deadline else {
                 throw BenchError.unexpected(
-                    "B had \(arrivedAt.count) of the \(savedAt.count) notes of the \(phase) phase 120 s after the last save"
+                    "B had \(arrivedAt.count) of the \(savedAt.count) notes of the \(phase) phase "
+                        + "120 s after the last save"
                 )
             }
             usleep(100)

@@ -90,7 +90,8 @@ struct SyncLatencyScenario: Scenario {
             TargetCheck(
                 name: "p99 under \(Int(Self.p99Target)) ms", met: sync.p99 < Self.p99Target,
                 detail:
-                    "p99 \(ReportPrinter.format(sync.p99, .milliseconds)), maximum \(ReportPrinter.format(sync.max, .milliseconds))"
+                    "p99 \(ReportPrinter.format(sync.p99, .milliseconds)), "
+                    + "maximum \(ReportPrinter.format(sync.max, .milliseconds))"
             ),
         ]
         report.chart = LatencyChart(

@@ -72,7 +72,8 @@ struct SyncthingScenario: Scenario {
                 name: "notes adds under \(Int(Self.addedTarget)) ms to the engine's time",
                 met: added < Self.addedTarget,
                 detail:
-                    "\(ReportPrinter.format(added, .milliseconds)) at the median (\(ReportPrinter.format(notesFigure.median, .milliseconds)) "
+                    "\(ReportPrinter.format(added, .milliseconds)) at the median "
+                    + "(\(ReportPrinter.format(notesFigure.median, .milliseconds)) "
                     + "against \(ReportPrinter.format(engineFigure.median, .milliseconds)))")
         ]
         return report

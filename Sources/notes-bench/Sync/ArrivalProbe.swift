@@ -72,8 +72,10 @@ final class ArrivalProbe {
         try connection.inDatabase {
             let row = try Row.fetchOne(
                 $0,
-                sql:
-                    "SELECT count(*), total(length(name)), total(length(body)) FROM item WHERE kind = 'note' AND trashed IS NULL"
+                sql: """
+                    SELECT count(*), total(length(name)), total(length(body)) \
+                    FROM item WHERE kind = 'note' AND trashed IS NULL
+                    """
             )
             return NoteSummary(
                 notes: row?[0] ?? 0, nameLength: Int((row?[1] as Double?) ?? 0),

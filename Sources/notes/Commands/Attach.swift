@@ -39,7 +39,8 @@ extension Notes {
 
         @Option(
             help: ArgumentHelp(
-                "The largest file accepted: bytes, or a number with K, M, G or T (powers of 1,024; default 1G, at most 16G).",
+                "The largest file accepted: bytes, or a number with K, M, G or T "
+                    + "(powers of 1,024; default 1G, at most 16G).",
                 valueName: "SIZE"),
             transform: SizeArgument.bytes)
         var limit: Int64 = Attachment.defaultFileLimit
@@ -154,8 +155,10 @@ extension Notes {
         @OptionGroup var storeOptions: StoreOptions
 
         @Flag(
-            help:
-                "Remove the leftovers first (orphan blobs, temporary files of stopped processes), and build the link index and the search indexes again."
+            help: """
+                Remove the leftovers first (orphan blobs, temporary files of stopped processes), \
+                and build the link index and the search indexes again.
+                """
         )
         var repair = false
 
@@ -178,7 +181,8 @@ extension Notes {
             print(
                 count == 0
                     ? "ok"
-                    : "ok: no damage; \(count) leftover\(count == 1 ? "" : "s") of interrupted work: 'notes check --repair' removes them"
+                    : "ok: no damage; \(count) leftover\(count == 1 ? "" : "s") of interrupted work: "
+                        + "'notes check --repair' removes them"
             )
         }
     }

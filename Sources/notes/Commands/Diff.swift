@@ -43,7 +43,8 @@ extension Notes {
                 let second = try history.entry(other)
                 guard second.property == first.property else {
                     throw InputError.usage(
-                        "version \(first.id) is of the \(first.property.rawValue) and \(second.id) of the \(second.property.rawValue): compare versions of one"
+                        "version \(first.id) is of the \(first.property.rawValue) "
+                            + "and \(second.id) of the \(second.property.rawValue): compare versions of one"
                     )
                 }
                 new = try history.text(of: second)

@@ -8,17 +8,18 @@ extension Notes {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract:
-                "Write notes out as Markdown files (a folder per collection, a .md file per note, attachments beside) or as JSON.",
+            abstract: "Write notes out as Markdown files (a folder per collection, a .md file per note, "
+                + "attachments beside) or as JSON.",
             discussion: """
                 Each Markdown file starts with a front matter block (id, created, modified, tags, and name \
-                when the file's name is not the note's, then the note's properties); a note's attachments are written \
-                where its body links them (else beside it, linked at the end of its body), and links to notes \
-                name them by path where a name alone would reach another. Names are kept as the file system \
-                allows (only / is replaced), or as every common one does with --portable, and made unique. With --format json, \
-                DIR gets notes.jsonl (a line saying what it is, then one JSON object per item, with its \
-                attachments and tags), images/ (a file per image) and files/ (a file per other attachment). 'notes import' reads both back. \
-                Nothing is written through a symbolic link: one in DIR where the export writes stops it.
+                when the file's name is not the note's, then the note's properties); a note's attachments are \
+                written where its body links them (else beside it, linked at the end of its body), and links \
+                to notes name them by path where a name alone would reach another. Names are kept as the file \
+                system allows (only / is replaced), or as every common one does with --portable, and made \
+                unique. With --format json, DIR gets notes.jsonl (a line saying what it is, then one JSON \
+                object per item, with its attachments and tags), images/ (a file per image) and files/ (a file \
+                per other attachment). 'notes import' reads both back. Nothing is written through a symbolic \
+                link: one in DIR where the export writes stops it.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -65,7 +66,10 @@ extension Notes {
             }
             bar.finish()
             print(
-                "exported \(report.notes) note\(report.notes == 1 ? "" : "s"), \(report.collections) collection\(report.collections == 1 ? "" : "s"), \(report.images) image\(report.images == 1 ? "" : "s")\(report.files == 0 ? "" : ", \(report.files) file\(report.files == 1 ? "" : "s")")"
+                "exported \(report.notes) note\(report.notes == 1 ? "" : "s"), "
+                    + "\(report.collections) collection\(report.collections == 1 ? "" : "s"), "
+                    + "\(report.images) image\(report.images == 1 ? "" : "s")"
+                    + "\(report.files == 0 ? "" : ", \(report.files) file\(report.files == 1 ? "" : "s")")"
             )
         }
     }
@@ -73,16 +77,16 @@ extension Notes {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract:
-                "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository), or a JSON export.",
+            abstract: "Bring in a Markdown file or a folder tree of them (an export, a vault, a git repository), "
+                + "or a JSON export.",
             discussion: """
                 A folder holding notes.jsonl, or a .jsonl file, is read as a JSON export. \
-                Folders become collections; embedded files (images, PDFs, any file) and links to local files that are not notes become attachments. Importing the same \
-                files again updates the notes it made (matched by the id in their front matter, else by name \
-                in the same place) instead of duplicating them. A file that is not UTF-8, a broken image link \
-                or a bad image is reported on one line and skipped; the rest is imported, and the exit \
-                status is then 65. A symbolic link is followed only when it leads inside PATH; one that \
-                leads out of it is reported the same way.
+                Folders become collections; embedded files (images, PDFs, any file) and links to local files \
+                that are not notes become attachments. Importing the same files again updates the notes it \
+                made (matched by the id in their front matter, else by name in the same place) instead of \
+                duplicating them. A file that is not UTF-8, a broken image link or a bad image is reported on \
+                one line and skipped; the rest is imported, and the exit status is then 65. A symbolic link is \
+                followed only when it leads inside PATH; one that leads out of it is reported the same way.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -101,8 +105,10 @@ extension Notes {
         var dryRun = false
 
         @Flag(
-            help:
-                "Keep #tags in the bodies of Markdown files as text only (by default they become tags of their notes too)."
+            help: """
+                Keep #tags in the bodies of Markdown files as text only \
+                (by default they become tags of their notes too).
+                """
         )
         var noInlineTags = false
 
@@ -125,7 +131,9 @@ extension Notes {
             }
             let verb = dryRun ? "would create" : "created"
             print(
-                "\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), images \(report.images)\(report.files == 0 ? "" : ", files \(report.files)"), skipped \(report.problems.count)"
+                "\(verb) \(report.created), updated \(report.updated), unchanged \(report.unchanged), "
+                    + "images \(report.images)\(report.files == 0 ? "" : ", files \(report.files)"), "
+                    + "skipped \(report.problems.count)"
             )
             // What could be imported was; the status says something was not.
             if !report.problems.isEmpty { throw ExitCode(65) }

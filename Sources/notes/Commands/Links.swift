@@ -44,7 +44,8 @@ extension Notes {
             abstract: "List the notes whose bodies link to a note, with the line of each link.",
             discussion: """
                 Prints 'path:line: text' for each link that reaches the note (as grep does), from notes \
-                outside the trash. A link reaches a note by its path, its name, one of its aliases, or a name it had before.
+                outside the trash. A link reaches a note by its path, its name, one of its aliases, or a name \
+                it had before.
                 """)
 
         @OptionGroup var storeOptions: StoreOptions

@@ -28,13 +28,16 @@ extension Notes {
         @Option(
             name: .customLong("tag"),
             help: ArgumentHelp(
-                "List the notes that carry TAG, in every collection (or at any depth in COLLECTION), with their paths; repeat to require several tags.",
+                "List the notes that carry TAG, in every collection (or at any depth in COLLECTION), with their paths; "
+                    + "repeat to require several tags.",
                 valueName: "TAG"))
         var tags: [String] = []
 
         @Flag(
-            help:
-                "List the notes that no link reaches and whose bodies link to no note, in every collection (or at any depth in COLLECTION), with their paths."
+            help: """
+                List the notes that no link reaches and whose bodies link to no note, \
+                in every collection (or at any depth in COLLECTION), with their paths.
+                """
         )
         var orphans = false
 

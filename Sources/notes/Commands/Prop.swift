@@ -119,7 +119,8 @@ extension Notes {
             case .json:
                 guard let value = PropertyValue(json: values[0]) else {
                     throw InputError.data(
-                        "'\(values[0])' is not JSON (at most \(PropertyValue.maximumBytes) bytes, \(PropertyValue.maximumDepth) levels deep)"
+                        "'\(values[0])' is not JSON "
+                            + "(at most \(PropertyValue.maximumBytes) bytes, \(PropertyValue.maximumDepth) levels deep)"
                     )
                 }
                 return value

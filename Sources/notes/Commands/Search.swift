@@ -79,7 +79,8 @@ extension Notes {
             if saved || forget != nil {
                 guard words.isEmpty, save == nil, savedName == nil, !(saved && forget != nil) else {
                     throw ValidationError(
-                        "\(saved ? "--saved" : "--forget") takes no query and no other of --save, --run, --saved, --forget"
+                        "\(saved ? "--saved" : "--forget") takes no query "
+                            + "and no other of --save, --run, --saved, --forget"
                     )
                 }
                 return

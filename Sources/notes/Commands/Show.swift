@@ -96,7 +96,8 @@ extension Notes {
             let device = entry.kind == .merge ? "(merged)" : try DeviceNames(store: store, needed: [entry]).name(entry)
             print(
                 [
-                    "version:  \(entry.id) (\(entry.kind.rawValue) of the \(entry.property.rawValue)\(entry.isCurrent ? ", current" : ""))",
+                    "version:  \(entry.id) (\(entry.kind.rawValue) of the \(entry.property.rawValue)"
+                        + "\(entry.isCurrent ? ", current" : ""))",
                     "item:     \(shown.name)",
                     "device:   \(device)",
                     "saved:    \(ISODate.text(entry.time, in: timeOptions.zone))",

@@ -36,12 +36,14 @@ extension Notes {
             let others = status.devices.map(SyncStatusJSON.DeviceJSON.init)
             if json { return try JSONOutput.print([this] + others) }
             print(
-                "\(status.device.storeString.prefix(8))  \(status.deviceName ?? "-")  (this device, \(Plural.logs(status.exportedSequence)) published)"
+                "\(status.device.storeString.prefix(8))  \(status.deviceName ?? "-")  "
+                    + "(this device, \(Plural.logs(status.exportedSequence)) published)"
             )
             for device in status.devices {
                 let clock = device.clockAhead.map { ", clock \(ClockSkew.describe($0)) ahead" } ?? ""
                 print(
-                    "\(device.id.storeString.prefix(8))  \(device.name ?? "-")  applied \(device.applied) of \(Plural.logs(device.available))\(clock)"
+                    "\(device.id.storeString.prefix(8))  \(device.name ?? "-")  "
+                        + "applied \(device.applied) of \(Plural.logs(device.available))\(clock)"
                 )
             }
         }
@@ -87,8 +89,10 @@ extension Notes.Sync {
         var encrypt = false
 
         @Flag(
-            help:
-                "Sync with a plain container where this store synced with an encrypted one (its notes then go into the cloud folder in the clear)."
+            help: """
+                Sync with a plain container where this store synced with an encrypted one \
+                (its notes then go into the cloud folder in the clear).
+                """
         )
         var allowPlain = false
 
@@ -104,7 +108,8 @@ extension Notes.Sync {
 
         @Option(
             help: ArgumentHelp(
-                "The container's name: the same on every device (default: the one this store was attached to, else NoteCollector).",
+                "The container's name: the same on every device "
+                    + "(default: the one this store was attached to, else NoteCollector).",
                 valueName: "NAME"))
         var container: String?
 
@@ -116,8 +121,10 @@ extension Notes.Sync {
         var move = false
 
         @Flag(
-            help:
-                "Let the group read what this device writes into the cloud folder (files 0640, folders 0750, rather than 0600 and 0700)."
+            help: """
+                Let the group read what this device writes into the cloud folder \
+                (files 0640, folders 0750, rather than 0600 and 0700).
+                """
         )
         var groupAccess = false
 
@@ -162,7 +169,8 @@ extension Notes.Sync {
                     Confirmation.ask("sync is on with '\(current)': move this device to '\(chosen.folder.path)'?")
                 else {
                     throw InputError.usage(
-                        "sync is on with '\(current)': give --move to attach this store to '\(chosen.folder.path)' instead"
+                        "sync is on with '\(current)': "
+                            + "give --move to attach this store to '\(chosen.folder.path)' instead"
                     )
                 }
                 target = chosen
@@ -175,7 +183,8 @@ extension Notes.Sync {
                 access: groupAccess ? .group : .private, encrypt: encrypt, allowPlain: allowPlain)
             bar.finish()
             print(
-                "sync on: device '\(target.deviceName)' in '\(target.folder.path)'\(try engine.encryption().encrypted ? ", encrypted" : "")"
+                "sync on: device '\(target.deviceName)' in '\(target.folder.path)'"
+                    + "\(try engine.encryption().encrypted ? ", encrypted" : "")"
             )
             SyncOutput.show(report)
         }
@@ -196,8 +205,9 @@ extension Notes.Sync {
             SyncOutput.show(report)
             if let build = try engine.store.trigramIndexBuild() {
                 print(
-                    "the index of parts of words (\(Plural.items(build.items))) is built by 'notes watch' in the background, "
-                        + "or at once by 'notes check --repair'; until then, such searches read the notes themselves")
+                    "the index of parts of words (\(Plural.items(build.items))) is built by 'notes watch' "
+                        + "in the background, or at once by 'notes check --repair'; "
+                        + "until then, such searches read the notes themselves")
             }
             return true
         }
@@ -250,19 +260,22 @@ extension Notes.Sync {
 
         @Option(
             help: ArgumentHelp(
-                "How many days a device may go without syncing before the others stop waiting for it (default: 30, or what was set last); kept for later compactions.",
+                "How many days a device may go without syncing before the others stop waiting for it "
+                    + "(default: 30, or what was set last); kept for later compactions.",
                 valueName: "DAYS"))
         var retention: Int?
 
         @Option(
             help: ArgumentHelp(
-                "Baselines keep at least this many versions of each name and body (default: 100, or what was set last); kept for later compactions.",
+                "Baselines keep at least this many versions of each name and body "
+                    + "(default: 100, or what was set last); kept for later compactions.",
                 valueName: "N"))
         var keepVersions: Int?
 
         @Option(
             help: ArgumentHelp(
-                "Baselines keep every version of the last DAYS days (default: 90, or what was set last; 0: by count only); kept for later compactions.",
+                "Baselines keep every version of the last DAYS days "
+                    + "(default: 90, or what was set last; 0: by count only); kept for later compactions.",
                 valueName: "DAYS"))
         var keepDays: Int?
 
@@ -281,23 +294,29 @@ extension Notes.Sync {
             SyncOutput.show(result.report)
             let baseline = result.baseline
             print(
-                "baseline \(baseline.sequence) written: \(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), "
+                "baseline \(baseline.sequence) written: "
+                    + "\(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), "
                     + SyncOutput.size(baseline.bytes))
             if result.removedLogs + result.removedBaselines > 0 {
                 print(
-                    "removed \(Plural.logs(Int64(result.removedLogs))) and \(result.removedBaselines) older baseline\(result.removedBaselines == 1 ? "" : "s") of this device that every device has"
+                    "removed \(Plural.logs(Int64(result.removedLogs))) and \(result.removedBaselines) older "
+                        + "baseline\(result.removedBaselines == 1 ? "" : "s") of this device that every device has"
                 )
             }
             if result.history.versions > 0 {
                 print(
-                    "dropped \(result.history.versions) old version\(result.history.versions == 1 ? "" : "s") of history from the baseline (of \(result.history.properties) name\(result.history.properties == 1 ? "" : "s") or bod\(result.history.properties == 1 ? "y" : "ies"))"
+                    "dropped \(result.history.versions) old version\(result.history.versions == 1 ? "" : "s") "
+                        + "of history from the baseline (of \(result.history.properties) "
+                        + "name\(result.history.properties == 1 ? "" : "s") "
+                        + "or bod\(result.history.properties == 1 ? "y" : "ies"))"
                 )
             } else if let reason = result.history.heldBack {
                 print("kept all old history in the baseline: \(TerminalText.escaped(reason, keepingLayout: false))")
             }
             if result.removedBlobs > 0 {
                 print(
-                    "removed \(result.removedBlobs) blob\(result.removedBlobs == 1 ? "" : "s") that no note uses any more"
+                    "removed \(result.removedBlobs) blob\(result.removedBlobs == 1 ? "" : "s") "
+                        + "that no note uses any more"
                 )
             }
         }
@@ -306,8 +325,8 @@ extension Notes.Sync {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status",
-            abstract:
-                "Show the state of sync (on, off or detached), its container, devices, pending and waiting logs, skipped files."
+            abstract: "Show the state of sync (on, off or detached), its container, devices, "
+                + "pending and waiting logs, skipped files."
         )
 
         @OptionGroup var storeOptions: StoreOptions
@@ -352,7 +371,8 @@ extension Notes.Sync {
             engine.passphrase = passphraseOptions.source(newPassphraseFile: newPassphraseFile)
             try engine.changePassphrase()
             print(
-                "passphrase changed: devices that hold the container key go on; devices that join need the new passphrase"
+                "passphrase changed: devices that hold the container key go on; "
+                    + "devices that join need the new passphrase"
             )
         }
     }

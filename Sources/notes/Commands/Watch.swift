@@ -23,8 +23,10 @@ extension Notes {
 
         @Flag(
             name: [.customShort("v"), .long],
-            help:
-                "Say more on standard error: once for imports and exports, twice for events, three times for every file (see NOTES_LOG_LEVEL in the man page)."
+            help: """
+                Say more on standard error: once for imports and exports, twice for events, \
+                three times for every file (see NOTES_LOG_LEVEL in the man page).
+                """
         )
         var verbose: Int
 

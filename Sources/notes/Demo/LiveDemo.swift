@@ -86,7 +86,8 @@ final class LiveDemo {
         _ = try stores[0].edit(groceries.id, body: "oat milk\neggs\nbread\n")
         _ = try stores[1].edit(groceries.id, body: "milk\neggs\nbread\ncoffee\n")
         say(
-            "Both the laptop and the desktop edit 'Groceries': the laptop changes the first line, the desktop adds coffee."
+            "Both the laptop and the desktop edit 'Groceries': "
+                + "the laptop changes the first line, the desktop adds coffee."
         )
     }
 

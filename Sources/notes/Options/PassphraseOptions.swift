@@ -13,7 +13,8 @@ import NoteTerminal
 struct PassphraseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Read the passphrase of the encrypted container from this file (its first line); else NOTES_PASSPHRASE, else a prompt on the terminal.",
+            "Read the passphrase of the encrypted container from this file (its first line); "
+                + "else NOTES_PASSPHRASE, else a prompt on the terminal.",
             valueName: "PATH"),
         completion: .file())
     var passphraseFile: String?

@@ -13,8 +13,10 @@ import NoteTerminal
 /// for scripts; with `--json`, the error is printed as JSON too, and no picker opens.
 struct ReferenceOptions: ParsableArguments {
     @Flag(
-        help:
-            "Read ITEM and COLLECTION as written (an id, an id prefix or a path): no match ignoring case or accents, no picker."
+        help: """
+            Read ITEM and COLLECTION as written (an id, an id prefix or a path): \
+            no match ignoring case or accents, no picker.
+            """
     )
     var exact = false
 

@@ -104,8 +104,8 @@ struct MinuteFormatter {
         if utc { gmtime_r(&seconds, &parts) } else { localtime_r(&seconds, &parts) }
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
         let year = String(parts.tm_year + 1900)
-        return
-            "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+        return "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(two(parts.tm_mon + 1))-"
+            + "\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
     }
 }
 

@@ -8,7 +8,8 @@ enum SyncOutput {
     static func show(_ report: SyncReport) {
         var line =
             "exported \(report.exportedLogs) log\(report.exportedLogs == 1 ? "" : "s"), "
-            + "imported \(report.importedLogs) log\(report.importedLogs == 1 ? "" : "s") (\(Plural.changes(report.importedChanges)))"
+            + "imported \(report.importedLogs) log\(report.importedLogs == 1 ? "" : "s") "
+            + "(\(Plural.changes(report.importedChanges)))"
         if report.leftOut > 0 { line += ", left out \(Plural.changes(report.leftOut)) that break the model's rules" }
         if let baseline = report.baseline {
             print("started from the baseline \(baseline.path) (\(Plural.items(baseline.items)))")
@@ -16,19 +17,22 @@ enum SyncOutput {
         if let joined = report.joinedContainer {
             print(
                 "another device created the container at the same time, and the cloud folder kept its one "
-                    + "(\(joined.storeString)): this device attached to it and pushed its notes into it; nothing was lost"
+                    + "(\(joined.storeString)): this device attached to it and pushed its notes into it; "
+                    + "nothing was lost"
             )
         }
         if report.recoveredLogs > 0 {
             print(
                 "this store was behind what its device published (restored from a backup, or a copy): "
-                    + "took back \(Plural.logs(Int64(report.recoveredLogs))) of its own before exporting; nothing was lost"
+                    + "took back \(Plural.logs(Int64(report.recoveredLogs))) of its own before exporting; "
+                    + "nothing was lost"
             )
         }
         if report.keptEdits > 0 {
             print(
                 "this device came back without its registration, and the container has dropped old history since: "
-                    + "kept its unpublished edits of \(Plural.items(report.keptEdits)) as notes of their own, named '(kept, …)'; nothing was lost"
+                    + "kept its unpublished edits of \(Plural.items(report.keptEdits)) "
+                    + "as notes of their own, named '(kept, …)'; nothing was lost"
             )
         }
         print(line)
@@ -73,8 +77,8 @@ enum SyncOutput {
     private static func summary(ofForeign logs: [SkippedFile]) -> String? {
         guard !logs.isEmpty else { return nil }
         let devices = Set(logs.map { $0.path.split(separator: "/").dropFirst().first ?? "" }).count
-        return
-            "\(Plural.logs(Int64(logs.count))) of \(devices) device\(devices == 1 ? "" : "s") belong to an earlier container of this name: passed over for good"
+        return "\(Plural.logs(Int64(logs.count))) of \(devices) device\(devices == 1 ? "" : "s") "
+            + "belong to an earlier container of this name: passed over for good"
     }
 
     static func describe(_ status: SyncStatus) -> String {
@@ -95,7 +99,8 @@ enum SyncOutput {
                         : "the key is needed: the next 'notes sync now' asks for the passphrase"))
         }
         lines.append(
-            "device:    \(status.deviceName ?? "-") (\(status.device.storeString)), \(Plural.logs(status.exportedSequence)) published"
+            "device:    \(status.deviceName ?? "-") (\(status.device.storeString)), "
+                + "\(Plural.logs(status.exportedSequence)) published"
         )
         lines.append(
             status.recordsChanges
@@ -103,14 +108,16 @@ enum SyncOutput {
                 : "pending:   never synced: 'notes sync enable' sends everything this store holds")
         if let failure = status.exportError {
             lines.append(
-                "export:    failed at \(Timestamp.iso(failure.date)): \(TerminalText.escaped(failure.message, keepingLayout: false))"
+                "export:    failed at \(Timestamp.iso(failure.date)): "
+                    + "\(TerminalText.escaped(failure.message, keepingLayout: false))"
             )
         }
         if let last = status.lastSync { lines.append("last sync: \(Timestamp.iso(last))") }
         if let catchUp = status.catchUp {
             lines.append(
                 "catch-up:  \(catchUp.logsApplied) of \(Plural.logs(Int64(catchUp.logsToApply))) applied, "
-                    + "\(Plural.changes(catchUp.changesApplied)) (process \(catchUp.process), since \(Timestamp.iso(catchUp.started)))"
+                    + "\(Plural.changes(catchUp.changesApplied)) "
+                    + "(process \(catchUp.process), since \(Timestamp.iso(catchUp.started)))"
             )
         }
         if let baseline = status.newestBaseline {
@@ -119,14 +126,16 @@ enum SyncOutput {
                 ?? (baseline.device == status.device ? status.deviceName : nil)
             lines.append(
                 "baseline:  \(baseline.sequence) of \(writer ?? "-") (\(baseline.device.storeString)), "
-                    + "\(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), \(size(baseline.bytes)), written \(Timestamp.iso(baseline.written))"
+                    + "\(Plural.items(baseline.items)), \(Plural.logs(baseline.logCount)), \(size(baseline.bytes)), "
+                    + "written \(Timestamp.iso(baseline.written))"
             )
         }
         if !status.devices.isEmpty {
             lines.append("devices:")
             for device in status.devices {
                 lines.append(
-                    "  \(device.name ?? "-") (\(device.id.storeString)): applied \(device.applied) of \(Plural.logs(device.available))"
+                    "  \(device.name ?? "-") (\(device.id.storeString)): "
+                        + "applied \(device.applied) of \(Plural.logs(device.available))"
                 )
             }
         }
@@ -135,7 +144,9 @@ enum SyncOutput {
             lines.append("clocks:")
             for device in ahead {
                 lines.append(
-                    "  \(device.name ?? "-") (\(device.id.storeString)) runs \(ClockSkew.describe(device.clockAhead ?? 0)) ahead of this device (at its last log)"
+                    "  \(device.name ?? "-") (\(device.id.storeString)) "
+                        + "runs \(ClockSkew.describe(device.clockAhead ?? 0)) "
+                        + "ahead of this device (at its last log)"
                 )
             }
         }
