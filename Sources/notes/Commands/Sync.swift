@@ -203,11 +203,10 @@ extension Notes.Sync {
             bar.finish()
             print("sync on: device '\(target.deviceName)' in '\(target.folder.path)'")
             SyncOutput.show(report)
-            if let build = try engine.store.trigramIndexBuild() {
+            if try engine.store.trigramIndexBuild() != nil {
                 print(
-                    "the index of parts of words (\(Plural.items(build.items))) is built by 'notes watch' "
-                        + "in the background, or at once by 'notes check --repair'; "
-                        + "until then, such searches read the notes themselves")
+                    "the index of parts of words is built by 'notes watch' (or 'notes check --repair'); "
+                        + "until then such searches read every note")
             }
             return true
         }
