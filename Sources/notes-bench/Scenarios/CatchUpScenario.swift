@@ -64,13 +64,8 @@ struct CatchUpScenario: Scenario {
                     + "repetition \(repetition + 1) of \(bench.sizes.catchUpRepetitions)"
             )
             let device = try rig.makeDevice("edited-new-\(repetition)")
-            let joined = try rig.enable(device, name: "new \(repetition)")
-            guard joined.process.output.contains("started from the baseline"),
-                try ArrivalProbe(store: device).noteSummary() == expected
-            else {
-                throw BenchError.unexpected(
-                    "the new device did not join the edited history from the baseline: \(joined.process.output)")
-            }
+            let joined = try rig.joinFromBaseline(
+                device, name: "new \(repetition)", holding: expected, what: "the edited history")
             seconds.append(joined.milliseconds / 1000)
             bench.removeFolder(device)
         }

@@ -127,13 +127,7 @@ struct ScaleScenario: Scenario {
             bench.progress(
                 "scale: \(label), a new device joins, and a clone, \(repetition + 1) of \(bench.sizes.scaleJoins)")
             let device = try rig.makeDevice("scale-new-\(count)-\(repetition)")
-            let joined = try rig.enable(device, name: "new \(repetition)")
-            guard joined.process.output.contains("started from the baseline"),
-                try ArrivalProbe(store: device).noteSummary() == expected
-            else {
-                throw BenchError.unexpected(
-                    "the new device did not join \(label) from the baseline: \(joined.process.output)")
-            }
+            let joined = try rig.joinFromBaseline(device, name: "new \(repetition)", holding: expected, what: label)
             joins.append(joined.milliseconds / 1000)
             step.joinMemory = max(step.joinMemory, joined.peakMebibytes)
             bench.removeFolder(device)

@@ -46,6 +46,20 @@ final class SyncRig {
                 capturingOutput: true, measuringMemory: true))
     }
 
+    /// A new device joins with `notes sync enable`: it must start from the container's newest
+    /// baseline and then hold `expected`, else the scenario stops, naming `what` was joined.
+    /// Returns that run.
+    func joinFromBaseline(_ store: URL, name: String, holding expected: NoteSummary, what: String) throws -> SyncRun {
+        let joined = try enable(store, name: name)
+        guard joined.process.output.contains("started from the baseline"),
+            try ArrivalProbe(store: store).noteSummary() == expected
+        else {
+            throw BenchError.unexpected(
+                "the new device did not join \(what) from the baseline: \(joined.process.output)")
+        }
+        return joined
+    }
+
     /// `notes sync compact` on the store, as a process: a baseline of it into the container.
     @discardableResult
     func compact(_ store: URL) throws -> SyncRun {
