@@ -96,31 +96,21 @@ import Testing
             Step(change: MergeFixtures.insert(.collection, z, name: "z", clock: 3), device: MergeFixtures.a),
         ]
         // a: x into y (5); b: y into x (9); c: x into z (7). Merged: x in z, y in x: no cycle.
+        let xIntoY = Step(
+            change: MergeFixtures.update(.collection, x, "parent", Self.parent(y), clock: 5), device: MergeFixtures.a)
+        let yIntoX = Step(
+            change: MergeFixtures.update(.collection, y, "parent", Self.parent(x), clock: 9), device: MergeFixtures.b)
         let dump = try sameInEveryOrder(
             base: base,
             [
-                Step(
-                    change: MergeFixtures.update(.collection, x, "parent", Self.parent(y), clock: 5),
-                    device: MergeFixtures.a),
-                Step(
-                    change: MergeFixtures.update(.collection, y, "parent", Self.parent(x), clock: 9),
-                    device: MergeFixtures.b),
+                xIntoY, yIntoX,
                 Step(
                     change: MergeFixtures.update(.collection, x, "parent", Self.parent(z), clock: 7),
                     device: MergeFixtures.c),
             ])
         #expect(dump.contains("x parent=\(z.uuidString.lowercased())"))
         #expect(dump.contains("y parent=\(x.uuidString.lowercased())"))
-        let cycle = try sameInEveryOrder(
-            base: base,
-            [
-                Step(
-                    change: MergeFixtures.update(.collection, x, "parent", Self.parent(y), clock: 5),
-                    device: MergeFixtures.a),
-                Step(
-                    change: MergeFixtures.update(.collection, y, "parent", Self.parent(x), clock: 9),
-                    device: MergeFixtures.b),
-            ])
+        let cycle = try sameInEveryOrder(base: base, [xIntoY, yIntoX])
         #expect(cycle.contains("y parent=nil"), "the cycle breaks at the member moved last")
         #expect(cycle.contains("x parent=\(y.uuidString.lowercased())"))
     }
