@@ -5,7 +5,7 @@ import NoteTestSupport
 import Testing
 
 /// Text of any script, and parts of words, are found through the trigram index beside the
-/// word index; results rank by bm25, names above bodies, then by recency.
+/// word index; results list names that hold the text first, then by recency.
 @Suite struct TrigramSearchTests {
     let fixture: StoreFixture
     var store: Store { fixture.store }
@@ -88,6 +88,39 @@ import Testing
         #expect(try store.search("東京都").map(\.item.id) == [inName.id, inBody.id])
     }
 
+    /// The index holds no positions: a note with every trigram of a term, but not the term, is
+    /// not found; nor one with some of them in its name and the others in its body.
+    @Test func trigramsApartDoNotMakeTheTerm() throws {
+        _ = try store.addNote(named: "Apart", body: "abc bcd cde", in: nil)
+        _ = try store.addNote(named: "abc", body: "bcde", in: nil)
+        _ = try store.addNote(named: "Whole", body: "xabcdex", in: nil)
+        #expect(try names("*abcde*") == ["Whole"])
+        #expect(try names("*abcde* OR *cde*").sorted() == ["Apart", "Whole", "abc"])
+        #expect(try names("*bcd* -*abcde*").sorted() == ["Apart", "abc"])
+        _ = try store.addNote(named: "都の話", body: "京都と東京", in: nil)
+        _ = try store.addNote(named: "首都", body: "東京都の話", in: nil)
+        #expect(try names("東京都") == ["首都"])
+    }
+
+    /// A phrase longer than the trigrams a query asks for is found whole, and only whole.
+    @Test func aLongPhraseIsFoundWhole() throws {
+        let phrase = "今日は東京に行きました。雨でしたが、楽しい一日でした。また行きたいです。"
+        _ = try store.addNote(named: "Diary", body: "前置き。" + phrase + "後書き。", in: nil)
+        let shuffled = phrase.split(separator: "、").reversed().joined(separator: "、")
+        _ = try store.addNote(named: "Other", body: shuffled, in: nil)
+        #expect(try names("\"\(phrase)\"") == ["Diary"])
+        #expect(try names(phrase) == ["Diary"])
+    }
+
+    /// With nothing to rank by, a note whose name holds the text comes before more recent ones
+    /// that hold it in their bodies.
+    @Test func aNameThatHoldsTheTextComesFirst() throws {
+        let inName = try store.addNote(named: "東京都", body: "a city", in: nil)
+        let inBody = try store.addNote(named: "Notes", body: "東京都 東京都 and more about 東京都", in: nil)
+        #expect(try store.search("東京都").map(\.item.id) == [inName.id, inBody.id])
+        #expect(try store.search("*京都*").map(\.item.id) == [inName.id, inBody.id])
+    }
+
     /// Equal ranks: the most recently modified first.
     @Test func recencyBreaksTies() throws {
         let context = store.makeContext()
@@ -148,5 +181,30 @@ import Testing
             )
         }
         #expect(counts.0 == counts.1)
+    }
+
+    /// A store whose trigram index holds positions (made by the release before it went without
+    /// them, `make-store-trigram-positions.sh`) has it made again without them when it opens,
+    /// and finds the same notes.
+    @Test func aTrigramIndexWithPositionsIsMadeAgainWithout() throws {
+        let folder = TemporaryFolder()
+        let storeURL = folder.appending("store")
+        try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: storeFixtures.appendingPathComponent("store-trigram-positions.sqlite"),
+            to: storeURL.appendingPathComponent(Store.databaseFileName))
+        let opened = try Store(folder: storeURL)
+        #expect(try opened.check().isEmpty)
+        #expect(try opened.search("東京").map(\.item.name) == ["日本語メモ"])
+        #expect(try opened.search("*caten*").map(\.item.name) == ["Strings"])
+        #expect(try opened.search("c++").map(\.item.name) == ["C"])
+        #expect(try opened.search("*abcde*").isEmpty)
+        #expect(try opened.search("大阪 is:trashed").map(\.item.name) == ["Old plan"])
+        let queue = try DatabaseQueue(path: storeURL.appendingPathComponent(Store.databaseFileName).path)
+        defer { try? queue.close() }
+        let made = try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item_trigram'")
+        }
+        #expect(made?.contains("detail = 'none'") == true)
     }
 }

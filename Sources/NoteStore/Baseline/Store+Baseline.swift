@@ -85,6 +85,8 @@ extension Store {
                         DROP TABLE IF EXISTS \(TrigramIndex.vocabulary);
                         DROP TABLE IF EXISTS \(TrigramIndex.table);
                         DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.trigramsMigration)';
+                        DELETE FROM grdb_migrations \
+                        WHERE identifier = '\(StoreSchema.trigramsWithoutPositionsMigration)';
                         """)
                 // Sync's records are this device's alone, and no model version's: as the link index.
                 try StoreSchema.dropSyncRecords(db)

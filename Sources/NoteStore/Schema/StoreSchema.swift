@@ -60,6 +60,10 @@ enum StoreSchema {
         migrator.registerMigration(syncStateMigration, foreignKeyChecks: .immediate) { db in
             try addSyncRecords(db)
         }
+        // As the trigram index: derived, left out of baselines.
+        migrator.registerMigration(trigramsWithoutPositionsMigration, foreignKeyChecks: .immediate) { db in
+            try dropTrigramPositions(db)
+        }
         return migrator
     }
 

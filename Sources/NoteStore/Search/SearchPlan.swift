@@ -4,39 +4,43 @@ import GRDB
 /// index that finds it (``SearchExpression/index(of:)``), each filter a condition on `item`
 /// (`Store+SearchFilters.swift`).
 ///
-/// A query whose words all go to one index, without filters, is one FTS5 query of that index,
-/// ranked by its bm25. Otherwise the query is ranked by the index of the words it wants at its
-/// top level (the word index first), with the words it excludes there too, and its other parts
-/// (filters, words of the other index, alternatives that mix them) become conditions, each
-/// word a query of its own index on the rowid. When no part of its top level is of one index
-/// alone (`東京 OR tokyo`, `tag:a OR word`, filters alone), nothing ranks: the matching items
-/// are listed most recently modified first.
+/// A query whose words all go to the word index, without filters, is one FTS5 query of that
+/// index, ranked by its bm25. Otherwise, when the query wants words of the word index at its
+/// top level, those rank, with the words it excludes there too, and its other parts (filters,
+/// words of the trigram index, alternatives that mix them) become conditions. When nothing at
+/// its top level is of the word index (`東京`, `*caten*`, `東京 OR tokyo`, filters alone),
+/// nothing ranks: the matching items whose names hold a text looked for come first, then the
+/// most recently modified.
 ///
-/// A word of one or two characters in the trigram index, which no trigram query finds, is
-/// looked for among the trigrams it begins (``TrigramIndex/expansion(of:_:)``); when those
+/// The trigram index holds no positions (``TrigramIndex``): a word or phrase of three
+/// characters or more in it is a condition, the items that hold all its trigrams
+/// (``TrigramIndex/query(of:)``) whose name or body holds it (``TrigramIndex/containsFunction``).
+/// A word of one or two characters, which no trigram query finds, is looked for among the
+/// trigrams it begins (``TrigramIndex/expansion(of:_:)``), which says it exactly; when those
 /// are more than ``TrigramIndex/expansionLimit``, by `LIKE` over names and bodies, which
 /// reads every note and folds the case of ASCII letters only.
 ///
-/// While the trigram index is being built (``TrigramIndex/builtThrough(_:)``), its words are
-/// conditions that ask it for the items it holds and read the text of the others
-/// (``TrigramIndex/containsFunction``); they rank nothing.
+/// While the trigram index is being built (``TrigramIndex/builtThrough(_:)``), its words ask
+/// it for the items it holds and read the text of the others.
 ///
 /// The trash is left out unless the query names `is:trashed` (``SearchExpression/namesTrash``).
 struct SearchPlan {
-    /// An index that ranks the results: its table and its FTS5 query.
-    struct Ranking {
-        let index: SearchExpression.Index
-        let match: String
-    }
-
-    /// The index and query that rank, or nil: the results are ordered by recency.
-    let ranking: Ranking?
+    /// The FTS5 query of the word index that ranks the results, or nil: the results whose
+    /// names hold a text looked for come first (``nameHolds``), then the most recent.
+    let ranking: String?
     /// Conditions on `item` besides the ranking query, each to join with `AND`.
     let conditions: [SQL]
     /// The texts looked for, folded as the trigram index folds them: for the snippets that
     /// ``SnippetFunction`` does not make. Empty when the query looks for no text (filters
     /// alone): it lists notes alone, each with the start of its body.
     let substrings: [String]
+    /// Whether an item's name holds one of ``substrings``: what orders the results first when
+    /// nothing ranks. Nil when the query looks for no text.
+    var nameHolds: SQL? {
+        guard !substrings.isEmpty else { return nil }
+        return
+            "(\(substrings.map { "trigram_contains(item.name, \(TrigramIndex.comparable($0)))" as SQL }.joined(operator: .or)))"
+    }
 
     /// A compiled part of the expression: of one index (with its FTS5 query, an operand: a
     /// quoted text or in parentheses), or a condition.
@@ -64,8 +68,8 @@ struct SearchPlan {
         let trash: [SQL] = expression.namesTrash ? [] : ["item.trashed IS NULL"]
         substrings = expression.textsLookedFor
         let root = try compiler.compile(expression)
-        if case let .pure(index, match) = root {
-            (ranking, conditions) = (Ranking(index: index, match: match), trash)
+        if case let .pure(.words, match) = root {
+            (ranking, conditions) = (match, trash)
         } else if case let .all(wanted, unwanted) = expression {
             let (ranking, others) = try Self.rankingAtTop(wanted: wanted, unwanted: unwanted, compiler)
             (self.ranking, conditions) = (ranking, trash + others)
@@ -75,31 +79,27 @@ struct SearchPlan {
     }
 
     /// The ranking of a query that needs more than one index, or filters: the words it wants
-    /// (and excludes) at its top level of the word index, else of the trigram index; the
-    /// other parts as conditions.
+    /// (and excludes) at its top level of the word index, when it wants some; the other parts
+    /// as conditions.
     private static func rankingAtTop(
         wanted: [SearchExpression], unwanted: [SearchExpression], _ compiler: Compiler
-    ) throws -> (Ranking?, [SQL]) {
+    ) throws -> (String?, [SQL]) {
         let parts = try wanted.map(compiler.compile)
         let excluded = try unwanted.map(compiler.compile)
-        func pure(_ parts: [Part], _ index: SearchExpression.Index) -> [String] {
-            parts.compactMap { if case let .pure(found, match) = $0, found == index { match } else { nil } }
+        func words(_ parts: [Part]) -> [String] {
+            parts.compactMap { if case let .pure(.words, match) = $0 { match } else { nil } }
         }
-        let index: SearchExpression.Index? =
-            !pure(parts, .words).isEmpty ? .words : !pure(parts, .trigrams).isEmpty ? .trigrams : nil
+        let ranks = !words(parts).isEmpty
         var conditions: [SQL] = []
         for part in parts {
-            if case let .pure(found, _) = part, found == index { continue }
+            if ranks, case .pure(.words, _) = part { continue }
             conditions.append(part.condition)
         }
         for part in excluded {
-            if case let .pure(found, _) = part, found == index { continue }
+            if ranks, case .pure(.words, _) = part { continue }
             conditions.append("NOT (\(part.condition))")
         }
-        let ranking = index.map {
-            Ranking(index: $0, match: SearchExpression.matchAll(pure(parts, $0), excluding: pure(excluded, $0)))
-        }
-        return (ranking, conditions)
+        return (ranks ? SearchExpression.matchAll(words(parts), excluding: words(excluded)) : nil, conditions)
     }
 
     /// Compiles parts of an expression, each to the index that finds it or to a condition.
@@ -142,7 +142,7 @@ struct SearchPlan {
             let folded = SearchExpression.trigramText(text)
             guard !folded.isEmpty else { return .condition("0") }
             // The tokenizer counts code points, not characters.
-            if folded.unicodeScalars.count >= 3 { return trigrams(SearchExpression.quoted(folded), finding: folded) }
+            if folded.unicodeScalars.count >= 3 { return trigrams(TrigramIndex.query(of: folded), confirming: folded) }
             guard let trigrams = try TrigramIndex.expansion(of: folded, db) else {
                 let pattern =
                     "%"
@@ -150,31 +150,40 @@ struct SearchPlan {
                     .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
                 return .condition("(item.name LIKE \(pattern) ESCAPE '\\' OR item.body LIKE \(pattern) ESCAPE '\\')")
             }
-            guard !trigrams.isEmpty else {
-                return trigramsThrough == nil ? .condition("0") : self.trigrams(nil, finding: folded)
-            }
-            return self.trigrams(
-                "(" + trigrams.map(SearchExpression.quoted).joined(separator: " OR ") + ")", finding: folded)
+            let match =
+                trigrams.isEmpty ? nil : "(" + trigrams.map(SearchExpression.quoted).joined(separator: " OR ") + ")"
+            guard let through = trigramsThrough else { return match.map { .pure(.trigrams, $0) } ?? .condition("0") }
+            return .condition(Self.heldOrUnreached(match, through: through, term: folded))
         }
 
-        /// The query `match` of the trigram index, which finds `term`: a part of that index when
-        /// it is whole; while it is being built, a condition that asks it for the items it holds
-        /// (none when `match` is nil) and reads the text of the others.
-        private func trigrams(_ match: String?, finding term: String) -> Part {
-            guard let through = trigramsThrough else { return .pure(.trigrams, match ?? "") }
+        /// A term of three characters or more: the items that the index finds by `match`
+        /// whose text holds `term`. While the index is being built, the items it has not
+        /// reached are read whole.
+        private func trigrams(_ match: String, confirming term: String) -> Part {
+            let comparable = TrigramIndex.comparable(term)
+            let holds: SQL =
+                "(trigram_contains(item.name, \(comparable)) OR trigram_contains(item.body, \(comparable)))"
             let table = TrigramIndex.table
+            let found: SQL = "item.rowid IN (SELECT rowid FROM \(sql: table) WHERE \(sql: table) MATCH \(match))"
+            guard let through = trigramsThrough else { return .condition("(\(found) AND \(holds))") }
+            return .condition("((item.rowid > \(through) OR \(found)) AND \(holds))")
+        }
+
+        /// While the index is being built: the items it holds that `match` finds (none when
+        /// nil), and those it has not reached whose text holds `term`.
+        private static func heldOrUnreached(_ match: String?, through: Int64, term: String) -> SQL {
             let comparable = TrigramIndex.comparable(term)
             let unreached: SQL = """
                 (item.rowid > \(through) AND (trigram_contains(item.name, \(comparable)) \
                 OR trigram_contains(item.body, \(comparable))))
                 """
-            guard let match else { return .condition(unreached) }
-            return .condition(
-                """
+            guard let match else { return unreached }
+            let table = TrigramIndex.table
+            return """
                 ((item.rowid <= \(through) \
                 AND item.rowid IN (SELECT rowid FROM \(sql: table) WHERE \(sql: table) MATCH \(match))) \
                 OR \(unreached))
-                """)
+                """
         }
     }
 

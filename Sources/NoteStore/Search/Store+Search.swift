@@ -17,11 +17,13 @@ extension Store {
     /// `created:` and `modified:` with a date or an age; the trash is left out unless the query
     /// names `is:trashed`. A query of filters only lists its notes most recently modified first.
     ///
-    /// Results rank by bm25 (https://sqlite.org/fts5.html#the_bm25_function), names weighted
-    /// above bodies (``nameWeight``), then the most recently modified first. The snippet is the
-    /// best-matching line, made for the returned rows only, so that its time does not grow with
-    /// the number of matches: by ``SnippetFunction`` when the word index ranks, else by
-    /// ``SubstringSnippet``.
+    /// Results rank by the bm25 of the word index (https://sqlite.org/fts5.html#the_bm25_function),
+    /// names weighted above bodies (``nameWeight``), then the most recently modified first. A
+    /// query with no word of the word index to rank by (text found through the trigram index
+    /// alone) lists the notes whose names hold what it looks for first, then the most recently
+    /// modified. The snippet is the best-matching line, made for the returned rows only, so
+    /// that its time does not grow with the number of matches: by ``SnippetFunction`` when the
+    /// word index ranks, else by ``SubstringSnippet``.
     ///
     /// With `stemming`, each English word is looked for by its stem, as a prefix
     /// (``EnglishStem``): `synced` finds `sync` and `syncing`.
@@ -45,28 +47,37 @@ extension Store {
     /// How much more a match in a name weighs than one in a body, in bm25.
     static let nameWeight = 4.0
 
-    /// The matching items, best first: by the bm25 of the ranking index, names weighted
-    /// above bodies, then the most recently modified first. Without a ranking index, by
-    /// recency alone; a query that looks for no text (filters alone) lists notes alone.
+    /// The matching items, best first: by the bm25 of the word index, names weighted above
+    /// bodies, then the most recently modified first. Without a ranking, those whose names
+    /// hold a text looked for first, then by recency; a query that looks for no text (filters
+    /// alone) lists notes alone, by recency.
     private static func request(_ plan: SearchPlan, limit: Int) -> SQLRequest<Row> {
         let columns = ItemFilter.columns(includingBody: false)
         guard let ranking = plan.ranking else {
-            let conditions = plan.substrings.isEmpty ? plan.conditions + ["item.kind = 'note'"] : plan.conditions
+            guard let nameHolds = plan.nameHolds else {
+                return SQLRequest(
+                    literal: """
+                        SELECT \(sql: columns), item.rowid AS rowid, NULL AS rank FROM item
+                        WHERE \((plan.conditions + ["item.kind = 'note'"]).joined(operator: .and))
+                        ORDER BY item.modified DESC, item.id
+                        LIMIT \(limit)
+                        """)
+            }
             return SQLRequest(
                 literal: """
                     SELECT \(sql: columns), item.rowid AS rowid, NULL AS rank FROM item
-                    WHERE \(conditions.joined(operator: .and))
-                    ORDER BY item.modified DESC, item.id
+                    WHERE \(plan.conditions.joined(operator: .and))
+                    ORDER BY \(nameHolds) DESC, item.modified DESC, item.id
                     LIMIT \(limit)
                     """)
         }
-        let table = SearchPlan.table(of: ranking.index)
+        let table = "item_fts"
         let conditions = plan.conditions.map { " AND \($0)" as SQL }.joined()
         return SQLRequest(
             literal: """
                 SELECT \(sql: columns), item.rowid AS rowid, bm25(\(sql: table), \(nameWeight), 1.0) AS rank
                 FROM \(sql: table) JOIN item ON item.rowid = \(sql: table).rowid
-                WHERE \(sql: table) MATCH \(ranking.match)\(conditions)
+                WHERE \(sql: table) MATCH \(ranking)\(conditions)
                 ORDER BY rank, item.modified DESC, item.id
                 LIMIT \(limit)
                 """)
@@ -78,11 +89,11 @@ extension Store {
     private static func snippet(of rowid: Int64, plan: SearchPlan, markers: (String, String), _ db: Database) throws
         -> String
     {
-        if let ranking = plan.ranking, ranking.index == .words {
+        if let ranking = plan.ranking {
             let request = SQLRequest<String>(
                 literal: """
                     SELECT \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) FROM item_fts
-                    WHERE item_fts MATCH \(ranking.match) AND rowid = \(rowid)
+                    WHERE item_fts MATCH \(ranking) AND rowid = \(rowid)
                     """)
             // One line: a break the line kept (a lone carriage return) becomes a space.
             return (try request.fetchOne(db) ?? "").split(whereSeparator: \.isNewline).joined(separator: " ")

@@ -7,12 +7,15 @@ import NoteFiles
 /// Japanese, Thai...) and parts of words are found.
 ///
 /// An FTS5 table with the trigram tokenizer (https://sqlite.org/fts5.html#the_trigram_tokenizer),
-/// contentless (`content=''`): it holds the trigrams of each item's name and body and no copy
-/// of the text, which kept it at about four fifths of the size of a store of 100,000 notes
-/// (docs/benchmarks.md), where a copy of the text would have doubled it. Its rowids are the
-/// items' rowids. It is derived: written in the transaction of every save and import, with
-/// the word index (``SearchIndex/Batch``), never synced, left out of baselines, and built
-/// again by `notes check --repair`.
+/// contentless (`content=''`) and without positions (`detail='none'`): it holds, for each
+/// trigram, the items whose name or body has it, and neither a copy of the text nor where in
+/// it each trigram is. So a term is looked for as the items that hold every one of its
+/// trigrams (``trigrams(of:)``), and the text of those items is read to confirm it
+/// (``containsFunction``, ``SearchPlan``). With positions, the index was four fifths of the
+/// size of a store of 100,000 notes and took twice as long to write; without them it is a
+/// fifth of it (docs/benchmarks.md). Its rowids are the items' rowids. It is derived: written
+/// in the transaction of every save and import, with the word index (``SearchIndex/Batch``),
+/// never synced, left out of baselines, and built again by `notes check --repair`.
 ///
 /// The tokenizer of SQLite 3.40 folds case but not accents, so the text is folded before it is
 /// indexed, as a query is (``folded(_:)``): accents go and `ß` becomes `ss`. Every text is
@@ -44,7 +47,7 @@ enum TrigramIndex {
         try db.execute(
             sql: """
                 CREATE VIRTUAL TABLE \(table) USING fts5(
-                    name, body, content = '', tokenize = 'trigram', detail = 'full'
+                    name, body, content = '', tokenize = 'trigram', detail = 'none'
                 );
                 CREATE VIRTUAL TABLE \(vocabulary) USING fts5vocab(\(table), row);
                 """)
@@ -87,7 +90,8 @@ enum TrigramIndex {
     }
 
     /// `trigram_contains(text, term)`: whether the text, made ``comparable(_:)``, holds the
-    /// term (made so already). What the index finds, for the items a build has not reached.
+    /// term (made so already): what confirms that an item the index finds holds a term, and
+    /// what finds it among the items a build has not reached.
     static let containsFunction = DatabaseFunction("trigram_contains", argumentCount: 2, pure: true) { values in
         guard let text = String.fromDatabaseValue(values[0]), let term = String.fromDatabaseValue(values[1]) else {
             return false
@@ -107,6 +111,30 @@ enum TrigramIndex {
         }
         var folded = comparable(text)
         return folded.withUTF8 { ByteSearch.firstOffset(of: needle, in: UnsafeRawBufferPointer($0)) != nil }
+    }
+
+    /// The most trigrams of a term that a query asks the index for: past them, a long term or
+    /// phrase is looked for by some of its trigrams, spread over it, and the text confirms
+    /// the rest.
+    static let queryTrigramLimit = 24
+
+    /// The FTS5 query of the items that hold every trigram of `term` (folded, of three
+    /// characters or more): each trigram once, quoted, joined by `AND`. Every item that
+    /// holds the term is among them; the text of each says whether it does.
+    static func query(of term: String) -> String {
+        let scalars = Array(term.unicodeScalars)
+        var seen: Set<String> = []
+        var trigrams: [String] = []
+        for start in 0...(scalars.count - 3) {
+            var trigram = String.UnicodeScalarView()
+            trigram.append(contentsOf: scalars[start..<start + 3])
+            if seen.insert(String(trigram)).inserted { trigrams.append(String(trigram)) }
+        }
+        if trigrams.count > queryTrigramLimit {
+            let step = Double(trigrams.count - 1) / Double(queryTrigramLimit - 1)
+            trigrams = (0..<queryTrigramLimit).map { trigrams[Int((Double($0) * step).rounded())] }
+        }
+        return trigrams.map(SearchExpression.quoted).joined(separator: " AND ")
     }
 
     /// The greatest rowid whose item has its entry while a build is in progress; nil when the
