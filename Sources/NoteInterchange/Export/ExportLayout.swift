@@ -1,76 +1,153 @@
 import Foundation
 import NoteStore
 
-/// Where a Markdown export puts every item, decided before it writes a file: the folder of
-/// each collection and the file of each note, as paths from the top of the export. Links are
-/// written as they resolve in this tree (``ExportLinks``), and a note's images are placed
-/// where its body links them when the place is free (``place(_:from:sha256:)``).
+/// Where a Markdown export puts every item: the folder of each collection and the file of each
+/// note, as paths from the top of the export. Links are written as they resolve in this tree
+/// (``ExportedBody``), and a note's images are placed where its body links them when the place is
+/// free (``place(_:from:sha256:)``).
+///
+/// The names of a folder are given in one order, whenever they are made: its collections', then
+/// its notes' (with `.md`), by name, then the files placed in it as notes are written. So that
+/// memory does not grow with the store, the layout keeps the names of a folder only while its
+/// notes are written (``notePath(_:in:)``, ``close(_:)``), and makes them again, the same, when a
+/// file goes into a folder written before; a folder that files went into keeps its names to the
+/// end. What links look up, the paths of the notes that a link may name, is decided for every
+/// folder before the first file is written.
 ///
 /// A path is its names joined with `/`, without `.md` for a note; lookups that a link makes
 /// are without regard to case, as Obsidian's.
 struct ExportLayout {
-    /// The names given in each folder, by the folder's path ("" at the top).
+    private let tree: ExportTree
+    /// The names given in the folders in use, by the folder's path ("" at the top).
     private var names: [String: FileNames] = [:]
+    /// The folders whose names hold more than their items': files placed or claimed there, or
+    /// folders made. Their names are kept to the end of the export.
+    private var extended: Set<String> = []
     /// The paths of the folders made: collections', and those made to hold images.
     private var folders: Set<String> = [""]
     /// The files placed for images, by path, with the SHA-256 of their bytes.
     private var placed: [String: String] = [:]
-    /// Each note's path.
-    private(set) var notes: [UUID: String] = [:]
+    /// The paths of the notes of the folders in use, and of the notes links may name.
+    private var notes: [UUID: String] = [:]
+    /// The notes whose paths stay in ``notes`` when their folder is closed.
+    private var kept: Set<UUID> = []
+    /// The notes of each folder in use.
+    private var opened: [String: [UUID]] = [:]
     /// Each collection's path.
     private(set) var collections: [UUID: String] = [:]
+    /// The collection whose folder each path is.
+    private var collectionAt: [String: UUID] = [:]
     /// The notes' paths by their last name, lowercased: of the notes that a link may name.
     private var byName: [String: [String]] = [:]
     /// The notes by their lowercased path: of the notes that a link may name.
     private var byPath: [String: UUID] = [:]
-    /// The last names, lowercased, that the wiki links and embeds of the store name: only
-    /// notes whose file or own name is one of them are looked up by links, so only those are
-    /// kept in ``byName`` and ``byPath`` (a store of notes without links holds no table of
-    /// their paths in memory). Nil: every note.
-    private let linkedNames: Set<String>?
     let portable: Bool
 
     /// The layout of `tree`: everything at the top level, or its root and what it holds.
     /// `linkTargets` are the targets of the wiki links and embeds that may be looked up
-    /// (``target(_:from:)``); nil when any may.
+    /// (``target(_:from:)``); nil when any may. Only notes whose file or own name is the last
+    /// name of one of them are kept in ``byName`` and ``byPath`` (a store of notes without
+    /// links holds no table of their paths).
     init(tree: ExportTree, portable: Bool, linkTargets: [String]? = nil) {
+        self.tree = tree
         self.portable = portable
-        linkedNames = linkTargets.map { Set($0.map(Self.lookupName)) }
-        if let root = tree.roots.first {
-            if root.isNote {
-                addNotes([(root.id, root.name)], in: "")
-            } else {
-                addCollection(root, in: "", tree: tree)
+        let linkedNames = linkTargets.map { Set($0.map(Self.lookupName)) }
+        // Every folder's names, one folder at a time: the collections' paths, and the notes
+        // that links may name.
+        var pending = [""]
+        while let folder = pending.popLast() {
+            let (_, children, notes) = contents(of: folder)
+            for (collection, path) in children {
+                collections[collection] = path
+                collectionAt[path] = collection
+                folders.insert(path)
+                pending.append(path)
             }
+            for (id, path, name) in notes {
+                let last = Self.lastName(path).lowercased()
+                if let linkedNames, !linkedNames.contains(last), !linkedNames.contains(Self.lookupName(name)) {
+                    continue
+                }
+                byName[last, default: []].append(path)
+                byPath[path.lowercased()] = id
+                self.notes[id] = path
+                kept.insert(id)
+            }
+        }
+    }
+
+    /// The names given in `folder` to what the tree puts there, in their order: its
+    /// collections (with their paths) and its notes (with their paths and names).
+    private func contents(of folder: String) -> (
+        FileNames, [(UUID, String)], [(id: UUID, path: String, name: String)]
+    ) {
+        var given = FileNames(portable: portable)
+        let children: [Item]
+        let notes: [(id: UUID, name: String)]
+        if folder.isEmpty, let root = tree.roots.first {
+            (children, notes) = root.isNote ? ([], [(root.id, root.name)]) : ([root], [])
+        } else if folder.isEmpty {
+            (children, notes) = (tree.collections(in: nil), tree.noteNames(in: nil))
+        } else if let collection = collectionAt[folder] {
+            (children, notes) = (tree.collections(in: collection), tree.noteNames(in: collection))
         } else {
-            addContents(of: nil, in: "", tree: tree)
+            (children, notes) = ([], [])
         }
+        let collectionPaths = children.map { ($0.id, Self.join(folder, given.claim($0.name))) }
+        let notePaths = notes.map { ($0.id, Self.join(folder, given.claim($0.name, suffix: ".md")), $0.name) }
+        return (given, collectionPaths, notePaths)
     }
 
-    private mutating func addContents(of collection: UUID?, in folder: String, tree: ExportTree) {
-        for child in tree.collections(in: collection) { addCollection(child, in: folder, tree: tree) }
-        addNotes(tree.noteNames(in: collection), in: folder)
-    }
-
-    private mutating func addCollection(_ collection: Item, in folder: String, tree: ExportTree) {
-        let path = Self.join(folder, names[folder, default: FileNames(portable: portable)].claim(collection.name))
-        collections[collection.id] = path
-        folders.insert(path)
-        if names[path] == nil { names[path] = FileNames(portable: portable) }
-        addContents(of: collection.id, in: path, tree: tree)
-    }
-
-    private mutating func addNotes(_ notes: [(id: UUID, name: String)], in folder: String) {
-        var given = names[folder] ?? FileNames(portable: portable)
-        for (id, name) in notes {
-            let path = Self.join(folder, given.claim(name, suffix: ".md"))
-            self.notes[id] = path
-            let last = Self.lastName(path).lowercased()
-            if let linkedNames, !linkedNames.contains(last), !linkedNames.contains(Self.lookupName(name)) { continue }
-            byName[last, default: []].append(path)
-            byPath[path.lowercased()] = id
-        }
+    /// The names of `folder`, made when it has none in use.
+    private mutating func open(_ folder: String) {
+        guard names[folder] == nil else { return }
+        let (given, _, notes) = contents(of: folder)
         names[folder] = given
+        for (id, path, _) in notes { self.notes[id] = path }
+        opened[folder] = notes.map(\.id)
+    }
+
+    /// The path of the note `id` of `folder`, whose names are kept in use until ``close(_:)``.
+    mutating func notePath(_ id: UUID, in folder: String) -> String? {
+        open(folder)
+        return notes[id]
+    }
+
+    /// Ends the use of `folder`'s names, once its notes are written: they are dropped, unless
+    /// files went into it.
+    mutating func close(_ folder: String) {
+        guard !extended.contains(folder), names[folder] != nil else { return }
+        for id in opened[folder] ?? [] where !kept.contains(id) { notes[id] = nil }
+        opened[folder] = nil
+        names[folder] = nil
+    }
+
+    /// The path of a note of the export, wherever it is; nil when the export does not hold it.
+    mutating func path(of id: UUID) -> String? {
+        if let path = notes[id] { return path }
+        guard let item = try? tree.store.item(id, includingBody: false), item.isNote, !item.isTrashed else {
+            return nil
+        }
+        let folder: String
+        if let root = tree.roots.first {
+            if root.isNote { return nil }
+            guard let parent = item.parent, let path = collections[parent] else { return nil }
+            folder = path
+        } else if let parent = item.parent {
+            guard let path = collections[parent] else { return nil }
+            folder = path
+        } else {
+            folder = ""
+        }
+        guard let path = contents(of: folder).2.first(where: { $0.id == id })?.path else { return nil }
+        notes[id] = path
+        kept.insert(id)
+        return path
+    }
+
+    /// The path of the folder of a collection of the export, or of its top (nil).
+    func folderPath(of collection: UUID?) -> String {
+        collection.flatMap { collections[$0] } ?? ""
     }
 
     /// The last name of a link's target as the lookups key it: lowercased, without `.md`.
@@ -92,15 +169,17 @@ struct ExportLayout {
         path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
     }
 
-    /// The name of a collection's folder, or of a note's file without `.md`.
-    func fileName(of id: UUID) -> String? {
-        (notes[id] ?? collections[id]).map { String(Self.lastName($0)) }
+    /// The name of a collection's folder.
+    func folderName(of collection: UUID) -> String? {
+        collections[collection].map { String(Self.lastName($0)) }
     }
 
     // MARK: Files beside the notes
 
     /// A new name in `folder` for a file (with its extension), unique there.
     mutating func claimFile(_ name: String, in folder: String) -> String {
+        open(folder)
+        extended.insert(folder)
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
         let ext = dot.map { String(name[$0...]) } ?? ""
@@ -145,6 +224,7 @@ struct ExportLayout {
         var made: [String] = []
         for part in parts {
             let next = Self.join(current, part)
+            if folders.contains(current) { open(current) }
             if !folders.contains(next) {
                 guard !(names[current]?.isTaken(part) ?? false), !portable || FileNames.portable(part) == part else {
                     return .unusable
@@ -155,16 +235,20 @@ struct ExportLayout {
         }
         let path = Self.join(current, file)
         if let there = placed[path] { return there == sha256 ? .there(path) : .unusable }
+        if made.isEmpty { open(current) }
         if made.isEmpty, names[current]?.isTaken(file) ?? false { return .unusable }
         if portable, FileNames.portable(file) != file { return .unusable }
         // Claimed from the outermost folder in: each made folder is a name in its parent.
         var parent = made.first.map(Self.folder(of:)) ?? ""
         for folder in made {
+            open(parent)
             names[parent, default: FileNames(portable: portable)].reserve(String(Self.lastName(folder)))
+            extended.insert(parent)
             folders.insert(folder)
             parent = folder
         }
         names[current, default: FileNames(portable: portable)].reserve(file)
+        extended.insert(current)
         placed[path] = sha256
         return .write(path)
     }
@@ -226,8 +310,8 @@ struct ExportLayout {
     /// How a wiki link in a note of `folder` names the note `id` so that Obsidian and an
     /// import find it: its file's name when that reaches it (``target(_:from:)``), else its
     /// path from the top (`/Name` for a note at the top).
-    func shortestTarget(of id: UUID, from folder: String) -> String? {
-        guard let path = notes[id] else { return nil }
+    mutating func shortestTarget(of id: UUID, from folder: String) -> String? {
+        guard let path = path(of: id) else { return nil }
         let name = String(Self.lastName(path))
         if target(name, from: folder) == id { return name }
         return path.contains("/") ? path : "/" + path

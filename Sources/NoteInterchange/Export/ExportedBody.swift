@@ -45,7 +45,7 @@ struct ExportedBody {
         let folder = ExportLayout.folder(of: path)
         placeFiles(
             references.filter(Self.isFile), attachments: attachments, bytes: bytes, folder: folder, layout: &layout)
-        retarget(links, references: references, bytes: bytes, folder: folder, layout: layout, byAlias: byAlias)
+        retarget(links, references: references, bytes: bytes, folder: folder, layout: &layout, byAlias: byAlias)
         guard !edits.isEmpty else { return }
         var result = bytes
         var last = Int.max
@@ -194,13 +194,15 @@ struct ExportedBody {
     /// Rewrites the wiki links and embeds of notes that would not reach their note in the
     /// exported tree.
     private mutating func retarget(
-        _ links: [NoteLink], references: [MarkdownReference], bytes: [UInt8], folder: String, layout: ExportLayout,
+        _ links: [NoteLink], references: [MarkdownReference], bytes: [UInt8], folder: String,
+        layout: inout ExportLayout,
         byAlias: (NoteLink) -> Bool
     ) {
         let byPosition = Dictionary(
             references.map { ($0.range.lowerBound, $0) }, uniquingKeysWith: { first, _ in first })
         for link in links where link.kind != .markdown {
-            guard let note = link.resolved, layout.notes[note] != nil, layout.target(link.target, from: folder) != note,
+            guard let note = link.resolved, layout.path(of: note) != nil,
+                layout.target(link.target, from: folder) != note,
                 let reference = byPosition[link.position], reference.kind == .wikiLink || reference.kind == .wikiEmbed,
                 let range = reference.targetRange(in: bytes),
                 var target = layout.shortestTarget(of: note, from: folder),

@@ -53,7 +53,7 @@ public struct MarkdownExporter {
             store: store, tree: tree, layout: layout, top: folder, total: tree.noteCount, progress: progress)
         if root != nil, let item = tree.roots.first {
             if item.isNote {
-                try writer.writeNotes(try store.bodies(of: [item.id]), in: folder)
+                try writer.writeNotes(try store.bodies(of: [item.id]), in: folder, at: "")
             } else {
                 try writer.writeCollection(item, in: folder, siblings: [item])
             }
@@ -89,7 +89,9 @@ public struct MarkdownExporter {
             for child in children {
                 try writeCollection(child, in: folder, siblings: children)
             }
-            try tree.notes(in: collection) { page in try writeNotes(Array(page), in: folder) }
+            let path = layout.folderPath(of: collection)
+            try tree.notes(in: collection) { page in try writeNotes(Array(page), in: folder, at: path) }
+            layout.close(path)
         }
 
         /// Whether a collection's folder needs `.collection.md` for an import to make it
@@ -103,7 +105,7 @@ public struct MarkdownExporter {
         }
 
         mutating func writeCollection(_ collection: Item, in folder: ExportDirectory, siblings: [Item]) throws {
-            guard let name = layout.fileName(of: collection.id) else { return }
+            guard let name = layout.folderName(of: collection.id) else { return }
             let inside = try folder.folder(name)
             if needsMarker(collection, name: name, siblings: siblings) {
                 var matter = FrontMatter()
@@ -117,12 +119,14 @@ public struct MarkdownExporter {
             try writeContents(of: collection.id, in: inside)
         }
 
-        mutating func writeNotes(_ notes: [Item], in folder: ExportDirectory) throws {
+        /// Writes notes of the folder `folder`, whose path from the top of the export is
+        /// `folderPath`.
+        mutating func writeNotes(_ notes: [Item], in folder: ExportDirectory, at folderPath: String) throws {
             let attachments = try store.attachments(ofNotes: notes.map(\.id))
             let tags = try store.tags(ofItems: notes.map(\.id))
             let properties = try store.properties(ofItems: notes.map(\.id))
             for note in notes {
-                guard let path = layout.notes[note.id] else { continue }
+                guard let path = layout.notePath(note.id, in: folderPath) else { continue }
                 let stem = String(ExportLayout.lastName(path))
                 let own = properties[note.id] ?? []
                 var matter = FrontMatter()
