@@ -87,6 +87,7 @@ extension Store {
                         DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.trigramsMigration)';
                         DELETE FROM grdb_migrations \
                         WHERE identifier = '\(StoreSchema.trigramsWithoutPositionsMigration)';
+                        DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.wordIndexHashSizeMigration)';
                         """)
                 // Sync's records are this device's alone, and no model version's: as the link index.
                 try StoreSchema.dropSyncRecords(db)

@@ -15,6 +15,17 @@ import GRDB
 /// about four times faster in its index. The link index (``LinkIndex``) follows the same
 /// entries: a note's links when its body changes, its names when its name does.
 enum SearchIndex {
+    /// How much of a transaction's tokens FTS5 gathers in memory before it writes them as a
+    /// segment of an index (its `hashsize` setting, 1 MiB unless set): at 1 MiB an import's
+    /// save of 20,000 notes wrote dozens of small segments that FTS5 then merged, again and
+    /// again. Kept in each index's configuration table.
+    static let hashSize = 4 << 20
+
+    /// Sets ``hashSize`` for the index `table`.
+    static func setHashSize(of table: String, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO \(table)(\(table), rank) VALUES ('hashsize', \(hashSize))")
+    }
+
     /// The text of an item as the index holds it.
     struct Entry {
         var rowid: Int64

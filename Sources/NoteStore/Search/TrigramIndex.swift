@@ -51,6 +51,7 @@ enum TrigramIndex {
                 );
                 CREATE VIRTUAL TABLE \(vocabulary) USING fts5vocab(\(table), row);
                 """)
+        try SearchIndex.setHashSize(of: table, db)
     }
 
     /// Case, accents and `ß` folded as the index holds them: the text of an index entry and
