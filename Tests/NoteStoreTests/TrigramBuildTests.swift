@@ -83,7 +83,7 @@ import Testing
         while try !building.store.buildTrigramIndex(items: 3) {}
         #expect(try building.store.trigramIndexBuild() == nil)
         try expectSame("whole")
-        // Whole, the index ranks again, as the other one does.
+        // Whole, the two list the same notes in the same order.
         #expect(
             try building.store.search("東京").map(\.item.name) == (try whole.store.search("東京").map(\.item.name)))
     }

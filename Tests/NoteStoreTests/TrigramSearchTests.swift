@@ -206,5 +206,22 @@ import Testing
             try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'item_trigram'")
         }
         #expect(made?.contains("detail = 'none'") == true)
+        #expect(try Self.hashSizes(queue) == [4 << 20, 4 << 20])
+    }
+
+    /// Both indexes of a new store gather 4 MiB of a transaction's tokens before writing a
+    /// segment.
+    @Test func bothIndexesGatherLargerSegments() throws {
+        let queue = try DatabaseQueue(path: store.folder.appendingPathComponent(Store.databaseFileName).path)
+        defer { try? queue.close() }
+        #expect(try Self.hashSizes(queue) == [4 << 20, 4 << 20])
+    }
+
+    static func hashSizes(_ queue: DatabaseQueue) throws -> [Int?] {
+        try queue.read { db in
+            try ["item_fts_config", "item_trigram_config"].map {
+                try Int.fetchOne(db, sql: "SELECT v FROM \($0) WHERE k = 'hashsize'")
+            }
+        }
     }
 }

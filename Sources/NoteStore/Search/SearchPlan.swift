@@ -12,10 +12,10 @@ import GRDB
 /// nothing ranks: the matching items whose names hold a text looked for come first, then the
 /// most recently modified.
 ///
-/// The trigram index holds no positions (``TrigramIndex``): a word or phrase of three
-/// characters or more in it is a condition, the items that hold all its trigrams
-/// (``TrigramIndex/query(of:)``) whose name or body holds it (``TrigramIndex/containsFunction``).
-/// A word of one or two characters, which no trigram query finds, is looked for among the
+/// The trigram index holds no positions (``TrigramIndex``): a word or phrase of more than three
+/// characters in it is a condition, the items that hold all its trigrams
+/// (``TrigramIndex/query(of:)``) whose name or body holds it (``TrigramIndex/containsFunction``);
+/// one of three characters is its one trigram, which the index finds exactly. A word of one or two characters, which no trigram query finds, is looked for among the
 /// trigrams it begins (``TrigramIndex/expansion(of:_:)``), which says it exactly; when those
 /// are more than ``TrigramIndex/expansionLimit``, by `LIKE` over names and bodies, which
 /// reads every note and folds the case of ASCII letters only.
@@ -158,8 +158,10 @@ struct SearchPlan {
 
         /// A term of three characters or more: the items that the index finds by `match`
         /// whose text holds `term`. While the index is being built, the items it has not
-        /// reached are read whole.
+        /// reached are read whole. A term of three characters is one trigram, which the index
+        /// finds exactly: its text is not read.
         private func trigrams(_ match: String, confirming term: String) -> Part {
+            if trigramsThrough == nil, term.unicodeScalars.count == 3 { return .pure(.trigrams, match) }
             let comparable = TrigramIndex.comparable(term)
             let holds: SQL =
                 "(trigram_contains(item.name, \(comparable)) OR trigram_contains(item.body, \(comparable)))"
