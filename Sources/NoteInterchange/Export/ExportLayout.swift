@@ -10,9 +10,9 @@ import NoteStore
 /// its notes' (with `.md`), by name, then the files placed in it as notes are written. So that
 /// memory does not grow with the store, the layout keeps the names of a folder only while its
 /// notes are written (``notePath(_:in:)``, ``close(_:)``), and makes them again, the same, when a
-/// file goes into a folder written before; a folder that files went into keeps its names to the
-/// end. What links look up, the paths of the notes that a link may name, is decided for every
-/// folder before the first file is written.
+/// file goes into a folder written before: its items' names, then the files' (``extras``). What
+/// links look up, the paths of the notes that a link may name, is decided for every folder
+/// before the first file is written.
 ///
 /// A path is its names joined with `/`, without `.md` for a note; lookups that a link makes
 /// are without regard to case, as Obsidian's.
@@ -20,9 +20,10 @@ struct ExportLayout {
     private let tree: ExportTree
     /// The names given in the folders in use, by the folder's path ("" at the top).
     private var names: [String: FileNames] = [:]
-    /// The folders whose names hold more than their items': files placed or claimed there, or
-    /// folders made. Their names are kept to the end of the export.
-    private var extended: Set<String> = []
+    /// The names given in each folder besides its items': files placed or claimed there, and
+    /// folders made, in the order given. Kept to the end of the export, to give them again
+    /// when the folder's names are made again.
+    private var extras: [String: [String]] = [:]
     /// The paths of the folders made: collections', and those made to hold images.
     private var folders: Set<String> = [""]
     /// The files placed for images, by path, with the SHA-256 of their bytes.
@@ -101,7 +102,8 @@ struct ExportLayout {
     /// The names of `folder`, made when it has none in use.
     private mutating func open(_ folder: String) {
         guard names[folder] == nil else { return }
-        let (given, _, notes) = contents(of: folder)
+        var (given, _, notes) = contents(of: folder)
+        for name in extras[folder] ?? [] { given.reserve(name) }
         names[folder] = given
         for (id, path, _) in notes { self.notes[id] = path }
         opened[folder] = notes.map(\.id)
@@ -113,10 +115,9 @@ struct ExportLayout {
         return notes[id]
     }
 
-    /// Ends the use of `folder`'s names, once its notes are written: they are dropped, unless
-    /// files went into it.
+    /// Ends the use of `folder`'s names, once its notes are written.
     mutating func close(_ folder: String) {
-        guard !extended.contains(folder), names[folder] != nil else { return }
+        guard names[folder] != nil else { return }
         for id in opened[folder] ?? [] where !kept.contains(id) { notes[id] = nil }
         opened[folder] = nil
         names[folder] = nil
@@ -179,11 +180,11 @@ struct ExportLayout {
     /// A new name in `folder` for a file (with its extension), unique there.
     mutating func claimFile(_ name: String, in folder: String) -> String {
         open(folder)
-        extended.insert(folder)
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
         let ext = dot.map { String(name[$0...]) } ?? ""
         let file = names[folder, default: FileNames(portable: portable)].claim(stem, suffix: ext) + ext
+        extras[folder, default: []].append(file)
         return Self.join(folder, file)
     }
 
@@ -243,12 +244,12 @@ struct ExportLayout {
         for folder in made {
             open(parent)
             names[parent, default: FileNames(portable: portable)].reserve(String(Self.lastName(folder)))
-            extended.insert(parent)
+            extras[parent, default: []].append(String(Self.lastName(folder)))
             folders.insert(folder)
             parent = folder
         }
         names[current, default: FileNames(portable: portable)].reserve(file)
-        extended.insert(current)
+        extras[current, default: []].append(file)
         placed[path] = sha256
         return .write(path)
     }
