@@ -6,18 +6,25 @@ import Testing
 /// The stores of earlier releases (`Fixtures/`), which the suites open.
 let storeFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
+/// A store folder, in a new temporary folder, whose database is a copy of the store fixture
+/// `name`: the temporary folder (which the caller keeps while it uses the store) and the
+/// store folder.
+func copyOfStoreFixture(_ name: String) throws -> (TemporaryFolder, URL) {
+    let folder = TemporaryFolder()
+    let storeURL = folder.appending("store")
+    try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+        at: storeFixtures.appendingPathComponent(name), to: storeURL.appendingPathComponent(Store.databaseFileName))
+    return (folder, storeURL)
+}
+
 /// Stores written by older model versions open in this build with every note intact: model
 /// version 1 (`Fixtures/store-v1.sqlite`, with the listings that version printed of it), and
 /// model versions 5 and 7 with their history.
 @Suite struct MigrationTests {
 
     func openCopyOfVersion1() throws -> (TemporaryFolder, Store) {
-        let folder = TemporaryFolder()
-        let storeURL = folder.appending("store")
-        try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: storeFixtures.appendingPathComponent("store-v1.sqlite"),
-            to: storeURL.appendingPathComponent("store.sqlite"))
+        let (folder, storeURL) = try copyOfStoreFixture("store-v1.sqlite")
         return (folder, try Store(folder: storeURL))
     }
 
@@ -86,11 +93,8 @@ let storeFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
     /// history goes on from them. A later model must keep this test passing.
     @Test(arguments: ["store-v5.sqlite", "store-v7.sqlite", "store-v8.sqlite"])
     func olderHistoryIsReadWholeAndGoesOn(fixture: String) throws {
-        let folder = TemporaryFolder()
-        let storeURL = folder.appending("store")
-        try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: storeFixtures.appendingPathComponent(fixture), to: storeURL.appendingPathComponent("store.sqlite"))
+        let (folder, storeURL) = try copyOfStoreFixture(fixture)
+        defer { _ = folder }
         let store = try Store(folder: storeURL)
         #expect(store.modelVersion == Store.currentModelVersion)
 
@@ -130,12 +134,8 @@ let storeFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
     /// A store of model version 8 gets the tables of properties, keeps its link index, and
     /// takes properties.
     @Test func aStoreOfModelEightTakesProperties() throws {
-        let folder = TemporaryFolder()
-        let storeURL = folder.appending("store")
-        try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: storeFixtures.appendingPathComponent("store-v8.sqlite"),
-            to: storeURL.appendingPathComponent("store.sqlite"))
+        let (folder, storeURL) = try copyOfStoreFixture("store-v8.sqlite")
+        defer { _ = folder }
         let store = try Store(folder: storeURL)
         #expect(store.modelVersion == Store.currentModelVersion)
         let long = try store.resolve("Long")

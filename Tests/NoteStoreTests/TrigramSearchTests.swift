@@ -162,12 +162,8 @@ import Testing
 
     /// A store made before the trigram index has it built when it opens to write.
     @Test func anOlderStoreGetsTheTrigramIndexWhenItOpens() throws {
-        let folder = TemporaryFolder()
-        let storeURL = folder.appending("store")
-        try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: storeFixtures.appendingPathComponent("store-v7.sqlite"),
-            to: storeURL.appendingPathComponent(Store.databaseFileName))
+        let (folder, storeURL) = try copyOfStoreFixture("store-v7.sqlite")
+        defer { _ = folder }
         let opened = try Store(folder: storeURL)
         let words = try opened.search("*e*", limit: 1000).count
         #expect(words > 0)
@@ -187,12 +183,8 @@ import Testing
     /// them, `make-store-trigram-positions.sh`) has it made again without them when it opens,
     /// and finds the same notes.
     @Test func aTrigramIndexWithPositionsIsMadeAgainWithout() throws {
-        let folder = TemporaryFolder()
-        let storeURL = folder.appending("store")
-        try FileManager.default.createDirectory(at: storeURL, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(
-            at: storeFixtures.appendingPathComponent("store-trigram-positions.sqlite"),
-            to: storeURL.appendingPathComponent(Store.databaseFileName))
+        let (folder, storeURL) = try copyOfStoreFixture("store-trigram-positions.sqlite")
+        defer { _ = folder }
         let opened = try Store(folder: storeURL)
         #expect(try opened.check().isEmpty)
         #expect(try opened.search("東京").map(\.item.name) == ["日本語メモ"])
