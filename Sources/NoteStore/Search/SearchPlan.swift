@@ -15,10 +15,11 @@ import GRDB
 /// The trigram index holds no positions (``TrigramIndex``): a word or phrase of more than three
 /// characters in it is a condition, the items that hold all its trigrams
 /// (``TrigramIndex/query(of:)``) whose name or body holds it (``TrigramIndex/containsFunction``);
-/// one of three characters is its one trigram, which the index finds exactly. A word of one or two characters, which no trigram query finds, is looked for among the
-/// trigrams it begins (``TrigramIndex/expansion(of:_:)``), which says it exactly; when those
-/// are more than ``TrigramIndex/expansionLimit``, by `LIKE` over names and bodies, which
-/// reads every note and folds the case of ASCII letters only.
+/// one of three characters is its one trigram, which the index finds exactly. A word of one or
+/// two characters, which no trigram query finds, is looked for among the trigrams it begins
+/// (``TrigramIndex/expansion(of:_:)``), which says it exactly; when those are more than
+/// ``TrigramIndex/expansionLimit``, by `LIKE` over names and bodies, which reads every note and
+/// folds the case of ASCII letters only.
 ///
 /// While the trigram index is being built (``TrigramIndex/builtThrough(_:)``), its words ask
 /// it for the items it holds and read the text of the others.
@@ -38,8 +39,8 @@ struct SearchPlan {
     /// nothing ranks. Nil when the query looks for no text.
     var nameHolds: SQL? {
         guard !substrings.isEmpty else { return nil }
-        return
-            "(\(substrings.map { "trigram_contains(item.name, \(TrigramIndex.comparable($0)))" as SQL }.joined(operator: .or)))"
+        let holds = substrings.map { "trigram_contains(item.name, \(TrigramIndex.comparable($0)))" as SQL }
+        return "(\(holds.joined(operator: .or)))"
     }
 
     /// A compiled part of the expression: of one index (with its FTS5 query, an operand: a
