@@ -39,6 +39,11 @@ public enum ByteSearch {
         return lower..<utf8.index(lower, offsetBy: needle.count)
     }
 
+    /// Whether `text` holds `needle` (not empty), byte for byte.
+    public static func contains(_ needle: [UInt8], in text: String) -> Bool {
+        firstRange(of: needle, in: text[...]) != nil
+    }
+
     /// The range of the last `needle` in `text`.
     public static func lastRange(of needle: [UInt8], in text: Substring) -> Range<Substring.Index>? {
         var last: Range<Substring.Index>?

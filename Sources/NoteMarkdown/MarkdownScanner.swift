@@ -36,6 +36,8 @@ public enum MarkdownScanner {
     /// never in code, in a heading's markers, in a link's destination or within a word
     /// (`C#`, `issue#12`).
     public static func tags(in text: String) -> [String] {
+        // Most notes have no `#` at all: they are not parsed.
+        guard text.utf8.contains(UInt8(ascii: "#")) else { return [] }
         var text = text
         text.makeContiguousUTF8()
         guard let document = text.withCString({ cmark_parse_document($0, strlen($0), 0) }) else { return [] }

@@ -1,4 +1,5 @@
 import Foundation
+import NoteFiles
 import NoteStore
 import NoteMarkdown
 
@@ -147,7 +148,9 @@ public struct MarkdownExporter {
                     matter.append("tags", list: tags)
                 }
                 matter.properties = own.map { FrontMatterYAML.lines($0.key, $0.value) }.joined()
-                let links = body.contains("[[") || body.contains("](") ? try store.links(of: note.id) : []
+                let mayLink =
+                    ByteSearch.contains(Array("[[".utf8), in: body) || ByteSearch.contains(Array("](".utf8), in: body)
+                let links = mayLink ? try store.links(of: note.id) : []
                 let exported = ExportedBody(
                     body: body, path: path, links: links, attachments: attachments[note.id] ?? [], layout: &layout,
                     byAlias: { [store] link in (try? store.reachesByAlias(link)) ?? false })
