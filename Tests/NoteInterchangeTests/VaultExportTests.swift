@@ -75,6 +75,28 @@ import Testing
         #expect(try fresh.links(of: note.id).map(\.resolved) == store.links(of: note.id).map(\.resolved))
     }
 
+    /// Two files of the same bytes that one note links are two attachments, each written back
+    /// where its link points; importing again attaches nothing.
+    @Test func twoFilesOfTheSameBytesComeBackBoth() throws {
+        try write("![first](img/a.png)\n\n![second](img/b.png) and ![[a.png]]\n", "Two.md")
+        try copy("plain.png", to: "img/a.png")
+        try copy("plain.png", to: "img/b.png")
+        let store = try Store(folder: folder.appending("store"))
+        let first = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
+        #expect(first.problems.isEmpty && first.images == 2, "\(first)")
+        let note = try store.resolve("Two")
+        #expect(try store.attachments(of: note.id).count == 2)
+        let again = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
+        #expect(again.problems.isEmpty && again.images == 0 && again.unchanged == 1, "\(again)")
+
+        _ = try MarkdownExporter(store: store).export(to: out)
+        #expect(files(out) == ["Two.md", "img", "img/a.png", "img/b.png"], "\(files(out))")
+        let original = try Data(contentsOf: vault.appendingPathComponent("img/a.png"))
+        #expect(try Data(contentsOf: out.appendingPathComponent("img/b.png")) == original)
+        let exported = try Importer(store: store).run(path: out, into: nil, dryRun: false)
+        #expect(exported.problems.isEmpty && exported.images == 0 && exported.unchanged == 1, "\(exported)")
+    }
+
     /// A link whose place is outside the export, or taken by other bytes, gets a file beside
     /// its note, and only its target changes; an image no link shows is linked after the body.
     @Test func aPlaceThatCannotBeUsedGivesAFileBesideTheNote() throws {

@@ -251,17 +251,18 @@ public struct Importer {
             return true
         }
 
-        /// Stages the entry's images whose bytes the note does not have yet; returns how many.
+        /// Stages the entry's files that no attachment of the note matches (by their bytes, each
+        /// attachment matching one file); returns how many. Two files of the same bytes are two
+        /// attachments, each written back where its link points.
         mutating func attachImages(_ entry: ImportEntry, to note: Item) throws -> Int {
             guard !entry.images.isEmpty else { return 0 }
-            var known = Set(try store.attachments(of: note.id).map(\.sha256))
+            var known = Dictionary(try store.attachments(of: note.id).map { ($0.sha256, 1) }, uniquingKeysWith: +)
             var attached = 0
             for (file, caption, fileName) in entry.images {
                 do {
                     if let staged = try context.attachFile(
-                        file, to: note, caption: caption, fileName: fileName, unlessIn: known)
+                        file, to: note, caption: caption, fileName: fileName, unlessMatching: &known)
                     {
-                        known.insert(staged.sha256)
                         attached += 1
                         if staged.kind == .image { report.images += 1 } else { report.files += 1 }
                         let kind = staged.kind == .image ? "image" : "file"

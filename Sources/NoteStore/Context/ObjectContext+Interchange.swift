@@ -42,22 +42,35 @@ extension ObjectContext {
     /// `fileName` as its name when given and valid, else the file's own), to attach it to
     /// `note` on ``save()``, in the save's transaction: an image's bytes are kept in memory, any
     /// other file's streamed into a temporary file of the store. Returns the attachment, or nil
-    /// when the SHA-256 of its bytes is in `known` (nothing is staged then).
+    /// when `known` counts an attachment of the same bytes (by SHA-256) that no file matched yet:
+    /// that one is counted off, and nothing is staged. An import passes the note's attachments,
+    /// so that two files of the same bytes stay two attachments, and importing again adds none.
     @discardableResult
     public func attachFile(
         _ file: URL, to note: Item, caption: String? = nil, fileName: String? = nil,
         limit: Int64 = Attachment.defaultFileLimit,
-        unlessIn known: Set<String> = []
+        unlessMatching known: inout [String: Int]
     ) throws -> Attachment? {
         let (attachment, bytes) = try AttachedFile.prepare(
             file, for: note, caption: caption, fileName: fileName, limit: min(limit, Attachment.maximumFileBytes),
             now: store.wallClock.storeNow(), blobs: store.blobs)
-        if known.contains(attachment.sha256) {
+        if let left = known[attachment.sha256], left > 0 {
+            known[attachment.sha256] = left - 1
             Store.removeTemporaries([bytes])
             return nil
         }
         stagedAttachments.append((attachment, bytes))
         return attachment
+    }
+
+    /// ``attachFile(_:to:caption:fileName:limit:unlessMatching:)`` with nothing to match.
+    @discardableResult
+    public func attachFile(
+        _ file: URL, to note: Item, caption: String? = nil, fileName: String? = nil,
+        limit: Int64 = Attachment.defaultFileLimit
+    ) throws -> Attachment? {
+        var none: [String: Int] = [:]
+        return try attachFile(file, to: note, caption: caption, fileName: fileName, limit: limit, unlessMatching: &none)
     }
 
     /// The bytes of the attachments staged for the next save that are held in memory (images).
