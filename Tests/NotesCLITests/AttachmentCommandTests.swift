@@ -173,6 +173,20 @@ import Testing
         let path = try String(contentsOf: record, encoding: .utf8)
         #expect(path.hasSuffix("/map.svg") && path.hasPrefix(store.path))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: svg))
+
+        // Copies are removed a day after they were made, by a later `notes open`.
+        let copies = store.appendingPathComponent("open")
+        let old = copies.appendingPathComponent(ids[0].lowercased())
+        try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -25 * 60 * 60)], ofItemAtPath: old.path)
+        let recent = copies.appendingPathComponent("00000000-0000-4000-8000-000000000001")
+        try FileManager.default.createDirectory(at: recent, withIntermediateDirectories: true)
+        #expect(
+            try notes("open", ids[1], environment: ["DISPLAY": ":0", "PATH": bin.path + ":/usr/bin:/bin"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: old.path))
+        #expect(FileManager.default.fileExists(atPath: recent.path))
+        #expect(FileManager.default.fileExists(atPath: path))
     }
 
     @Test func aFileOverTheLimitIsRefusedOnOneLine() throws {

@@ -10,8 +10,8 @@ extension Notes {
             discussion: """
                 The bytes are copied, checked against their hash, to a private folder of the \\
                 store (open/), under the attachment's file name, and that copy is opened: an \\
-                application that changes it changes nothing in the store. Needs a display \\
-                ($DISPLAY or $WAYLAND_DISPLAY).
+                application that changes it changes nothing in the store. Copies made more than a \\
+                day before are removed then. Needs a display ($DISPLAY or $WAYLAND_DISPLAY).
                 """)
 
         @OptionGroup var storeOptions: StoreOptions
@@ -28,6 +28,7 @@ extension Notes {
             }
             let store = try storeOptions.open(.readOnly)
             let found = try store.resolveAttachment(attachment)
+            AttachmentCopy.removeOld(in: store, keeping: found)
             let copy = try AttachmentCopy.make(of: found, in: store)
             guard let opener = AttachmentCopy.executable("xdg-open") else {
                 throw InputError.cannotOpen(
@@ -70,6 +71,25 @@ enum AttachmentCopy {
             throw InputError.output(path: copy.path, reason: OutputFile.reason(for: copy))
         }
         return copy
+    }
+
+    /// How long a copy is kept: xdg-open returns once the application has started, not when
+    /// it is done with the file, so copies are removed by a later `notes open`.
+    static let kept: TimeInterval = 24 * 60 * 60
+
+    /// Removes the copies (`open/<id>` folders) last written more than ``kept`` ago, but that of
+    /// `attachment`, which is written again; a copy that cannot be removed is left.
+    static func removeOld(in store: Store, keeping attachment: Attachment, now: Date = Date()) {
+        let folder = store.folder.appendingPathComponent("open")
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name != attachment.id.storeString {
+            let copy = folder.appendingPathComponent(name)
+            guard let written = (try? manager.attributesOfItem(atPath: copy.path))?[.modificationDate] as? Date,
+                now.timeIntervalSince(written) > kept
+            else { continue }
+            try? manager.removeItem(at: copy)
+        }
     }
 
     /// The first executable of that name in `$PATH`.
