@@ -161,7 +161,8 @@ extension Replica {
 
     /// The items that are there although purged: kept for changes their purges had not seen.
     public func keptPurgedItems() throws -> [UUID] {
-        try String.fetchAll(db, sql: "SELECT item.id FROM item JOIN tombstone ON tombstone.object = item.id")
+        // From the tombstones, as ``Store/hasKeptPurgedItems()`` reads them.
+        try String.fetchAll(db, sql: "SELECT item.id FROM tombstone CROSS JOIN item ON item.id = tombstone.object")
             .compactMap(UUID.init(storeText:))
     }
 }
@@ -180,9 +181,13 @@ enum Knowledge {
 extension Store {
     /// Whether any item is there although purged (kept for changes its purges had not seen).
     public func hasKeptPurgedItems() throws -> Bool {
+        // The tombstones are read, and each looked up among the items (`CROSS JOIN` keeps that
+        // order): SQLite's own choice read every item's id, 40% of a `sync now` with nothing to
+        // do at 100,000 notes.
         try read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM item JOIN tombstone ON tombstone.object = item.id)") ?? false
+                db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone CROSS JOIN item ON item.id = tombstone.object)")
+                ?? false
         }
     }
 }

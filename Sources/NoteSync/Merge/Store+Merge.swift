@@ -21,9 +21,10 @@ extension Store {
     /// seen without one. Before its changes are exported, the rules place and erase here what
     /// they will on every device the changes reach.
     func settleLocalSaves() throws {
+        guard try hasOutboxEntries() else { return }
         let displaced = try hasDisplacedItems()
         let kept = try hasKeptPurgedItems()
-        guard try (displaced || kept) && hasOutboxEntries() else { return }
+        guard displaced || kept else { return }
         try merge { replica in
             if displaced { try HierarchyRepair(replica: replica).placeDisplaced() }
             if kept { try CausalDelete(replica: replica, history: HistoryMerger(replica: replica)).recheckKeptItems() }
