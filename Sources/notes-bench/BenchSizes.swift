@@ -65,6 +65,12 @@ struct BenchSizes: Sendable {
     var scaleRounds: Int
     var scaleJoins: Int
 
+    /// `devices`: the devices of the container, the logs each device made in process publishes,
+    /// and the saves timed on each pair.
+    var manyDevices: Int
+    var deviceLogs: Int
+    var deviceSaves: Int
+
     static let full = BenchSizes(
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
         longNoteMegabytes: [1, 5, 10], browserNotes: 100_000, browserSaves: 30,
@@ -76,7 +82,8 @@ struct BenchSizes: Sendable {
         encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000,
         bigNoteEdits: 200,
         bigFileMegabytes: 300, linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30,
-        scaleNotes: [10_000, 100_000, 1_000_000], notesPerCollection: 1_000, scaleRounds: 10, scaleJoins: 2)
+        scaleNotes: [10_000, 100_000, 1_000_000], notesPerCollection: 1_000, scaleRounds: 10, scaleJoins: 2,
+        manyDevices: 50, deviceLogs: 200, deviceSaves: 200)
 
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 5_000, collections: 100, listingRounds: 5,
@@ -87,5 +94,6 @@ struct BenchSizes: Sendable {
         historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [500, 2_000], interchangeRepetitions: 1,
         encryptionSaves: 20, encryptionNotes: 1_000, encryptionRepetitions: 1, bigNoteLines: 10_000, bigNoteEdits: 5,
         bigFileMegabytes: 32, linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5,
-        scaleNotes: [500, 2_000], notesPerCollection: 100, scaleRounds: 2, scaleJoins: 1)
+        scaleNotes: [500, 2_000], notesPerCollection: 100, scaleRounds: 2, scaleJoins: 1,
+        manyDevices: 6, deviceLogs: 5, deviceSaves: 10)
 }

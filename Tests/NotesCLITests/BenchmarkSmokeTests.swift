@@ -41,7 +41,7 @@ import Testing
             scenarios.map { $0["name"] as? String } == [
                 "local-save", "listing", "browser", "insert", "import", "sync-latency", "sustained", "catch-up", "idle",
                 "history", "syncthing",
-                "interchange", "encryption", "big-note", "big-file", "links", "scale",
+                "interchange", "encryption", "big-note", "big-file", "links", "scale", "devices",
             ])
         for scenario in scenarios {
             let measurements = scenario["measurements"] as? [[String: Any]] ?? []

@@ -22,6 +22,7 @@ struct BigNoteScenario: Scenario {
         let cloud = folder.appendingPathComponent("cloud")
         try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
         let notes = try bench.notes()
+        @discardableResult
         func run(_ store: String, _ arguments: [String], memory: Bool = false) throws -> ProcessRunner.Run {
             try notes.run(["--store", folder.appendingPathComponent(store).path] + arguments, measuringMemory: memory)
         }

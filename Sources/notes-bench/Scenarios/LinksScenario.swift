@@ -31,6 +31,7 @@ struct LinksScenario: Scenario {
             try Self.build(a, notes: sizes.linkNotes, hub: sizes.hubBacklinks)
         }
         let notes = try bench.notes()
+        @discardableResult
         func run(_ store: URL, _ arguments: [String], capturing: Bool = false) throws -> ProcessRunner.Run {
             try notes.run(["--store", store.path] + arguments, capturingOutput: capturing)
         }

@@ -25,6 +25,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case bigFile = "big-file"
     case links
     case scale
+    case devices
 
     var scenario: any Scenario {
         switch self {
@@ -45,6 +46,7 @@ enum ScenarioName: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .bigFile: return BigFileScenario()
         case .links: return LinksScenario()
         case .scale: return ScaleScenario()
+        case .devices: return DevicesScenario()
         }
     }
 }

@@ -73,6 +73,11 @@ final class SyncRig {
         SyncRun(try notes.run(["--store", store.path, "sync", "now"], capturingOutput: true, measuringMemory: true))
     }
 
+    /// `notes sync status` on the store, as a process.
+    func status(_ store: URL) throws -> ProcessRunner.Run {
+        try notes.run(["--store", store.path, "sync", "status"], capturingOutput: true)
+    }
+
     /// Starts `notes watch` on the store and waits until it watches the container.
     @discardableResult
     func startWatcher(_ store: URL, name: String) throws -> BackgroundProcess {
