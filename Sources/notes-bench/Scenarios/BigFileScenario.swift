@@ -30,6 +30,7 @@ struct BigFileScenario: Scenario {
             let label = encrypted ? "encrypted" : "plain"
             let cloud = folder.appendingPathComponent("cloud-\(label)")
             try FileManager.default.createDirectory(at: cloud, withIntermediateDirectories: true)
+            @discardableResult
             func run(_ store: String, _ arguments: [String], memory: Bool = false) throws -> ProcessRunner.Run {
                 let result = try notes.run(
                     ["--store", folder.appendingPathComponent("\(label)-\(store)").path] + arguments,

@@ -9,7 +9,8 @@ import NoteSync
 /// followed by a sync, so that it publishes that many logs. The first half are then away: they sync no more.
 /// The other half sync again, and the last writes a baseline. Devices A and B (the `notes`
 /// binary, as a person runs it) join with `notes sync enable` and run `notes watch`, as does a
-/// pair of devices on a container of their own. Then, in turn on each pair, a note saved on A
+/// pair of devices on a container of their own, whose A first saves as many notes as the fifty
+/// devices hold. Then, in turn on each pair, a note saved on A
 /// is timed until readable on B (as `sync-latency` does); `notes sync now` with nothing to do
 /// and `notes sync status` are timed on the fifty-device A, and each watcher's peak memory is
 /// kept. Last, compaction: the away devices come back (a full sync each), and every device
@@ -62,7 +63,16 @@ struct DevicesScenario: Scenario {
         bench.progress("devices: A and B join the \(sizes.manyDevices)-device container; a pair of its own")
         let many = try rig.watchedPair(collection: "Fifty", label: "50")
         let pairRig = try SyncRig(bench: bench, label: "devices-pair")
-        let two = try pairRig.watchedPair(collection: "Two", label: "2")
+        // As many notes as the fifty devices hold, so that the two pairs differ in devices only.
+        let two = try pairRig.watchedPair(collection: "Two", label: "2") { folder in
+            let store = try Store(folder: folder)
+            let context = store.makeContext()
+            var copies = TextGenerator(seed: 23)
+            for index in 0..<(others * (sizes.deviceLogs + 1)) {
+                _ = context.insertNote(named: "Copy \(index)", body: copies.body(words: 20...120, marked: false))
+            }
+            try context.save()
+        }
 
         bench.progress("devices: \(sizes.deviceSaves) saves on each pair, in turn")
         var manySamples: [Double] = []

@@ -115,9 +115,13 @@ final class SyncRig {
         }
     }
 
-    func watchedPair(collection name: String, label: String = "") throws -> WatchedPair {
+    /// `prepare`, when given, runs on A's store folder before A is attached.
+    func watchedPair(collection name: String, label: String = "", prepare: ((URL) throws -> Void)? = nil) throws
+        -> WatchedPair
+    {
         let deviceA = try makeDevice("A\(label)")
         let deviceB = try makeDevice("B\(label)")
+        try prepare?(deviceA)
         try enable(deviceA, name: "A\(label)")
         try enable(deviceB, name: "B\(label)")
         try startWatcher(deviceA, name: "A\(label)")
