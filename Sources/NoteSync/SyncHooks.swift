@@ -15,6 +15,8 @@ public struct SyncHooks: Sendable {
     var scryptCost = EncryptionSettings.defaultCost
     /// How often, at most, a device rewrites its registration with what it has applied.
     public var acknowledgementInterval: TimeInterval = 600
+    /// The log bytes one import transaction applies at most (``LogImporter/bytesPerTransaction``).
+    public var transactionBytes = LogImporter.bytesPerTransaction
 
     /// The hooks of a process that tests nothing.
     public static let none = SyncHooks()

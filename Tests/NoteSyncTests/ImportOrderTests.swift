@@ -173,6 +173,23 @@ import Testing
         #expect(inOrder.dump == history.expected)
     }
 
+    /// A watcher's import goes on past a full transaction: with one log a transaction, every
+    /// log of every device is applied by one sync that looks up only the next logs.
+    @Test func lookingUpTheNextLogsGoesOnPastAFullTransaction() throws {
+        let stack = try SyncStack(devices: 3)
+        for device in 1...2 {
+            for index in 0..<3 {
+                _ = try stack.stores[device].addNote(named: "note \(device).\(index)", body: "body", in: nil)
+                try stack.engines[device].syncNow()
+            }
+        }
+        var hooks = SyncHooks.none
+        hooks.transactionBytes = 1
+        let report = try SyncEngine(store: stack.stores[0], hooks: hooks).syncNow(importing: .nextLogs)
+        #expect(report.importedLogs == 6, "\(report)")
+        #expect(try stack.stores[0].fetch(ItemRequest(kind: .note)).count == 6)
+    }
+
     @Test func importingAgainChangesNothing() throws {
         let history = try Self.makeHistory(seed: 21)
         let device = try Device(label: "again")

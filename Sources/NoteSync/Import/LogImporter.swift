@@ -82,11 +82,12 @@ struct LogImporter {
     /// Applies the next logs of each device, looked up by name, until none is there or one
     /// cannot be applied yet; lists no device's folder.
     ///
-    /// Each log is looked up once: the first pass looks at every device, a later one (after a
-    /// pass that applied logs) only at the devices whose next log was there but could not be
-    /// applied yet, which what was applied may have let through. A log that arrives during the
-    /// sync brings an event of its own. With fifty devices, looking every device up three times
-    /// was nearly half of a watcher's import of one log.
+    /// Each log is looked up once: the first pass looks at every device; a pass after one that
+    /// applied logs looks only at the devices whose next log was there but not applied (it had
+    /// to wait, which what was applied may have ended, or the transaction was full) or was not
+    /// looked up. A log that arrives during the sync brings an event of its own. With fifty
+    /// devices, looking every device up three times was nearly half of a watcher's import of one
+    /// log.
     func importNextLogs(applied: [UUID: Int64], into report: inout SyncReport) throws {
         var applied = applied
         let (devices, skippedDevices) = try container.logDevices()
@@ -94,7 +95,6 @@ struct LogImporter {
         var candidates = devices.filter { $0 != device }
         var lookedUp: [UUID: (sequence: Int64, present: Bool)] = [:]
         while !candidates.isEmpty {
-            var waiting: [UUID] = []
             let moved = try applyInOneTransaction(devices: candidates, applied: &applied, report: &report) {
                 other, next in
                 if let known = lookedUp[other], known.sequence == next { return known.present }
@@ -102,17 +102,20 @@ struct LogImporter {
                 if case .present = container.logPresence(device: other, sequence: next) { present = true }
                 lookedUp[other] = (next, present)
                 return present
-            } outcome: { other, _, outcome in
-                if !outcome.isTaken, !waiting.contains(other) { waiting.append(other) }
+            } outcome: { _, _, _ in
             }
             guard moved else { break }
-            candidates = waiting
+            candidates = candidates.filter { other in
+                guard let known = lookedUp[other], known.sequence == (applied[other] ?? 0) + 1 else { return true }
+                return known.present
+            }
         }
     }
 
     /// Applies, in one transaction, the next logs of each device in turn while `isThere` says
-    /// the next one is there and it can be applied, up to ``bytesPerTransaction``; tells
-    /// `outcome` what became of each log tried. Returns whether it applied any.
+    /// the next one is there and it can be applied, up to ``SyncHooks/transactionBytes``
+    /// (``bytesPerTransaction`` unless a test sets it); tells `outcome` what became of each log
+    /// tried. Returns whether it applied any.
     private func applyInOneTransaction(
         devices: [UUID], applied: inout [UUID: Int64], report: inout SyncReport,
         isThere: (UUID, Int64) -> Bool, outcome: (UUID, Int64, Outcome) -> Void
@@ -126,7 +129,7 @@ struct LogImporter {
             var moved = false
             for other in devices {
                 var next = (taken[other] ?? 0) + 1
-                while bytes < Self.bytesPerTransaction, isThere(other, next) {
+                while bytes < hooks.transactionBytes, isThere(other, next) {
                     let result = try attempt(other, next, applied: taken, replica: replica, report: &summary)
                     outcome(other, next, result.outcome)
                     guard result.outcome.isTaken else { break }
