@@ -30,6 +30,15 @@ import Testing
         #expect(help.subcommands.first { $0.name == "add" }?.displayedOptions.contains("body-file") == true)
     }
 
+    /// A line of help text that ends with a backslash was meant to go on: in a Swift string
+    /// literal, one backslash joins the lines, two print one.
+    @Test func noHelpLineEndsWithABackslash() {
+        for command in help.commands {
+            let lines = command.discussion.split(separator: "\n").filter { $0.hasSuffix("\\") }
+            #expect(lines.isEmpty, "notes \(command.name) --help: \(lines)")
+        }
+    }
+
     @Test func everySubcommandHasASection() {
         for command in help.commands where command.isDisplayed {
             #expect(
@@ -133,6 +142,8 @@ extension ManPageTests {
         /// The long names of all options, also hidden ones.
         let allOptions: Set<String>
         let subcommands: [Help]
+        /// The text `--help` prints after the usage.
+        let discussion: String
 
         /// The subcommands at every depth, named by their path below the root, such as
         /// `sync enable`.
@@ -172,6 +183,7 @@ extension ManPageTests {
             displayedOptions = displayed
             allOptions = all
             subcommands = try (object["subcommands"] as? [[String: Any]] ?? []).map(Help.init)
+            discussion = object["discussion"] as? String ?? ""
         }
     }
 

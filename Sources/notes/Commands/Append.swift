@@ -8,9 +8,9 @@ extension Notes {
             commandName: "append",
             abstract: "Add text to the end of a note's body.",
             discussion: """
-                The text is the words given, joined by spaces, as a line of its own; without \\
-                words, standard input (a pipe or a file) as it is. The body keeps what it had, with \\
-                a line break put before the text when it does not end with one. A change saved \\
+                The text is the words given, joined by spaces, as a line of its own; without \
+                words, standard input (a pipe or a file) as it is. The body keeps what it had, with \
+                a line break put before the text when it does not end with one. A change saved \
                 meanwhile merges with it.
                 """)
 

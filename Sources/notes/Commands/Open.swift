@@ -8,9 +8,9 @@ extension Notes {
             commandName: "open",
             abstract: "Open an attachment in the desktop's application for its kind (xdg-open).",
             discussion: """
-                The bytes are copied, checked against their hash, to a private folder of the \\
-                store (open/), under the attachment's file name, and that copy is opened: an \\
-                application that changes it changes nothing in the store. Copies made more than a \\
+                The bytes are copied, checked against their hash, to a private folder of the \
+                store (open/), under the attachment's file name, and that copy is opened: an \
+                application that changes it changes nothing in the store. Copies made more than a \
                 day before are removed then. Needs a display ($DISPLAY or $WAYLAND_DISPLAY).
                 """)
 

@@ -9,8 +9,8 @@ extension Notes {
             commandName: "pick",
             abstract: "Choose an item in a fuzzy picker and print its id, for the shell.",
             discussion: """
-                The picker is fzf when it is installed, else a list of its own; it draws on the \\
-                terminal, so the id can be captured: notes cat "$(notes pick)". Status 1 when \\
+                The picker is fzf when it is installed, else a list of its own; it draws on the \
+                terminal, so the id can be captured: notes cat "$(notes pick)". Status 1 when \
                 nothing was chosen.
                 """)
 

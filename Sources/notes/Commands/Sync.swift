@@ -350,9 +350,9 @@ extension Notes.Sync {
             commandName: "passphrase",
             abstract: "Change the passphrase of the encrypted container this store syncs with.",
             discussion: """
-                The container key is wrapped anew under the new passphrase; no file is encrypted again, and \\
-                devices that hold the key go on without asking. Devices that join later need the new \\
-                passphrase. The new passphrase is asked twice on the terminal, or read from \\
+                The container key is wrapped anew under the new passphrase; no file is encrypted again, and \
+                devices that hold the key go on without asking. Devices that join later need the new \
+                passphrase. The new passphrase is asked twice on the terminal, or read from \
                 --new-passphrase-file or NOTES_NEW_PASSPHRASE.
                 """)
 
