@@ -22,22 +22,6 @@ extension ObjectContext {
         return item
     }
 
-    /// Checks an image file and keeps its bytes, to attach them to `note` (inserted in this
-    /// context, or in the store) on ``save()``, in the save's transaction; returns the
-    /// attachment, or nil when the SHA-256 of its bytes is in `known` (nothing is staged then).
-    /// Throws, and stages nothing, when the file or the caption is refused (as
-    /// ``Store/attachImages(_:to:caption:)`` says).
-    @discardableResult
-    public func attachImage(_ file: URL, to note: Item, caption: String? = nil, unlessIn known: Set<String> = []) throws
-        -> Attachment?
-    {
-        let (attachment, data) = try Attachment.prepare(
-            file, for: note, caption: caption, now: store.wallClock.storeNow())
-        if known.contains(attachment.sha256) { return nil }
-        stagedAttachments.append((attachment, .data(data)))
-        return attachment
-    }
-
     /// Checks a file of any kind as ``Store/attach(_:to:caption:limit:)`` does (keeping
     /// `fileName` as its name when given and valid, else the file's own), to attach it to
     /// `note` on ``save()``, in the save's transaction: an image's bytes are kept in memory, any
