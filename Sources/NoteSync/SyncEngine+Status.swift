@@ -25,7 +25,7 @@ extension SyncEngine {
         var status = SyncStatus(
             state: state.state, reason: state.reason?.description, since: state.since, cloud: state.cloud?.path,
             containerName: state.containerName, container: state.containerID, device: store.deviceID,
-            deviceName: state.deviceName, devices: devices, pendingExports: try store.outboxEntries().count,
+            deviceName: state.deviceName, devices: devices, pendingExports: try store.outboxCount(),
             exportedSequence: state.exportedSequence,
             waiting: last.waiting.filter { !Self.isApplied($0, state.applied) },
             skipped: skipped, lastSync: state.lastSync, catchUp: CatchUp.current(in: store.folder))

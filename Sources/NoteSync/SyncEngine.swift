@@ -99,7 +99,8 @@ public final class SyncEngine {
                 in: container, deviceName: deviceName)
             try store.recordSync { ledger in try ledger.update { $0.returning = false } }
         }
-        let (records, outboxThrough) = joined ? ([], 0) : try store.snapshot()
+        // Held while the baseline is merged below: what is pushed is what this store held.
+        let snapshot = joined ? nil : try store.holdSnapshot()
         try snapshotTaken?()
         try store.recordSync { ledger in
             if previous.containerID != container.identity { try ledger.forgetContainerRecords() }
@@ -123,10 +124,11 @@ public final class SyncEngine {
         }
         // Pushed before the state says `on`: if the push stops half way, enabling again pushes
         // the snapshot once more after what was published, and the merge rules make it harmless.
-        let pushed = try SnapshotPusher(store: store, container: container, containerID: container.identity).push(
-            records)
+        let pushed = try snapshot.map {
+            try SnapshotPusher(store: store, container: container, containerID: container.identity).push($0)
+        }
         try store.recordSync { ledger in
-            try ledger.removeOutboxEntries(through: outboxThrough)
+            try ledger.removeOutboxEntries(through: snapshot?.outboxThrough ?? 0)
             try ledger.update { record in
                 record.state = .on
                 record.reason = nil
@@ -134,7 +136,7 @@ public final class SyncEngine {
             }
         }
         var synced = try sync()
-        synced.exportedLogs += pushed
+        synced.exportedLogs += pushed ?? 0
         synced.importedChanges += report.importedChanges
         synced.skipped = report.skipped + synced.skipped
         synced.baseline = report.baseline

@@ -81,9 +81,10 @@ public final class BaselineDatabase {
         }
     }
 
-    /// Everything the baseline holds, as a store's snapshot orders it (``Store/snapshot()``).
-    public func records() throws -> [SnapshotRecord] {
-        try queue.read { db in try Store.snapshotRecords(db) }
+    /// Hands everything the baseline holds to `body`, one record at a time, as a store's
+    /// snapshot orders it (``Store/snapshot()``).
+    public func forEachRecord(_ body: (SnapshotRecord) throws -> Void) throws {
+        try queue.read { db in try Store.forEachSnapshotRecord(db, body) }
     }
 
     /// The cuts of history it records (model 7): its history holds no version below them.

@@ -108,10 +108,34 @@ extension Store {
         try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox)") ?? false }
     }
 
+    /// How many recorded changes wait to be taken by sync.
+    public func outboxCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
+    }
+
     /// The recorded changes not yet taken by sync, oldest first.
     public func outboxEntries() throws -> [OutboxEntry] {
         try read { db in
             try OutboxEntry.fetchAll(db, sql: "SELECT \(OutboxEntry.columns) FROM outbox ORDER BY id")
+        }
+    }
+
+    /// At most `limit` of the recorded changes after outbox row `row`, oldest first: a page
+    /// of them, for reading a large outbox in bounded memory.
+    public func outboxEntries(after row: Int64, limit: Int) throws -> [OutboxEntry] {
+        try read { db in
+            try OutboxEntry.fetchAll(
+                db, sql: "SELECT \(OutboxEntry.columns) FROM outbox WHERE id > ? ORDER BY id LIMIT ?",
+                arguments: [row, limit])
+        }
+    }
+
+    /// The recorded changes of outbox rows `rows`, oldest first.
+    public func outboxEntries(in rows: ClosedRange<Int64>) throws -> [OutboxEntry] {
+        try read { db in
+            try OutboxEntry.fetchAll(
+                db, sql: "SELECT \(OutboxEntry.columns) FROM outbox WHERE id BETWEEN ? AND ? ORDER BY id",
+                arguments: [rows.lowerBound, rows.upperBound])
         }
     }
 }

@@ -14,54 +14,95 @@ public struct SnapshotRecord: Sendable {
     public var history: ChangeHistory? = nil
 }
 
+/// The store as it was at one moment, held while the store goes on changing: a read of its own
+/// connection, open until this goes. Its records are read one at a time, so that a snapshot of
+/// a million notes is pushed in bounded memory.
+public final class StoreSnapshot {
+    private let snapshot: DatabaseSnapshot
+    private let folder: URL
+    /// The last outbox row whose change the snapshot includes.
+    public let outboxThrough: Int64
+
+    init(_ pool: DatabasePool, folder: URL) throws {
+        self.folder = folder
+        do {
+            snapshot = try pool.makeSnapshot()
+            outboxThrough = try snapshot.read { db in
+                try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM outbox") ?? 0
+            }
+        } catch {
+            throw StoreError.database(path: folder.path, underlying: error)
+        }
+    }
+
+    /// Hands each record to `body`, in the order of ``Store/snapshot()``.
+    public func forEachRecord(_ body: (SnapshotRecord) throws -> Void) throws {
+        do {
+            try snapshot.read { db in try Store.forEachSnapshotRecord(db, body) }
+        } catch let error as DatabaseError {
+            throw StoreError.database(path: folder.path, underlying: error)
+        }
+    }
+}
+
 extension Store {
     /// Everything the store holds, for pushing into a container: collections (each after the
     /// collection that holds it), then notes, then attachments, then tombstones, then tags (a
     /// dot each, then what removals had seen); and the last
     /// outbox row whose change the snapshot includes.
     public func snapshot() throws -> (records: [SnapshotRecord], outboxThrough: Int64) {
-        try read { db in
-            let outboxThrough = try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM outbox") ?? 0
-            return (try Self.snapshotRecords(db), outboxThrough)
-        }
+        let held = try holdSnapshot()
+        var records: [SnapshotRecord] = []
+        try held.forEachRecord { records.append($0) }
+        return (records, held.outboxThrough)
     }
 
-    /// Everything a database of the store's schema holds, as ``snapshot()`` orders it.
-    static func snapshotRecords(_ db: Database) throws -> [SnapshotRecord] {
-        var records: [SnapshotRecord] = []
-        let items = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT \(ItemFilter.columns(includingBody: true)), item.stamps,
-                    displaced.item IS NOT NULL AS isDisplaced, displaced.parent AS mergedParent
-                FROM item LEFT JOIN displaced ON displaced.item = item.id ORDER BY item.kind, item.rowid
-                """)
-        var collections: [(Item, [String: ChangeStamp])] = []
-        var notes: [SnapshotRecord] = []
-        for row in items {
+    /// The store as it is now, held until the snapshot goes (``StoreSnapshot``).
+    public func holdSnapshot() throws -> StoreSnapshot {
+        try StoreSnapshot(pool, folder: folder)
+    }
+
+    /// Hands everything a database of the store's schema holds to `body`, one record at a time,
+    /// as ``snapshot()`` orders it.
+    static func forEachSnapshotRecord(_ db: Database, _ body: (SnapshotRecord) throws -> Void) throws {
+        let itemsSQL = """
+            SELECT \(ItemFilter.columns(includingBody: true)), item.stamps,
+                displaced.item IS NOT NULL AS isDisplaced, displaced.parent AS mergedParent
+            FROM item LEFT JOIN displaced ON displaced.item = item.id WHERE item.kind = ? ORDER BY item.rowid
+            """
+        func item(_ row: Row) throws -> Item {
             var item = try Item(row: row)
             // The merged parent, not the one shown: other devices repair for themselves.
             if row["isDisplaced"] as Bool {
                 item.parent = (row["mergedParent"] as String?).flatMap(UUID.init(storeText:))
             }
-            if item.isCollection {
-                collections.append((item, Replica.stamps(row["stamps"])))
-            } else {
-                notes += try Self.records(item, stamps: Replica.stamps(row["stamps"]), db)
+            return item
+        }
+        var collections: [(Item, [String: ChangeStamp])] = []
+        for row in try Row.fetchAll(db, sql: itemsSQL, arguments: [ItemKind.collection.rawValue]) {
+            collections.append((try item(row), Replica.stamps(row["stamps"])))
+        }
+        for (item, stamps) in Self.parentsFirst(collections) {
+            for record in try Self.records(item, stamps: stamps, db) { try body(record) }
+        }
+        let notes = try Row.fetchCursor(db, sql: itemsSQL, arguments: [ItemKind.note.rawValue])
+        while let row = try notes.next() {
+            for record in try Self.records(try item(row), stamps: Replica.stamps(row["stamps"]), db) {
+                try body(record)
             }
         }
-        for (item, stamps) in Self.parentsFirst(collections) { records += try Self.records(item, stamps: stamps, db) }
-        records += notes
-        for row in try Row.fetchAll(
+        let attachments = try Row.fetchCursor(
             db, sql: "SELECT \(Attachment.columns), stamps FROM \(Attachment.source) ORDER BY kind DESC, position")
-        {
+        while let row = try attachments.next() {
             let attachment = try Attachment(row: row)
-            records.append(
+            try body(
                 SnapshotRecord(
                     entity: attachment.entity, object: attachment.id, operation: .insert,
                     values: attachment.insertionChanges, stamps: Replica.stamps(row["stamps"])))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object") {
+        let tombstones = try Row.fetchCursor(
+            db, sql: "SELECT object, entity, stamp, seen FROM tombstone ORDER BY object")
+        while let row = try tombstones.next() {
             guard let object = UUID(storeText: row["object"]), let entity = Entity(rawValue: row["entity"]),
                 let stamp = ChangeStamp(text: row["stamp"])
             else { continue }
@@ -70,19 +111,18 @@ extension Store {
             if try Item.fetchOne(db, id: object, includingBody: false) == nil,
                 let purged = try Self.purgedItem(object, entity: entity, db)
             {
-                records += try Self.records(purged.item, stamps: purged.stamps, db)
+                for record in try Self.records(purged.item, stamps: purged.stamps, db) { try body(record) }
             }
             // What the purges had seen travels with them: an item kept for a change they
             // had not seen stays kept on the devices this reaches.
             let seen = (row["seen"] as String?).flatMap(ChangeHistory.seen(json:))
-            records.append(
+            try body(
                 SnapshotRecord(
                     entity: entity, object: object, operation: .delete, values: OutboxChanges(), stamps: ["*": stamp],
                     history: seen.map { ChangeHistory(seen: $0) }))
         }
-        if try TagTable.exists(db) { records += try tagRecords(db) }
-        if try PropertyTable.exists(db) { records += try propertyRecords(db) }
-        return records
+        if try TagTable.exists(db) { for record in try tagRecords(db) { try body(record) } }
+        if try PropertyTable.exists(db) { for record in try propertyRecords(db) { try body(record) } }
     }
 
     /// Each dot of each property as its insert, with the dot as its stamp, then, per item and

@@ -163,7 +163,6 @@ struct BaselineLoader {
             // One that cannot be had now leaves its attachments waiting (``BlobRepair``).
             try? container.copyBlob(sha256, into: store)
         }
-        let records = try database.records()
         // A cut of the store that the baseline holds is at or after the baseline's (settings
         // differ from store to store): the store keeps it, and its history.
         var cuts: [HistoryCut] = []
@@ -197,7 +196,9 @@ struct BaselineLoader {
                 try replica.removeHistory(of: cut.object, cut.property)
             }
             try replica.recordHistoryCuts(cuts)
-            for record in records where try merger.apply(record.logChange, from: writer, to: replica) { applied += 1 }
+            try database.forEachRecord { record in
+                if try merger.apply(record.logChange, from: writer, to: replica) { applied += 1 }
+            }
             let current = try replica.ledger.applied()
             for (device, sequence) in entry.manifest.vector
             where device != store.deviceID && sequence > (current[device] ?? 0) {

@@ -2,7 +2,8 @@ import Foundation
 import NoteStore
 
 /// Cuts a sequence of changes into logs of about ``LogCodec/targetSize`` (a change larger than
-/// that gets a log of its own), collecting the blobs each log's attachments need.
+/// that gets a log of its own), collecting the blobs each log's attachments need. Each log is
+/// handed out as soon as it is full, so that no more than one is held.
 struct LogBatcher {
     /// One log's worth of changes.
     struct Batch {
@@ -28,14 +29,15 @@ struct LogBatcher {
         }
     }
 
-    private(set) var batches: [Batch] = []
     private var current = Batch()
 
-    /// Adds a change, from outbox row `row` when it came from the outbox.
-    mutating func add(_ change: LogChange, outboxRow row: Int64? = nil) {
+    /// Adds a change, from outbox row `row` when it came from the outbox; returns the batch
+    /// it closed, when it did not fit in it.
+    mutating func add(_ change: LogChange, outboxRow row: Int64? = nil) -> Batch? {
         let size = LogCodec.changeLine(change).utf8.count + 1
+        var closed: Batch?
         if !current.changes.isEmpty && current.size + size > LogCodec.targetSize {
-            batches.append(current)
+            closed = current
             current = Batch()
         }
         if let row {
@@ -49,12 +51,12 @@ struct LogBatcher {
         {
             current.blobs.append(sha256)
         }
+        return closed
     }
 
-    /// The batches, the last one included.
-    mutating func finish() -> [Batch] {
-        if !current.changes.isEmpty { batches.append(current) }
-        current = Batch()
-        return batches
+    /// The last batch, when it holds a change.
+    mutating func finish() -> Batch? {
+        defer { current = Batch() }
+        return current.changes.isEmpty ? nil : current
     }
 }

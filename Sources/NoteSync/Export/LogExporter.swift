@@ -23,26 +23,20 @@ struct LogExporter {
     }
 
     /// Exports every outbox row, with the sync state read at the start of the sync.
+    ///
+    /// The outbox is read a page at a time and each log written as soon as it is full, so that
+    /// an outbox of a large import is exported in bounded memory.
     func export(state: SyncState) throws -> Int {
         // An interrupted export leaves its rows in the outbox: with none, there is nothing to do.
-        var all = try store.outboxEntries()
-        guard let first = all.first?.sequence else { return 0 }
+        guard let first = try store.outboxEntries(after: 0, limit: 1).first?.sequence else { return 0 }
         var sequence = try completeInterruptedExport(after: state.exportedSequence, firstRow: first)
-        if sequence != state.exportedSequence { all = try store.outboxEntries() }
-        guard let last = all.last?.sequence else { return 0 }
-        let entries = try withoutVanishedAttachments(all)
-        guard !entries.isEmpty else {
-            try store.recordSync { try $0.removeOutboxEntries(through: last) }
-            return 0
-        }
+        guard let start = try store.outboxEntries(after: 0, limit: 1).first?.sequence else { return 0 }
         var written = 0
-        var batches = try batches(entries)
-        // The first log covers every outbox row from the first, also rows left out above, so
-        // that an interrupted export is recognised by its first row.
-        if let first = all.first?.sequence, let range = batches.first?.outbox {
-            batches[0].outbox = first...range.upperBound
-        }
-        for batch in batches {
+        func write(_ batch: LogBatcher.Batch) throws {
+            var batch = batch
+            // The first log covers every outbox row from the first, also rows left out below,
+            // so that an interrupted export is recognised by its first row.
+            if written == 0, let range = batch.outbox { batch.outbox = start...range.upperBound }
             sequence += 1
             let header = LogHeader(
                 modelVersion: batch.modelVersion, container: containerID, device: device, sequence: sequence,
@@ -60,8 +54,25 @@ struct LogExporter {
             hooks.reach(.exportCommitted)
             written += 1
         }
+        var batcher = LogBatcher()
+        var read = start - 1
+        while true {
+            let page = try store.outboxEntries(after: read, limit: Self.pageSize)
+            guard let last = page.last?.sequence else { break }
+            read = last
+            for entry in try withoutVanishedAttachments(page) {
+                if let full = batcher.add(try change(of: entry), outboxRow: entry.sequence) { try write(full) }
+            }
+        }
+        if let last = batcher.finish() { try write(last) }
+        if written == 0 && read >= start {
+            try store.recordSync { try $0.removeOutboxEntries(through: read) }
+        }
         return written
     }
+
+    /// How many outbox rows are read at a time.
+    static let pageSize = 2_000
 
     /// The entries without the insertion of attachments that were purged before they could be
     /// exported, and whose bytes are gone with them: the log would wait for ever for a blob that
@@ -129,12 +140,11 @@ struct LogExporter {
     static func exportedRange(_ log: TransactionLog, device: UUID, containerID: UUID, store: Store) throws
         -> ClosedRange<Int64>?
     {
-        let entries = try store.outboxEntries()
         guard log.header.device == device, log.header.container == containerID, let range = log.header.outbox,
-            range.lowerBound == entries.first?.sequence
+            range.lowerBound == (try store.outboxEntries(after: 0, limit: 1).first?.sequence)
         else { return nil }
         let rows = Set(
-            entries.filter { range.contains($0.sequence) }.map { "\($0.object) \($0.operation.rawValue) \($0.clock)" })
+            try store.outboxEntries(in: range).map { "\($0.object) \($0.operation.rawValue) \($0.clock)" })
         guard log.changes.allSatisfy({ rows.contains("\($0.object) \($0.operation.rawValue) \($0.clock)") }) else {
             return nil
         }
@@ -150,22 +160,18 @@ struct LogExporter {
         try container.writeLog(device: device, sequence: sequence, data: LogCodec.encode(log))
     }
 
-    /// The changes of the entries, cut into logs; the body of a large note goes as a delta
+    /// The change of an entry as a log carries it; the body of a large note goes as a delta
     /// against the version it was edited from when that is much smaller (``BodyDelta``).
-    func batches(_ entries: [OutboxEntry]) throws -> [LogBatcher.Batch] {
-        var batcher = LogBatcher()
-        for entry in entries {
-            var change = LogChange(
-                entity: entry.entity, object: entry.object,
-                operation: LogChange.Operation(rawValue: entry.operation.rawValue) ?? .update, clock: entry.clock,
-                values: entry.changes, history: entry.history)
-            if let delta = try bodyDelta(of: entry) {
-                change.values.remove(HistoryProperty.body.rawValue)
-                change.bodyDelta = delta
-            }
-            batcher.add(change, outboxRow: entry.sequence)
+    func change(of entry: OutboxEntry) throws -> LogChange {
+        var change = LogChange(
+            entity: entry.entity, object: entry.object,
+            operation: LogChange.Operation(rawValue: entry.operation.rawValue) ?? .update, clock: entry.clock,
+            values: entry.changes, history: entry.history)
+        if let delta = try bodyDelta(of: entry) {
+            change.values.remove(HistoryProperty.body.rawValue)
+            change.bodyDelta = delta
         }
-        return batcher.finish()
+        return change
     }
 
     /// The entry's body as a delta against the newest of the versions it was edited from,

@@ -38,8 +38,8 @@ struct PassedOverLogs {
             }
             objects?.formUnion(log.changes.map(\.object))
         }
-        let records = try store.snapshot().records.filter { objects?.contains($0.object) ?? true }
-        let written = try SnapshotPusher(store: store, container: container, containerID: containerID).push(records)
+        let written = try SnapshotPusher(store: store, container: container, containerID: containerID).push(
+            try store.holdSnapshot(), where: { objects?.contains($0.object) ?? true })
         let last = try SyncState(store).exportedSequence
         try store.recordSync { ledger in try ledger.noteRepublished(pending, through: last) }
         return written

@@ -3,19 +3,19 @@ import NoteStore
 
 /// Pushes a snapshot of the whole store into a container, as the logs that follow this device's
 /// last published one, each property with its original stamp (docs/sync-format.md, "Sentinel,
-/// identity and sync states").
+/// identity and sync states"). Each log is written as soon as it is full, so that the memory a
+/// push takes does not grow with the store.
 struct SnapshotPusher {
     let store: Store
     let container: CloudContainer
     let containerID: UUID
 
-    /// Pushes the records; returns how many logs it wrote.
+    /// Pushes the records of `snapshot` that `include` accepts; returns how many logs it wrote.
     @discardableResult
-    func push(_ records: [SnapshotRecord]) throws -> Int {
-        guard !records.isEmpty else { return 0 }
+    func push(_ snapshot: StoreSnapshot, where include: (SnapshotRecord) -> Bool = { _ in true }) throws -> Int {
         let state = try SyncState(store)
         var sequence = state.exportedSequence
-        for batch in Self.batches(records) {
+        func write(_ batch: LogBatcher.Batch) throws {
             sequence += 1
             // Bytes this store waits for itself are published by the device that holds them.
             for sha256 in batch.blobs where try store.hasBlob(sha256) && !container.hasBlob(sha256) {
@@ -32,13 +32,12 @@ struct SnapshotPusher {
                 try ledger.update { $0.exportedSequence = sequence }
             }
         }
+        var batcher = LogBatcher()
+        try snapshot.forEachRecord { record in
+            guard include(record), let full = batcher.add(record.logChange) else { return }
+            try write(full)
+        }
+        if let last = batcher.finish() { try write(last) }
         return Int(sequence - state.exportedSequence)
     }
-
-    static func batches(_ records: [SnapshotRecord]) -> [LogBatcher.Batch] {
-        var batcher = LogBatcher()
-        for record in records { batcher.add(record.logChange) }
-        return batcher.finish()
-    }
-
 }
