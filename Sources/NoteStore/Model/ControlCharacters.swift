@@ -14,6 +14,8 @@ public enum ControlCharacters {
 
     /// Whether `scalar` is one of these characters.
     public static func contains(_ scalar: Unicode.Scalar) -> Bool {
+        // Most text is ASCII, whose only such characters are C0 and DEL: no table lookup.
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
         switch scalar.properties.generalCategory {
         case .control, .lineSeparator, .paragraphSeparator: return true
         case .format: return bidirectionalFormatting.contains(scalar.value)

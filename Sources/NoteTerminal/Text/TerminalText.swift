@@ -6,33 +6,59 @@ import NoteStore
 /// escapes (`\e`, `\u{202e}`), so that a name sent by another device cannot colour the screen,
 /// set the window title or disguise itself.
 public enum TerminalText {
-    /// `text` with every such character escaped; with `keepingLayout`, line feeds, tabs and
-    /// the carriage return of a CRLF line end are kept, for multi-line output such as a body.
     /// Writes `line`, escaped, as one `notes: ` line on standard error: what a command says
     /// beside its output (a file skipped by an import, a tag already there).
     public static func warn(_ line: String) {
         FileHandle.standardError.write(Data("notes: \(escaped(line, keepingLayout: false))\n".utf8))
     }
 
+    /// `text` with every such character escaped; with `keepingLayout`, line feeds, tabs and
+    /// the carriage return of a CRLF line end are kept, for multi-line output such as a body.
     public static func escaped(_ text: String, keepingLayout: Bool) -> String {
         guard needsEscaping(text) else { return text }
-        var out = String.UnicodeScalarView()
-        let scalars = Array(text.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
-            if keepingLayout {
-                let endsCRLF = scalar == "\r" && index + 1 < scalars.count && scalars[index + 1] == "\n"
-                if scalar == "\n" || scalar == "\t" || endsCRLF {
-                    out.append(scalar)
+        var text = text
+        return text.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 64)
+            var run = 0
+            var index = 0
+            // Runs of bytes that start no such character are copied whole.
+            func copyRun() {
+                if run < index { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index])) }
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard mayStartOne(byte) else {
+                    index += 1
                     continue
                 }
+                // A valid UTF-8 text: 0xC2 and 0xD8 lead two bytes, 0xE2 three.
+                let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : 3
+                let scalar: Unicode.Scalar
+                switch length {
+                case 1: scalar = Unicode.Scalar(byte)
+                case 2: scalar = Unicode.Scalar(UInt32(byte & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F))!
+                default:
+                    scalar = Unicode.Scalar(
+                        UInt32(byte & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6
+                            | UInt32(bytes[index + 2] & 0x3F))!
+                }
+                let kept =
+                    keepingLayout
+                    && (byte == 0x0A || byte == 0x09
+                        || (byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A))
+                if kept || !ControlCharacters.contains(scalar) {
+                    index += length
+                    continue
+                }
+                copyRun()
+                out.append(contentsOf: escape(scalar).utf8)
+                index += length
+                run = index
             }
-            guard ControlCharacters.contains(scalar) else {
-                out.append(scalar)
-                continue
-            }
-            out.append(contentsOf: escape(scalar).unicodeScalars)
+            copyRun()
+            return String(decoding: out, as: UTF8.self)
         }
-        return String(out)
     }
 
     /// JSON text with such characters, which JSON allows raw inside strings, written as
@@ -66,8 +92,11 @@ public enum TerminalText {
     /// lead byte of 0xC2 (C1), 0xD8 (U+061C) or 0xE2 (the separators and bidirectional marks).
     private static func needsEscaping(_ text: String) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }
-        }
+        return text.withUTF8 { bytes in bytes.contains(where: mayStartOne) }
+    }
+
+    /// Whether a byte of UTF-8 text may start such a character (see ``needsEscaping(_:)``).
+    private static func mayStartOne(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
     }
 }
