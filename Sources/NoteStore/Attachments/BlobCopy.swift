@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NoteFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -65,6 +66,6 @@ enum BlobCopy {
                 offset += written
             }
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined() == sha256 ? .copied : .damaged
+        return HexText.lowercase(hash.finalize()) == sha256 ? .copied : .damaged
     }
 }

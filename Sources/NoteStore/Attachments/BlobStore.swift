@@ -1,6 +1,7 @@
 import CFileSystem
 import Crypto
 import Foundation
+import NoteFiles
 
 #if canImport(Glibc)
     import Glibc
@@ -45,7 +46,7 @@ struct BlobStore: Sendable {
     }
 
     static func sha256(of data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(SHA256.hash(data: data))
     }
 
     /// The bytes read and written at a time when a file is streamed: memory stays bounded
@@ -66,7 +67,7 @@ struct BlobStore: Sendable {
             if count == 0 { break }
             buffer.withUnsafeBytes { hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return HexText.lowercase(hash.finalize())
     }
 
     /// A file copied into a temporary file of the folder, with what was learnt on the way.
@@ -124,7 +125,7 @@ struct BlobStore: Sendable {
             throw failure
         }
         return StreamedFile(
-            temporary: temporary, sha256: hash.finalize().map { String(format: "%02x", $0) }.joined(), bytes: total,
+            temporary: temporary, sha256: HexText.lowercase(hash.finalize()), bytes: total,
             sample: sample)
     }
 

@@ -1,6 +1,7 @@
 import CFileSystem
 import Crypto
 import Foundation
+import NoteFiles
 import NoteStore
 
 #if canImport(Glibc)
@@ -246,7 +247,7 @@ struct BaselineLoader {
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
             hash.update(data: chunk)
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return HexText.lowercase(hash.finalize())
     }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NoteFiles
 import NoteStore
 
 /// Attachment bytes, content-addressed: `blobs/<sha256>`.
@@ -13,7 +14,7 @@ extension CloudContainer {
 
     /// The SHA-256 of `data`, in 64 lowercase hex digits, as blobs are named.
     public static func sha256(of data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(SHA256.hash(data: data))
     }
 
     /// The names of the blobs in `blobs/`, sorted, and the files that were skipped: their
@@ -162,7 +163,7 @@ extension CloudContainer {
             if chunk.isEmpty { break }
             hash.update(data: chunk)
         }
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return HexText.lowercase(hash.finalize())
     }
 
     func blobPath(_ sha256: String) -> String {

@@ -77,7 +77,7 @@ public struct FileSealing: Sendable {
     /// which known file a blob holds.
     public func blobName(of sha256: String) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: Data(sha256.utf8), using: SymmetricKey(data: blobNameKey))
-        return code.map { String(format: "%02x", $0) }.joined()
+        return HexText.lowercase(code)
     }
 
     /// The size of the envelope of `plain` bytes.

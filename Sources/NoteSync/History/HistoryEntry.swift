@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NoteFiles
 import NoteStore
 
 /// One line of an item's history: a version that was saved, or a merge that history derives
@@ -38,6 +39,6 @@ public struct HistoryEntry: Sendable, Equatable {
     }
 
     private static func shortHash(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(SHA256.hash(data: Data(text.utf8)).prefix(4))
     }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NoteFiles
 import NoteStore
 import NoteText
 
@@ -62,7 +63,7 @@ public struct BodyDelta: Sendable, Equatable {
     }
 
     static func digest(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(SHA256.hash(data: Data(text.utf8)))
     }
 
     /// `{"body":{"base":"<stamp>","lines":"<base64>","sha256":"<hex>"}}`.

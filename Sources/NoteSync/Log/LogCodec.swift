@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NoteFiles
 import NoteStore
 
 /// Encodes and decodes transaction logs (docs/sync-format.md, "Transaction log").
@@ -72,7 +73,7 @@ public enum LogCodec {
     }
 
     static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        HexText.lowercase(SHA256.hash(data: data))
     }
 
     // MARK: Decoding
