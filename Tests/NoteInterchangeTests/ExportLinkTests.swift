@@ -30,6 +30,25 @@ import Testing
                 == "cannot export to 'out/Home.md': it is a symbolic link")
     }
 
+    /// The files are written on a thread of their own, a bounded number waiting at a time: a
+    /// failure among many more files than wait at once stops the export with that failure, and
+    /// leaves nothing written through the link.
+    @Test func aFailureAmongManyFilesStopsTheExport() throws {
+        let store = try store()
+        let context = store.makeContext()
+        for index in 0..<1_200 { _ = context.insertNote(named: "n\(index)", body: "note \(index)\n") }
+        try context.save()
+        try write("mine\n", outside.appendingPathComponent("diary.md"))
+        try link(out.appendingPathComponent("n700.md"), to: "../outside/diary.md")
+        #expect(throws: InterchangeError.symbolicLink(path: out.appendingPathComponent("n700.md").path)) {
+            try MarkdownExporter(store: store).export(to: out, force: true)
+        }
+        #expect(try String(contentsOf: outside.appendingPathComponent("diary.md"), encoding: .utf8) == "mine\n")
+        // The files are written in order, and none after the failure.
+        let written = Set(try contents(out))
+        #expect(written.contains("n699.md") && !written.contains("n701.md") && !written.contains("n1199.md"))
+    }
+
     @Test func markdownExportRefusesALinkToAFolderOutside() throws {
         let store = try store()
         try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)

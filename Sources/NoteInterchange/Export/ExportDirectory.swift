@@ -5,7 +5,7 @@ import NoteStore
 /// relative to it (openat(2), mkdirat(2)) without following a symbolic link, so that a link
 /// left in the folder (or put there while the export runs) cannot lead a write outside it. A
 /// link met where the export writes is refused, naming it.
-final class ExportDirectory {
+final class ExportDirectory: Sendable {
     /// The folder's path, for messages.
     let url: URL
     private let descriptor: Int32

@@ -50,17 +50,26 @@ public struct MarkdownExporter {
         let tree = try ExportTree(store: store, root: root)
         let layout = ExportLayout(tree: tree, portable: portable, linkTargets: try store.wikiLinkTargets())
         let folder = try ExportDirectory.prepare(folder, force: force)
+        let files = WriteBehind(store: store)
         var writer = Writer(
-            store: store, tree: tree, layout: layout, top: folder, total: tree.noteCount, progress: progress)
-        if root != nil, let item = tree.roots.first {
-            if item.isNote {
-                try writer.writeNotes(try store.bodies(of: [item.id]), in: folder, at: "")
+            store: store, tree: tree, layout: layout, top: folder, files: files, total: tree.noteCount,
+            progress: progress)
+        do {
+            if root != nil, let item = tree.roots.first {
+                if item.isNote {
+                    try writer.writeNotes(try store.bodies(of: [item.id]), in: folder, at: "")
+                } else {
+                    try writer.writeCollection(item, in: folder, siblings: [item])
+                }
             } else {
-                try writer.writeCollection(item, in: folder, siblings: [item])
+                try writer.writeContents(of: nil, in: folder)
             }
-        } else {
-            try writer.writeContents(of: nil, in: folder)
+        } catch {
+            // The files handed over are written first, so that no thread is left writing.
+            try? files.finish()
+            throw error
         }
+        try files.finish()
         return writer.report
     }
 
@@ -81,6 +90,10 @@ public struct MarkdownExporter {
         var layout: ExportLayout
         /// The top of the export.
         let top: ExportDirectory
+        /// Writes the files, on a thread of its own.
+        let files: WriteBehind
+        /// Folders below the top that attachments were placed in, by their paths.
+        var folders: [String: ExportDirectory] = [:]
         let total: Int
         let progress: ((Int, Int) -> Void)?
         var report = ExportReport()
@@ -114,7 +127,7 @@ public struct MarkdownExporter {
                 matter.append("created", collection.created.isoText)
                 matter.append("modified", collection.modified.isoText)
                 if name != collection.name { matter.append("name", collection.name) }
-                try inside.write(Data(matter.text.utf8), to: MarkdownExporter.collectionFile)
+                try files.write(Data(matter.text.utf8), to: MarkdownExporter.collectionFile, in: inside)
             }
             report.collections += 1
             try writeContents(of: collection.id, in: inside)
@@ -166,7 +179,7 @@ public struct MarkdownExporter {
                         let name = MarkdownExporter.fileName(of: attachment, index: index, stem: stem)
                         let file = String(
                             ExportLayout.lastName(layout.claimFile(name, in: ExportLayout.folder(of: path))))
-                        try folder.write(attachment, of: store, to: file)
+                        try files.copy(attachment, to: file, in: folder)
                         // Images (an SVG too) are embedded; other files are linked.
                         let embed = attachment.mediaType.hasPrefix("image/") ? "!" : ""
                         lines.append("\(embed)[\(MarkdownLinks.escapeText(attachment.caption ?? ""))](<\(file)>)")
@@ -174,18 +187,28 @@ public struct MarkdownExporter {
                     }
                     text += "\n\n" + MarkdownExporter.imagesMarker + "\n" + lines.joined(separator: "\n") + "\n"
                 }
-                try folder.write(Data(text.utf8), to: stem + ".md")
+                try files.write(Data(text.utf8), to: stem + ".md", in: folder)
                 report.notes += 1
                 if report.notes % 200 == 0 { progress?(report.notes, total) }
             }
         }
 
         /// Writes a file at `path` from the top of the export, making the folders on the way.
-        func write(_ attachment: Attachment, at path: String) throws {
-            var folder = top
-            let parts = path.split(separator: "/").map(String.init)
-            for part in parts.dropLast() { folder = try folder.folder(part) }
-            try folder.write(attachment, of: store, to: parts.last ?? path)
+        mutating func write(_ attachment: Attachment, at path: String) throws {
+            let folderPath = ExportLayout.folder(of: path)
+            let name = String(ExportLayout.lastName(path))
+            try files.copy(attachment, to: name, in: try folder(at: folderPath))
+        }
+
+        /// The folder at `path` from the top of the export, made when absent.
+        mutating func folder(at path: String) throws -> ExportDirectory {
+            if path.isEmpty { return top }
+            if let known = folders[path] { return known }
+            let folder = try self.folder(at: ExportLayout.folder(of: path)).folder(String(ExportLayout.lastName(path)))
+            // Each holds a descriptor: a few are kept, not one for every folder of the export.
+            if folders.count >= 64 { folders.removeAll() }
+            folders[path] = folder
+            return folder
         }
     }
 }

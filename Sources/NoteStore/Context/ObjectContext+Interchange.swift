@@ -67,8 +67,12 @@ extension Store {
     public func bodies(of ids: [UUID]) throws -> [Item] {
         try read { db in
             var found: [UUID: Item] = [:]
-            for id in ids {
-                if let item = try Item.fetchOne(db, id: id) { found[id] = item }
+            found.reserveCapacity(ids.count)
+            try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
+                let items = try SQLRequest<Item>(
+                    literal: "SELECT \(sql: ItemFilter.columns(includingBody: true)) FROM item WHERE id IN \(chunk)"
+                ).fetchAll(db)
+                for item in items { found[item.id] = item }
             }
             return ids.compactMap { found[$0] }
         }
