@@ -44,6 +44,7 @@ extension ObjectContext {
             return nil
         }
         stagedAttachments.append((attachment, bytes))
+        stagedAttachmentBytes += bytes.inMemory
         return attachment
     }
 
@@ -56,9 +57,6 @@ extension ObjectContext {
         var none: [String: Int] = [:]
         return try attachFile(file, to: note, caption: caption, fileName: fileName, limit: limit, unlessMatching: &none)
     }
-
-    /// The bytes of the attachments staged for the next save that are held in memory (images).
-    public var stagedAttachmentBytes: Int { stagedAttachments.reduce(0) { $0 + $1.bytes.inMemory } }
 }
 
 extension Store {

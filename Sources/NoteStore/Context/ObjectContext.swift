@@ -28,6 +28,8 @@ public final class ObjectContext {
     var keepingDates: Set<UUID> = []
     /// Image attachments to write with the next save, with their bytes.
     var stagedAttachments: [(attachment: Attachment, bytes: AttachedFile.Bytes)] = []
+    /// The bytes of the staged attachments that are held in memory (images).
+    public internal(set) var stagedAttachmentBytes = 0
     /// Tag changes to write with the next save, per note, in the order they were made.
     var stagedTags: [UUID: TagEdit] = [:]
     var taggedOrder: [UUID] = []
@@ -193,6 +195,7 @@ public final class ObjectContext {
         keepingDates.removeAll()
         Store.removeTemporaries(stagedAttachments.map(\.bytes))
         stagedAttachments.removeAll()
+        stagedAttachmentBytes = 0
         stagedTags.removeAll()
         taggedOrder.removeAll()
         stagedProperties.removeAll()

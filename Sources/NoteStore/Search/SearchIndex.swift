@@ -119,12 +119,15 @@ enum SearchIndex {
                 // the one that went): the entry of that rowid writes the item's links and names.
                 if now == nil, try Row.fetchOne(itemByID, arguments: [id]) != nil { continue }
                 let rowReused = reused.contains(rowid)
+                // A new row's item has no links or names in the index: those of a row that went
+                // with its id went with it (`ON DELETE CASCADE`).
+                let isNew = old == nil && !rowReused
                 if old == nil || rowReused || old?.body != now?.body {
-                    try LinkIndex.writeLinks(of: id, body: now?.body, db)
+                    try LinkIndex.writeLinks(of: id, body: now?.body, replacing: !isNew, db)
                 }
                 let historyChanged = renamed.remove(id) != nil
                 if old == nil || rowReused || old?.name != now?.name || historyChanged {
-                    try LinkIndex.writeNames(of: id, name: now?.name, isNote: now?.body != nil, db)
+                    try LinkIndex.writeNames(of: id, name: now?.name, isNote: now?.body != nil, replacing: !isNew, db)
                 }
             }
             indexed = [:]
