@@ -148,7 +148,11 @@ enum LinkIndex {
                 }
             }
             for version in versions {
-                guard let text = try? VersionStorage.text(version.stamp, in: line, db) else { continue }
+                // A version without content of its own has the current name: no read for it.
+                let text =
+                    line.entry(version.stamp).map { $0.content == nil } ?? false
+                    ? name : try? VersionStorage.text(version.stamp, in: line, db)
+                guard let text else { continue }
                 let key = fold(text)
                 guard until[key] != "" else { continue }
                 let end = (replaced[version.stamp] ?? version.stamp).text
