@@ -113,6 +113,11 @@ extension Store {
         try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
     }
 
+    /// The last outbox row, nil when the outbox is empty.
+    public func lastOutboxSequence() throws -> Int64? {
+        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM outbox") }
+    }
+
     /// The recorded changes not yet taken by sync, oldest first.
     public func outboxEntries() throws -> [OutboxEntry] {
         try read { db in

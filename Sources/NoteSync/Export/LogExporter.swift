@@ -30,7 +30,9 @@ struct LogExporter {
         // An interrupted export leaves its rows in the outbox: with none, there is nothing to do.
         guard let first = try store.outboxEntries(after: 0, limit: 1).first?.sequence else { return 0 }
         var sequence = try completeInterruptedExport(after: state.exportedSequence, firstRow: first)
-        guard let start = try store.outboxEntries(after: 0, limit: 1).first?.sequence else { return 0 }
+        guard let start = try store.outboxEntries(after: 0, limit: 1).first?.sequence,
+            let end = try store.lastOutboxSequence()
+        else { return 0 }
         var written = 0
         func write(_ batch: LogBatcher.Batch) throws {
             var batch = batch
@@ -54,10 +56,11 @@ struct LogExporter {
             hooks.reach(.exportCommitted)
             written += 1
         }
+        // The rows there now: those that saves add meanwhile are the next export's.
         var batcher = LogBatcher()
         var read = start - 1
-        while true {
-            let page = try store.outboxEntries(after: read, limit: Self.pageSize)
+        while read < end {
+            let page = try store.outboxEntries(after: read, limit: Self.pageSize).filter { $0.sequence <= end }
             guard let last = page.last?.sequence else { break }
             read = last
             for entry in try withoutVanishedAttachments(page) {
