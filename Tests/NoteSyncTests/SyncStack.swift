@@ -56,6 +56,14 @@ final class SyncStack {
         return container
     }
 
+    /// The logs of `device` in the container, in order.
+    func logs(of device: UUID) throws -> [TransactionLog] {
+        let container = try container()
+        return try container.logSequences(of: device).sequences.map {
+            try LogCodec.decode(container.readLog(device: device, sequence: $0))
+        }
+    }
+
     /// A new device joins: a store folder without a database, made from the container's
     /// newest baseline when there is one (else opened and enabled as usual); returns what
     /// joining reported.
