@@ -70,6 +70,19 @@ import Testing
         #expect(try contents(note.id, .body) == [Data(Self.longBody.utf8)])
     }
 
+    @Test func anItemMadeAgainWithItsIDAddsToItsHistory() throws {
+        let note = try store.addNote(named: "Gone", body: Self.longBody, in: nil)
+        _ = try store.trash(note.id)
+        try store.change { context in try context.purge(note.id) }
+        let context = store.makeContext()
+        let now = Date()
+        _ = context.insert(.note, id: note.id, named: "Back", body: "again", in: nil, created: now, modified: now)
+        try context.save()
+        #expect(try texts(note.id, .name) == ["Gone", "Back"], "the first save's versions join the line there is")
+        #expect(try texts(note.id, .body) == [Self.longBody, "again"])
+        #expect(try store.check() == [], "the link index finds it by its old name too")
+    }
+
     @Test func aRestoreOfTheFirstTextReadsBackEveryVersion() throws {
         let note = try store.addNote(named: "Short", body: "one", in: nil)
         #expect(try store.edit(note.id, name: "Renamed"))

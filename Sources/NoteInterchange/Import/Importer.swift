@@ -180,7 +180,7 @@ public struct Importer {
                 if changed { try context.update(item) }
                 if try setTags(entry, on: item) { changed = true }
                 if try setProperties(entry, on: item) { changed = true }
-                let attached = try attachImages(entry, to: item)
+                let attached = try attachImages(entry, to: item, isNew: false)
                 if changed || attached > 0 {
                     report.updated += 1
                     if dryRun { report.plan.append("update \(item.kind.rawValue) \(entry.source)") }
@@ -200,7 +200,7 @@ public struct Importer {
             if dryRun { report.plan.append("create \(item.kind.rawValue) \(entry.source)") }
             _ = try setTags(entry, on: item)
             _ = try setProperties(entry, on: item)
-            _ = try attachImages(entry, to: item)
+            _ = try attachImages(entry, to: item, isNew: true)
             try count()
             return (item, true)
         }
@@ -253,10 +253,12 @@ public struct Importer {
 
         /// Stages the entry's files that no attachment of the note matches (by their bytes, each
         /// attachment matching one file); returns how many. Two files of the same bytes are two
-        /// attachments, each written back where its link points.
-        mutating func attachImages(_ entry: ImportEntry, to note: Item) throws -> Int {
+        /// attachments, each written back where its link points. A note this import creates
+        /// has none to match.
+        mutating func attachImages(_ entry: ImportEntry, to note: Item, isNew: Bool) throws -> Int {
             guard !entry.images.isEmpty else { return 0 }
-            var known = Dictionary(try store.attachments(of: note.id).map { ($0.sha256, 1) }, uniquingKeysWith: +)
+            var known =
+                isNew ? [:] : Dictionary(try store.attachments(of: note.id).map { ($0.sha256, 1) }, uniquingKeysWith: +)
             var attached = 0
             for (file, caption, fileName) in entry.images {
                 do {

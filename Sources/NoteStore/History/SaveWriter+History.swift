@@ -26,7 +26,8 @@ extension SaveWriter {
     }
 
     /// Writes the first versions of the items inserted so far, in the order of the history's key
-    /// (object, then property: "body" before "name").
+    /// (object, then property: "body" before "name"), each as the start of its line unless the
+    /// line has versions already.
     ///
     /// The ids of new items are random, so their versions land all over the `version` table
     /// (it has no rowids: rows sit in key order). Written in key order, a save of many items
@@ -42,7 +43,11 @@ extension SaveWriter {
                     context: first.context, text: text)
                 version.contextJSON = first.contextJSON
                 version.isCurrentText = true
-                try VersionStorage.insert(version, db)
+                if try VersionStorage.start(version, db) {
+                    if property == .name { searchIndex.nameLineStarted(first.object.storeString) }
+                } else {
+                    try VersionStorage.insert(version, db)
+                }
             }
         }
         firstVersions.removeAll()

@@ -98,15 +98,42 @@ enum VersionStorage {
             }
         }
         if version.isCurrentText, deltaOf == nil { content = nil }
-        line.insert(
-            HistoryLine.Entry(
-                stamp: version.stamp, origin: version.origin, bases: bases, restored: version.restored,
-                context: storedContext(
-                    version.contextJSON ?? version.context.map(ChangeHistory.contextJSON), bases: bases, in: line),
-                isHead: true, size: version.text.utf8.count, deltaOf: deltaOf, depth: depth, content: content,
-                fromMerge: version.fromMerge))
+        line.insert(entry(of: version, bases: bases, in: line, deltaOf: deltaOf, depth: depth, content: content))
         try write(line, db)
         return true
+    }
+
+    /// Writes `version` as the only one of its line when the line has none; returns whether
+    /// it did (false: the line has versions, and nothing was written). What an item's first
+    /// save writes, without reading a line that is not there.
+    static func start(_ version: NewVersion, _ db: Database) throws -> Bool {
+        var line = HistoryLine(object: version.object, property: version.property)
+        let bases = version.bases?.sorted()
+        let content = version.isCurrentText ? nil : Data(version.text.utf8)
+        line.insert(entry(of: version, bases: bases, in: line, deltaOf: nil, depth: 0, content: content))
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO history_line (object, property, versions, oldest, line) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (object, property) DO NOTHING
+                """
+        ).execute(arguments: [
+            HistoryEncoding.bytes(of: version.object), HistoryEncoding.code(of: version.property), 1,
+            HistoryEncoding.bytes(of: version.stamp), line.encoded(),
+        ])
+        return db.changesCount > 0
+    }
+
+    /// The entry that keeps `version` in `line`, as the line's head.
+    private static func entry(
+        of version: NewVersion, bases: [ChangeStamp]?, in line: HistoryLine, deltaOf: ChangeStamp?, depth: Int,
+        content: Data?
+    ) -> HistoryLine.Entry {
+        HistoryLine.Entry(
+            stamp: version.stamp, origin: version.origin, bases: bases, restored: version.restored,
+            context: storedContext(
+                version.contextJSON ?? version.context.map(ChangeHistory.contextJSON), bases: bases, in: line),
+            isHead: true, size: version.text.utf8.count, deltaOf: deltaOf, depth: depth, content: content,
+            fromMerge: version.fromMerge)
     }
 
     /// The context to keep of a new version whose context is `json` (as the store writes it):

@@ -122,23 +122,29 @@ enum LinkIndex {
     /// Writes the names the note `id` is found by: `name`, its aliases, and the names of its
     /// history before, each with the greatest stamp of a version that replaced it. Nothing for
     /// a collection or an item gone. In place of those the index held, as ``writeLinks``.
-    static func writeNames(of id: String, name: String?, isNote: Bool, replacing: Bool = true, _ db: Database) throws {
+    static func writeNames(
+        of id: String, name: String?, isNote: Bool, replacing: Bool = true, onlyCurrentName: Bool = false,
+        _ db: Database
+    ) throws {
         if replacing {
             try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
         }
         guard let name, isNote else { return }
         let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
-        for (key, end) in try names(of: id, name: name, db) {
+        for (key, end) in try names(of: id, name: name, readingHistory: !onlyCurrentName, db) {
             try insert.execute(arguments: [id, key, end])
         }
     }
 
     /// The names the note `id` is found by, folded, each with what `link_name.until` holds
     /// for it: empty for its name now, ``aliasMark`` for an alias, else the greatest stamp of
-    /// a version that replaced it.
-    static func names(of id: String, name: String, _ db: Database) throws -> [String: String] {
+    /// a version that replaced it. Without `readingHistory` (a history of names that holds
+    /// the current name alone), its name now and its aliases.
+    static func names(of id: String, name: String, readingHistory: Bool = true, _ db: Database) throws
+        -> [String: String]
+    {
         var until: [String: String] = [fold(name): ""]
-        if let object = UUID(storeText: id) {
+        if readingHistory, let object = UUID(storeText: id) {
             let line = try VersionStorage.line(object, .name, db)
             let versions = VersionStorage.versions(of: line)
             var replaced: [ChangeStamp: ChangeStamp] = [:]

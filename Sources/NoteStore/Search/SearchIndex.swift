@@ -50,9 +50,18 @@ enum SearchIndex {
         /// row that went went with it, so those of the new row are written whatever it holds.
         private var reused: Set<Int64> = []
 
+        /// Items whose history of names this transaction started (their first version): they
+        /// are found by their name alone, and their aliases.
+        private var startedNames: Set<String> = []
+
         /// Call when a version of the item's name is added to history.
         func namesChanged(_ id: String) {
             renamed.insert(id)
+        }
+
+        /// Call when the item's first version of its name starts its history.
+        func nameLineStarted(_ id: String) {
+            startedNames.insert(id)
         }
         /// Past this much old text held, the batch writes what it has (and starts again).
         private static let heldBytesLimit = 32 << 20
@@ -127,13 +136,16 @@ enum SearchIndex {
                 }
                 let historyChanged = renamed.remove(id) != nil
                 if old == nil || rowReused || old?.name != now?.name || historyChanged {
-                    try LinkIndex.writeNames(of: id, name: now?.name, isNote: now?.body != nil, replacing: !isNew, db)
+                    try LinkIndex.writeNames(
+                        of: id, name: now?.name, isNote: now?.body != nil, replacing: !isNew,
+                        onlyCurrentName: !historyChanged && startedNames.contains(id), db)
                 }
             }
             indexed = [:]
             insertedText = [:]
             ids = [:]
             reused = []
+            startedNames = []
             heldBytes = 0
         }
 
