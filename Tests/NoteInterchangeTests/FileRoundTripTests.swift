@@ -57,6 +57,40 @@ import Testing
         #expect(try attachments(target, of: note) == expected)
     }
 
+    /// The files in the store's blob folder that are not blobs: temporary copies.
+    func temporaries(_ store: Store) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: store.folder.appendingPathComponent("blobs").path)
+            .filter { $0.hasPrefix(".") }
+    }
+
+    /// Files are read on the reading thread, each copied into the blob folder before its note
+    /// is saved: a note skipped, an import that only plans, and a file whose bytes the note
+    /// has already leave no copy behind.
+    @Test func filesReadAheadAndNotAttachedLeaveNothing() throws {
+        let vault = folder.appending("vault")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        for number in 0..<300 {
+            try Data("%PDF-1.7\n% number \(number)\n%%EOF\n".utf8).write(
+                to: vault.appendingPathComponent("f\(number).pdf"))
+            try Data("[report](f\(number).pdf)\n".utf8).write(to: vault.appendingPathComponent("n\(number).md"))
+        }
+        // Its name breaks the store's rules: the note is skipped after its file was read.
+        try Data("[report](f0.pdf)\n".utf8).write(to: vault.appendingPathComponent("bad\u{7}name.md"))
+        let store = try Store(folder: folder.appending("store"))
+        let planned = try Importer(store: store).run(path: vault, into: nil, dryRun: true)
+        #expect(planned.files == 300 && planned.problems.count == 1, "\(planned.problems)")
+        #expect(try temporaries(store) == [])
+        #expect(try store.fetch(ItemRequest()).isEmpty)
+
+        let report = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
+        #expect(report.created == 300 && report.files == 300 && report.problems.count == 1, "\(report.problems)")
+        #expect(try temporaries(store) == [])
+        let again = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
+        #expect(again.unchanged == 300 && again.files == 0, "\(again)")
+        #expect(try temporaries(store) == [])
+        #expect(try store.check() == [])
+    }
+
     @Test func aVaultsEmbedsAndLinksToLocalFilesAreAttached() throws {
         let vault = folder.appending("vault")
         try FileManager.default.createDirectory(

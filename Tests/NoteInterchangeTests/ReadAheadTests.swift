@@ -56,6 +56,55 @@ import Testing
         #expect(counters.mostAhead < 100 + 3 * 7, "\(counters.mostAhead) ahead")
     }
 
+    @Test func fewBytesWaitAtATime() throws {
+        let counters = Counters()
+        // Each element counts 100 bytes: a batch is handed over at 250, and 1,000 may wait.
+        let reader = ReadAhead<Int>(capacity: 10_000, byteCapacity: 1_000, batchSize: 64, bytes: { _ in 100 }) {
+            send in
+            for number in 0..<2_000 {
+                counters.produce()
+                guard send(number) else { return }
+            }
+        }
+        var received = 0
+        while try reader.next() != nil {
+            counters.consume()
+            received += 1
+        }
+        #expect(received == 2_000)
+        // Ten elements wait, a batch of three is in the thread's hands, and the caller works
+        // through another.
+        #expect(counters.mostAhead <= 10 + 2 * 3 + 1, "\(counters.mostAhead) ahead")
+    }
+
+    @Test func whatWasReadAndNotGivenIsDiscarded() throws {
+        let counters = Counters()
+        let discarded = Mutex<Set<Int>>([])
+        let produced = Mutex(0)
+        var reader: ReadAhead<Int>? = ReadAhead(
+            capacity: 50, batchSize: 4, discard: { number in discarded.withLock { _ = $0.insert(number) } }
+        ) { send in
+            defer { counters.stop() }
+            var number = 0
+            while true {
+                produced.withLock { $0 = number + 1 }
+                guard send(number) else { return }
+                number += 1
+            }
+        }
+        var given: Set<Int> = []
+        for _ in 0..<10 { given.insert(try #require(try reader?.next())) }
+        let deadline = Date().addingTimeInterval(10)
+        // The thread reads ahead until the channel is full.
+        while produced.withLock({ $0 }) < 50 && Date() < deadline { usleep(1_000) }
+        reader = nil
+        while !counters.isStopped && Date() < deadline { usleep(1_000) }
+        #expect(counters.isStopped)
+        let dropped = discarded.withLock { $0 }
+        #expect(given.isDisjoint(with: dropped), "nothing given is discarded")
+        #expect(given.union(dropped) == Set(0..<produced.withLock { $0 }), "everything read is given or discarded")
+    }
+
     struct Broken: Error, Equatable {}
 
     @Test func anErrorArrivesAfterWhatWasReadBeforeIt() throws {

@@ -18,10 +18,44 @@ public struct ImportEntry: Sendable {
     /// A note's properties in order; nil when the file does not say (a re-import then leaves
     /// them as they are).
     public var properties: [(key: String, value: PropertyValue)]?
-    /// Files to attach (images and files of any other kind), with captions, and the name to
-    /// keep for a file when it is not the file's own (an export names files by their hash).
-    public var images: [(file: URL, caption: String?, fileName: String?)] = []
+    /// Files to attach (images and files of any other kind).
+    public var images: [File] = []
     public var children: [ImportEntry] = []
+
+    /// A file to attach to a note.
+    public struct File: Sendable {
+        public var file: URL
+        public var caption: String?
+        /// The name to keep for the file when it is not its own (an export names files by
+        /// their hash).
+        public var fileName: String?
+        /// The file read ahead of the import, when it was (``prepareFiles(_:)``).
+        public var prepared: PreparedFile?
+
+        public init(file: URL, caption: String?, fileName: String?) {
+            self.file = file
+            self.caption = caption
+            self.fileName = fileName
+        }
+    }
+
+    /// Reads the files to attach with `prepare`, which ``Store/prepareFile(_:fileName:limit:)``
+    /// does: on the thread that reads the entries, while the import saves.
+    mutating func prepareFiles(_ prepare: (_ file: URL, _ fileName: String?) -> PreparedFile) {
+        for index in images.indices where images[index].prepared == nil {
+            images[index].prepared = prepare(images[index].file, images[index].fileName)
+        }
+    }
+
+    /// The bytes its prepared files hold in memory.
+    var preparedBytes: Int {
+        images.reduce(0) { $0 + ($1.prepared?.bytesInMemory ?? 0) }
+    }
+
+    /// Removes what its prepared files hold, for an entry that is not imported.
+    func discardPreparedFiles() {
+        for image in images { image.prepared?.discard() }
+    }
 }
 
 /// What an import did (or, in a dry run, would do).

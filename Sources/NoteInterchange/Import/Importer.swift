@@ -47,15 +47,20 @@ public struct Importer {
     public func run(path: URL, into parent: UUID?, dryRun: Bool) throws -> ImportReport {
         var problems: [String] = []
         var report: ImportReport
+        // The files to attach are read with the entries, on the reading thread.
+        let store = store
+        let prepare: @Sendable (URL, String?) -> PreparedFile = { store.prepareFile($0, fileName: $1) }
         if JSONReader.isExport(path) {
-            let reader = JSONReader()
+            var reader = JSONReader()
+            reader.prepare = prepare
             report = try run(total: try reader.count(path), into: parent, dryRun: dryRun) { add in
                 problems = try reader.stream(path) { entry, parent in
                     try add(entry, entry.kind == .collection ? entry.id : nil, parent)
                 }
             }
         } else {
-            let reader = MarkdownReader(inlineTags: inlineTags)
+            var reader = MarkdownReader(inlineTags: inlineTags)
+            reader.prepare = prepare
             report = try run(total: reader.count(path), into: parent, dryRun: dryRun, skippingInSkipped: true) { add in
                 problems = try reader.stream(path, add)
             }
@@ -81,11 +86,15 @@ public struct Importer {
             /// The collections placed, by their keys: where and whether new.
             var placed: [Key: (id: UUID, isNew: Bool)] = [:]
             var skipped: Set<Key> = []
+            /// The entry of `waiting` being imported: those before it are done.
+            var current = 0
             func drain() throws {
                 run.known.formUnion(try store.knownIDs(among: waiting.compactMap(\.entry.id)))
-                for (entry, key, fileParent) in waiting {
+                for (index, (entry, key, fileParent)) in waiting.enumerated() {
+                    current = index
                     if skippingInSkipped, let fileParent, skipped.contains(fileParent) {
                         if let key { skipped.insert(key) }
+                        entry.discardPreparedFiles()
                         continue
                     }
                     let (target, isNew) = fileParent.flatMap { placed[$0] } ?? (parent, false)
@@ -96,13 +105,22 @@ public struct Importer {
                     }
                 }
                 waiting.removeAll(keepingCapacity: true)
+                current = 0
             }
-            try produce { entry, key, fileParent in
-                waiting.append((entry, key, fileParent))
-                if waiting.count >= Self.lookupItems { try drain() }
+            do {
+                try produce { entry, key, fileParent in
+                    waiting.append((entry, key, fileParent))
+                    if waiting.count >= Self.lookupItems { try drain() }
+                }
+                try drain()
+                try run.flush()
+            } catch {
+                // What was read and not saved leaves nothing in the blob folder (removing a
+                // file the rollback removes too is harmless).
+                for (entry, _, _) in waiting.dropFirst(current) { entry.discardPreparedFiles() }
+                run.context.rollback()
+                throw error
             }
-            try drain()
-            try run.flush()
             return run.report
         }
     }
@@ -134,6 +152,7 @@ public struct Importer {
         mutating func importEntry(_ entry: ImportEntry, into parent: UUID?, parentIsNew: Bool) throws -> (Item, Bool)? {
             if let problem = Self.problem(of: entry) {
                 report.problems.append("\(entry.source): \(problem), skipped")
+                entry.discardPreparedFiles()
                 return nil
             }
             let (item, isNew) = try place(entry, in: parent, parentIsNew: parentIsNew)
@@ -168,6 +187,7 @@ public struct Importer {
                 guard item.kind == entry.kind else {
                     report.problems.append(
                         "\(entry.source): the store's item with its id is a \(item.kind.rawValue), skipped")
+                    entry.discardPreparedFiles()
                     return (nil, false)
                 }
                 let name = Item.normalizedName(entry.name)
@@ -260,15 +280,23 @@ public struct Importer {
             var known =
                 isNew ? [:] : Dictionary(try store.attachments(of: note.id).map { ($0.sha256, 1) }, uniquingKeysWith: +)
             var attached = 0
-            for (file, caption, fileName) in entry.images {
+            for image in entry.images {
                 do {
-                    if let staged = try context.attachFile(
-                        file, to: note, caption: caption, fileName: fileName, unlessMatching: &known)
-                    {
+                    let staged =
+                        if let prepared = image.prepared {
+                            try context.attachFile(prepared, to: note, caption: image.caption, unlessMatching: &known)
+                        } else {
+                            try context.attachFile(
+                                image.file, to: note, caption: image.caption, fileName: image.fileName,
+                                unlessMatching: &known)
+                        }
+                    if let staged {
                         attached += 1
                         if staged.kind == .image { report.images += 1 } else { report.files += 1 }
                         let kind = staged.kind == .image ? "image" : "file"
-                        if dryRun { report.plan.append("attach \(kind) \(file.lastPathComponent) to \(entry.source)") }
+                        if dryRun {
+                            report.plan.append("attach \(kind) \(image.file.lastPathComponent) to \(entry.source)")
+                        }
                     }
                 } catch {
                     report.problems.append("\(entry.source): \(error), not attached")

@@ -4,44 +4,63 @@ import Foundation
 /// on one core while SQLite writes on the other.
 ///
 /// `produce` runs on the thread and hands each element to `send`, in order; ``next()`` gives
-/// them to the caller in that order. At most `capacity` elements wait at a time, so memory
-/// stays bounded however much there is to read. ``cancel()`` (also on deinit) stops the
-/// thread at its next element.
+/// them to the caller in that order. At most `capacity` elements wait at a time, and at most
+/// `byteCapacity` of the bytes that `bytes` counts in them (at least one batch waits whatever
+/// its bytes), so memory stays bounded however much there is to read. ``cancel()`` (also on
+/// deinit) stops the thread at its next element; the elements read and never given are
+/// passed to `discard`.
 final class ReadAhead<Element: Sendable> {
     /// What an import saves at once: the thread reads the next save's notes while the current
     /// one is written.
     static var defaultCapacity: Int { Importer.batchItems }
 
+    /// What an import reads ahead holds at most of the bytes it counts (images read whole).
+    static var defaultByteCapacity: Int { Importer.batchBytes }
+
     private let channel: Channel
     /// The batch the caller works through, and how far.
     private var current: [Element] = []
     private var currentIndex = 0
+    private let discard: @Sendable (Element) -> Void
 
     /// `stackSize`: the thread's stack, in bytes (a walk of a deep folder tree recurses).
     init(
-        capacity: Int = ReadAhead.defaultCapacity, batchSize: Int = 64, stackSize: Int = 1 << 20,
+        capacity: Int = ReadAhead.defaultCapacity, byteCapacity: Int = ReadAhead.defaultByteCapacity,
+        batchSize: Int = 64, stackSize: Int = 1 << 20, bytes: @escaping @Sendable (Element) -> Int = { _ in 0 },
+        discard: @escaping @Sendable (Element) -> Void = { _ in },
         produce: @escaping @Sendable (_ send: (Element) -> Bool) throws -> Void
     ) {
         precondition(capacity > 0 && batchSize > 0, "a read-ahead holds at least one element")
-        let channel = Channel(capacity: capacity)
+        let channel = Channel(capacity: capacity, byteCapacity: byteCapacity, discard: discard)
         self.channel = channel
+        self.discard = discard
         // The thread holds the channel, not this reader: dropping the reader cancels it.
         let thread = Thread {
             var batch: [Element] = []
+            var batchBytes = 0
             batch.reserveCapacity(batchSize)
+            func hand() -> Bool {
+                defer {
+                    batch.removeAll(keepingCapacity: true)
+                    batchBytes = 0
+                }
+                guard channel.hand(batch, bytes: batchBytes) else {
+                    batch.forEach(discard)
+                    return false
+                }
+                return true
+            }
             do {
                 try produce { element in
                     batch.append(element)
-                    if batch.count >= batchSize {
-                        guard channel.hand(batch) else { return false }
-                        batch.removeAll(keepingCapacity: true)
-                    }
+                    batchBytes += bytes(element)
+                    if batch.count >= batchSize || batchBytes >= byteCapacity / 4 { return hand() }
                     return true
                 }
-                if !batch.isEmpty { _ = channel.hand(batch) }
+                if !batch.isEmpty { _ = hand() }
                 channel.end(nil)
             } catch {
-                if !batch.isEmpty { _ = channel.hand(batch) }
+                if !batch.isEmpty { _ = hand() }
                 channel.end(error)
             }
         }
@@ -50,7 +69,7 @@ final class ReadAhead<Element: Sendable> {
     }
 
     deinit {
-        channel.cancel()
+        cancel()
     }
 
     /// The next element; nil once everything is read. Throws what `produce` threw, after the
@@ -66,8 +85,12 @@ final class ReadAhead<Element: Sendable> {
         return batch[0]
     }
 
-    /// Stops reading: the thread ends at its next element.
+    /// Stops reading: the thread ends at its next element. The elements read and not given
+    /// yet are discarded.
     func cancel() {
+        current[currentIndex...].forEach(discard)
+        current = []
+        currentIndex = 0
         channel.cancel()
     }
 
@@ -77,25 +100,34 @@ final class ReadAhead<Element: Sendable> {
     // Mutex does not offer.
     private final class Channel: @unchecked Sendable {
         private let condition = NSCondition()
-        private var ready: [[Element]] = []
+        private var ready: [(batch: [Element], bytes: Int)] = []
         private var readyCount = 0
+        private var readyBytes = 0
         private var finished = false
         private var cancelled = false
         private var failure: (any Error)?
         private let capacity: Int
+        private let byteCapacity: Int
+        private let discard: @Sendable (Element) -> Void
 
-        init(capacity: Int) {
+        init(capacity: Int, byteCapacity: Int, discard: @escaping @Sendable (Element) -> Void) {
             self.capacity = capacity
+            self.byteCapacity = byteCapacity
+            self.discard = discard
         }
 
-        /// Waits while `capacity` elements wait; false once cancelled.
-        func hand(_ batch: [Element]) -> Bool {
+        /// Waits while `capacity` elements or `byteCapacity` bytes wait; false once cancelled
+        /// (the batch is not taken).
+        func hand(_ batch: [Element], bytes: Int) -> Bool {
             condition.lock()
             defer { condition.unlock() }
-            while readyCount >= capacity && !cancelled { condition.wait() }
+            while !ready.isEmpty && (readyCount >= capacity || readyBytes + bytes > byteCapacity) && !cancelled {
+                condition.wait()
+            }
             guard !cancelled else { return false }
-            ready.append(batch)
+            ready.append((batch, bytes))
             readyCount += batch.count
+            readyBytes += bytes
             condition.broadcast()
             return true
         }
@@ -117,17 +149,24 @@ final class ReadAhead<Element: Sendable> {
                 if let failure { throw failure }
                 return nil
             }
-            let batch = ready.removeFirst()
+            let (batch, bytes) = ready.removeFirst()
             readyCount -= batch.count
+            readyBytes -= bytes
             condition.broadcast()
             return batch
         }
 
+        /// Stops the thread at its next hand-over, and discards what waits.
         func cancel() {
             condition.lock()
             cancelled = true
+            let waiting = ready
+            ready = []
+            readyCount = 0
+            readyBytes = 0
             condition.broadcast()
             condition.unlock()
+            for (batch, _) in waiting { batch.forEach(discard) }
         }
     }
 }

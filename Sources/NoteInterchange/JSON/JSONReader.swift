@@ -10,6 +10,10 @@ import NoteStore
 /// attachment without a `file` inside the export's folder (a symbolic link that leads out of
 /// it is outside); an item whose `parent` is not in the file goes at the top of the import.
 public struct JSONReader: Sendable {
+    /// Reads each note's files to attach as the lines are read (``ImportEntry/File/prepared``),
+    /// when set: on the thread that reads the file.
+    public var prepare: (@Sendable (_ file: URL, _ fileName: String?) -> PreparedFile)?
+
     public init() {}
 
     /// Whether `path` is a JSON export: a `.jsonl` file, or a folder with `notes.jsonl`.
@@ -53,7 +57,10 @@ public struct JSONReader: Sendable {
         guard let handle = FileHandle(forReadingAtPath: file.path) else {
             throw InterchangeError.io(path: file.path, reason: String(cString: strerror(errno)))
         }
-        let readAhead = ReadAhead<Parsed> { send in
+        let prepare = prepare
+        let readAhead = ReadAhead<Parsed>(
+            bytes: { $0.entry?.preparedBytes ?? 0 }, discard: { $0.entry?.discardPreparedFiles() }
+        ) { send in
             defer { try? handle.close() }
             var number = 0
             try Self.lines(of: handle, file: file) { line in
@@ -77,7 +84,11 @@ public struct JSONReader: Sendable {
                     }
                     return
                 }
-                guard let parsed = try parse(line, number: number, file: file, base: base, tree: tree) else { return }
+                guard var parsed = try parse(line, number: number, file: file, base: base, tree: tree) else { return }
+                if let prepare, case .item(var entry, let parent, let problems) = parsed {
+                    entry.prepareFiles(prepare)
+                    parsed = .item(entry, parent: parent, problems: problems)
+                }
                 guard send(parsed) else { throw Stopped() }
             }
             guard number > 0 else { throw InterchangeError.notAnExport(path: file.path, reason: "it is empty") }
@@ -99,6 +110,11 @@ public struct JSONReader: Sendable {
         /// An item, with what was wrong in it (an image left out).
         case item(ImportEntry, parent: UUID?, problems: [String])
         case problem(String)
+
+        var entry: ImportEntry? {
+            if case let .item(entry, _, _) = self { return entry }
+            return nil
+        }
     }
 
     /// Ends the reading of lines once the reader is cancelled.
@@ -182,7 +198,9 @@ public struct JSONReader: Sendable {
                 continue
             case .missing: break  // Reported when it is attached.
             }
-            entry.images.append((file, attachment["caption"] as? String, attachment["fileName"] as? String))
+            entry.images.append(
+                ImportEntry.File(
+                    file: file, caption: attachment["caption"] as? String, fileName: attachment["fileName"] as? String))
         }
         return entry
     }

@@ -29,7 +29,9 @@ enum FrontMatterYAML {
         }
         let node: Node?
         do {
-            node = try Yams.compose(yaml: yaml)
+            // The encoding given: Yams's default reads the environment on every call, and
+            // prints when it finds its variable there.
+            node = try Yams.compose(yaml: yaml, .default, .default, .utf8)
         } catch let error as YamlError {
             throw Problem(description: "front matter is not YAML: \(describe(error))")
         } catch {

@@ -21,6 +21,9 @@ import NoteStore
 public struct MarkdownReader: Sendable {
     /// Whether `#tags` in a body become tags of its note, besides those of its front matter.
     public var inlineTags: Bool
+    /// Reads each note's files to attach as the notes are read (``ImportEntry/File/prepared``),
+    /// when set: on the thread that reads the tree.
+    public var prepare: (@Sendable (_ file: URL, _ fileName: String?) -> PreparedFile)?
 
     public init(inlineTags: Bool = true) {
         self.inlineTags = inlineTags
@@ -112,10 +115,19 @@ public struct MarkdownReader: Sendable {
             throw InterchangeError.io(path: error.path, reason: error.reason)
         }
         let reader = self
+        let prepare = prepare
         // A stack as large as the main thread's: the walk recurses once per folder level.
-        let readAhead = ReadAhead<Walked>(stackSize: 8 << 20) { send in
+        let readAhead = ReadAhead<Walked>(
+            stackSize: 8 << 20, bytes: { $0.entry?.preparedBytes ?? 0 }, discard: { $0.entry?.discardPreparedFiles() }
+        ) { send in
             try withoutActuallyEscaping(send) { send in
-                var walk = Walk(reader: reader, root: root, send: send)
+                var walk = Walk(reader: reader, root: root) { walked in
+                    guard let prepare, case .entry(var entry?, let key, let parent, let problems) = walked else {
+                        return send(walked)
+                    }
+                    entry.prepareFiles(prepare)
+                    return send(.entry(entry, key: key, parent: parent, problems: problems))
+                }
                 try walk.contents(listed, of: root, key: nil)
             }
         }
@@ -167,6 +179,11 @@ public struct MarkdownReader: Sendable {
         /// A note or collection (nil: a note skipped), with the problems its file had.
         case entry(ImportEntry?, key: Int?, parent: Int?, problems: [String])
         case problem(String)
+
+        var entry: ImportEntry? {
+            if case let .entry(entry, _, _, _) = self { return entry }
+            return nil
+        }
     }
 
     /// Ends the walk once the reader is cancelled.
@@ -529,7 +546,10 @@ public struct MarkdownReader: Sendable {
             }
             if note.images.contains(where: { $0.file == file }) { continue }
             // A link's text is a caption only in the block an export writes after the body.
-            note.images.append((file, isLink && !linkTextIsCaption ? nil : Self.caption(of: reference), nil))
+            note.images.append(
+                ImportEntry.File(
+                    file: file, caption: isLink && !linkTextIsCaption ? nil : Self.caption(of: reference), fileName: nil
+                ))
         }
     }
 

@@ -3,9 +3,16 @@ import Foundation
 /// Reads an image file offered as an attachment, and refuses it with a reason when it cannot be one.
 enum ImageFile {
     static func read(_ file: URL, note: Item) throws -> (Data, ImageInfo) {
-        func refuse(_ reason: String) -> StoreError {
-            StoreError.cannotAttach(file: file.relativePath, note: note.label, reason: reason)
+        do {
+            return try read(file)
+        } catch {
+            throw StoreError.cannotAttach(file: file.relativePath, note: note.label, reason: error.reason)
         }
+    }
+
+    /// The bytes of the image `file` and what they hold; throws why it cannot be attached.
+    static func read(_ file: URL) throws(AttachedFile.Refusal) -> (Data, ImageInfo) {
+        func refuse(_ reason: String) -> AttachedFile.Refusal { AttachedFile.Refusal(reason: reason) }
         var info = stat()
         guard stat(file.path, &info) == 0 else { throw refuse(StoreFolder.errnoText()) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw refuse("it is not a regular file") }

@@ -35,16 +35,37 @@ extension ObjectContext {
         limit: Int64 = Attachment.defaultFileLimit,
         unlessMatching known: inout [String: Int]
     ) throws -> Attachment? {
-        let (attachment, bytes) = try AttachedFile.prepare(
-            file, for: note, caption: caption, fileName: fileName, limit: min(limit, Attachment.maximumFileBytes),
-            now: store.wallClock.storeNow(), blobs: store.blobs)
-        if let left = known[attachment.sha256], left > 0 {
-            known[attachment.sha256] = left - 1
-            Store.removeTemporaries([bytes])
+        try attachFile(
+            store.prepareFile(file, fileName: fileName, limit: limit), to: note, caption: caption,
+            unlessMatching: &known)
+    }
+
+    /// ``attachFile(_:to:caption:fileName:limit:unlessMatching:)`` of a file read already
+    /// (``Store/prepareFile(_:fileName:limit:)``). Takes the prepared file over: its temporary
+    /// file is staged, or removed when the file is refused or matched.
+    public func attachFile(
+        _ prepared: PreparedFile, to note: Item, caption: String? = nil, unlessMatching known: inout [String: Int]
+    ) throws -> Attachment? {
+        let read: AttachedFile.Read
+        let checkedCaption: String?
+        do {
+            checkedCaption = try Attachment.checkedCaption(caption, for: note)
+            read = try prepared.outcome.get()
+        } catch let refusal as AttachedFile.Refusal {
+            throw StoreError.cannotAttach(file: prepared.file.relativePath, note: note.label, reason: refusal.reason)
+        } catch {
+            prepared.discard()
+            throw error
+        }
+        if let left = known[read.sha256], left > 0 {
+            known[read.sha256] = left - 1
+            prepared.discard()
             return nil
         }
-        stagedAttachments.append((attachment, bytes))
-        stagedAttachmentBytes += bytes.inMemory
+        let attachment = AttachedFile.attachment(
+            of: read, for: note, caption: checkedCaption, now: store.wallClock.storeNow())
+        stagedAttachments.append((attachment, read.content))
+        stagedAttachmentBytes += read.content.inMemory
         return attachment
     }
 
