@@ -100,6 +100,33 @@ import Testing
         #expect(try storeDump(target, collectionsByPath: true) == live)
     }
 
+    /// A store whose every item was purged has no item, and still never takes a purged id
+    /// again: an import of the same notes gives them new ids.
+    @Test(arguments: ["md", "json"])
+    func anImportIntoAStoreOfPurgedItemsGivesThemNewIDs(format: String) throws {
+        let source = try Store(folder: folder.appending("source"))
+        let first = try source.addNote(named: "First", body: "one\n", in: nil)
+        let second = try source.addNote(named: "Second", body: "two\n", in: nil)
+        let out = folder.appending("out")
+        _ =
+            format == "md"
+            ? try MarkdownExporter(store: source).export(to: out) : try JSONExporter(store: source).export(to: out)
+        let target = try Store(folder: folder.appending("target"))
+        #expect(try target.hasNeverHadItems())
+        _ = try Importer(store: target).run(path: out, into: nil, dryRun: false)
+        #expect(try !target.hasNeverHadItems())
+        for note in [first, second] { _ = try target.trash(note.id) }
+        try target.change { context in
+            for note in [first, second] { try context.purge(note.id) }
+        }
+        #expect(try target.fetch(ItemRequest()).isEmpty && !target.hasNeverHadItems())
+        let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
+        #expect(report.created == 2 && report.problems.isEmpty, "\(report)")
+        let notes = try target.fetch(ItemRequest(kind: .note))
+        #expect(Set(notes.map(\.name)) == ["First", "Second"])
+        #expect(Set(notes.map(\.id)).isDisjoint(with: [first.id, second.id]), "a purged id is never used again")
+    }
+
     @Test func jsonRoundTripKeepsEverything() throws {
         let source = try makeSource()
         let out = folder.appending("json")

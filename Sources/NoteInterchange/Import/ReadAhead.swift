@@ -15,7 +15,7 @@ final class ReadAhead<Element: Sendable> {
     static var defaultCapacity: Int { Importer.batchItems }
 
     /// What an import reads ahead holds at most of the bytes it counts (images read whole).
-    static var defaultByteCapacity: Int { Importer.batchBytes }
+    static var defaultByteCapacity: Int { Importer.readAheadBytes }
 
     private let channel: Channel
     /// The batch the caller works through, and how far.
