@@ -85,6 +85,8 @@ import Testing
         #expect(first.images + first.files == attached, "\(first)")
         // The only problems are images that the corpus does not carry.
         #expect(first.problems.allSatisfy { $0.hasSuffix(" not found, not attached") }, "\(first.problems)")
+        // The link index holds what the bodies give: the links found as the files were read.
+        #expect(try store.check() == [])
 
         // export(import(vault)) gives the vault's files back.
         let out = folder.appending("out")
@@ -111,6 +113,7 @@ import Testing
         #expect(try storeDump(copy, collectionsByPath: true) == storeDump(store, collectionsByPath: true))
         let reached = try links(store)
         #expect(try links(copy) == reached)
+        #expect(try copy.check() == [])
         #expect(reached.contains { !$0.hasSuffix("-> nothing") })
 
         // Importing the export again changes nothing.

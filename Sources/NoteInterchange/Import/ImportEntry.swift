@@ -11,6 +11,9 @@ public struct ImportEntry: Sendable {
     public var id: UUID?
     public var name: String
     public var body: String?
+    /// The links found in the body as it was read (on the thread that reads), for the link
+    /// index of a note the import creates.
+    public var links: BodyLinks?
     public var created: Date?
     public var modified: Date?
     /// A note's tags; nil when the file does not say (a re-import then leaves them as they are).

@@ -221,7 +221,7 @@ public struct Importer {
             let item = context.insert(
                 entry.kind, id: id ?? UUID(), named: entry.name, body: entry.kind == .note ? (entry.body ?? "") : nil,
                 in: parent, created: entry.created ?? entry.modified ?? now,
-                modified: entry.modified ?? entry.created ?? now)
+                modified: entry.modified ?? entry.created ?? now, links: entry.links)
             known.insert(item.id)
             report.created += 1
             if dryRun { report.plan.append("create \(item.kind.rawValue) \(entry.source)") }

@@ -182,6 +182,7 @@ public struct JSONReader: Sendable {
         entry.modified = (object["modified"] as? String).flatMap(ISODate.date(fromFrontMatter:))
         guard kind == .note else { return entry }
         entry.body = object["body"] as? String ?? ""
+        entry.links = entry.body.map { BodyLinks(body: $0) }
         entry.tags = (object["tags"] as? [Any])?.compactMap { $0 as? String }
         for attachment in object["attachments"] as? [[String: Any]] ?? [] {
             guard let name = attachment["file"] as? String, !name.hasPrefix("/"),

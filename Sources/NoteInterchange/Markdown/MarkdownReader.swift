@@ -367,8 +367,11 @@ public struct MarkdownReader: Sendable {
             body = body[..<range.lowerBound]
             attach(links, in: place, to: &note, problems: &problems, linkTextIsCaption: true)
         }
-        attach(MarkdownScanner.references(in: String(body)), in: place, to: &note, problems: &problems)
-        note.body = String(body)
+        let bodyText = String(body)
+        let references = MarkdownScanner.references(in: bodyText)
+        attach(references, in: place, to: &note, problems: &problems)
+        note.body = bodyText
+        note.links = BodyLinks(body: bodyText, references: references)
         if inlineTags {
             let inline = MarkdownScanner.tags(in: note.body ?? "").filter { Tag.problem(Tag.normalized($0)) == nil }
             if !inline.isEmpty { note.tags = (note.tags ?? []) + inline.filter { !(note.tags ?? []).contains($0) } }

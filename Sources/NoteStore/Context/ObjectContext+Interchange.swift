@@ -9,7 +9,8 @@ extension ObjectContext {
     /// (``Store/knownIDs(among:)``).
     @discardableResult
     public func insert(
-        _ kind: ItemKind, id: UUID, named name: String, body: String?, in parent: UUID?, created: Date, modified: Date
+        _ kind: ItemKind, id: UUID, named name: String, body: String?, in parent: UUID?, created: Date, modified: Date,
+        links: BodyLinks? = nil
     ) -> Item {
         let item = Item(
             id: id, kind: kind, name: Item.normalizedName(name),
@@ -19,6 +20,7 @@ extension ObjectContext {
         registry[item.id] = Registration(original: nil, current: item)
         insertionOrder.append(item.id)
         keepingDates.insert(item.id)
+        if let links, item.isNote { bodyLinks[item.id] = links }
         return item
     }
 

@@ -35,7 +35,7 @@ extension ObjectContext {
                     try writer.begin()
                     for id in insertionOrder {
                         if let item = registry[id]?.current {
-                            try writer.insert(item, keepingDates: keepingDates.contains(id))
+                            try writer.insert(item, keepingDates: keepingDates.contains(id), links: bodyLinks[id])
                         }
                     }
                     try writer.writeFirstVersions()
@@ -141,7 +141,8 @@ struct SaveWriter {
         outbox.isRecording = try ChangeRecording.isOn(db)
     }
 
-    mutating func insert(_ item: Item, keepingDates: Bool = false) throws {
+    /// Inserts the item's row; `links`: those found in its body already, when they were.
+    mutating func insert(_ item: Item, keepingDates: Bool = false, links: BodyLinks? = nil) throws {
         var item = item
         item.name = Item.normalizedName(item.name)
         if !keepingDates {
@@ -164,7 +165,8 @@ struct SaveWriter {
                 item.created.storeMilliseconds, item.modified.storeMilliseconds,
                 item.trashed?.storeMilliseconds, body, insertionStamps,
             ])
-        searchIndex.inserted(rowid: db.lastInsertedRowID, id: item.id.storeString, text: (item.name, body))
+        searchIndex.inserted(
+            rowid: db.lastInsertedRowID, id: item.id.storeString, text: (item.name, body), links: links)
         let history = recordFirstVersions(of: item)
         outbox.record(.insert, item: item, changes: OutboxChanges(inserting: item), history: history)
         inserted.append(item.id)

@@ -26,6 +26,8 @@ public final class ObjectContext {
     var restoring: [UUID: [HistoryProperty: ChangeStamp]] = [:]
     /// Inserted items that keep the dates they were given.
     var keepingDates: Set<UUID> = []
+    /// The links found in the bodies of notes inserted, by their ids, when the inserter gave them.
+    var bodyLinks: [UUID: BodyLinks] = [:]
     /// Image attachments to write with the next save, with their bytes.
     var stagedAttachments: [(attachment: Attachment, bytes: AttachedFile.Bytes)] = []
     /// The bytes of the staged attachments that are held in memory (images).
@@ -193,6 +195,7 @@ public final class ObjectContext {
         purgeRoots.removeAll()
         restoring.removeAll()
         keepingDates.removeAll()
+        bodyLinks.removeAll()
         Store.removeTemporaries(stagedAttachments.map(\.bytes))
         stagedAttachments.removeAll()
         stagedAttachmentBytes = 0

@@ -13,7 +13,7 @@ import NoteMarkdown
 /// had before, with the stamp of the version that replaced it.
 enum LinkIndex {
     /// One link of a body, as the index keeps it.
-    struct Link: Equatable {
+    struct Link: Equatable, Sendable {
         var position: Int
         var line: Int
         var kind: NoteLink.Kind
@@ -24,7 +24,11 @@ enum LinkIndex {
 
     /// The links of a body that the index keeps.
     static func links(of body: String) -> [Link] {
-        let references = MarkdownScanner.references(in: body)
+        links(of: body, references: MarkdownScanner.references(in: body))
+    }
+
+    /// The links of a body that the index keeps, from the references found in it.
+    static func links(of body: String, references: [MarkdownReference]) -> [Link] {
         guard !references.isEmpty else { return [] }
         var rows: [Link] = []
         var line = 1
@@ -103,7 +107,9 @@ enum LinkIndex {
 
     /// Writes the links of the note `id` (none when `body` is nil: a collection, or gone), in
     /// place of those the index held (none to remove without `replacing`: a rebuild).
-    static func writeLinks(of id: String, body: String?, replacing: Bool = true, _ db: Database) throws {
+    static func writeLinks(
+        of id: String, body: String?, found: BodyLinks? = nil, replacing: Bool = true, _ db: Database
+    ) throws {
         if replacing { try db.cachedStatement(sql: "DELETE FROM link WHERE source = ?").execute(arguments: [id]) }
         guard let body else { return }
         let insert = try db.cachedStatement(
@@ -111,7 +117,7 @@ enum LinkIndex {
                 INSERT INTO link (source, position, line, kind, target, fragment, display, key)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-        for row in links(of: body) {
+        for row in found?.links(of: body) ?? links(of: body) {
             try insert.execute(arguments: [
                 id, row.position, row.line, row.kind.rawValue, row.target, row.fragment, row.display,
                 key(of: row.target),

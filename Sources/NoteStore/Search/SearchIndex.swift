@@ -41,6 +41,8 @@ enum SearchIndex {
         /// The text of rows inserted by the transaction, when the inserter gave it: written
         /// without reading the row again, unless the row changes or goes meanwhile.
         private var insertedText: [Int64: (name: String, body: String?)] = [:]
+        /// The links found in the bodies of rows inserted, when the inserter gave them.
+        private var insertedLinks: [Int64: BodyLinks] = [:]
         /// The item id of each row gathered.
         private var ids: [Int64: String] = [:]
         /// Items whose history of names changed: the names they are found by are written again.
@@ -70,6 +72,7 @@ enum SearchIndex {
         func willChange(_ id: String, _ db: Database) throws {
             guard let entry = try SearchIndex.entry(of: id, db) else { return }
             insertedText[entry.rowid] = nil
+            insertedLinks[entry.rowid] = nil
             ids[entry.rowid] = id
             guard indexed[entry.rowid] == nil else { return }
             indexed[entry.rowid] = entry
@@ -77,10 +80,12 @@ enum SearchIndex {
             if heldBytes > Self.heldBytesLimit { try write(db) }
         }
 
-        /// Call after inserting an item row; with its name and body when they are at hand.
-        func inserted(rowid: Int64, id: String, text: (name: String, body: String?)? = nil) {
+        /// Call after inserting an item row; with its name and body when they are at hand, and
+        /// the links found in its body when they were.
+        func inserted(rowid: Int64, id: String, text: (name: String, body: String?)? = nil, links: BodyLinks? = nil) {
             if indexed[rowid] == nil { indexed[rowid] = .some(nil) } else { reused.insert(rowid) }
             insertedText[rowid] = text
+            insertedLinks[rowid] = links
             ids[rowid] = id
         }
 
@@ -132,7 +137,8 @@ enum SearchIndex {
                 // with its id went with it (`ON DELETE CASCADE`).
                 let isNew = old == nil && !rowReused
                 if old == nil || rowReused || old?.body != now?.body {
-                    try LinkIndex.writeLinks(of: id, body: now?.body, replacing: !isNew, db)
+                    try LinkIndex.writeLinks(
+                        of: id, body: now?.body, found: insertedLinks[rowid], replacing: !isNew, db)
                 }
                 let historyChanged = renamed.remove(id) != nil
                 if old == nil || rowReused || old?.name != now?.name || historyChanged {
@@ -143,6 +149,7 @@ enum SearchIndex {
             }
             indexed = [:]
             insertedText = [:]
+            insertedLinks = [:]
             ids = [:]
             reused = []
             startedNames = []
