@@ -12,7 +12,9 @@ struct NotesBench: ParsableCommand {
         commandName: "notes-bench",
         abstract: "Benchmarks of the note store and the notes command.",
         discussion: "Scenarios: " + ScenarioName.allCases.map(\.rawValue).joined(separator: ", ")
-            + ". Progress goes to standard error, the report to standard output.")
+            + ". Progress goes to standard error, the report to standard output: in text, each"
+            + " scenario's part as soon as it ends (with --json, that part goes to standard error,"
+            + " and the JSON at the end).")
 
     @Flag(help: "Run with small sizes (about a minute), to check that the benchmark works.")
     var quick = false
@@ -55,17 +57,26 @@ struct NotesBench: ParsableCommand {
             quick: quick, command: CommandLine.arguments.joined(separator: " "),
             started: Date().ISO8601Format(), machine: .current())
         let chosen = ScenarioName.allCases.filter { scenarios.isEmpty || scenarios.contains($0) }
+        // Each scenario's part is written as it ends: a run stopped from outside keeps what
+        // it measured.
+        if !json { Self.write(ReportPrinter.heading(report), to: .standardOutput) }
         for name in chosen {
             bench.progress("\(name.rawValue): running")
             let (result, milliseconds) = try Stopwatch.time { try name.scenario.run(on: bench) }
             bench.progress("\(name.rawValue): done in \(String(format: "%.1f", milliseconds / 1000)) s")
             report.scenarios.append(result)
+            Self.write("\n" + ReportPrinter.text(result), to: json ? .standardError : .standardOutput)
         }
         if let chart, let picture = report.scenarios.lazy.compactMap(\.chart).first {
             try Data(picture.svg().utf8).write(to: URL(fileURLWithPath: chart))
             bench.progress("chart written to \(chart)")
         }
-        print(json ? try ReportPrinter.json(report) : ReportPrinter.text(report), terminator: "")
+        if json { Self.write(try ReportPrinter.json(report), to: .standardOutput) }
+    }
+
+    /// Writes `text` to `handle` at once (no buffer stands between).
+    private static func write(_ text: String, to handle: FileHandle) {
+        handle.write(Data(text.utf8))
     }
 
     /// A file in the folder of this executable.

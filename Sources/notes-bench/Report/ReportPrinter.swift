@@ -8,14 +8,10 @@ enum ReportPrinter {
         return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
     }
 
-    static func text(_ report: Report) -> String {
-        var out = "notes-bench \(report.quick ? "--quick (small sizes: figures only indicative)" : "(full sizes)")\n"
-        out += "machine: \(report.machine.summary)\n"
-        out += "started: \(report.started)\n"
-        for scenario in report.scenarios {
-            out += "\n" + text(scenario)
-        }
-        return out
+    /// The lines before the scenarios: the sizes, the machine and the start.
+    static func heading(_ report: Report) -> String {
+        "notes-bench \(report.quick ? "--quick (small sizes: figures only indicative)" : "(full sizes)")\n"
+            + "machine: \(report.machine.summary)\n" + "started: \(report.started)\n"
     }
 
     static func text(_ scenario: ScenarioReport) -> String {
