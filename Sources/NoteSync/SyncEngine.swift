@@ -165,7 +165,7 @@ public final class SyncEngine {
     // MARK: Syncing
 
     /// How much of the container a sync looks through for logs to import.
-    public enum ImportScope: Sendable {
+    public enum ImportScope: Sendable, Equatable {
         /// Every device's log folder is listed: every log is found, and those that cannot be
         /// applied yet are reported.
         case everything
@@ -173,6 +173,23 @@ public final class SyncEngine {
         /// has just seen logs arrive, at a cost that does not grow with the container's
         /// history. A log that waits is left for the next full sync to report.
         case nextLogs
+        /// As ``nextLogs``, looking first at the next logs of these devices alone (those whose
+        /// logs were seen to arrive), and at every other device's once a log was applied (which
+        /// may be what one of them waited for): what a watcher does, at a cost that does not
+        /// grow with the number of devices.
+        case nextLogsOf(Set<UUID>)
+    }
+
+    /// What a watcher imports once the files at `paths` (relative to the container) were seen
+    /// to arrive: the next logs of their devices when they are all logs of other devices,
+    /// everything when one is any other file, nil when they are this device's own logs alone.
+    public func importScope(afterArrivalOf paths: [String]) -> ImportScope? {
+        var devices: Set<UUID> = []
+        for path in paths where !isOwnLog(path) {
+            guard let (device, _) = CloudContainer.logPosition(ofPath: path) else { return .everything }
+            devices.insert(device)
+        }
+        return devices.isEmpty ? nil : .nextLogsOf(devices)
     }
 
     /// Exports, then imports; returns what it did. When the sentinel check detaches the
@@ -215,6 +232,9 @@ public final class SyncEngine {
             return report
         case .nextLogs:
             return try importNextLogs(container, state: state, compaction: compaction, report: report)
+        case let .nextLogsOf(devices):
+            return try importNextLogs(
+                container, state: state, compaction: compaction, report: report, lookingFirstAt: devices)
         }
     }
 
@@ -301,14 +321,16 @@ public final class SyncEngine {
         return found
     }
 
-    /// The import step of a watcher that saw logs arrive: imports the next log of each device.
+    /// The import step of a watcher that saw logs arrive: imports the next log of each device
+    /// (looking first at `first` alone, when given).
     private func importNextLogs(
-        _ container: CloudContainer, state: SyncState, compaction: Compaction, report: SyncReport
+        _ container: CloudContainer, state: SyncState, compaction: Compaction, report: SyncReport,
+        lookingFirstAt first: Set<UUID>? = nil
     ) throws -> SyncReport {
         var report = report
         let importer = LogImporter(store: store, container: container, containerID: container.identity, hooks: hooks)
         // Each log applied and exported recorded the time of sync in its own transaction.
-        try importer.importNextLogs(applied: state.applied, into: &report)
+        try importer.importNextLogs(applied: state.applied, lookingFirstAt: first, into: &report)
         try? compaction.acknowledge(force: false)
         // A log that cannot be read, or that waits for a blob the container lacks or holds
         // damaged, is a fault: a full sync says so in this device's registration at once,

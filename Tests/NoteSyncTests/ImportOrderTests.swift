@@ -89,9 +89,11 @@ import Testing
     /// files arrive in `order`, the device syncing after some of them and after the last.
     ///
     /// Returns the device's dump and how many of its syncs reported a waiting log. Every sync
-    /// must succeed and skip nothing: a log that arrives early waits, it is not bad.
+    /// must succeed and skip nothing: a log that arrives early waits, it is not bad. With no
+    /// scope, each sync imports what a watcher would after the files that arrived since the
+    /// last (``SyncEngine/importScope(afterArrivalOf:)``).
     func replay(
-        _ history: History, order: [String], random: inout SplitMix64, scope: SyncEngine.ImportScope = .everything
+        _ history: History, order: [String], random: inout SplitMix64, scope: SyncEngine.ImportScope? = .everything
     ) throws -> (dump: String, waits: Int) {
         let device = try Device(label: "arrivals")
         let cloud = device.folder.appending("cloud")
@@ -108,12 +110,16 @@ import Testing
         var report = try device.engine.enable(cloud: cloud, deviceName: "arrivals")
         #expect(report.importedLogs == 0)
         var waits = 0
+        var arrived: [String] = []
         for (index, file) in order.enumerated() {
             let destination = target.appendingPathComponent(file)
             try manager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
             try manager.copyItem(at: history.container.appendingPathComponent(file), to: destination)
+            arrived.append(file)
             guard random.chance(50) || index == order.count - 1 else { continue }
-            report = try device.engine.syncNow(importing: scope)
+            guard let chosen = scope ?? device.engine.importScope(afterArrivalOf: arrived) else { continue }
+            arrived = []
+            report = try device.engine.syncNow(importing: chosen)
             #expect(report.skipped.isEmpty, "after \(file) arrived: \(report.skipped)")
             if !report.waiting.isEmpty { waits += 1 }
         }
@@ -171,6 +177,27 @@ import Testing
         }
         let inOrder = try replay(history, order: history.files, random: &random, scope: .nextLogs)
         #expect(inOrder.dump == history.expected)
+    }
+
+    /// A watcher looks first at the devices whose logs arrived, and at the others' only once
+    /// a log was applied: in any order of arrival it ends in the same state as a full import,
+    /// whether the logs of each device arrive together or one at a time.
+    @Test func lookingFirstAtTheDevicesWhoseLogsArrivedGivesTheSameStateInAnyOrder() throws {
+        let history = try Self.makeHistory(seed: 15)
+        var random = SplitMix64(seed: 15)
+        let logs = history.files.filter { $0.hasPrefix("logs/") }
+        let blobs = history.files.filter { !$0.hasPrefix("logs/") }
+        for shuffle in 0..<5 {
+            let order = logs.shuffled(using: &random) + blobs
+            let replayed = try replay(history, order: order, random: &random, scope: nil)
+            #expect(replayed.dump == history.expected, "shuffle \(shuffle)")
+        }
+        let devices = Array(Set(logs.map { $0.split(separator: "/")[1] })).sorted()
+        for devicesOrder in Permutations.of(devices) {
+            let order = devicesOrder.flatMap { device in logs.filter { $0.hasPrefix("logs/\(device)/") } } + blobs
+            let replayed = try replay(history, order: order, random: &random, scope: nil)
+            #expect(replayed.dump == history.expected, "devices in order \(devicesOrder)")
+        }
     }
 
     /// A watcher's import goes on past a full transaction: with one log a transaction, every

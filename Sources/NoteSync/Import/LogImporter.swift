@@ -82,17 +82,21 @@ struct LogImporter {
     /// Applies the next logs of each device, looked up by name, until none is there or one
     /// cannot be applied yet; lists no device's folder.
     ///
-    /// Each log is looked up once: the first pass looks at every device; a pass after one that
-    /// applied logs looks only at the devices whose next log was there but not applied (it had
-    /// to wait, which what was applied may have ended, or the transaction was full) or was not
-    /// looked up. A log that arrives during the sync brings an event of its own. With fifty
-    /// devices, looking every device up three times was nearly half of a watcher's import of one
-    /// log.
-    func importNextLogs(applied: [UUID: Int64], into report: inout SyncReport) throws {
+    /// Each log is looked up once: the first pass looks at every device, or at the devices of
+    /// `first` alone when given (those whose logs arrived: no other device's next log can be
+    /// applied before one of them is); a pass after one that applied logs looks only at the
+    /// devices whose next log was there but not applied (it had to wait, which what was
+    /// applied may have ended, or the transaction was full) or was not looked up. A log that
+    /// arrives during the sync brings an event of its own. With fifty devices, looking every
+    /// device up three times was nearly half of a watcher's import of one log.
+    func importNextLogs(applied: [UUID: Int64], lookingFirstAt first: Set<UUID>? = nil, into report: inout SyncReport)
+        throws
+    {
         var applied = applied
         let (devices, skippedDevices) = try container.logDevices()
         report.skipped += skippedDevices
-        var candidates = devices.filter { $0 != device }
+        let others = devices.filter { $0 != device }
+        var candidates = first.map { first in others.filter { first.contains($0) } } ?? others
         var lookedUp: [UUID: (sequence: Int64, present: Bool)] = [:]
         while !candidates.isEmpty {
             let moved = try applyInOneTransaction(devices: candidates, applied: &applied, report: &report) {
@@ -105,7 +109,7 @@ struct LogImporter {
             } outcome: { _, _, _ in
             }
             guard moved else { break }
-            candidates = candidates.filter { other in
+            candidates = others.filter { other in
                 guard let known = lookedUp[other], known.sequence == (applied[other] ?? 0) + 1 else { return true }
                 return known.present
             }

@@ -33,6 +33,9 @@ public final class WatchService: @unchecked Sendable {
         var baselineLookedAt: ContinuousClock.Instant?
         var baselineCheckPending = false
         var acknowledgementPending = false
+        /// A sync failed: the next looks at everything, since logs that arrived before it may
+        /// not have been looked at.
+        var fullSyncDue = false
     }
 
     /// How often, at most, the watcher looks whether a baseline is due.
@@ -168,24 +171,25 @@ public final class WatchService: @unchecked Sendable {
     private func handle(_ events: [WatchEvent]) {
         guard !state.withLock({ $0.stopped }) else { return }
         logger.debug("\(events.count) event\(events.count == 1 ? "" : "s")")
-        // A log arriving needs only the next logs looked up; anything else, a full sync.
-        var scope: SyncEngine.ImportScope?
+        // Logs arriving need only the next logs of their devices looked up; anything else, a
+        // full sync.
+        var arrived: [String] = []
+        var everything = state.withLock { $0.fullSyncDue }
         for event in events {
             switch event {
             case .rescan:
-                scope = .everything
+                everything = true
             case let .fileReady(path):
                 logger.trace("ready: \(path)")
-                if !engine.isOwnLog(path) {
-                    scope = path.hasPrefix("logs/") && scope != .everything ? .nextLogs : .everything
-                }
+                arrived.append(path)
             case let .removed(path):
                 logger.trace("removed: \(path.isEmpty ? "the container folder" : path)")
-                scope = .everything
+                everything = true
             case let .modified(name):
                 if name.hasSuffix("-wal") { state.withLock { $0.commits }?.checkSoon() }
             }
         }
+        let scope = everything ? .everything : engine.importScope(afterArrivalOf: arrived)
         do {
             // Events come from the container watched: a change of container or state is seen
             // through the store's commits, which re-arm the watcher.
@@ -280,7 +284,14 @@ public final class WatchService: @unchecked Sendable {
         do {
             let clock = ContinuousClock()
             let start = clock.now
-            let report = try engine.syncNow(importing: scope)
+            let report: SyncReport
+            do {
+                report = try engine.syncNow(importing: scope)
+                if scope == .everything { state.withLock { $0.fullSyncDue = false } }
+            } catch {
+                state.withLock { $0.fullSyncDue = true }
+                throw error
+            }
             if report.exportedLogs + report.importedLogs > 0 {
                 writeBaselineIfDue()
                 acknowledgeLater()
