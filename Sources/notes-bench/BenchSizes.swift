@@ -22,9 +22,8 @@ struct BenchSizes: Sendable {
     /// `sync-latency`: saves timed with the watchers, and rounds of the git peer.
     var syncSaves: Int
     var peerSaves: Int
-    /// `sustained`: the length of each phase, and the steady phase's rate in saves per second.
+    /// `sustained`: the length of each phase.
     var sustainedSeconds: Int
-    var sustainedRate: Int
     /// `catch-up`: the sizes of the histories a new device joins, and repetitions of each.
     var catchUpNotes: [Int]
     var catchUpRepetitions: Int
@@ -75,7 +74,7 @@ struct BenchSizes: Sendable {
         saves: 500, addRuns: 30, libraryNotes: 100_000, collections: 100, listingRounds: 30,
         longNoteMegabytes: [1, 5, 10], browserNotes: 100_000, browserSaves: 30,
         insertNotes: 100_000, insertRepetitions: 3, importNotes: 100_000, importRepetitions: 3,
-        syncSaves: 500, peerSaves: 500, sustainedSeconds: 20, sustainedRate: 500,
+        syncSaves: 500, peerSaves: 500, sustainedSeconds: 20,
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
         historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000],
         interchangeRepetitions: 3,
@@ -89,7 +88,7 @@ struct BenchSizes: Sendable {
         saves: 40, addRuns: 5, libraryNotes: 5_000, collections: 100, listingRounds: 5,
         longNoteMegabytes: [0.1, 0.5, 1], browserNotes: 2_000, browserSaves: 5,
         insertNotes: 2_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
-        syncSaves: 40, peerSaves: 10, sustainedSeconds: 1, sustainedRate: 500,
+        syncSaves: 40, peerSaves: 10, sustainedSeconds: 1,
         catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
         historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [500, 2_000], interchangeRepetitions: 1,
         encryptionSaves: 20, encryptionNotes: 1_000, encryptionRepetitions: 1, bigNoteLines: 10_000, bigNoteEdits: 5,
