@@ -36,7 +36,12 @@ public final class WatchService: @unchecked Sendable {
         /// A sync failed: the next looks at everything, since logs that arrived before it may
         /// not have been looked at.
         var fullSyncDue = false
+        /// When a sync last moved logs.
+        var lastMoved: ContinuousClock.Instant?
     }
+
+    /// When a baseline due may be written.
+    static let baselineMoment = QuietMoment()
 
     /// How often, at most, the watcher looks whether a baseline is due.
     static let baselineCheckInterval: Duration = .seconds(10)
@@ -214,11 +219,23 @@ public final class WatchService: @unchecked Sendable {
             return Self.baselineCheckInterval - (now - last)
         }
         guard let delay else { return }
+        checkBaseline(after: delay, dueSince: now + delay)
+    }
+
+    /// Writes a baseline when one is due, after `delay` and then at a quiet moment
+    /// (``baselineMoment``): the check of ``writeBaselineIfDue()``.
+    private func checkBaseline(after delay: Duration, dueSince: ContinuousClock.Instant) {
         let (seconds, attoseconds) = delay.components
         baselines.asyncAfter(deadline: .now() + Double(seconds) + Double(attoseconds) / 1e18) { [logger] in
+            let now = ContinuousClock.now
+            let lastMoved = self.state.withLock { $0.lastMoved }
+            if let wait = Self.baselineMoment.wait(now: now, lastMoved: lastMoved, dueSince: dueSince) {
+                self.checkBaseline(after: wait, dueSince: dueSince)
+                return
+            }
             self.state.withLock { state in
                 state.baselineCheckPending = false
-                state.baselineLookedAt = ContinuousClock.now
+                state.baselineLookedAt = now
             }
             guard !self.state.withLock({ $0.stopped }) else { return }
             do {
@@ -293,6 +310,7 @@ public final class WatchService: @unchecked Sendable {
                 throw error
             }
             if report.exportedLogs + report.importedLogs > 0 {
+                state.withLock { $0.lastMoved = clock.now }
                 writeBaselineIfDue()
                 acknowledgeLater()
             }
