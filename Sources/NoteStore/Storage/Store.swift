@@ -111,9 +111,20 @@ public final class Store: Sendable {
         if pending > 0 { try releaseBlobs() }
     }
 
+    /// How long a connection waits for another's lock before it gives up, in milliseconds.
+    static let lockWaitMilliseconds = 10_000
+
     private static func configuration() -> Configuration {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
+        // Another connection's lock is tried again every millisecond, for up to 10 s. SQLite's
+        // own timeout waits longer and longer between tries (up to 100 ms): under a steady
+        // stream of saves by another process, a watcher's export then waited up to a quarter
+        // of a second for a lock that was free most of the time.
+        configuration.busyMode = .callback { tries in
+            guard tries < Store.lockWaitMilliseconds else { return false }
+            usleep(1_000)
+            return true
+        }
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             db.add(function: ItemFilter.foldFunction)
