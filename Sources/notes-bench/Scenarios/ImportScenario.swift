@@ -196,6 +196,14 @@ struct ImportScenario: Scenario {
             "INSERT INTO item_fts (item_fts, rowid, name, body) VALUES ('delete', ?, ?, ?)")
         let update = try connection.prepare("UPDATE item SET name = ?, body = ?, modified = ? WHERE id = ?")
         let reindex = try connection.prepare("INSERT INTO item_fts (rowid, name, body) VALUES (?, ?, ?)")
+        let trigrams = try connection.prepare("INSERT INTO item_trigram (rowid, name, body) VALUES (?, ?, ?)")
+        let untrigram = try connection.prepare(
+            "INSERT INTO item_trigram (item_trigram, rowid, name, body) VALUES ('delete', ?, ?, ?)")
+        /// The entry of the trigram index of a row, as the store writes it.
+        func trigramEntry(_ statement: RawStatement, _ rowid: RawValue, _ name: RawValue, _ body: RawValue) throws {
+            statement.bind([rowid, InsertScenario.padded(name), InsertScenario.padded(body)])
+            try statement.execute()
+        }
         let version = try connection.prepare(
             """
             INSERT INTO history_line (\(Self.lineColumns)) VALUES (?, ?, ?, ?, ?)
@@ -226,6 +234,9 @@ struct ImportScenario: Scenario {
                 rowids.append(connection.lastInsertedRowID)
                 index.bind([row[InsertScenario.ItemColumn.name], row[InsertScenario.ItemColumn.body]])
                 try index.execute()
+                try trigramEntry(
+                    trigrams, .integer(rowids[rowids.count - 1]), row[InsertScenario.ItemColumn.name],
+                    row[InsertScenario.ItemColumn.body])
                 try writeVersions(rows.insertedVersions[id(row, InsertScenario.ItemColumn.id)])
             }
             for row in rows.updates {
@@ -241,6 +252,9 @@ struct ImportScenario: Scenario {
                 try unindex.execute()
                 reindex.bind([rowid, row[UpdateColumn.name], row[UpdateColumn.body]])
                 try reindex.execute()
+                try trigramEntry(
+                    untrigram, rowid, note[InsertScenario.ItemColumn.name], note[InsertScenario.ItemColumn.body])
+                try trigramEntry(trigrams, rowid, row[UpdateColumn.name], row[UpdateColumn.body])
             }
             try connection.execute("COMMIT")
         }

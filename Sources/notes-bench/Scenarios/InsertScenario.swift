@@ -228,7 +228,8 @@ struct InsertScenario: Scenario {
         try connection.execute("COMMIT")
     }
 
-    private static func padded(_ value: RawValue) -> RawValue {
+    /// The text as the trigram index takes it: ASCII text as it is, and two U+FFFF after.
+    static func padded(_ value: RawValue) -> RawValue {
         guard case let .text(text) = value else { return value }
         return .text(text + "\u{FFFF}\u{FFFF}")
     }
