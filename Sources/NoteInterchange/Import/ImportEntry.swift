@@ -50,9 +50,9 @@ public struct ImportEntry: Sendable {
         }
     }
 
-    /// The bytes its prepared files hold in memory.
+    /// The bytes its prepared files hold, in memory or copied into the blob folder.
     var preparedBytes: Int {
-        images.reduce(0) { $0 + ($1.prepared?.bytesInMemory ?? 0) }
+        images.reduce(0) { $0 + ($1.prepared?.bytesHeld ?? 0) }
     }
 
     /// Removes what its prepared files hold, for an entry that is not imported.

@@ -22,8 +22,10 @@ public struct Importer {
     /// about 5% faster than the store's 32 MiB for 100,000 notes here.
     static let cacheMiB = 64
     static let batchBytes = 64 * 1024 * 1024
-    /// The most bytes of images read ahead of the save (``ReadAhead``): enough to keep the
-    /// save busy, few enough that memory stays where it was without reading ahead.
+    /// The most bytes of files read ahead of the save, in memory (images) and copied into the
+    /// blob folder (``ReadAhead``, and the entries waiting for their ids to be looked up):
+    /// enough to keep the save busy, few enough that memory and disk stay where they were
+    /// without reading ahead.
     static let readAheadBytes = 8 * 1024 * 1024
     /// The most entries given to ``run(total:into:dryRun:skippingInSkipped:_:)`` that wait for
     /// their ids to be looked up together.
@@ -91,12 +93,10 @@ public struct Importer {
             var skipped: Set<Key> = []
             /// The entry of `waiting` being imported: those before it are done.
             var current = 0
-            // Into a store that never had an item, the ids known are those this import made.
-            let everyIDIsNew = try store.hasNeverHadItems()
+            /// The bytes that the files read for `waiting` hold, in memory and in the blob folder.
+            var waitingBytes = 0
             func drain() throws {
-                if !everyIDIsNew {
-                    run.known.formUnion(try store.knownIDs(among: waiting.compactMap(\.entry.id)))
-                }
+                run.known.formUnion(try store.knownIDs(among: waiting.compactMap(\.entry.id)))
                 for (index, (entry, key, fileParent)) in waiting.enumerated() {
                     current = index
                     if skippingInSkipped, let fileParent, skipped.contains(fileParent) {
@@ -113,11 +113,13 @@ public struct Importer {
                 }
                 waiting.removeAll(keepingCapacity: true)
                 current = 0
+                waitingBytes = 0
             }
             do {
                 try produce { entry, key, fileParent in
                     waiting.append((entry, key, fileParent))
-                    if waiting.count >= Self.lookupItems { try drain() }
+                    waitingBytes += entry.preparedBytes
+                    if waiting.count >= Self.lookupItems || waitingBytes >= Self.readAheadBytes { try drain() }
                 }
                 try drain()
                 try run.flush()

@@ -116,14 +116,6 @@ extension Store {
         }
     }
 
-    /// Whether the store has no item and never had one (none purged): every id is new to it.
-    public func hasNeverHadItems() throws -> Bool {
-        try read { db in
-            try Bool.fetchOne(
-                db, sql: "SELECT NOT EXISTS (SELECT 1 FROM item) AND NOT EXISTS (SELECT 1 FROM tombstone)") ?? false
-        }
-    }
-
     /// Which of `ids` the store has, or had (purged: a purged id is never used again), in one
     /// query for many, as an import asks.
     public func knownIDs(among ids: [UUID]) throws -> Set<UUID> {
