@@ -20,8 +20,10 @@ public struct BodyLinks: Sendable {
         self.init(body: body, references: MarkdownScanner.references(in: body))
     }
 
-    /// The links of `body` when it is the body these were found in; else nil.
+    /// The links of `body` when it is the body these were found in, byte for byte (positions
+    /// are offsets in its UTF-8: a text equal under Unicode's equivalence is not enough); else
+    /// nil.
     func links(of body: String) -> [LinkIndex.Link]? {
-        body == self.body ? links : nil
+        body.utf8.elementsEqual(self.body.utf8) ? links : nil
     }
 }
