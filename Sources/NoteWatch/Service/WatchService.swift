@@ -33,9 +33,16 @@ public final class WatchService: @unchecked Sendable {
         var baselineLookedAt: ContinuousClock.Instant?
         var baselineCheckPending = false
         var acknowledgementPending = false
-        /// A sync failed: the next looks at everything, since logs that arrived before it may
-        /// not have been looked at.
-        var fullSyncDue = false
+        /// When a sync last failed, and when the last full sync that succeeded started: after a
+        /// failure, the next sync that logs arriving start looks at everything, since logs that
+        /// arrived before may not have been looked at.
+        var lastFailure: ContinuousClock.Instant?
+        var lastFullSync: ContinuousClock.Instant?
+
+        var fullSyncDue: Bool {
+            guard let lastFailure else { return false }
+            return lastFullSync.map { $0 < lastFailure } ?? true
+        }
         /// When a sync last moved logs.
         var lastMoved: ContinuousClock.Instant?
     }
@@ -179,7 +186,7 @@ public final class WatchService: @unchecked Sendable {
         // Logs arriving need only the next logs of their devices looked up; anything else, a
         // full sync.
         var arrived: [String] = []
-        var everything = state.withLock { $0.fullSyncDue }
+        var everything = false
         for event in events {
             switch event {
             case .rescan:
@@ -194,7 +201,8 @@ public final class WatchService: @unchecked Sendable {
                 if name.hasSuffix("-wal") { state.withLock { $0.commits }?.checkSoon() }
             }
         }
-        let scope = everything ? .everything : engine.importScope(afterArrivalOf: arrived)
+        var scope = everything ? .everything : engine.importScope(afterArrivalOf: arrived)
+        if scope != nil, state.withLock({ $0.fullSyncDue }) { scope = .everything }
         do {
             // Events come from the container watched: a change of container or state is seen
             // through the store's commits, which re-arm the watcher.
@@ -304,9 +312,9 @@ public final class WatchService: @unchecked Sendable {
             let report: SyncReport
             do {
                 report = try engine.syncNow(importing: scope)
-                if scope == .everything { state.withLock { $0.fullSyncDue = false } }
+                if scope == .everything { state.withLock { $0.lastFullSync = max($0.lastFullSync ?? start, start) } }
             } catch {
-                state.withLock { $0.fullSyncDue = true }
+                state.withLock { $0.lastFailure = clock.now }
                 throw error
             }
             if report.exportedLogs + report.importedLogs > 0 {
