@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Reads ahead on a thread of its own while the import saves: files are opened and parsed
 /// on one core while SQLite writes on the other.
@@ -52,6 +53,13 @@ final class ReadAhead<Element: Sendable> {
             }
             do {
                 try produce { element in
+                    // Cancelled: what was read is discarded at once, not a batch later.
+                    guard !channel.isCancelled else {
+                        discard(element)
+                        batch.forEach(discard)
+                        batch.removeAll()
+                        return false
+                    }
                     batch.append(element)
                     batchBytes += bytes(element)
                     if batch.count >= batchSize || batchBytes >= byteCapacity / 4 { return hand() }
@@ -108,6 +116,10 @@ final class ReadAhead<Element: Sendable> {
         private var failure: (any Error)?
         private let capacity: Int
         private let byteCapacity: Int
+        /// Set by ``cancel()``: read without the lock, by the thread before each element.
+        private let cancelledFlag = Atomic<Bool>(false)
+
+        var isCancelled: Bool { cancelledFlag.load(ordering: .relaxed) }
         private let discard: @Sendable (Element) -> Void
 
         init(capacity: Int, byteCapacity: Int, discard: @escaping @Sendable (Element) -> Void) {
@@ -158,6 +170,7 @@ final class ReadAhead<Element: Sendable> {
 
         /// Stops the thread at its next hand-over, and discards what waits.
         func cancel() {
+            cancelledFlag.store(true, ordering: .relaxed)
             condition.lock()
             cancelled = true
             let waiting = ready
