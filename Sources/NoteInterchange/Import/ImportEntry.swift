@@ -50,9 +50,9 @@ public struct ImportEntry: Sendable {
         }
     }
 
-    /// The bytes its prepared files hold, in memory or copied into the blob folder.
+    /// The bytes its prepared files hold in memory.
     var preparedBytes: Int {
-        images.reduce(0) { $0 + ($1.prepared?.bytesHeld ?? 0) }
+        images.reduce(0) { $0 + ($1.prepared?.bytesInMemory ?? 0) }
     }
 
     /// Removes what its prepared files hold, for an entry that is not imported.

@@ -22,10 +22,10 @@ public struct Importer {
     /// about 5% faster than the store's 32 MiB for 100,000 notes here.
     static let cacheMiB = 64
     static let batchBytes = 64 * 1024 * 1024
-    /// The most bytes of files read ahead of the save, in memory (images) and copied into the
-    /// blob folder (``ReadAhead``, and the entries waiting for their ids to be looked up):
-    /// enough to keep the save busy, few enough that memory and disk stay where they were
-    /// without reading ahead.
+    /// The most bytes of images read ahead of the save and held in memory (``ReadAhead``, and
+    /// the entries waiting for their ids to be looked up): enough to keep the save busy, few
+    /// enough that memory stays where it was without reading ahead. Other files wait in the
+    /// blob folder, as many as a save's notes attach.
     static let readAheadBytes = 8 * 1024 * 1024
     /// The most entries given to ``run(total:into:dryRun:skippingInSkipped:_:)`` that wait for
     /// their ids to be looked up together.
@@ -93,7 +93,7 @@ public struct Importer {
             var skipped: Set<Key> = []
             /// The entry of `waiting` being imported: those before it are done.
             var current = 0
-            /// The bytes that the files read for `waiting` hold, in memory and in the blob folder.
+            /// The bytes that the images read for `waiting` hold.
             var waitingBytes = 0
             func drain() throws {
                 run.known.formUnion(try store.knownIDs(among: waiting.compactMap(\.entry.id)))

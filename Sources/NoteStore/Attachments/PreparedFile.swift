@@ -11,11 +11,11 @@ public struct PreparedFile: Sendable {
     public let file: URL
     let outcome: Result<AttachedFile.Read, AttachedFile.Refusal>
 
-    /// The bytes held until it is attached: in memory (an image's), or in a temporary file
-    /// of the blob folder (any other file's).
-    public var bytesHeld: Int {
+    /// The bytes held in memory until it is attached (an image's; any other file waits in
+    /// a temporary file of the blob folder, which becomes its blob).
+    public var bytesInMemory: Int {
         guard case let .success(read) = outcome else { return 0 }
-        return Int(clamping: read.bytes)
+        return read.content.inMemory
     }
 
     /// Removes its temporary file, if it has one: for a file that is not attached.
