@@ -112,11 +112,11 @@ final class ReadAhead<Element: Sendable> {
         private var readyCount = 0
         private var readyBytes = 0
         private var finished = false
-        private var cancelled = false
         private var failure: (any Error)?
         private let capacity: Int
         private let byteCapacity: Int
-        /// Set by ``cancel()``: read without the lock, by the thread before each element.
+        /// Set by ``cancel()``, before it takes the lock: read by the thread before each
+        /// element without the lock, and under it while a batch waits to be handed over.
         private let cancelledFlag = Atomic<Bool>(false)
 
         var isCancelled: Bool { cancelledFlag.load(ordering: .relaxed) }
@@ -133,10 +133,10 @@ final class ReadAhead<Element: Sendable> {
         func hand(_ batch: [Element], bytes: Int) -> Bool {
             condition.lock()
             defer { condition.unlock() }
-            while !ready.isEmpty && (readyCount >= capacity || readyBytes + bytes > byteCapacity) && !cancelled {
+            while !ready.isEmpty && (readyCount >= capacity || readyBytes + bytes > byteCapacity) && !isCancelled {
                 condition.wait()
             }
-            guard !cancelled else { return false }
+            guard !isCancelled else { return false }
             ready.append((batch, bytes))
             readyCount += batch.count
             readyBytes += bytes
@@ -168,11 +168,10 @@ final class ReadAhead<Element: Sendable> {
             return batch
         }
 
-        /// Stops the thread at its next hand-over, and discards what waits.
+        /// Stops the thread at its next element, and discards what waits.
         func cancel() {
             cancelledFlag.store(true, ordering: .relaxed)
             condition.lock()
-            cancelled = true
             let waiting = ready
             ready = []
             readyCount = 0
