@@ -12,7 +12,15 @@ import Foundation
 public enum MarkdownScanner {
     /// Every reference in `text`, in the order of the text.
     public static func references(in text: String) -> [MarkdownReference] {
+        // Every reference has a `[` (links, images, wiki links, reference definitions) or a `<`
+        // (autolinks, HTML): a text with neither, as many long notes are, is not parsed.
         var text = text
+        let mayHold = text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, Int32(UInt8(ascii: "[")), bytes.count) != nil
+                || memchr(base, Int32(UInt8(ascii: "<")), bytes.count) != nil
+        }
+        guard mayHold else { return [] }
         text.makeContiguousUTF8()
         return text.utf8.withContiguousStorageIfAvailable { bytes in
             guard let base = bytes.baseAddress, bytes.count > 0 else { return [] }

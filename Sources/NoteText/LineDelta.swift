@@ -1,3 +1,5 @@
+import Glibc
+
 /// A text stored as its differences from another text: runs of the other text's lines to copy,
 /// and bytes to insert.
 ///
@@ -13,20 +15,95 @@ public struct LineDelta: Equatable, Sendable {
     public private(set) var operations: [Operation]
 
     /// The delta that turns `base` into `text`.
+    ///
+    /// The lines the two texts share at their start and at their end are found by comparing
+    /// bytes, and only the lines between are split and diffed (``LineDiff``): an edit of one
+    /// line of a long text costs about a comparison of the two texts' bytes. The delta is the
+    /// one the diff of all the lines gives, which trims the same lines first.
     public static func make(from base: String, to text: String) -> LineDelta {
-        let baseLines = TextLines.split(base)
-        let lines = TextLines.split(text)
+        var base = base
+        var text = text
+        let shared = base.withUTF8 { old in text.withUTF8 { new in SharedLines(old, new) } }
+        let baseLines = TextLines.split(shared.middle(of: base))
+        let lines = TextLines.split(shared.middle(of: text, isBase: false))
         var operations: [Operation] = []
         var position = 0
         for hunk in LineDiff.hunks(from: baseLines, to: lines) {
-            if hunk.old.lowerBound > position {
-                operations.append(.copy(start: position, count: hunk.old.lowerBound - position))
+            let old = (hunk.old.lowerBound + shared.headLines)..<(hunk.old.upperBound + shared.headLines)
+            if old.lowerBound > position {
+                operations.append(.copy(start: position, count: old.lowerBound - position))
             }
             if !hunk.new.isEmpty { operations.append(.insert(Array(lines[hunk.new].joined().utf8))) }
-            position = hunk.old.upperBound
+            position = old.upperBound
         }
-        if baseLines.count > position { operations.append(.copy(start: position, count: baseLines.count - position)) }
+        let baseLineCount = shared.headLines + baseLines.count + shared.tailLines
+        if baseLineCount > position { operations.append(.copy(start: position, count: baseLineCount - position)) }
         return LineDelta(operations: operations)
+    }
+
+    /// The whole lines that two texts share at their start (the head) and at their end (the
+    /// tail, which never reaches into the head of either).
+    private struct SharedLines {
+        /// The bytes and the lines of the head.
+        var headBytes = 0
+        var headLines = 0
+        /// The bytes of the tail in each text, and its lines.
+        var tailBytes = 0
+        var tailLines = 0
+        let counts: (old: Int, new: Int)
+
+        init(_ old: UnsafeBufferPointer<UInt8>, _ new: UnsafeBufferPointer<UInt8>) {
+            counts = (old.count, new.count)
+            let shorter = min(old.count, new.count)
+            var prefix = 0
+            // Blocks first: memcmp is far faster than a loop of bytes.
+            let block = 4_096
+            while prefix + block <= shorter,
+                memcmp(old.baseAddress! + prefix, new.baseAddress! + prefix, block) == 0
+            {
+                prefix += block
+            }
+            while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+            // The head ends after the last line break of the shared bytes.
+            var head = prefix
+            while head > 0, old[head - 1] != 0x0A { head -= 1 }
+            headBytes = head
+            headLines = Self.breaks(in: UnsafeBufferPointer(rebasing: old[0..<head]))
+            // The shared bytes at the end, within what the head leaves of the shorter text.
+            let room = shorter - head
+            var suffix = 0
+            while suffix + block <= room,
+                memcmp(
+                    old.baseAddress! + old.count - suffix - block, new.baseAddress! + new.count - suffix - block, block)
+                    == 0
+            {
+                suffix += block
+            }
+            while suffix < room, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+            // The tail starts after a line break inside the shared bytes: the bytes before those
+            // differ, so a break just before them is not in both texts.
+            var tail = old.count - suffix
+            while tail < old.count, old[tail] != 0x0A { tail += 1 }
+            tail = min(tail + 1, old.count)
+            tailBytes = old.count - tail
+            let tailText = UnsafeBufferPointer(rebasing: old[tail...])
+            tailLines = Self.breaks(in: tailText) + (tailText.last.map { $0 != 0x0A } == true ? 1 : 0)
+        }
+
+        /// The text between the head and the tail.
+        func middle(of text: String, isBase: Bool = true) -> String {
+            var text = text
+            let count = isBase ? counts.old : counts.new
+            return text.withUTF8 {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[headBytes..<(count - tailBytes)]), as: UTF8.self)
+            }
+        }
+
+        private static func breaks(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            var count = 0
+            for byte in bytes where byte == 0x0A { count += 1 }
+            return count
+        }
     }
 
     init(operations: [Operation]) {

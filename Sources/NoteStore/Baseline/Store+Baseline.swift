@@ -75,8 +75,10 @@ extension Store {
                         DELETE FROM metadata \
                         WHERE key IN ('device_id', 'store_file', 'device_replaced', '\(TrigramIndex.buildKey)');
                         """)
-                // The link and trigram indexes are derived: the store made from the baseline builds its own,
-                // and a baseline stays what a store of its model version is to every build.
+                // The link and trigram indexes and the parts of long bodies are derived: the
+                // store made from the baseline builds its own, and a baseline stays what a
+                // store of its model version is to every build, its word index whole.
+                try BodyParts.indexWhole(db)
                 try db.execute(
                     sql: """
                         DROP TABLE IF EXISTS link;
@@ -88,6 +90,11 @@ extension Store {
                         DELETE FROM grdb_migrations \
                         WHERE identifier = '\(StoreSchema.trigramsWithoutPositionsMigration)';
                         DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.wordIndexHashSizeMigration)';
+                        DROP TABLE IF EXISTS \(BodyParts.trigramVocabulary);
+                        DROP TABLE IF EXISTS \(BodyParts.trigramTable);
+                        DROP TABLE IF EXISTS \(BodyParts.wordTable);
+                        DROP TABLE IF EXISTS \(BodyParts.table);
+                        DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.bodyPartsMigration)';
                         """)
                 // Sync's records are this device's alone, and no model version's: as the link index.
                 try StoreSchema.dropSyncRecords(db)

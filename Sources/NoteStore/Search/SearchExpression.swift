@@ -128,6 +128,25 @@ extension SearchExpression {
         operands.joined(separator: " OR ")
     }
 
+    /// Whether the expression is one word or one phrase.
+    var isWordOrPhrase: Bool {
+        switch self {
+        case .term, .phrase: return true
+        default: return false
+        }
+    }
+
+    /// The FTS5 queries of the words and phrases of the word index that the expression wants,
+    /// not those it excludes.
+    var wantedWordOperands: [String] {
+        switch self {
+        case .term, .phrase: return operand.map { [$0] } ?? []
+        case .filter: return []
+        case let .either(parts): return parts.flatMap(\.wantedWordOperands)
+        case let .all(wanted, _): return wanted.flatMap(\.wantedWordOperands)
+        }
+    }
+
     /// Whether the expression names `is:trashed` anywhere (then the trash is not left out).
     var namesTrash: Bool {
         switch self {

@@ -107,25 +107,39 @@ enum SearchIndex {
             let itemByID = try db.cachedStatement(sql: "SELECT 1 FROM item WHERE id = ?")
             // While the trigram index is being built, items it has not reached are the build's.
             let trigramsThrough = try TrigramIndex.builtThrough(db) ?? Int64.max
+            let parts = try BodyParts.exist(db)
             for rowid in indexed.keys.sorted() {
                 let old = indexed[rowid] ?? nil
-                if let old {
-                    try remove.execute(arguments: [rowid, old.name, old.body])
-                    if rowid <= trigramsThrough {
-                        try TrigramIndex.remove(rowid: rowid, name: old.name, body: old.body, db)
-                    }
-                }
                 var now: (name: String, body: String?)?
                 if let text = insertedText[rowid] {
                     now = text
                 } else if let row = try Row.fetchOne(read, arguments: [rowid]) {
                     now = (row["name"], row["body"])
                 }
-                if let now {
-                    try add.execute(arguments: [rowid, now.name, now.body])
+                // A long body is indexed in parts, and the item's entries hold its name alone
+                // (``BodyParts``): they stay as they are when neither changes.
+                let oldText = parts ? BodyParts.itemText(old?.body) : old?.body
+                let nowText = parts ? BodyParts.itemText(now?.body) : now?.body
+                var unchanged = false
+                if let old, let now {
+                    unchanged = SearchIndex.sameBytes(old.name, now.name) && SearchIndex.sameBytes(oldText, nowText)
+                }
+                if let old, !unchanged {
+                    try remove.execute(arguments: [rowid, old.name, oldText])
                     if rowid <= trigramsThrough {
-                        try TrigramIndex.add(rowid: rowid, name: now.name, body: now.body, db)
+                        try TrigramIndex.remove(rowid: rowid, name: old.name, body: oldText, db)
                     }
+                }
+                if let now, !unchanged {
+                    try add.execute(arguments: [rowid, now.name, nowText])
+                    if rowid <= trigramsThrough {
+                        try TrigramIndex.add(rowid: rowid, name: now.name, body: nowText, db)
+                    }
+                }
+                if parts, BodyParts.isParted(old?.body) || BodyParts.isParted(now?.body) {
+                    try BodyParts.write(
+                        item: rowid, from: BodyParts.isParted(old?.body) ? old?.body : nil,
+                        to: BodyParts.isParted(now?.body) ? now?.body : nil, trigrams: rowid <= trigramsThrough, db)
                 }
                 guard let id = ids[rowid] else { continue }
                 // A row that went while its item came back under another rowid (SQLite gives a
@@ -166,6 +180,13 @@ enum SearchIndex {
                 try LinkIndex.writeNames(of: id, name: row?["name"], isNote: (row?["kind"] as String?) == "note", db)
             }
         }
+    }
+
+    /// Whether two texts have the same bytes (Swift's `==` takes canonically equivalent text
+    /// as equal, which the indexes do not).
+    fileprivate static func sameBytes(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
     }
 
     private static func entry(of id: String, _ db: Database) throws -> Entry? {

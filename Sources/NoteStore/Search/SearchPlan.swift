@@ -25,6 +25,12 @@ import GRDB
 /// it for the items it holds and read the text of the others.
 ///
 /// The trash is left out unless the query names `is:trashed` (``SearchExpression/namesTrash``).
+///
+/// A note whose body is indexed in parts (``BodyParts``) has its name alone in the indexes'
+/// entries of items, and its body in entries of parts, which a query takes together: each
+/// word or phrase is looked for in the name and in every part, and the expression is made of
+/// those as conditions (``partedCondition``), so that `a b` finds it with `a` in one part and
+/// `b` in another, and `a -b` does not with `b` in any. The plan above is for the other notes.
 struct SearchPlan {
     /// The FTS5 query of the word index that ranks the results, or nil: the results whose
     /// names hold a text looked for come first (``nameHolds``), then the most recent.
@@ -35,6 +41,12 @@ struct SearchPlan {
     /// ``SnippetFunction`` does not make. Empty when the query looks for no text (filters
     /// alone): it lists notes alone, each with the start of its body.
     let substrings: [String]
+    /// The condition that a note indexed in parts meets; nil when no note is (then the plan
+    /// is the same as without parts).
+    let partedCondition: SQL?
+    /// The FTS5 query of every word the query wants, joined by `OR`: what ranks the parts of
+    /// a note indexed in parts, and makes its snippet. Nil when it wants none.
+    let partedRanking: String?
     /// Whether an item's name holds one of ``substrings``: what orders the results first when
     /// nothing ranks. Nil when the query looks for no text.
     var nameHolds: SQL? {
@@ -65,9 +77,19 @@ struct SearchPlan {
 
     /// The plan of `expression`; `filters` holds the condition of each of its filters.
     init(_ expression: SearchExpression, filters: [SearchFilter: SQL], _ db: Database) throws {
-        let compiler = Compiler(filters: filters, db: db, trigramsThrough: try TrigramIndex.builtThrough(db))
+        let through = try TrigramIndex.builtThrough(db)
+        let compiler = Compiler(filters: filters, db: db, trigramsThrough: through, parted: false)
         let trash: [SQL] = expression.namesTrash ? [] : ["item.trashed IS NULL"]
         substrings = expression.textsLookedFor
+        if try BodyParts.exist(db), try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(BodyParts.table))")! {
+            let parted = try Compiler(filters: filters, db: db, trigramsThrough: through, parted: true)
+                .compile(expression)
+            partedCondition = "(\((trash + [parted.condition]).joined(operator: .and)))"
+            let words = expression.wantedWordOperands
+            partedRanking = words.isEmpty ? nil : SearchExpression.matchEither(words)
+        } else {
+            (partedCondition, partedRanking) = (nil, nil)
+        }
         let root = try compiler.compile(expression)
         if case let .pure(.words, match) = root {
             (ranking, conditions) = (match, trash)
@@ -109,9 +131,12 @@ struct SearchPlan {
         let db: Database
         /// While the trigram index is being built, the greatest rowid it holds the entry of.
         let trigramsThrough: Int64?
+        /// For notes indexed in parts: each word or phrase a condition of its own, met by the
+        /// name or any part (``found(_:_:)``), never joined with others in one FTS5 query.
+        let parted: Bool
 
         func compile(_ expression: SearchExpression) throws -> Part {
-            if let operand = expression.operand { return .pure(.words, operand) }
+            if let operand = expression.operand, !parted || expression.isWordOrPhrase { return pure(.words, operand) }
             switch expression {
             case let .term(text, _), let .phrase(text):
                 return try trigramLeaf(text)
@@ -121,7 +146,7 @@ struct SearchPlan {
             case let .all(wanted, unwanted):
                 let parts = try wanted.map(compile)
                 let excluded = try unwanted.map(compile)
-                if let index = SearchPlan.commonIndex(parts + excluded) {
+                if !parted, let index = SearchPlan.commonIndex(parts + excluded) {
                     let match = SearchExpression.matchAll(
                         SearchPlan.matches(parts), excluding: SearchPlan.matches(excluded))
                     return .pure(index, "(\(match))")
@@ -130,7 +155,7 @@ struct SearchPlan {
                 return .condition("(\(conditions.joined(operator: .and)))")
             case let .either(alternatives):
                 let parts = try alternatives.map(compile)
-                if let index = SearchPlan.commonIndex(parts) {
+                if !parted, let index = SearchPlan.commonIndex(parts) {
                     return .pure(index, "(\(SearchExpression.matchEither(SearchPlan.matches(parts))))")
                 }
                 return .condition("(\(parts.map(\.condition).joined(operator: .or)))")
@@ -153,8 +178,27 @@ struct SearchPlan {
             }
             let match =
                 trigrams.isEmpty ? nil : "(" + trigrams.map(SearchExpression.quoted).joined(separator: " OR ") + ")"
-            guard let through = trigramsThrough else { return match.map { .pure(.trigrams, $0) } ?? .condition("0") }
-            return .condition(Self.heldOrUnreached(match, through: through, term: folded))
+            guard let through = trigramsThrough else { return match.map { pure(.trigrams, $0) } ?? .condition("0") }
+            return .condition(heldOrUnreached(match, through: through, term: folded))
+        }
+
+        /// A query of one index: `.pure`, to be joined with others of the index, or, for notes
+        /// indexed in parts, its condition.
+        private func pure(_ index: SearchExpression.Index, _ match: String) -> Part {
+            parted ? .condition(found(index, match)) : .pure(index, match)
+        }
+
+        /// The items whose entries in `index` match `match`; for notes indexed in parts, those
+        /// whose name or one of whose parts does.
+        private func found(_ index: SearchExpression.Index, _ match: String) -> SQL {
+            let table = SearchPlan.table(of: index)
+            let own: SQL = "item.rowid IN (SELECT rowid FROM \(sql: table) WHERE \(sql: table) MATCH \(match))"
+            guard parted else { return own }
+            let parts = index == .words ? BodyParts.wordTable : BodyParts.trigramTable
+            return """
+                (\(own) OR item.rowid IN (SELECT item FROM \(sql: BodyParts.table) WHERE id IN \
+                (SELECT rowid FROM \(sql: parts) WHERE \(sql: parts) MATCH \(match))))
+                """
         }
 
         /// A term of three characters or more: the items that the index finds by `match`
@@ -162,31 +206,25 @@ struct SearchPlan {
         /// reached are read whole. A term of three characters is one trigram, which the index
         /// finds exactly: its text is not read.
         private func trigrams(_ match: String, confirming term: String) -> Part {
-            if trigramsThrough == nil, term.unicodeScalars.count == 3 { return .pure(.trigrams, match) }
+            if trigramsThrough == nil, term.unicodeScalars.count == 3 { return pure(.trigrams, match) }
             let comparable = TrigramIndex.comparable(term)
             let holds: SQL =
                 "(trigram_contains(item.name, \(comparable)) OR trigram_contains(item.body, \(comparable)))"
-            let table = TrigramIndex.table
-            let found: SQL = "item.rowid IN (SELECT rowid FROM \(sql: table) WHERE \(sql: table) MATCH \(match))"
+            let found = found(.trigrams, match)
             guard let through = trigramsThrough else { return .condition("(\(found) AND \(holds))") }
             return .condition("((item.rowid > \(through) OR \(found)) AND \(holds))")
         }
 
         /// While the index is being built: the items it holds that `match` finds (none when
         /// nil), and those it has not reached whose text holds `term`.
-        private static func heldOrUnreached(_ match: String?, through: Int64, term: String) -> SQL {
+        private func heldOrUnreached(_ match: String?, through: Int64, term: String) -> SQL {
             let comparable = TrigramIndex.comparable(term)
             let unreached: SQL = """
                 (item.rowid > \(through) AND (trigram_contains(item.name, \(comparable)) \
                 OR trigram_contains(item.body, \(comparable))))
                 """
             guard let match else { return unreached }
-            let table = TrigramIndex.table
-            return """
-                ((item.rowid <= \(through) \
-                AND item.rowid IN (SELECT rowid FROM \(sql: table) WHERE \(sql: table) MATCH \(match))) \
-                OR \(unreached))
-                """
+            return "((item.rowid <= \(through) AND \(found(.trigrams, match))) OR \(unreached))"
         }
     }
 

@@ -32,12 +32,22 @@ enum SnippetFunction {
     /// The number of tokens shown before the first match when the text has them.
     static let leadingTokens: Int32 = 3
 
-    /// Makes `note_snippet` available on a connection.
+    /// The same function for the parts of long bodies (`note_part_snippet(item_part_fts, open,
+    /// close)`, ``BodyParts``), whose text, a part of at most a few hundred kilobytes, the
+    /// index holds: read whole, not from `item`.
+    static let partName = "note_part_snippet"
+
+    /// Makes `note_snippet` and `note_part_snippet` available on a connection.
     static func register(_ db: Database) {
         let api = FTS5.api(db)
         _ = api.pointee.xCreateFunction(
             UnsafeMutablePointer(mutating: api), name, nil, snippetEntryPoint, nil)
+        _ = api.pointee.xCreateFunction(
+            UnsafeMutablePointer(mutating: api), partName, partMark, snippetEntryPoint, nil)
     }
+
+    /// The user data of `note_part_snippet`: any pointer that is not nil.
+    private static var partMark: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
 }
 
 /// The C entry point FTS5 calls once per row.
@@ -49,7 +59,10 @@ private let snippetEntryPoint: fts5_extension_function = { api, fts, context, co
     }
     let markers = (SnippetFunction.text(of: open), SnippetFunction.text(of: close))
     do {
-        var row = SnippetRow(api: api.pointee, fts: fts, connection: sqlite3_context_db_handle(context))
+        // `note_part_snippet` reads the text from the index (its user data is not nil).
+        let readsItems = api.pointee.xUserData(fts) == nil
+        var row = SnippetRow(
+            api: api.pointee, fts: fts, connection: readsItems ? sqlite3_context_db_handle(context) : nil)
         let excerpt = try row.excerpt(markers: markers)
         excerpt.withUnsafeBufferPointer { bytes in
             sqlite3_result_text(
@@ -81,6 +94,8 @@ extension SnippetFunction {
 private struct SnippetRow {
     let api: Fts5ExtensionApi
     let fts: OpaquePointer
+    /// The connection whose `item` rows hold the text, read a prefix at a time; nil: the text
+    /// is read through the index, whole.
     let connection: OpaquePointer?
 
     /// The excerpt as UTF-8 bytes: the best-matching line of the body (of the name when the

@@ -52,6 +52,7 @@ extension Store {
     /// hold a text looked for first, then by recency; a query that looks for no text (filters
     /// alone) lists notes alone, by recency.
     private static func request(_ plan: SearchPlan, limit: Int) -> SQLRequest<Row> {
+        if let parted = plan.partedCondition { return request(plan, parted: parted, limit: limit) }
         let columns = ItemFilter.columns(includingBody: false)
         guard let ranking = plan.ranking else {
             guard let nameHolds = plan.nameHolds else {
@@ -83,12 +84,82 @@ extension Store {
                 """)
     }
 
+    /// The request of a store with notes indexed in parts (``BodyParts``): the matches among
+    /// the other notes, by the plan, and those among the notes in parts, by their condition,
+    /// in the same order. A note in parts ranks by the best bm25 of its parts that hold a
+    /// word the query wants (those whose name alone does, after those whose body does).
+    private static func request(_ plan: SearchPlan, parted: SQL, limit: Int) -> SQLRequest<Row> {
+        let columns = ItemFilter.columns(includingBody: false)
+        let whole: SQL = "item.rowid NOT IN (SELECT item FROM \(sql: BodyParts.table))"
+        let inParts: SQL = "item.rowid IN (SELECT item FROM \(sql: BodyParts.table))"
+        let first: SQL
+        let second: SQL
+        let order: SQL
+        if let ranking = plan.ranking {
+            let table = "item_fts"
+            let partTable = BodyParts.wordTable
+            let conditions = plan.conditions.map { " AND \($0)" as SQL }.joined()
+            first = """
+                SELECT \(sql: columns), item.rowid AS rowid, bm25(\(sql: table), \(nameWeight), 1.0) AS rank
+                FROM \(sql: table) JOIN item ON item.rowid = \(sql: table).rowid
+                WHERE \(sql: table) MATCH \(ranking)\(conditions) AND \(whole)
+                """
+            // FTS5 takes bm25 in a plain select, not in an aggregate.
+            let best: SQL = """
+                (SELECT bm25(\(sql: partTable), \(nameWeight), 1.0) AS best FROM \(sql: partTable) \
+                WHERE \(sql: partTable) MATCH \(plan.partedRanking ?? ranking) \
+                AND rowid IN (SELECT id FROM \(sql: BodyParts.table) WHERE item = item.rowid) \
+                ORDER BY best LIMIT 1)
+                """
+            second = """
+                SELECT \(sql: columns), item.rowid AS rowid, coalesce(\(best), 0) AS rank
+                FROM item WHERE \(inParts) AND \(parted)
+                """
+            order = "rank, modified DESC, id"
+        } else {
+            let notes: SQL = plan.nameHolds == nil ? " AND item.kind = 'note'" : ""
+            let holds = plan.nameHolds ?? "0"
+            first = """
+                SELECT \(sql: columns), item.rowid AS rowid, NULL AS rank, \(holds) AS holds FROM item
+                WHERE \(plan.conditions.joined(operator: .and))\(notes) AND \(whole)
+                """
+            second = """
+                SELECT \(sql: columns), item.rowid AS rowid, NULL AS rank, \(holds) AS holds FROM item
+                WHERE \(inParts) AND \(parted)\(notes)
+                """
+            order = "holds DESC, modified DESC, id"
+        }
+        return SQLRequest(literal: "SELECT * FROM (\(first) UNION ALL \(second)) ORDER BY \(order) LIMIT \(limit)")
+    }
+
     /// The snippet of a result: made by ``SnippetFunction`` from the word index's matches
     /// when the word index ranks, else from the texts looked for (``SubstringSnippet``); for
     /// a query of filters alone, the start of the body, as one line.
     private static func snippet(of rowid: Int64, plan: SearchPlan, markers: (String, String), _ db: Database) throws
         -> String
     {
+        if let ranking = plan.ranking, let partedRanking = plan.partedRanking,
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM \(BodyParts.table) WHERE item = ?)", arguments: [rowid])!
+        {
+            // A note in parts: the best-matching line of its best part, else of its name.
+            let table = BodyParts.wordTable
+            let fromParts = SQLRequest<String>(
+                literal: """
+                    SELECT \(sql: SnippetFunction.partName)(\(sql: table), \(markers.0), \(markers.1))
+                    FROM \(sql: table) WHERE \(sql: table) MATCH \(partedRanking)
+                    AND rowid IN (SELECT id FROM \(sql: BodyParts.table) WHERE item = \(rowid))
+                    ORDER BY rank LIMIT 1
+                    """)
+            let fromName = SQLRequest<String>(
+                literal: """
+                    SELECT \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) FROM item_fts
+                    WHERE item_fts MATCH \(partedRanking) AND rowid = \(rowid)
+                    """)
+            let snippet = try fromParts.fetchOne(db) ?? fromName.fetchOne(db) ?? ""
+            _ = ranking
+            return snippet.split(whereSeparator: \.isNewline).joined(separator: " ")
+        }
         if let ranking = plan.ranking {
             let request = SQLRequest<String>(
                 literal: """

@@ -174,6 +174,10 @@ enum TrigramIndex {
     /// Empties the index and starts a build from the first item.
     static func startBuilding(_ db: Database) throws {
         try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('delete-all')")
+        if try BodyParts.exist(db) {
+            try db.execute(
+                sql: "INSERT INTO \(BodyParts.trigramTable)(\(BodyParts.trigramTable)) VALUES ('delete-all')")
+        }
         try setBuiltThrough(0, db)
     }
 
@@ -196,24 +200,37 @@ enum TrigramIndex {
                 literal: "SELECT rowid, name, body FROM item WHERE rowid > \(through) ORDER BY rowid LIMIT \(limit)"))
         var last = through
         var count = 0
+        let parts = try BodyParts.exist(db)
         while let row = try rows.next() {
             last = row["rowid"]
             count += 1
-            try add(rowid: last, name: row["name"], body: row["body"], db)
+            try addItem(rowid: last, name: row["name"], body: row["body"], parts: parts, db)
         }
         try setBuiltThrough(count < limit ? nil : last, db)
         return count < limit
     }
 
-    /// Adds the entry of an item's text.
-    static func add(rowid: Int64, name: String, body: String?, _ db: Database) throws {
+    /// Adds the entries of an item as a build reaches it: of its text, or, when its body is
+    /// parted (``BodyParts``) and the store has parts, of its name and of each part.
+    private static func addItem(rowid: Int64, name: String, body: String?, parts: Bool, _ db: Database) throws {
+        guard parts, let body, BodyParts.isParted(body) else {
+            try add(rowid: rowid, name: name, body: body, db)
+            return
+        }
+        try add(rowid: rowid, name: name, body: "", db)
+        try BodyParts.addTrigrams(of: rowid, body: body, db)
+    }
+
+    /// Adds the entry of a text: an item's (its body as ``BodyParts/itemText(_:)`` says), or,
+    /// in the table of parts, a part's.
+    static func add(rowid: Int64, name: String, body: String?, in table: String = table, _ db: Database) throws {
         // A cached statement with placeholders: it runs for every item a save or import changes.
         let statement = try db.cachedStatement(sql: "INSERT INTO \(table)(rowid, name, body) VALUES (?, ?, ?)")
         try statement.execute(arguments: [rowid, indexed(name), indexed(body)])
     }
 
-    /// Removes the entry of an item's text: the text it was indexed with.
-    static func remove(rowid: Int64, name: String, body: String?, _ db: Database) throws {
+    /// Removes the entry of a text: the text it was indexed with.
+    static func remove(rowid: Int64, name: String, body: String?, in table: String = table, _ db: Database) throws {
         let statement = try db.cachedStatement(
             sql: "INSERT INTO \(table)(\(table), rowid, name, body) VALUES ('delete', ?, ?, ?)")
         try statement.execute(arguments: [rowid, indexed(name), indexed(body)])
@@ -223,11 +240,16 @@ enum TrigramIndex {
     /// adds it to a store of few items, and `notes check --repair`.
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('delete-all')")
+        let parts = try BodyParts.exist(db)
+        if parts {
+            try db.execute(
+                sql: "INSERT INTO \(BodyParts.trigramTable)(\(BodyParts.trigramTable)) VALUES ('delete-all')")
+        }
         try setBuiltThrough(nil, db)
-        // The table written is not the one read: writing while the cursor reads is safe.
+        // The tables written are not the one read: writing while the cursor reads is safe.
         let items = try Row.fetchCursor(db, sql: "SELECT rowid, name, body FROM item ORDER BY rowid")
         while let row = try items.next() {
-            try add(rowid: row["rowid"], name: row["name"], body: row["body"], db)
+            try addItem(rowid: row["rowid"], name: row["name"], body: row["body"], parts: parts, db)
         }
         try db.execute(sql: "INSERT INTO \(table)(\(table)) VALUES ('optimize')")
     }
@@ -260,8 +282,13 @@ enum TrigramIndex {
     /// when there are more than ``expansionLimit``. An empty list matches nothing.
     static func expansion(of term: String, _ db: Database) throws -> [String]? {
         let lowered = term.lowercased()
+        // The parts of long bodies have their own vocabulary (``BodyParts``).
+        let vocabularies = [vocabulary] + (try BodyParts.exist(db) ? [BodyParts.trigramVocabulary] : [])
+        let found = vocabularies.map { table in
+            "SELECT term FROM \(table) WHERE term >= ?1 AND term < ?2"
+        }.joined(separator: " UNION ")
         let trigrams = try String.fetchAll(
-            db, sql: "SELECT term FROM \(vocabulary) WHERE term >= ? AND term < ? LIMIT ?",
+            db, sql: "\(found) ORDER BY 1 LIMIT ?3",
             arguments: [lowered, lowered + "\u{10FFFF}", expansionLimit + 1])
         return trigrams.count > expansionLimit ? nil : trigrams
     }

@@ -86,11 +86,16 @@ extension Store {
         }
     }
 
-    /// Builds the full-text indexes again from the items: the word index and the trigram
-    /// index (``TrigramIndex``), both derived from the items. `notes check --repair`.
+    /// Builds the full-text indexes again from the items: the word index, the parts of long
+    /// bodies (``BodyParts``) and the trigram index (``TrigramIndex``), all derived from the
+    /// items. `notes check --repair`.
     public func rebuildSearchIndexes() throws {
         try write { db in
             try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
+            if try BodyParts.exist(db) {
+                try BodyParts.removeAll(db)
+                try BodyParts.partLongBodies(trigrams: false, db)
+            }
             try TrigramIndex.rebuild(db)
         }
     }
@@ -105,9 +110,20 @@ extension Store {
                 let parent: String = row["parent"]
                 problems.append("database: a row of '\(table)' refers to a missing row of '\(parent)'")
             }
-            do {
-                try db.execute(sql: "INSERT INTO item_fts(item_fts, rank) VALUES ('integrity-check', 1)")
-            } catch {
+            // FTS5 compares the word index with the items, where each entry holds its item's
+            // text whole: the entries of parted bodies are made so for the check, and undone.
+            var matches = true
+            try db.inSavepoint {
+                try BodyParts.indexWhole(db)
+                do {
+                    try db.execute(sql: "INSERT INTO item_fts(item_fts, rank) VALUES ('integrity-check', 1)")
+                } catch {
+                    matches = false
+                }
+                return .rollback
+            }
+            let partsMatch = try BodyParts.matchItems(db)
+            if !matches || !partsMatch {
                 problems.append("database: the full-text index does not match the items")
             }
             if try !LinkIndex.matchesItems(db) {
