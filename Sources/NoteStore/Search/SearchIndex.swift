@@ -43,8 +43,9 @@ enum SearchIndex {
         private var insertedText: [Int64: (name: String, body: String?)] = [:]
         /// The links found in the bodies of rows inserted, when the inserter gave them.
         private var insertedLinks: [Int64: BodyLinks] = [:]
-        /// The item id of each row gathered.
+        /// The item id of each row gathered, and the row of each id.
         private var ids: [Int64: String] = [:]
+        private var rows: [String: Int64] = [:]
         /// Items whose history of names changed: the names they are found by are written again.
         private var renamed: Set<String> = []
         /// Rows inserted where the transaction removed a row gathered before (SQLite gives a
@@ -70,10 +71,18 @@ enum SearchIndex {
 
         /// Call before the name or body of the item `id` changes, or before its row goes.
         func willChange(_ id: String, _ db: Database) throws {
+            // An item gathered already: its entry is known, and its row is not read again (an
+            // import of many edits of a long note would read its body for each).
+            if let rowid = rows[id], indexed[rowid] != nil {
+                insertedText[rowid] = nil
+                insertedLinks[rowid] = nil
+                return
+            }
             guard let entry = try SearchIndex.entry(of: id, db) else { return }
             insertedText[entry.rowid] = nil
             insertedLinks[entry.rowid] = nil
             ids[entry.rowid] = id
+            rows[id] = entry.rowid
             guard indexed[entry.rowid] == nil else { return }
             indexed[entry.rowid] = entry
             heldBytes += entry.name.utf8.count + (entry.body?.utf8.count ?? 0)
@@ -87,6 +96,7 @@ enum SearchIndex {
             insertedText[rowid] = text
             insertedLinks[rowid] = links
             ids[rowid] = id
+            rows[id] = rowid
         }
 
         /// Writes the gathered entries: each old one removed, each row's current text added.
@@ -165,6 +175,7 @@ enum SearchIndex {
             insertedText = [:]
             insertedLinks = [:]
             ids = [:]
+            rows = [:]
             reused = []
             startedNames = []
             heldBytes = 0
