@@ -1,4 +1,8 @@
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A text stored as its differences from another text: runs of the other text's lines to copy,
 /// and bytes to insert.

@@ -208,6 +208,7 @@ struct SaveWriter {
         guard db.changesCount == 1 else {
             throw StoreError.invalidOperation(item: current.label, reason: "it was purged by another process meanwhile")
         }
+        if textChanged { try searchIndex.didChange(db) }
         if changes["parent"] != nil {
             try db.execute(literal: "DELETE FROM displaced WHERE item = \(current.id.storeString)")
         }

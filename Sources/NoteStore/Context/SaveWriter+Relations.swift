@@ -50,6 +50,7 @@ extension SaveWriter {
         try IDList.forEachChunk(of: all) { chunk in
             try db.execute(literal: "DELETE FROM item WHERE id IN \(chunk)")
         }
+        try searchIndex.didChange(db)
         // What this device had seen when it purged: the changes of other devices it had not
         // seen do not go with the purge (docs/sync-format.md, "Causal deletes").
         var seen = try Knowledge.clocks(db)

@@ -125,6 +125,7 @@ extension Replica {
         try db.cachedStatement(
             literal: "UPDATE \(sql: table) SET \(assignments.joined(separator: ", ")) WHERE id = \(object.storeString)"
         ).execute()
+        if textChanged { try searchIndex.didChange(db) }
         if properties.contains(where: { $0.name == "parent" }) {
             try db.cachedStatement(literal: "DELETE FROM displaced WHERE item = \(object.storeString)").execute()
             movedItems.insert(object)
@@ -210,6 +211,7 @@ extension Replica {
             try searchIndex.willChange(id, db)
             try VersionStorage.keepCurrentText(of: object, nil, db)
             try db.execute(literal: "DELETE FROM item WHERE id = \(id)")
+            try searchIndex.didChange(db)
         }
         try recordPurge(of: object, entity: entity, stamp: stamp, seen: seen)
         if let state {

@@ -16,8 +16,8 @@ import GRDB
 /// Parts are runs of whole lines, cut where the content says (``ranges(of:)``): a cut comes
 /// at the end of the line in which a rolling hash of the last 64 bytes meets a mark, so an
 /// edit moves the cuts of its own part at most, and the parts after it keep their text. Each
-/// part's entry also holds the first line of the next part, so that a phrase over the break
-/// of two lines is found where a cut falls between them. A search takes a parted note as
+/// part's entry also holds the first lines of the next part (``overlapBytes`` of them at
+/// least, blank lines and all), so that a phrase over a cut is found. A search takes a parted note as
 /// matching when its name and parts, taken together, do (``SearchPlan``): each word may be in
 /// another part.
 ///
@@ -37,6 +37,9 @@ enum BodyParts {
     static let cutMask: UInt64 = 0xFFFF_0000_0000_0000
     /// Past this many bytes, a part ends at the end of its line whatever the hash says.
     static let maximumBytes = 256 << 10
+    /// The least of the next part's text, in whole lines, that a part's entry also holds:
+    /// about forty words, what a phrase over the cut may reach into.
+    static let overlapBytes = 256
 
     /// Whether a body is indexed in parts.
     static func isParted(_ body: String?) -> Bool {
@@ -81,7 +84,7 @@ enum BodyParts {
     // MARK: Cuts
 
     /// The byte ranges of the entries of the parts of `body`, in order: each part's lines and
-    /// the first line of the next part. Together, the parts are the body.
+    /// the first lines of the next part (``overlapBytes``). Together, the parts are the body.
     static func ranges(of body: String) -> [Range<Int>] {
         var body = body
         return body.withUTF8 { ranges(of: $0) }
@@ -109,9 +112,14 @@ enum BodyParts {
         return (0..<(bounds.count - 1)).map { part in
             var end = bounds[part + 1]
             if part + 2 < bounds.count {
-                // The next part's first line.
-                while end < bounds[part + 2], bytes[end] != 0x0A { end += 1 }
-                if end < bounds[part + 2] { end += 1 }
+                // The next part's first lines, up to the end of the one that reaches the
+                // least of the overlap.
+                let next = bounds[part + 2]
+                let reach = min(end + overlapBytes, next)
+                while end < reach {
+                    while end < next, bytes[end] != 0x0A { end += 1 }
+                    if end < next { end += 1 }
+                }
             }
             return bounds[part]..<end
         }

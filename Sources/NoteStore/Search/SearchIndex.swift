@@ -66,10 +66,12 @@ enum SearchIndex {
         func nameLineStarted(_ id: String) {
             startedNames.insert(id)
         }
-        /// Past this much old text held, the batch writes what it has (and starts again).
+        /// Past this much old text held, the batch writes what it has (and starts again), when
+        /// the changes it gathered are made (``didChange(_:)``).
         private static let heldBytesLimit = 32 << 20
 
-        /// Call before the name or body of the item `id` changes, or before its row goes.
+        /// Call before the name or body of the item `id` changes, or before its row goes; then
+        /// ``didChange(_:)`` once the change is made.
         func willChange(_ id: String, _ db: Database) throws {
             // An item gathered already: its entry is known, and its row is not read again (an
             // import of many edits of a long note would read its body for each).
@@ -86,6 +88,13 @@ enum SearchIndex {
             guard indexed[entry.rowid] == nil else { return }
             indexed[entry.rowid] = entry
             heldBytes += entry.name.utf8.count + (entry.body?.utf8.count ?? 0)
+        }
+
+        /// Call after the changes announced by ``willChange(_:_:)`` are made: past
+        /// ``heldBytesLimit`` of old text held, writes the entries gathered. Never before the
+        /// changes: the entries would be written from the rows as they were, and the changes
+        /// then lost to the index.
+        func didChange(_ db: Database) throws {
             if heldBytes > Self.heldBytesLimit { try write(db) }
         }
 

@@ -282,14 +282,17 @@ enum TrigramIndex {
     /// when there are more than ``expansionLimit``. An empty list matches nothing.
     static func expansion(of term: String, _ db: Database) throws -> [String]? {
         let lowered = term.lowercased()
-        // The parts of long bodies have their own vocabulary (``BodyParts``).
+        // The parts of long bodies have their own vocabulary (``BodyParts``), with its own
+        // limit: the notes of the other one are looked for as they were without parts.
         let vocabularies = [vocabulary] + (try BodyParts.exist(db) ? [BodyParts.trigramVocabulary] : [])
-        let found = vocabularies.map { table in
-            "SELECT term FROM \(table) WHERE term >= ?1 AND term < ?2"
-        }.joined(separator: " UNION ")
-        let trigrams = try String.fetchAll(
-            db, sql: "\(found) ORDER BY 1 LIMIT ?3",
-            arguments: [lowered, lowered + "\u{10FFFF}", expansionLimit + 1])
-        return trigrams.count > expansionLimit ? nil : trigrams
+        var trigrams: [String] = []
+        for table in vocabularies {
+            let found = try String.fetchAll(
+                db, sql: "SELECT term FROM \(table) WHERE term >= ? AND term < ? LIMIT ?",
+                arguments: [lowered, lowered + "\u{10FFFF}", expansionLimit + 1])
+            guard found.count <= expansionLimit else { return nil }
+            trigrams += found
+        }
+        return Array(Set(trigrams)).sorted()
     }
 }
