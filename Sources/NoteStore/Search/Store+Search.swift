@@ -92,6 +92,7 @@ extension Store {
         let columns = ItemFilter.columns(includingBody: false)
         let whole: SQL = "item.rowid NOT IN (SELECT item FROM \(sql: BodyParts.table))"
         let inParts: SQL = "item.rowid IN (SELECT item FROM \(sql: BodyParts.table))"
+        var prefix: SQL = ""
         let first: SQL
         let second: SQL
         let order: SQL
@@ -104,16 +105,21 @@ extension Store {
                 FROM \(sql: table) JOIN item ON item.rowid = \(sql: table).rowid
                 WHERE \(sql: table) MATCH \(ranking)\(conditions) AND \(whole)
                 """
-            // FTS5 takes bm25 in a plain select, not in an aggregate.
-            let best: SQL = """
-                (SELECT bm25(\(sql: partTable), \(nameWeight), 1.0) AS best FROM \(sql: partTable) \
-                WHERE \(sql: partTable) MATCH \(plan.partedRanking ?? ranking) \
-                AND rowid IN (SELECT id FROM \(sql: BodyParts.table) WHERE item = item.rowid) \
-                ORDER BY best LIMIT 1)
+            // The bm25 of every matching part, once each, as the bm25 of a whole note reads
+            // each of its matches once; the best of each note is taken from them. Materialized:
+            // FTS5 takes bm25 in a plain select of its table, not in a query flattened into
+            // another or in an aggregate.
+            prefix = """
+                WITH part AS MATERIALIZED (\
+                SELECT \(sql: BodyParts.table).item AS item, bm25(\(sql: partTable), \(nameWeight), 1.0) AS score \
+                FROM \(sql: partTable) JOIN \(sql: BodyParts.table) ON \(sql: BodyParts.table).id = \(sql: partTable).rowid \
+                WHERE \(sql: partTable) MATCH \(plan.partedRanking ?? ranking)) 
                 """
             second = """
-                SELECT \(sql: columns), item.rowid AS rowid, coalesce(\(best), 0) AS rank
-                FROM item WHERE \(inParts) AND \(parted)
+                SELECT \(sql: columns), item.rowid AS rowid, coalesce(best.rank, 0) AS rank
+                FROM item LEFT JOIN (SELECT item, min(score) AS rank FROM part GROUP BY item) AS best \
+                ON best.item = item.rowid
+                WHERE \(inParts) AND \(parted)
                 """
             order = "rank, modified DESC, id"
         } else {
@@ -129,7 +135,8 @@ extension Store {
                 """
             order = "holds DESC, modified DESC, id"
         }
-        return SQLRequest(literal: "SELECT * FROM (\(first) UNION ALL \(second)) ORDER BY \(order) LIMIT \(limit)")
+        return SQLRequest(
+            literal: "\(prefix)SELECT * FROM (\(first) UNION ALL \(second)) ORDER BY \(order) LIMIT \(limit)")
     }
 
     /// The snippet of a result: made by ``SnippetFunction`` from the word index's matches
@@ -138,26 +145,33 @@ extension Store {
     private static func snippet(of rowid: Int64, plan: SearchPlan, markers: (String, String), _ db: Database) throws
         -> String
     {
-        if let ranking = plan.ranking, let partedRanking = plan.partedRanking,
+        if plan.ranking != nil, let partedRanking = plan.partedRanking,
             try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM \(BodyParts.table) WHERE item = ?)", arguments: [rowid])!
         {
-            // A note in parts: the best-matching line of its best part, else of its name.
+            // A note in parts: the best-matching line from its first match on, as for a whole
+            // note (its first part that matches), else of its name. The part is found by the
+            // index's lists alone, without ranking the parts.
             let table = BodyParts.wordTable
+            let first = try Int64.fetchOne(
+                db,
+                SQLRequest<Int64>(
+                    literal: """
+                        SELECT id FROM \(sql: BodyParts.table) WHERE item = \(rowid) AND id IN \
+                        (SELECT rowid FROM \(sql: table) WHERE \(sql: table) MATCH \(partedRanking)) \
+                        ORDER BY start LIMIT 1
+                        """))
             let fromParts = SQLRequest<String>(
                 literal: """
                     SELECT \(sql: SnippetFunction.partName)(\(sql: table), \(markers.0), \(markers.1))
-                    FROM \(sql: table) WHERE \(sql: table) MATCH \(partedRanking)
-                    AND rowid IN (SELECT id FROM \(sql: BodyParts.table) WHERE item = \(rowid))
-                    ORDER BY rank LIMIT 1
+                    FROM \(sql: table) WHERE \(sql: table) MATCH \(partedRanking) AND rowid = \(first ?? -1)
                     """)
             let fromName = SQLRequest<String>(
                 literal: """
                     SELECT \(sql: SnippetFunction.name)(item_fts, \(markers.0), \(markers.1)) FROM item_fts
                     WHERE item_fts MATCH \(partedRanking) AND rowid = \(rowid)
                     """)
-            let snippet = try fromParts.fetchOne(db) ?? fromName.fetchOne(db) ?? ""
-            _ = ranking
+            let snippet = try (first == nil ? nil : fromParts.fetchOne(db)) ?? fromName.fetchOne(db) ?? ""
             return snippet.split(whereSeparator: \.isNewline).joined(separator: " ")
         }
         if let ranking = plan.ranking {
