@@ -143,9 +143,9 @@ run_tests() {
     local status=0
     swift_run test --skip-build || status=$?
     ((status == 0)) || echo "$PROGRAM: the tests failed (status $status)" >&2
-    # Every reader of untrusted bytes, fuzzed for 20 seconds each (NOTES_FUZZ_SECONDS).
+    # Every reader of untrusted bytes, fuzzed for 10 seconds each (NOTES_FUZZ_SECONDS).
     local fuzzed=0
-    "$(dirname "${BASH_SOURCE[0]}")/Fuzz/run.sh" "${NOTES_FUZZ_SECONDS:-20}" || fuzzed=$?
+    "$(dirname "${BASH_SOURCE[0]}")/Fuzz/run.sh" "${NOTES_FUZZ_SECONDS:-10}" || fuzzed=$?
     ((fuzzed == 0)) || echo "$PROGRAM: fuzzing found a problem (status $fuzzed)" >&2
     ((status != 0)) || status=$fuzzed
     exit "$status"

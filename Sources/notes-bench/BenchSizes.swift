@@ -85,14 +85,14 @@ struct BenchSizes: Sendable {
         manyDevices: 50, deviceLogs: 200, deviceSaves: 200)
 
     static let quick = BenchSizes(
-        saves: 40, addRuns: 5, libraryNotes: 5_000, collections: 100, listingRounds: 5,
-        longNoteMegabytes: [0.1, 0.5, 1], browserNotes: 2_000, browserSaves: 5,
-        insertNotes: 2_000, insertRepetitions: 2, importNotes: 2_000, importRepetitions: 1,
+        saves: 40, addRuns: 5, libraryNotes: 2_000, collections: 100, listingRounds: 5,
+        longNoteMegabytes: [0.1, 0.5, 1], browserNotes: 1_000, browserSaves: 5,
+        insertNotes: 1_000, insertRepetitions: 2, importNotes: 800, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 1,
-        catchUpNotes: [1_000], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
-        historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [500, 2_000], interchangeRepetitions: 1,
-        encryptionSaves: 20, encryptionNotes: 1_000, encryptionRepetitions: 1, bigNoteLines: 10_000, bigNoteEdits: 5,
-        bigFileMegabytes: 32, linkNotes: 2_000, hubBacklinks: 100, linkRounds: 5,
-        scaleNotes: [500, 2_000], notesPerCollection: 100, scaleRounds: 2, scaleJoins: 1,
+        catchUpNotes: [400], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
+        historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [200, 800], interchangeRepetitions: 1,
+        encryptionSaves: 20, encryptionNotes: 300, encryptionRepetitions: 1, bigNoteLines: 10_000, bigNoteEdits: 5,
+        bigFileMegabytes: 32, linkNotes: 800, hubBacklinks: 100, linkRounds: 5,
+        scaleNotes: [200, 800], notesPerCollection: 100, scaleRounds: 2, scaleJoins: 1,
         manyDevices: 6, deviceLogs: 5, deviceSaves: 10)
 }

@@ -32,7 +32,7 @@ struct NotesBench: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The notes in the store of the browser scenario (default: 100,000; 2,000 with --quick).", valueName: "COUNT"
+            "The notes in the store of the browser scenario (default: 100,000; 1,000 with --quick).", valueName: "COUNT"
         ))
     var browserNotes: Int?
 

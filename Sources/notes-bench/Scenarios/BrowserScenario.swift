@@ -10,7 +10,7 @@ import NoteStore
 ///
 /// Measured: from the commit of each save to the moment the new note's name is on the
 /// screen; and the browser's peak resident memory. The store holds a ``NoteLibrary`` (100,000
-/// notes at full size, 2,000 with `--quick`, or as many as `--browser-notes` says); the browser
+/// notes at full size, 1,000 with `--quick`, or as many as `--browser-notes` says); the browser
 /// shows All notes, the largest view, and each note saved is named to sort first, so that it
 /// appears on the screen.
 struct BrowserScenario: Scenario {
