@@ -6,6 +6,9 @@ import Synchronization
 public final class BackgroundNotes: Sendable {
     public let process: Process
     private let buffer = Mutex(Data())
+    /// Whether the output has reached its end: the process and every copy of its end of the
+    /// pipe are gone.
+    private let ended = Mutex(false)
     private let outputPipe = Pipe()
 
     /// Starts `notes` with `arguments`; with `mergingErrors`, what it writes to standard error
@@ -19,8 +22,12 @@ public final class BackgroundNotes: Sendable {
         process.standardInput = FileHandle.nullDevice
         outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.buffer.withLock { $0.append(data) }
+            guard let self else { return }
+            if data.isEmpty {
+                self.ended.withLock { $0 = true }
+            } else {
+                self.buffer.withLock { $0.append(data) }
+            }
         }
         try process.run()
     }
@@ -30,11 +37,15 @@ public final class BackgroundNotes: Sendable {
         buffer.withLock { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Stops the process with `signal` and waits for it; returns its exit status.
+    /// Stops the process with `signal` and waits for it, and for what it wrote last to be read;
+    /// returns its exit status.
     @discardableResult
     public func stop(_ signal: Int32 = SIGTERM) -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         process.waitUntilExit()
+        // The process may exit before its last lines are read from the pipe: wait for the end
+        // of its output (bounded, should a child of it still hold the pipe).
+        _ = eventually(within: 10) { ended.withLock { $0 } }
         outputPipe.fileHandleForReading.readabilityHandler = nil
         return process.terminationStatus
     }
