@@ -62,6 +62,34 @@ import Testing
         }
     }
 
+    /// A content kept apart (in the store's `history_text`) reads back in a store, and makes
+    /// the line unreadable anywhere else: a baseline's lines hold their contents.
+    @Test func aContentKeptApartReadsOnlyInAStore() throws {
+        var random = SplitMix64(seed: 9)
+        var linesWithApart = 0
+        for _ in 0..<300 {
+            var line = Self.randomLine(&random)
+            line.updateAll { entry in
+                if entry.content != nil, Bool.random(using: &random) {
+                    entry.content = nil
+                    entry.isApart = true
+                }
+            }
+            let apart = Set(line.entries.filter(\.isApart).map(\.stamp))
+            let blob = line.encoded()
+            let read = try #require(
+                HistoryLine(object: line.object, property: line.property, decoding: blob, inStore: true))
+            #expect(read.entries == line.entries)
+            #expect(read.apartWhenRead == apart)
+            if !apart.isEmpty {
+                linesWithApart += 1
+                #expect(HistoryLine(object: line.object, property: line.property, decoding: blob) == nil)
+                #expect(blob.withUnsafeBytes { HistoryLine.summary(of: $0) } == nil)
+            }
+        }
+        #expect(linesWithApart > 100)
+    }
+
     /// A linear history costs its deltas and about a dozen bytes a version.
     @Test func aLinearHistoryIsSmall() {
         let device = UUID()

@@ -174,4 +174,115 @@ import Testing
         }
         #expect(stored == [nil])
     }
+
+    /// A body of about 120 KB, its line `changed` replaced.
+    private static func longBody(changing changed: Int? = nil, to text: String = "") -> String {
+        (0..<2_000).map { $0 == changed ? "\(text)\n" : "line \($0) of a note kept in history apart\n" }.joined()
+    }
+
+    /// The versions of a property whose content is kept apart, oldest first, and the rows of
+    /// `history_text` of the object.
+    private func apart(_ id: UUID, _ property: HistoryProperty) throws -> (versions: [Bool], rows: Int) {
+        try store.read { db in
+            (
+                try VersionStorage.line(id, property, db).entries.map(\.isApart),
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM history_text WHERE object = ?",
+                    arguments: [HistoryEncoding.bytes(of: id)]) ?? 0
+            )
+        }
+    }
+
+    /// The bytes of a line as stored.
+    private func lineBytes(_ id: UUID, _ property: HistoryProperty) throws -> Int {
+        try store.read { db in
+            try Int.fetchOne(
+                db, sql: "SELECT length(line) FROM history_line WHERE object = ? AND property = ?",
+                arguments: [HistoryEncoding.bytes(of: id), HistoryEncoding.code(of: property)]) ?? 0
+        }
+    }
+
+    @Test func aLongTextIsKeptApartFromItsLine() throws {
+        let first = Self.longBody()
+        let note = try store.addNote(named: "Long", body: first, in: nil)
+        #expect(try apart(note.id, .body) == ([false], 0), "its first text is the item's")
+        var bodies = [first]
+        for edit in 1...(VersionStorage.maximumDepth + 2) {
+            let body = Self.longBody(changing: edit * 7, to: "edit \(edit)")
+            #expect(try store.edit(note.id, body: body))
+            bodies.append(body)
+        }
+        let (versions, rows) = try apart(note.id, .body)
+        #expect(versions.count == bodies.count)
+        #expect(versions.first == true, "the first text, written into history by the first edit, is apart")
+        #expect(
+            versions.filter { $0 }.count == 2 && rows == 2,
+            "a whole text again after \(VersionStorage.maximumDepth) deltas, apart too: \(versions)")
+        let bytes = try lineBytes(note.id, .body)
+        #expect(bytes < 8_000, "the line holds the deltas and no text: \(bytes) bytes")
+        #expect(try texts(note.id, .body) == bodies)
+        #expect(try store.historyBytes(of: note.id) > 2 * first.utf8.count)
+        #expect(try store.check() == [])
+    }
+
+    @Test func versionsLeavingHistoryTakeTheirTextsKeptApart() throws {
+        let note = try store.addNote(named: "Long", body: Self.longBody(), in: nil)
+        #expect(try store.edit(note.id, body: Self.longBody(changing: 3, to: "changed")))
+        #expect(try apart(note.id, .body).rows == 1)
+        try store.replicate { replica in try replica.removeHistory(of: note.id, .body) }
+        #expect(try apart(note.id, .body) == ([], 0))
+        #expect(try store.check() == [])
+    }
+
+    @Test func aCheckFindsATextKeptApartMissingOrLeftOver() throws {
+        let note = try store.addNote(named: "Long", body: Self.longBody(), in: nil)
+        #expect(try store.edit(note.id, body: Self.longBody(changing: 3, to: "changed")))
+        try store.write { db in try db.execute(sql: "DELETE FROM history_text") }
+        #expect(try store.check() == ["database: the long texts of history do not match its lines"])
+        let oldest = try #require(try store.history(of: note.id).last?.stamp)
+        #expect(throws: StoreError.self) { try store.text(of: note.id, .body, at: oldest) }
+    }
+
+    /// A baseline's lines hold their texts, as every build reads them, and a store made from
+    /// one keeps them apart again once it writes the line.
+    @Test func aBaselineHoldsTheTextsKeptApartInItsLines() throws {
+        let first = Self.longBody()
+        let second = Self.longBody(changing: 3, to: "changed")
+        let note = try store.addNote(named: "Long", body: first, in: nil)
+        #expect(try store.edit(note.id, body: second))
+        let folder = fixture.folder.appending("new")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent("baseline.sqlite")
+        _ = try store.copyForBaseline(to: copy) { _ in [:] }
+        let baseline = try BaselineDatabase.verify(copy)
+        let inCopy = try DatabaseQueue(path: copy.path).read { db in
+            (
+                try db.tableExists("history_text"),
+                try HistoryLine(
+                    object: note.id, property: .body,
+                    decoding: try #require(
+                        try Data.fetchOne(
+                            db, sql: "SELECT line FROM history_line WHERE object = ? AND property = ?",
+                            arguments: [
+                                HistoryEncoding.bytes(of: note.id), HistoryEncoding.code(of: HistoryProperty.body),
+                            ]
+                        )))?.entries.map(\.content)
+            )
+        }
+        #expect(inCopy.0 == false)
+        #expect(inCopy.1?.first == .some(Data(first.utf8)), "the first text is in the line, readable by every build")
+        baseline.close()
+        let made = try Store.create(folder: folder, fromBaseline: copy, clock: 1) { _, _ in }
+        #expect(try made.check() == [])
+        let third = Self.longBody(changing: 5, to: "again")
+        #expect(try made.edit(note.id, body: third))
+        #expect(
+            try made.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history_text") } == 1,
+            "the line's long text went apart when the edit wrote the line")
+        #expect(
+            try made.history(of: note.id).filter { $0.property == .body }.sorted { $0.stamp < $1.stamp }.map {
+                try made.text(of: note.id, .body, at: $0.stamp)
+            } == [first, second, third])
+        #expect(try made.check() == [])
+    }
 }

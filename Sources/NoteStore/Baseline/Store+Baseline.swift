@@ -106,6 +106,8 @@ extension Store {
                 try SyncLedger(db: db).noteKnowledge([deviceID: clock])
                 if let pruning = try retention(made) { made.cuts = try VersionStorage.prune(pruning, db) }
                 made.recordsCuts = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM history_cut)")!
+                // Every build reads a line that holds its contents.
+                try VersionStorage.inlineApartTexts(db)
                 // Texts that arrived by sync are kept in history and in the item: once is enough.
                 try VersionStorage.keepTextsOnce(db)
                 if try !BaselineDatabase.indexMatchesItems(db) {

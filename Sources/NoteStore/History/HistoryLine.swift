@@ -23,15 +23,24 @@ struct HistoryLine {
         /// The version its content is a delta against; nil when its content is its text.
         var deltaOf: ChangeStamp?
         var depth: Int
-        /// nil: the text is the item's current text of the property.
+        /// nil: the text is the item's current text of the property, unless ``isApart``.
         var content: Data?
         var fromMerge: Bool
+        /// Whether its content is kept apart, in `history_text` (``VersionStorage/apartBytes``):
+        /// then `content` is nil. Only in a store: a baseline's lines hold every content.
+        var isApart = false
+
+        /// Whether its text is the item's current text of the property.
+        var keepsItemText: Bool { content == nil && !isApart }
     }
 
     let object: UUID
     let property: HistoryProperty
     /// By stamp, ascending, no two alike.
     private(set) var entries: [Entry]
+    /// The versions whose content was kept apart when the line was read: what a write of the
+    /// line removes from `history_text` when they are no longer.
+    var apartWhenRead: Set<ChangeStamp> = []
 
     init(object: UUID, property: HistoryProperty, entries: [Entry] = []) {
         self.object = object
@@ -93,7 +102,9 @@ struct HistoryLine {
 ///   text), bit 3 restored follows, bits 4–5 bases (0 none, 1 empty, 2 the version before it in
 ///   the line, 3 listed), bits 6–7 context (0 its first base's, 1 none, 2 text follows);
 /// - a byte: bits 0–1 origin (0 edit, 1 restore, 2 conflict), bits 2–3 delta (0 whole, 1
-///   against its only base, 2 against a listed stamp);
+///   against its only base, 2 against a listed stamp), bit 4 (in a store only, never in a
+///   baseline) content kept apart, in `history_text`, with bit 2 of the flags set and no
+///   content in the line;
 /// - its stamp: the clock less the clock of the version before it (the first: the clock),
 ///   then the device's position among the line's devices;
 /// - size and depth;
@@ -140,8 +151,10 @@ extension HistoryLine {
             } else {
                 deltaKind = 0
             }
+            if entry.isApart { flags |= 4 }
             body.append(flags)
-            body.append(UInt8(HistoryEncoding.code(of: entry.origin)) | deltaKind << 2)
+            body.append(
+                UInt8(HistoryEncoding.code(of: entry.origin)) | deltaKind << 2 | (entry.isApart ? 1 << 4 : 0))
             appendVarint(entry.stamp.clock - (previous?.clock ?? 0), to: &body)
             appendVarint(UInt64(device(entry.stamp.device)), to: &body)
             appendVarint(UInt64(entry.size), to: &body)
@@ -181,24 +194,26 @@ extension HistoryLine {
         return result
     }
 
-    /// The line of a blob; nil when the blob is not one.
-    init?(object: UUID, property: HistoryProperty, decoding blob: Data) {
-        guard let read = blob.withUnsafeBytes({ Self.read($0, keep: true) }) else { return nil }
+    /// The line of a blob; nil when the blob is not one. Versions whose content is kept apart
+    /// read only `inStore`: a line of a baseline holds every content.
+    init?(object: UUID, property: HistoryProperty, decoding blob: Data, inStore: Bool = false) {
+        guard let read = blob.withUnsafeBytes({ Self.read($0, keep: true, apart: inStore) }) else { return nil }
         self.object = object
         self.property = property
         self.entries = read.entries
+        self.apartWhenRead = Set(read.entries.lazy.filter(\.isApart).map(\.stamp))
     }
 
     /// How many versions a blob holds and its oldest stamp; nil when it is not a line. It reads
     /// the blob as decoding does, keeping nothing: a joining device checks every line of a
     /// baseline this way.
     static func summary(of bytes: UnsafeRawBufferPointer) -> (count: Int, oldest: ChangeStamp?)? {
-        read(bytes, keep: false).map { ($0.count, $0.oldest) }
+        read(bytes, keep: false, apart: false).map { ($0.count, $0.oldest) }
     }
 
     /// Reads a blob to its end; nil when it is not a line. Its versions are kept only with
-    /// `keep`.
-    private static func read(_ bytes: UnsafeRawBufferPointer, keep: Bool) -> (
+    /// `keep`; a content kept apart reads only with `apart`.
+    private static func read(_ bytes: UnsafeRawBufferPointer, keep: Bool, apart: Bool) -> (
         entries: [Entry], count: Int, oldest: ChangeStamp?
     )? {
         var reader = Reader(bytes: bytes)
@@ -219,7 +234,7 @@ extension HistoryLine {
         var oldest: ChangeStamp?
         var previous: ChangeStamp?
         for _ in 0..<count {
-            guard let flags = reader.byte(), let kind = reader.byte(), kind & 0xF0 == 0,
+            guard let flags = reader.byte(), let kind = reader.byte(), kind & (apart ? 0xE0 : 0xF0) == 0,
                 let origin = HistoryEncoding.origin(Int(kind & 3)), let offset = reader.varint()
             else { return nil }
             let (clock, overflow) = (previous?.clock ?? 0).addingReportingOverflow(offset)
@@ -276,7 +291,10 @@ extension HistoryLine {
             default: return nil
             }
             var content: Data?
-            if flags & 4 != 0 {
+            let isApart = kind & 0x10 != 0
+            if isApart {
+                guard flags & 4 != 0 else { return nil }
+            } else if flags & 4 != 0 {
                 guard let bytes = reader.lengthPrefixed() else { return nil }
                 if keep { content = Data(bytes) }
             }
@@ -286,7 +304,7 @@ extension HistoryLine {
                         stamp: own, origin: origin, bases: bases, restored: restored, context: context,
                         isHead: flags & 1 != 0,
                         size: Int(size), deltaOf: deltaOf, depth: Int(depth), content: content,
-                        fromMerge: flags & 2 != 0))
+                        fromMerge: flags & 2 != 0, isApart: isApart))
             }
             if oldest == nil { oldest = own }
             previous = own

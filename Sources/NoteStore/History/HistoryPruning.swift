@@ -117,6 +117,7 @@ extension VersionStorage {
         for (stamp, text) in wholeTexts {
             line.update(stamp) { entry in
                 entry.content = Data(text.utf8)
+                entry.isApart = false
                 entry.deltaOf = nil
                 entry.depth = 0
             }

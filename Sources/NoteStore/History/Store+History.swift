@@ -35,7 +35,8 @@ extension Store {
     ) throws -> (base: ChangeStamp, lines: [UInt8], size: Int)? {
         try read { db in
             guard let entry = try VersionStorage.line(object, property, db).entry(stamp), let base = entry.deltaOf,
-                let content = entry.content
+                let content = try entry.content
+                    ?? (entry.isApart ? VersionStorage.apartContent(object, property, stamp, db) : nil)
             else { return nil }
             return (base, [UInt8](content), entry.size)
         }
@@ -67,20 +68,28 @@ extension Store {
         }
     }
 
-    /// Bytes of history kept for an object (or for every object): as stored, and a text kept
-    /// once in its item (``VersionStorage``) at its size.
+    /// Bytes of history kept for an object (or for every object): as stored (in its line or
+    /// apart), and a text kept once in its item (``VersionStorage``) at its size.
     public func historyBytes(of object: UUID? = nil) throws -> Int {
         try read { db in
-            func bytes(_ line: HistoryLine) -> Int { line.entries.reduce(0) { $0 + ($1.content?.count ?? $1.size) } }
-            if let object {
-                return try HistoryProperty.allCases.reduce(0) { $0 + bytes(try VersionStorage.line(object, $1, db)) }
+            func bytes(_ line: HistoryLine) -> Int {
+                line.entries.reduce(0) { $0 + ($1.content?.count ?? ($1.isApart ? 0 : $1.size)) }
             }
-            var total = 0
+            if let object {
+                let apart =
+                    try Int.fetchOne(
+                        db, sql: "SELECT SUM(length(content)) FROM history_text WHERE object = ?",
+                        arguments: [HistoryEncoding.bytes(of: object)]) ?? 0
+                return try HistoryProperty.allCases.reduce(apart) {
+                    $0 + bytes(try VersionStorage.line(object, $1, db))
+                }
+            }
+            var total = try Int.fetchOne(db, sql: "SELECT SUM(length(content)) FROM history_text") ?? 0
             let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
             while let row = try lines.next() {
                 guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
                     let property = HistoryEncoding.property(row["property"]),
-                    let line = HistoryLine(object: object, property: property, decoding: row["line"])
+                    let line = HistoryLine(object: object, property: property, decoding: row["line"], inStore: true)
                 else { continue }
                 total += bytes(line)
             }

@@ -19,12 +19,19 @@ import NoteText
 /// - a context that is its first base's (after at most ``maximumContextChain`` versions) is not
 ///   kept, and an empty text is "no context";
 /// - a delta against the version's only base names no version.
+///
+/// A content of ``apartBytes`` or more is kept apart, in a row of `history_text` of its own
+/// (docs/sync-format.md, "History in the store"): the line, which every save of the property
+/// reads and writes whole, stays small however long the texts it versions. A baseline holds
+/// every content in its line (``inlineApartTexts(_:)``).
 enum VersionStorage {
     /// The most deltas between a version and a whole text.
     static let maximumDepth = 50
     /// The most versions a context is looked up through: a version whose first base's context
     /// is further away keeps its own.
     static let maximumContextChain = 8
+    /// The size from which a version's content is kept apart from its line.
+    static let apartBytes = 64 * 1024
 
     typealias NewVersion = VersionDraft
 
@@ -38,7 +45,7 @@ enum VersionStorage {
                 db.cachedStatement(sql: "SELECT line FROM history_line WHERE object = ? AND property = ?"),
                 arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
         else { return HistoryLine(object: object, property: property) }
-        guard let line = HistoryLine(object: object, property: property, decoding: blob) else {
+        guard let line = HistoryLine(object: object, property: property, decoding: blob, inStore: true) else {
             throw StoreError.invalidOperation(
                 item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
         }
@@ -46,15 +53,23 @@ enum VersionStorage {
     }
 
     /// Writes a line in place of the one of its property; removes it when it has no versions.
-    static func write(_ line: HistoryLine, _ db: Database) throws {
+    /// A content of ``apartBytes`` or more goes apart, unless `keepingContentsInLine` (a
+    /// baseline's copy, which has no `history_text`).
+    static func write(_ line: HistoryLine, keepingContentsInLine: Bool = false, _ db: Database) throws {
         let key: [DatabaseValueConvertible] = [
             HistoryEncoding.bytes(of: line.object), HistoryEncoding.code(of: line.property),
         ]
         guard let oldest = line.entries.first?.stamp else {
             try db.cachedStatement(sql: "DELETE FROM history_line WHERE object = ? AND property = ?").execute(
                 arguments: StatementArguments(key))
+            if !keepingContentsInLine {
+                try db.cachedStatement(sql: "DELETE FROM history_text WHERE object = ? AND property = ?").execute(
+                    arguments: StatementArguments(key))
+            }
             return
         }
+        var line = line
+        if !keepingContentsInLine { try keepLongContentsApart(&line, key, db) }
         try db.cachedStatement(
             sql: """
                 INSERT INTO history_line (object, property, versions, oldest, line) VALUES (?, ?, ?, ?, ?)
@@ -103,14 +118,113 @@ enum VersionStorage {
         return true
     }
 
+    /// Moves each content of ``apartBytes`` or more of `line` into `history_text`, and removes
+    /// from there the contents of versions that no longer keep theirs apart.
+    private static func keepLongContentsApart(
+        _ line: inout HistoryLine, _ key: [DatabaseValueConvertible], _ db: Database
+    ) throws {
+        var stillApart: Set<ChangeStamp> = []
+        var moving: [(ChangeStamp, Data)] = []
+        line.updateAll { entry in
+            if let content = entry.content, content.count >= apartBytes {
+                moving.append((entry.stamp, content))
+                entry.content = nil
+                entry.isApart = true
+            } else if entry.isApart {
+                stillApart.insert(entry.stamp)
+            }
+        }
+        for stamp in line.apartWhenRead where !stillApart.contains(stamp) {
+            try db.cachedStatement(sql: "DELETE FROM history_text WHERE object = ? AND property = ? AND stamp = ?")
+                .execute(arguments: StatementArguments(key + [HistoryEncoding.bytes(of: stamp)]))
+        }
+        for (stamp, content) in moving {
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO history_text (object, property, stamp, content) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: StatementArguments(key + [HistoryEncoding.bytes(of: stamp), content]))
+        }
+        line.apartWhenRead = stillApart.union(moving.map(\.0))
+    }
+
+    /// The content of a version that keeps it apart; nil when it is missing.
+    static func apartContent(_ object: UUID, _ property: HistoryProperty, _ stamp: ChangeStamp, _ db: Database)
+        throws -> Data?
+    {
+        try Data.fetchOne(
+            db.cachedStatement(sql: "SELECT content FROM history_text WHERE object = ? AND property = ? AND stamp = ?"),
+            arguments: [
+                HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp),
+            ])
+    }
+
+    /// Whether `history_text` holds exactly the contents that lines keep apart.
+    static func apartTextsMatchLines(_ db: Database) throws -> Bool {
+        var named: Set<Data> = []
+        let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
+        while let row = try lines.next() {
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
+                let property = HistoryEncoding.property(row["property"]),
+                let line = HistoryLine(object: object, property: property, decoding: row["line"], inStore: true)
+            else { return false }
+            for stamp in line.apartWhenRead {
+                named.insert(
+                    HistoryEncoding.bytes(of: object) + [UInt8(HistoryEncoding.code(of: property))]
+                        + HistoryEncoding.bytes(of: stamp))
+            }
+        }
+        var held = 0
+        let texts = try Row.fetchCursor(db, sql: "SELECT object, property, stamp FROM history_text")
+        while let row = try texts.next() {
+            guard let object = row["object"] as Data?, let property = row["property"] as Int?,
+                let stamp = row["stamp"] as Data?, (0...255).contains(property),
+                named.contains(object + [UInt8(property)] + stamp)
+            else { return false }
+            held += 1
+        }
+        return held == named.count
+    }
+
+    /// Puts every content kept apart back into its line, and drops `history_text`: for a copy
+    /// of the store (a baseline), whose lines every build reads.
+    static func inlineApartTexts(_ db: Database) throws {
+        guard try db.tableExists("history_text") else { return }
+        let keys = try Row.fetchAll(db, sql: "SELECT DISTINCT object, property FROM history_text")
+        for row in keys {
+            guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
+                let property = HistoryEncoding.property(row["property"])
+            else { continue }
+            var line = try line(object, property, db)
+            for stamp in line.apartWhenRead {
+                guard let content = try apartContent(object, property, stamp, db) else {
+                    throw StoreError.invalidOperation(
+                        item: object.storeString, reason: "a version of its \(property.rawValue) is damaged")
+                }
+                line.update(stamp) { entry in
+                    entry.content = content
+                    entry.isApart = false
+                }
+            }
+            try write(line, keepingContentsInLine: true, db)
+        }
+        try db.execute(
+            sql: """
+                DROP TABLE history_text;
+                DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.historyTextsMigration)';
+                """)
+    }
+
     /// Writes `version` as the only one of its line when the line has none; returns whether
     /// it did (false: the line has versions, and nothing was written). What an item's first
     /// save writes, without reading a line that is not there.
     static func start(_ version: NewVersion, _ db: Database) throws -> Bool {
         var line = HistoryLine(object: version.object, property: version.property)
         let bases = version.bases?.sorted()
-        let content = version.isCurrentText ? nil : Data(version.text.utf8)
-        line.insert(entry(of: version, bases: bases, in: line, deltaOf: nil, depth: 0, content: content))
+        var content = version.isCurrentText ? nil : Data(version.text.utf8)
+        let apart = content.flatMap { $0.count >= apartBytes ? $0 : nil }
+        if apart != nil { content = nil }
+        var first = entry(of: version, bases: bases, in: line, deltaOf: nil, depth: 0, content: content)
+        first.isApart = apart != nil
+        line.insert(first)
         try db.cachedStatement(
             sql: """
                 INSERT INTO history_line (object, property, versions, oldest, line) VALUES (?, ?, ?, ?, ?)
@@ -120,7 +234,16 @@ enum VersionStorage {
             HistoryEncoding.bytes(of: version.object), HistoryEncoding.code(of: version.property), 1,
             HistoryEncoding.bytes(of: version.stamp), line.encoded(),
         ])
-        return db.changesCount > 0
+        guard db.changesCount > 0 else { return false }
+        if let apart {
+            try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO history_text (object, property, stamp, content) VALUES (?, ?, ?, ?)"
+            ).execute(arguments: [
+                HistoryEncoding.bytes(of: version.object), HistoryEncoding.code(of: version.property),
+                HistoryEncoding.bytes(of: version.stamp), apart,
+            ])
+        }
+        return true
     }
 
     /// The entry that keeps `version` in `line`, as the line's head.
@@ -162,17 +285,17 @@ enum VersionStorage {
         let properties = property.map { [$0] } ?? HistoryProperty.allCases
         for property in properties {
             var line = try line(object, property, db)
-            guard line.entries.contains(where: { $0.content == nil }) else { continue }
+            guard line.entries.contains(where: \.keepsItemText) else { continue }
             let text = try currentText(object, property, db).map { Data($0.utf8) }
             line.updateAll { entry in
-                if entry.content == nil { entry.content = text }
+                if entry.keepsItemText { entry.content = text }
             }
             try write(line, db)
         }
     }
 
     /// Keeps once, in the item, the text of every head stored whole that is its item's current
-    /// text: for a copy of the store (a baseline).
+    /// text: for a copy of the store (a baseline), after ``inlineApartTexts(_:)``.
     static func keepTextsOnce(_ db: Database) throws {
         let lines = try Row.fetchCursor(db, sql: "SELECT object, property, line FROM history_line")
         // Prepared once, with a placeholder: it runs for every line.
@@ -196,7 +319,7 @@ enum VersionStorage {
             }
             if elided { changed.append(line) }
         }
-        for line in changed { try write(line, db) }
+        for line in changed { try write(line, keepingContentsInLine: true, db) }
     }
 
     /// The stamps of the heads of a property of an object.
@@ -279,6 +402,12 @@ enum VersionStorage {
             guard chain.count <= maximumDepth + 1, let entry = line.entry(current) else {
                 if chain.isEmpty { return nil }
                 throw damaged
+            }
+            if entry.isApart {
+                guard let content = try apartContent(line.object, line.property, current, db) else { throw damaged }
+                chain.append(content)
+                next = entry.deltaOf
+                continue
             }
             guard let content = entry.content else {
                 guard let text = try currentText(line.object, line.property, db) else { throw damaged }

@@ -162,7 +162,7 @@ enum LinkIndex {
             for version in versions {
                 // A version without content of its own has the current name: no read for it.
                 let text =
-                    line.entry(version.stamp).map { $0.content == nil } ?? false
+                    line.entry(version.stamp).map(\.keepsItemText) ?? false
                     ? name : try? VersionStorage.text(version.stamp, in: line, db)
                 guard let text else { continue }
                 let key = fold(text)

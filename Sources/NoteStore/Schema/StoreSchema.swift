@@ -72,6 +72,11 @@ enum StoreSchema {
         migrator.registerMigration(bodyPartsMigration, foreignKeyChecks: .immediate) { db in
             try addBodyParts(db)
         }
+        // Where the store keeps long contents of history: left out of baselines, whose lines
+        // hold them, as every build reads them.
+        migrator.registerMigration(historyTextsMigration, foreignKeyChecks: .immediate) { db in
+            try addHistoryTexts(db)
+        }
         return migrator
     }
 

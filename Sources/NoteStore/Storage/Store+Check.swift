@@ -130,6 +130,9 @@ extension Store {
                 problems.append(
                     "database: the link index does not match the notes: 'notes check --repair' builds it again")
             }
+            if try !VersionStorage.apartTextsMatchLines(db) {
+                problems.append("database: the long texts of history do not match its lines")
+            }
             if try !TrigramIndex.matchesItems(db) {
                 problems.append(
                     "database: the trigram index does not match the items: 'notes check --repair' builds it again")
