@@ -120,36 +120,64 @@ public struct LineDelta: Equatable, Sendable {
         var base = base
         base.makeContiguousUTF8()
         let made = base.utf8.withContiguousStorageIfAvailable { text in
-            Result { () throws(LineDeltaError) -> [UInt8] in try apply(to: text, limit: limit) }
+            Result { () throws(LineDeltaError) -> String in try apply(to: text, limit: limit) }
         }
         // A contiguous string always has its storage at hand.
         guard let made else { throw .doesNotFit }
-        return String(decoding: try made.get(), as: UTF8.self)
+        return try made.get()
     }
 
-    /// The bytes the delta makes of the UTF-8 bytes of a text: each copied run of lines is one
-    /// copy of bytes, found through the offsets of the text's line breaks.
-    private func apply(to text: UnsafeBufferPointer<UInt8>, limit: Int) throws(LineDeltaError) -> [UInt8] {
-        // bounds[k] is where line k starts; the last one is where the text ends.
+    /// The text the delta makes of the UTF-8 bytes of a text: each copied run of lines is one
+    /// copy of bytes, found through the offsets of the text's line breaks, straight into the
+    /// new text's storage once its size is known.
+    private func apply(to text: UnsafeBufferPointer<UInt8>, limit: Int) throws(LineDeltaError) -> String {
+        // bounds[k] is where line k starts; the last one is where the text ends. Line breaks
+        // are found by memchr, many bytes at a time: a 10 MB text has 200,000 lines.
         var bounds: [Int] = [0]
-        for index in text.indices where text[index] == 0x0A { bounds.append(index + 1) }
+        if let start = text.baseAddress {
+            var position = 0
+            while position < text.count,
+                let found = memchr(start + position, 0x0A, text.count - position)
+            {
+                position = start.distance(to: found.assumingMemoryBound(to: UInt8.self)) + 1
+                bounds.append(position)
+            }
+        }
         if bounds[bounds.count - 1] != text.count { bounds.append(text.count) }
         let lineCount = bounds.count - 1
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(limit, text.count + 4_096))
+        var size = 0
         for operation in operations {
             switch operation {
             case let .copy(start, count):
                 guard start >= 0, count >= 0, start <= lineCount, count <= lineCount - start else { throw .doesNotFit }
-                let (from, to) = (bounds[start], bounds[start + count])
-                guard to - from <= limit - bytes.count else { throw .tooLarge }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[from..<to]))
+                guard bounds[start + count] - bounds[start] <= limit - size else { throw .tooLarge }
+                size += bounds[start + count] - bounds[start]
             case let .insert(inserted):
-                guard inserted.count <= limit - bytes.count else { throw .tooLarge }
-                bytes += inserted
+                guard inserted.count <= limit - size else { throw .tooLarge }
+                size += inserted.count
             }
         }
-        return bytes
+        guard size > 0 else { return "" }
+        // Checked as UTF-8 as it is made (a byte that is not is read as U+FFFD), as
+        // `String(decoding:as:)` would.
+        return String(unsafeUninitializedCapacity: size) { made in
+            var written = 0
+            for operation in operations {
+                switch operation {
+                case let .copy(start, count):
+                    let (from, to) = (bounds[start], bounds[start + count])
+                    guard to > from else { continue }
+                    _ = UnsafeMutableBufferPointer(rebasing: made[written..<written + to - from])
+                        .initialize(from: UnsafeBufferPointer(rebasing: text[from..<to]))
+                    written += to - from
+                case let .insert(inserted):
+                    _ = UnsafeMutableBufferPointer(rebasing: made[written..<written + inserted.count])
+                        .initialize(from: inserted)
+                    written += inserted.count
+                }
+            }
+            return written
+        }
     }
 
     public var encoded: [UInt8] {

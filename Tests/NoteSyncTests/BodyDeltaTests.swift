@@ -96,6 +96,52 @@ import Testing
         #expect(body.contains("round 6 on a") && body.contains("round 6 on b") && body.contains("round 6 on b alone"))
     }
 
+    /// A delta is made against the body an earlier log of the same import carried, and when
+    /// that body is not the text of the delta's base (its SHA-256 fails), against the store's.
+    @Test func aDeltaIsMadeFromTheBodyAnEarlierLogCarriedElseFromTheStore() throws {
+        let stack = try SyncStack(devices: 1)
+        let a = stack.stores[0]
+        let note = try a.addNote(named: "Long", body: Self.largeBody(), in: nil).id
+        try stack.engines[0].syncNow()
+        try Self.editLine(700, of: note, on: a, to: "line 700, changed")
+        try stack.engines[0].syncNow()
+        let edit = try Self.newestLog(of: a.deviceID, in: stack)
+        let index = try #require(edit.log.changes.firstIndex { $0.bodyDelta != nil })
+        let delta = try #require(edit.log.changes[index].bodyDelta)
+        let expected = try #require(try a.item(note, includingBody: true).body)
+        let base = try #require(try a.text(of: note, .body, at: delta.base))
+        for (carried, what) in [(base, "the base's text"), (Self.largeBody(tag: "!"), "another text")] {
+            let earlier = CarriedBodies()
+            earlier.keep(carried, of: note, at: delta.base)
+            #expect(earlier.text(of: note, at: delta.base) == carried)
+            let made = try a.replicate { replica in
+                var reader = DeltaReader(replica: replica, device: a.deviceID, earlier: earlier)
+                let change = try reader.whole(edit.log.changes[index], at: index)
+                guard case let .text(text)? = change.values["body"] else { return String?.none }
+                return text
+            }
+            #expect(made == expected, "carried: \(what)")
+            #expect(
+                earlier.text(of: note, at: edit.log.changes[index].stamp(of: "body", device: a.deviceID)) == expected,
+                "the made body is kept for the next log")
+        }
+    }
+
+    @Test func carriedBodiesKeepLongBodiesUpToTheirBound() {
+        let bodies = CarriedBodies()
+        let (first, second) = (UUID(), UUID())
+        let stamp = ChangeStamp(clock: 1 << 16, device: UUID())
+        bodies.keep("short", of: first, at: stamp)
+        #expect(bodies.text(of: first, at: stamp) == nil, "no delta is made against a short body")
+        let long = String(repeating: "x", count: CarriedBodies.keptBytes / 2 + 1)
+        bodies.keep(long, of: first, at: stamp)
+        #expect(bodies.text(of: first, at: stamp) == long)
+        #expect(bodies.text(of: first, at: ChangeStamp(clock: 2 << 16, device: stamp.device)) == nil)
+        bodies.keep(long, of: second, at: stamp)
+        #expect(bodies.text(of: second, at: stamp) == long)
+        #expect(bodies.text(of: first, at: stamp) == nil, "the other body made room")
+    }
+
     @Test func aSmallNoteGoesWhole() throws {
         let stack = try SyncStack(devices: 1)
         let store = stack.stores[0]

@@ -99,7 +99,7 @@ enum VersionStorage {
         let bases = version.bases?.sorted()
         var deltaOf: ChangeStamp?
         var depth = 0
-        var content: Data? = Data(version.text.utf8)
+        var content: Data?
         if let base = version.deltaBase, version.text.utf8.count > 64,
             let baseDepth = version.deltaBaseDepth ?? line.entry(base.stamp)?.depth, baseDepth + 1 < maximumDepth
         {
@@ -112,7 +112,8 @@ enum VersionStorage {
                 depth = baseDepth + 1
             }
         }
-        if version.isCurrentText, deltaOf == nil { content = nil }
+        // Made only when stored whole: a delta is the usual case, and the text may be 10 MB.
+        if deltaOf == nil, !version.isCurrentText { content = Data(version.text.utf8) }
         line.insert(entry(of: version, bases: bases, in: line, deltaOf: deltaOf, depth: depth, content: content))
         try write(line, db)
         return true

@@ -1,4 +1,5 @@
 import NoteMarkdown
+import NoteText
 
 /// The links of a note's body found before the note is saved: an import finds them on the
 /// thread that reads its files, as it looks for the files a note attaches. The save writes
@@ -24,6 +25,6 @@ public struct BodyLinks: Sendable {
     /// are offsets in its UTF-8: a text equal under Unicode's equivalence is not enough); else
     /// nil.
     func links(of body: String) -> [LinkIndex.Link]? {
-        body.utf8.elementsEqual(self.body.utf8) ? links : nil
+        body.hasSameBytes(as: self.body) ? links : nil
     }
 }

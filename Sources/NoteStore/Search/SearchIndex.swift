@@ -1,4 +1,5 @@
 import GRDB
+import NoteText
 
 /// Keeps the full-text indexes, the word index `item_fts` and the trigram index
 /// (``TrigramIndex``), in step with the `item` table, in the same transaction as the change.
@@ -206,7 +207,7 @@ enum SearchIndex {
     /// as equal, which the indexes do not).
     fileprivate static func sameBytes(_ a: String?, _ b: String?) -> Bool {
         guard let a, let b else { return a == nil && b == nil }
-        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        return a.hasSameBytes(as: b)
     }
 
     private static func entry(of id: String, _ db: Database) throws -> Entry? {

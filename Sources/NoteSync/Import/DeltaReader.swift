@@ -25,14 +25,17 @@ struct DeltaReader {
     let replica: Replica
     /// The writer of the log.
     let device: UUID
+    /// The bodies earlier logs of the same import carried, to make deltas against.
+    let earlier: CarriedBodies?
     /// Per note, the last body an earlier change of the log carried, with its stamp.
     private var carried: [UUID: (stamp: ChangeStamp, text: String)] = [:]
     /// Bodies made by ``check(_:)``, by the change's place in the log.
     private var made: [Int: String] = [:]
 
-    init(replica: Replica, device: UUID) {
+    init(replica: Replica, device: UUID, earlier: CarriedBodies? = nil) {
         self.replica = replica
         self.device = device
+        self.earlier = earlier
     }
 
     /// Makes every body the log carries as a delta, in file order, without applying anything.
@@ -63,6 +66,7 @@ struct DeltaReader {
         let stamp = change.stamp(of: HistoryProperty.body.rawValue, device: device)
         if case let .text(text)? = change.values[HistoryProperty.body.rawValue] {
             carried[change.object] = (stamp, text)
+            earlier?.keep(text, of: change.object, at: stamp)
             return text
         }
         guard let delta = change.bodyDelta else { return nil }
@@ -75,6 +79,11 @@ struct DeltaReader {
             } catch {
                 throw .damaged(error)
             }
+        } else if let known = earlier?.text(of: change.object, at: delta.base),
+            let made = try? delta.text(from: known)
+        {
+            // Checked against the delta's SHA-256: else the store's text of the version is used.
+            text = made
         } else if let current = try currentBody(of: change.object, ifItsStampIs: delta.base),
             let made = try? delta.text(from: current)
         {
@@ -94,6 +103,7 @@ struct DeltaReader {
             }
         }
         carried[change.object] = (stamp, text)
+        earlier?.keep(text, of: change.object, at: stamp)
         return text
     }
 
@@ -109,5 +119,38 @@ struct DeltaReader {
         } catch {
             return nil
         }
+    }
+}
+
+/// The last body that the logs of one import carried for each note (whole, or made from a
+/// delta), with its version's stamp: a delta of the next log is made against it without reading
+/// the note's body from the store, where a new device joining by the logs read 10 MB for each
+/// edit of a long note. A version's text never changes; one that a log carried wrongly fails
+/// the delta's SHA-256, and the store's text is used instead.
+final class CarriedBodies {
+    /// The bytes of bodies kept, at most: a body that would pass it makes room by dropping the
+    /// others.
+    static let keptBytes = 32 << 20
+
+    private var bodies: [UUID: (stamp: ChangeStamp, text: String)] = [:]
+    private var bytes = 0
+
+    func text(of note: UUID, at stamp: ChangeStamp) -> String? {
+        bodies[note].flatMap { $0.stamp == stamp ? $0.text : nil }
+    }
+
+    /// Keeps `text` as the note's last body, in place of the one before; nothing for a body
+    /// shorter than a delta is ever made against.
+    func keep(_ text: String, of note: UUID, at stamp: ChangeStamp) {
+        let size = text.utf8.count
+        let replaced = bodies.removeValue(forKey: note)
+        bytes -= replaced?.text.utf8.count ?? 0
+        guard size >= BodyDelta.minimumBodyBytes, size <= Self.keptBytes else { return }
+        if bytes + size > Self.keptBytes {
+            bodies.removeAll()
+            bytes = 0
+        }
+        bodies[note] = (stamp, text)
+        bytes += size
     }
 }

@@ -129,12 +129,14 @@ struct LogImporter {
         var taken = applied
         var summary = report
         var bytes = 0
+        let carried = CarriedBodies()
         let moved = try store.merge(durable: false) { replica -> Bool in
             var moved = false
             for other in devices {
                 var next = (taken[other] ?? 0) + 1
                 while bytes < hooks.transactionBytes, isThere(other, next) {
-                    let result = try attempt(other, next, applied: taken, replica: replica, report: &summary)
+                    let result = try attempt(
+                        other, next, applied: taken, replica: replica, carried: carried, report: &summary)
                     outcome(other, next, result.outcome)
                     guard result.outcome.isTaken else { break }
                     taken[other] = next
@@ -188,7 +190,8 @@ struct LogImporter {
     /// Reads, checks and, when it can, applies one log in the replica's transaction; returns
     /// what became of it and its size.
     private func attempt(
-        _ other: UUID, _ sequence: Int64, applied: [UUID: Int64], replica: Replica, report: inout SyncReport
+        _ other: UUID, _ sequence: Int64, applied: [UUID: Int64], replica: Replica, carried: CarriedBodies,
+        report: inout SyncReport
     ) throws -> (outcome: Outcome, bytes: Int) {
         let path = CloudContainer.logPath(device: other, sequence: sequence)
         let log: TransactionLog
@@ -264,7 +267,7 @@ struct LogImporter {
                 return (.waiting("blob \(sha256) cannot be used yet: \(error)"), 0)
             }
         }
-        var deltas = DeltaReader(replica: replica, device: other)
+        var deltas = DeltaReader(replica: replica, device: other, earlier: carried)
         do {
             try deltas.check(log)
         } catch .missingBase {

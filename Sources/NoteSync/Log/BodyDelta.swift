@@ -63,7 +63,11 @@ public struct BodyDelta: Sendable, Equatable {
     }
 
     static func digest(_ text: String) -> String {
-        HexText.lowercase(SHA256.hash(data: Data(text.utf8)))
+        // Hashed where the text lies: a copy of a 10 MB body costs as much as half its hash.
+        var text = text
+        text.makeContiguousUTF8()
+        let digest = text.utf8.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        return HexText.lowercase(digest ?? SHA256.hash(data: Data(text.utf8)))
     }
 
     /// `{"body":{"base":"<stamp>","lines":"<base64>","sha256":"<hex>"}}`.

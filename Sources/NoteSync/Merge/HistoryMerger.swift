@@ -78,7 +78,7 @@ struct HistoryMerger {
         let usual = fromEveryHead && incoming.bases != nil
         guard try replica.addVersion(draft, asOnlyHead: usual) else { return nil }
         if usual {
-            guard let current, !current.utf8.elementsEqual(incoming.text.utf8) else { return nil }
+            guard let current, !current.hasSameBytes(as: incoming.text) else { return nil }
             return PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
         }
         try resolve(incoming, entity: entity)
@@ -117,8 +117,7 @@ struct HistoryMerger {
         }
         guard let newest = heads.last else { return }
         let merged = try Self.text(of: heads, property: incoming.property, graph: &graph, text: text)
-        if try !(replica.currentText(of: incoming.object, incoming.property)?.utf8.elementsEqual(merged.utf8) ?? false)
-        {
+        if try !(replica.currentText(of: incoming.object, incoming.property)?.hasSameBytes(as: merged) ?? false) {
             try write(merged, stamp: newest, incoming, entity: entity)
         }
     }
@@ -177,7 +176,7 @@ struct HistoryMerger {
         let text = try Self.text(of: heads, property: property, graph: &graph) { stamp in
             try replica.text(of: object, property, at: stamp) ?? ""
         }
-        guard try !(replica.currentText(of: object, property)?.utf8.elementsEqual(text.utf8) ?? false) else { return }
+        guard try !(replica.currentText(of: object, property)?.hasSameBytes(as: text) ?? false) else { return }
         var values = OutboxChanges()
         values.set(property.rawValue, .text(text))
         try replica.update(entity: entity, object: object, values: values, stamps: [property.rawValue: newest])
