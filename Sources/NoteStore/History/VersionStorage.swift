@@ -100,15 +100,14 @@ enum VersionStorage {
         var deltaOf: ChangeStamp?
         var depth = 0
         var content: Data?
-        if let base = version.deltaBase, version.text.utf8.count > 64,
-            let baseDepth = version.deltaBaseDepth ?? line.entry(base.stamp)?.depth, baseDepth + 1 < maximumDepth
+        if let base = version.deltaBase?.stamp ?? version.knownDelta?.base, version.text.utf8.count > 64,
+            let baseDepth = version.deltaBaseDepth ?? line.entry(base)?.depth, baseDepth + 1 < maximumDepth,
+            let delta = version.knownDelta.flatMap({ $0.base == base ? Data($0.lines) : nil })
+                ?? version.deltaBase.map({ Data(LineDelta.make(from: $0.text, to: version.text).encoded) })
         {
-            let delta =
-                version.knownDelta.flatMap { $0.base == base.stamp ? Data($0.lines) : nil }
-                ?? Data(LineDelta.make(from: base.text, to: version.text).encoded)
             if delta.count < version.text.utf8.count / 2 {
                 content = delta
-                deltaOf = base.stamp
+                deltaOf = base
                 depth = baseDepth + 1
             }
         }
@@ -449,11 +448,13 @@ public struct VersionDraft: Sendable {
     public var text: String
     /// A version whose text is known, to store this one as a delta against.
     public var deltaBase: (stamp: ChangeStamp, text: String)?
-    /// The delta depth of `deltaBase`, when the caller read it already.
+    /// The delta depth of the version it is stored against (`deltaBase`, else `knownDelta`'s
+    /// base), when the caller read it already.
     public var deltaBaseDepth: Int?
     /// The encoded ``LineDelta`` from the text of the version `base` to `text`, when the
     /// caller has it (a log carried it, checked): stored as it is when `base` is
-    /// `deltaBase`'s stamp, rather than made again from the two texts.
+    /// `deltaBase`'s stamp, or when there is no `deltaBase`, rather than made again from the
+    /// two texts.
     public var knownDelta: (base: ChangeStamp, lines: [UInt8])?
     /// See ``Version/fromMerge``.
     public var fromMerge = false

@@ -14,15 +14,34 @@ extension Replica {
         try VersionStorage.heads(object, property, db)
     }
 
-    /// The heads of a property of an object with their delta depths, by stamp, and its current
-    /// text, in one read.
-    public func headsAndText(of object: UUID, _ property: HistoryProperty) throws -> (
-        heads: [(stamp: ChangeStamp, depth: Int)], text: String?
-    ) {
-        let heads = try VersionStorage.line(object, property, db).entries.filter(\.isHead).map {
+    /// The heads of a property of an object with their delta depths, by stamp.
+    public func headsWithDepths(of object: UUID, _ property: HistoryProperty) throws -> [(
+        stamp: ChangeStamp, depth: Int
+    )] {
+        try VersionStorage.line(object, property, db).entries.filter(\.isHead).map {
             (stamp: $0.stamp, depth: $0.depth)
         }
-        return (heads, try currentText(of: object, property))
+    }
+
+    /// Whether the item's current name or body is other bytes than `text`; nil when the item
+    /// has none. Compared where SQLite holds it, without making a text of it: a 10 MB body.
+    public func currentText(of object: UUID, _ property: HistoryProperty, differsFrom text: String) throws -> Bool? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(property == .name ? "name" : "body") FROM item WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [object.storeString]), !row.hasNull(atIndex: 0) else {
+            return nil
+        }
+        var text = text
+        text.makeContiguousUTF8()
+        return try row.withUnsafeData(atIndex: 0) { stored -> Bool in
+            let stored = stored ?? Data()
+            guard stored.count == text.utf8.count else { return true }
+            return stored.withUnsafeBytes { storedBytes in
+                text.utf8.withContiguousStorageIfAvailable { bytes in
+                    bytes.isEmpty || memcmp(storedBytes.baseAddress!, bytes.baseAddress!, bytes.count) != 0
+                } ?? !storedBytes.elementsEqual(text.utf8)
+            }
+        }
     }
 
     /// The text of a version; nil when there is no such version.

@@ -104,14 +104,19 @@ extension Replica {
         let allowed = isItem ? Self.itemColumns : Self.attachmentColumns
         let properties = values.properties.filter { allowed.contains($0.name) && stamps[$0.name] != nil }
         guard !properties.isEmpty else { return }
-        var assignments: [SQL] = []
+        // Names of columns (of `allowed`) in the SQL, values as placeholders: executed with
+        // its arguments, a statement binds a text where it lies, where a 10 MB body bound
+        // beforehand was copied twice.
+        var assignments: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
         for (name, value) in properties {
-            assignments.append("\(sql: name) = \(try checkedValue(name, value, entity: entity, object: object))")
+            assignments.append("\(name) = ?")
+            arguments.append(try checkedValue(name, value, entity: entity, object: object))
         }
-        let paths = properties.map { property -> SQL in
-            "\(sql: "'$." + property.name + "'"), \(stamps[property.name]?.text)"
-        }
-        assignments.append("stamps = json_set(stamps, \(paths.joined(separator: ", ")))")
+        assignments.append(
+            "stamps = json_set(stamps, \(properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")))")
+        arguments += properties.map { stamps[$0.name]?.text }
+        arguments.append(object.storeString)
         let table = isItem ? "item" : entity == .fileAttachment ? "file_attachment" : "attachment"
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
         if textChanged {
@@ -122,9 +127,8 @@ extension Replica {
             }
         }
         // Cached: an import updates many objects, with few sets of properties among them.
-        try db.cachedStatement(
-            literal: "UPDATE \(sql: table) SET \(assignments.joined(separator: ", ")) WHERE id = \(object.storeString)"
-        ).execute()
+        try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?").execute(
+            arguments: StatementArguments(arguments))
         if textChanged { try searchIndex.didChange(db) }
         if properties.contains(where: { $0.name == "parent" }) {
             try db.cachedStatement(literal: "DELETE FROM displaced WHERE item = \(object.storeString)").execute()

@@ -53,17 +53,23 @@ struct HistoryMerger {
             try replica.addVersion(draft)
             return nil
         }
-        let (heads, current) = try replica.headsAndText(of: incoming.object, incoming.property)
+        let heads = try replica.headsWithDepths(of: incoming.object, incoming.property)
         let before = heads.map(\.stamp)
         var draft = VersionDraft(
             object: incoming.object, property: incoming.property, stamp: incoming.stamp,
             origin: incoming.restored == nil ? .edit : .restore, bases: incoming.bases, restored: incoming.restored,
             context: incoming.context, text: incoming.text)
         draft.fromMerge = incoming.fromMerge
-        if heads.count == 1, let current, incoming.bases?.contains(before[0]) ?? false {
-            draft.deltaBase = (before[0], current)
-            draft.deltaBaseDepth = heads[0].depth
-            draft.knownDelta = incoming.delta.map { ($0.base, $0.lines) }
+        if heads.count == 1, incoming.bases?.contains(before[0]) ?? false {
+            if let delta = incoming.delta, delta.base == before[0] {
+                // Stored as the delta the log carried: the base's text is not needed.
+                draft.knownDelta = (delta.base, delta.lines)
+                draft.deltaBaseDepth = heads[0].depth
+            } else if let current = try replica.currentText(of: incoming.object, incoming.property) {
+                draft.deltaBase = (before[0], current)
+                draft.deltaBaseDepth = heads[0].depth
+                draft.knownDelta = incoming.delta.map { ($0.base, $0.lines) }
+            }
         }
         let fromEveryHead = incoming.bases.map { Set($0).isSuperset(of: before) } ?? false
         // A version that descends from no head may be one a baseline dropped, arriving again.
@@ -78,7 +84,8 @@ struct HistoryMerger {
         let usual = fromEveryHead && incoming.bases != nil
         guard try replica.addVersion(draft, asOnlyHead: usual) else { return nil }
         if usual {
-            guard let current, !current.hasSameBytes(as: incoming.text) else { return nil }
+            guard try replica.currentText(of: incoming.object, incoming.property, differsFrom: incoming.text) == true
+            else { return nil }
             return PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
         }
         try resolve(incoming, entity: entity)
