@@ -1,5 +1,6 @@
 import Foundation
-import NoteStore
+import GRDB
+@testable import NoteStore
 import NoteTestSupport
 import Testing
 
@@ -129,6 +130,37 @@ func copyOfStoreFixture(_ name: String) throws -> (TemporaryFolder, URL) {
         #expect(try store.text(of: note.id, .body, at: newest.stamp) == long + "edit 6\n")
         #expect(
             try store.history(of: note.id).filter { $0.property == .body && $0.isHead }.map(\.stamp) == [newest.stamp])
+    }
+
+    /// A store of model version 7 whose history holds a text of 64 KiB or more opens: its line
+    /// keeps the text until it is next written, and then keeps it apart.
+    @Test func aLongTextOfAnOlderHistoryMovesApartWhenItsLineIsWritten() throws {
+        let (folder, storeURL) = try copyOfStoreFixture("store-v7.sqlite")
+        defer { _ = folder }
+        let long = String(repeating: "x", count: 70_000)
+        try DatabaseQueue(path: storeURL.appendingPathComponent(Store.databaseFileName).path).write { db in
+            try db.execute(
+                sql: "UPDATE history SET content = CAST(? AS BLOB), size = ? WHERE property = 1 AND content = ?",
+                arguments: [long, long.utf8.count, Data("Short".utf8)])
+            #expect(db.changesCount == 1)
+        }
+        let store = try Store(folder: storeURL)
+        let short = try store.resolve("Short")
+        func names() throws -> [String?] {
+            try store.history(of: short.id).filter { $0.property == .name }.sorted { $0.stamp < $1.stamp }.map {
+                try store.text(of: short.id, .name, at: $0.stamp)
+            }
+        }
+        func apartRows() throws -> Int? {
+            try store.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM history_text") }
+        }
+        #expect(try names() == [long, "Short renamed", "Short"])
+        #expect(try apartRows() == 0)
+        #expect(try store.check() == [])
+        try store.edit(short.id, name: "Short again")
+        #expect(try names() == [long, "Short renamed", "Short", "Short again"])
+        #expect(try apartRows() == 1)
+        #expect(try store.check() == [])
     }
 
     /// A store of model version 8 gets the tables of properties, keeps its link index, and

@@ -99,7 +99,7 @@ import Testing
     /// A delta is made against the body an earlier log of the same import carried, and when
     /// that body is not the text of the delta's base (its SHA-256 fails), against the store's.
     @Test func aDeltaIsMadeFromTheBodyAnEarlierLogCarriedElseFromTheStore() throws {
-        let stack = try SyncStack(devices: 1)
+        let stack = try SyncStack(devices: 2)
         let a = stack.stores[0]
         let note = try a.addNote(named: "Long", body: Self.largeBody(), in: nil).id
         try stack.engines[0].syncNow()
@@ -125,6 +125,22 @@ import Testing
                 earlier.text(of: note, at: edit.log.changes[index].stamp(of: "body", device: a.deviceID)) == expected,
                 "the made body is kept for the next log")
         }
+        // A device that does not hold the base (the log that carried it was passed over) asks
+        // for the note again, whatever an earlier log of the import carried.
+        let earlier = CarriedBodies()
+        earlier.keep(base, of: note, at: delta.base)
+        let missing = try stack.stores[1].replicate { replica -> Bool in
+            var reader = DeltaReader(replica: replica, device: a.deviceID, earlier: earlier)
+            do {
+                _ = try reader.whole(edit.log.changes[index], at: index)
+                return false
+            } catch DeltaReader.Failure.missingBase {
+                return true
+            } catch {
+                return false
+            }
+        }
+        #expect(missing)
     }
 
     @Test func carriedBodiesKeepLongBodiesUpToTheirBound() {

@@ -304,8 +304,15 @@ enum VersionStorage {
         while let row = try lines.next() {
             guard let object = (row["object"] as Data?).flatMap(HistoryEncoding.id),
                 let property = HistoryEncoding.property(row["property"]),
-                var line = HistoryLine(object: object, property: property, decoding: row["line"]),
-                line.entries.contains(where: { $0.isHead && $0.deltaOf == nil && $0.content != nil }),
+                var line = HistoryLine(object: object, property: property, decoding: row["line"], inStore: true)
+            else { continue }
+            // A content still kept apart has no row in `history_text` (``inlineApartTexts(_:)``
+            // put back every one it has): a copy with it is no baseline.
+            guard line.apartWhenRead.isEmpty else {
+                throw StoreError.invalidOperation(
+                    item: object.storeString, reason: "a version of its \(property.rawValue) is damaged")
+            }
+            guard line.entries.contains(where: { $0.isHead && $0.deltaOf == nil && $0.content != nil }),
                 let item = try Row.fetchOne(current, arguments: [object.storeString]),
                 let text = item[property == .body ? "body" : "name"] as String?
             else { continue }

@@ -76,14 +76,16 @@ extension StoreSchema {
                 restored: (row["restored"] as Data?).flatMap { HistoryEncoding.stamp($0) }, context: row["context"],
                 isHead: row["head"], size: row["size"], deltaOf: deltaOf, depth: row["depth"], content: row["content"],
                 fromMerge: row["from_merge"])
+            // Contents stay in their lines: `history_text` comes with a later migration, and
+            // the next write of a line keeps its long contents apart.
             if let current = line, current.object != object || current.property != property {
-                try VersionStorage.write(current, db)
+                try VersionStorage.write(current, keepingContentsInLine: true, db)
                 line = nil
             }
             if line == nil { line = HistoryLine(object: object, property: property) }
             line?.insert(entry)
         }
-        if let line { try VersionStorage.write(line, db) }
+        if let line { try VersionStorage.write(line, keepingContentsInLine: true, db) }
         try db.execute(
             sql: """
                 DROP TABLE history;

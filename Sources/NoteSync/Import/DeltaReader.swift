@@ -80,9 +80,12 @@ struct DeltaReader {
                 throw .damaged(error)
             }
         } else if let known = earlier?.text(of: change.object, at: delta.base),
+            try hasVersion(change.object, delta.base),
             let made = try? delta.text(from: known)
         {
-            // Checked against the delta's SHA-256: else the store's text of the version is used.
+            // Only for a version the store holds: a log skipped or passed over after an earlier
+            // one carried it leaves it out. Checked against the delta's SHA-256: else the store's
+            // text of the version is used.
             text = made
         } else if let current = try currentBody(of: change.object, ifItsStampIs: delta.base),
             let made = try? delta.text(from: current)
@@ -105,6 +108,15 @@ struct DeltaReader {
         carried[change.object] = (stamp, text)
         earlier?.keep(text, of: change.object, at: stamp)
         return text
+    }
+
+    /// Whether the store holds the version `stamp` of the note's body.
+    private func hasVersion(_ note: UUID, _ stamp: ChangeStamp) throws(Failure) -> Bool {
+        do {
+            return try replica.hasVersion(of: note, .body, at: stamp)
+        } catch {
+            return false
+        }
     }
 
     /// The note's body as the store holds it now, when the stamp of its last change is `base`:
