@@ -138,12 +138,26 @@ enum VersionStorage {
             try db.cachedStatement(sql: "DELETE FROM history_text WHERE object = ? AND property = ? AND stamp = ?")
                 .execute(arguments: StatementArguments(key + [HistoryEncoding.bytes(of: stamp)]))
         }
-        for (stamp, content) in moving {
-            try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO history_text (object, property, stamp, content) VALUES (?, ?, ?, ?)"
-            ).execute(arguments: StatementArguments(key + [HistoryEncoding.bytes(of: stamp), content]))
-        }
+        for (stamp, content) in moving { try keepApart(content, line.object, line.property, stamp, db) }
         line.apartWhenRead = stillApart.union(moving.map(\.0))
+    }
+
+    /// Writes the content of a version into `history_text`, in place of one there.
+    private static func keepApart(
+        _ content: Data, _ object: UUID, _ property: HistoryProperty, _ stamp: ChangeStamp, _ db: Database
+    ) throws {
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO history_text (object, property, stamp, content) VALUES (?, ?, ?, ?)"
+        ).execute(arguments: [
+            HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property), HistoryEncoding.bytes(of: stamp),
+            content,
+        ])
+    }
+
+    /// The error of a version whose text cannot be made.
+    private static func damagedVersion(_ object: UUID, _ property: HistoryProperty) -> StoreError {
+        StoreError.invalidOperation(
+            item: object.storeString, reason: "a version of its \(property.rawValue) is damaged")
     }
 
     /// The content of a version that keeps it apart; nil when it is missing.
@@ -196,8 +210,7 @@ enum VersionStorage {
             var line = try line(object, property, db)
             for stamp in line.apartWhenRead {
                 guard let content = try apartContent(object, property, stamp, db) else {
-                    throw StoreError.invalidOperation(
-                        item: object.storeString, reason: "a version of its \(property.rawValue) is damaged")
+                    throw damagedVersion(object, property)
                 }
                 line.update(stamp) { entry in
                     entry.content = content
@@ -235,14 +248,7 @@ enum VersionStorage {
             HistoryEncoding.bytes(of: version.stamp), line.encoded(),
         ])
         guard db.changesCount > 0 else { return false }
-        if let apart {
-            try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO history_text (object, property, stamp, content) VALUES (?, ?, ?, ?)"
-            ).execute(arguments: [
-                HistoryEncoding.bytes(of: version.object), HistoryEncoding.code(of: version.property),
-                HistoryEncoding.bytes(of: version.stamp), apart,
-            ])
-        }
+        if let apart { try keepApart(apart, version.object, version.property, version.stamp, db) }
         return true
     }
 
@@ -308,10 +314,7 @@ enum VersionStorage {
             else { continue }
             // A content still kept apart has no row in `history_text` (``inlineApartTexts(_:)``
             // put back every one it has): a copy with it is no baseline.
-            guard line.apartWhenRead.isEmpty else {
-                throw StoreError.invalidOperation(
-                    item: object.storeString, reason: "a version of its \(property.rawValue) is damaged")
-            }
+            guard line.apartWhenRead.isEmpty else { throw damagedVersion(object, property) }
             guard line.entries.contains(where: { $0.isHead && $0.deltaOf == nil && $0.content != nil }),
                 let item = try Row.fetchOne(current, arguments: [object.storeString]),
                 let text = item[property == .body ? "body" : "name"] as String?
@@ -401,8 +404,7 @@ enum VersionStorage {
 
     /// The text of a version of `line`, or nil when it has no such version.
     static func text(_ stamp: ChangeStamp, in line: HistoryLine, _ db: Database) throws -> String? {
-        let damaged = StoreError.invalidOperation(
-            item: line.object.storeString, reason: "a version of its \(line.property.rawValue) is damaged")
+        let damaged = damagedVersion(line.object, line.property)
         var chain: [Data] = []
         var next: ChangeStamp? = stamp
         while let current = next {
