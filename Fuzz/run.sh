@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the fuzz targets with libFuzzer and AddressSanitizer, then runs each for SECONDS
-# (default 60) from the corpus kept in Corpus/; new inputs go to a scratch folder, not into
-# the corpus. Exits non-zero when a target crashes, hangs (10 s on one input) or passes 2 GiB.
+# (default 60), as many at once as there are cores, from the corpus kept in Corpus/; new
+# inputs go to a scratch folder, not into the corpus. Exits non-zero when a target crashes,
+# hangs (10 s on one input) or passes 2 GiB.
 #   Fuzz/run.sh          about a minute each, as continuous integration runs it
 #   Fuzz/run.sh 3600     an hour each
 set -euo pipefail
@@ -13,7 +14,8 @@ runtime=$(ls "$(dirname "$swiftc")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_
 scratch=../.build-fuzz
 echo "==> Building the fuzz targets (in .build-fuzz)"
 build_log=$(mktemp)
-if ! swift build --scratch-path "$scratch" -Xswiftc -sanitize=address \
+# Line tables alone of the debug information: enough for AddressSanitizer's reports.
+if ! swift build --scratch-path "$scratch" -Xswiftc -sanitize=address -Xswiftc -gline-tables-only -Xcc -gline-tables-only \
     -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
     -Xlinker "$runtime" -Xlinker -lstdc++ >"$build_log" 2>&1; then
     grep -E 'error' "$build_log" | head -n 20
@@ -21,18 +23,42 @@ if ! swift build --scratch-path "$scratch" -Xswiftc -sanitize=address \
     exit 1
 fi
 rm -f "$build_log"
+targets=(fuzz-log fuzz-cloud-json fuzz-sealed fuzz-interchange fuzz-images fuzz-history-line)
+# As many targets at once as there are cores; each target runs on one.
+jobs=$(nproc 2>/dev/null || echo 1)
+declare -A works pids
 status=0
-for target in fuzz-log fuzz-cloud-json fuzz-sealed fuzz-interchange fuzz-images fuzz-history-line; do
-    work=$(mktemp -d)
-    echo "==> $target for $seconds s"
-    if "$scratch/debug/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
-        -artifact_prefix="$work/" -print_final_stats=1 "$work" "Corpus/${target#fuzz-}" >"$work/log" 2>&1; then
+
+# Waits for a target started by start_target and reports it.
+finish_target() {
+    local target=$1 work=${works[$1]}
+    if wait "${pids[$target]}"; then
+        echo "==> $target: fuzzed for $seconds s"
         grep -E '^Done |stat::number_of_executed_units' "$work/log" | head -n 2
         rm -rf "$work"
     else
         status=1
+        echo "==> $target: failed"
         tail -n 40 "$work/log"
         echo "run.sh: $target failed; the input and the log are in $work" >&2
     fi
+}
+
+start_target() {
+    local target=$1 work
+    work=$(mktemp -d)
+    works[$target]=$work
+    "$scratch/debug/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+        -artifact_prefix="$work/" -print_final_stats=1 "$work" "Corpus/${target#fuzz-}" >"$work/log" 2>&1 &
+    pids[$target]=$!
+}
+
+echo "==> Fuzzing ${#targets[@]} targets for $seconds s each, $jobs at a time"
+for ((index = 0; index < ${#targets[@]}; index++)); do
+    ((index < jobs)) || finish_target "${targets[index - jobs]}"
+    start_target "${targets[index]}"
+done
+for ((index = ${#targets[@]} - jobs; index < ${#targets[@]}; index++)); do
+    ((index < 0)) || finish_target "${targets[index]}"
 done
 exit "$status"

@@ -47,6 +47,9 @@ struct BenchSizes: Sendable {
     var encryptionSaves: Int
     var encryptionNotes: Int
     var encryptionRepetitions: Int
+    /// scrypt's cost for every encrypted container of a run, when not a new container's own
+    /// (2^17): a quick run checks that encryption works, not what its key costs.
+    var scryptCost: Int?
     /// `big-note`: the lines of the note (about 50 bytes each), and the one-line edits.
     var bigNoteLines: Int
     var bigNoteEdits: Int
@@ -78,7 +81,8 @@ struct BenchSizes: Sendable {
         catchUpNotes: [10_000, 100_000], catchUpRepetitions: 3, catchUpEdits: 10, idleSeconds: 20, idleStops: 10,
         historyEdits: 1000, mergeRounds: 20, syncthingRounds: 30, interchangeNotes: [25_000, 100_000],
         interchangeRepetitions: 3,
-        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, bigNoteLines: 195_000,
+        encryptionSaves: 300, encryptionNotes: 100_000, encryptionRepetitions: 3, scryptCost: nil,
+        bigNoteLines: 195_000,
         bigNoteEdits: 200,
         bigFileMegabytes: 300, linkNotes: 100_000, hubBacklinks: 1_000, linkRounds: 30,
         scaleNotes: [10_000, 100_000, 1_000_000], notesPerCollection: 1_000, scaleRounds: 10, scaleJoins: 2,
@@ -91,7 +95,8 @@ struct BenchSizes: Sendable {
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 1,
         catchUpNotes: [400], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
         historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [200, 800], interchangeRepetitions: 1,
-        encryptionSaves: 20, encryptionNotes: 300, encryptionRepetitions: 1, bigNoteLines: 10_000, bigNoteEdits: 5,
+        encryptionSaves: 20, encryptionNotes: 300, encryptionRepetitions: 1, scryptCost: 1_024,
+        bigNoteLines: 10_000, bigNoteEdits: 5,
         bigFileMegabytes: 32, linkNotes: 800, hubBacklinks: 100, linkRounds: 5,
         scaleNotes: [200, 800], notesPerCollection: 100, scaleRounds: 2, scaleJoins: 1,
         manyDevices: 6, deviceLogs: 5, deviceSaves: 10)

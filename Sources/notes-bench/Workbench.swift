@@ -34,8 +34,11 @@ final class Workbench {
     }
 
     /// A runner of the `notes` binary.
+    /// Runs of the `notes` binary, with the run's scrypt cost (``BenchSizes/scryptCost``).
     func notes() throws -> ProcessRunner {
-        ProcessRunner(executable: notesBinary, scratch: try makeFolder("process"))
+        var runner = ProcessRunner(executable: notesBinary, scratch: try makeFolder("process"))
+        if let cost = sizes.scryptCost { runner.environment["NOTES_SCRYPT_COST"] = String(cost) }
+        return runner
     }
 
     func progress(_ message: String) {

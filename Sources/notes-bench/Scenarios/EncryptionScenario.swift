@@ -63,7 +63,8 @@ struct EncryptionScenario: Scenario {
         bench.progress("encryption: deriving the key \(repetitions) times")
         let key = ContainerKey.random()
         let container = UUID()
-        let settings = EncryptionSettings.new(for: key, container: container)
+        let settings = EncryptionSettings.new(
+            for: key, container: container, cost: bench.sizes.scryptCost ?? EncryptionSettings.defaultCost)
         let file = try KeyFile.wrapping(key, container: container, passphrase: "a passphrase", settings: settings)
         var samples: [Double] = []
         for _ in 0..<repetitions {
