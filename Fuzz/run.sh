@@ -14,8 +14,10 @@ runtime=$(ls "$(dirname "$swiftc")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_
 scratch=../.build-fuzz
 echo "==> Building the fuzz targets (in .build-fuzz)"
 build_log=$(mktemp)
-# Line tables alone of the debug information: enough for AddressSanitizer's reports.
-if ! swift build --scratch-path "$scratch" -Xswiftc -sanitize=address -Xswiftc -gline-tables-only -Xcc -gline-tables-only \
+# The release configuration without optimization (each module compiled whole, in one job),
+# and line tables alone of the debug information (enough for AddressSanitizer's reports):
+# it builds in two thirds of the time of the debug configuration.
+if ! swift build -c release -Xswiftc -Onone --scratch-path "$scratch" -Xswiftc -sanitize=address -Xswiftc -gline-tables-only -Xcc -gline-tables-only \
     -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
     -Xlinker "$runtime" -Xlinker -lstdc++ >"$build_log" 2>&1; then
     grep -E 'error' "$build_log" | head -n 20
@@ -48,7 +50,7 @@ start_target() {
     local target=$1 work
     work=$(mktemp -d)
     works[$target]=$work
-    "$scratch/debug/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+    "$scratch/release/$target" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
         -artifact_prefix="$work/" -print_final_stats=1 "$work" "Corpus/${target#fuzz-}" >"$work/log" 2>&1 &
     pids[$target]=$!
 }
