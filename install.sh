@@ -40,8 +40,8 @@ Options:
   -h, --help       Show this help.
 
 Environment:
-  NOTES_BUILD_PATH  The build folder (swift's --scratch-path; default: .build, and .build-test
-                    for --test, whose build leaves out debug information).
+  NOTES_BUILD_PATH       The build folder (swift's --scratch-path; default: .build).
+  NOTES_TEST_BUILD_PATH  The build folder of --test, whose flags are its own (default: .build-test).
 EOF
 }
 
@@ -142,8 +142,9 @@ run_tests() {
     # debug information: each module compiled whole in one job, and no DEBUG, so the
     # argument parser does not check the command's definition again at every run of `notes`.
     # The build takes three quarters of the debug configuration's time and the tests nine
-    # tenths; assertions still hold (-Onone), and a failure names its source line by itself.
-    # The flags differ from those of a plain `swift build`, hence a folder of its own.
+    # tenths. Assertions still hold (-Onone), and a failed expectation names its source line
+    # by itself; a crash's backtrace names functions without lines. The flags differ from
+    # those of `swift build` and of the install, hence a folder of its own.
     echo "==> Building the tests (in $BUILD_PATH)"
     local flags=(-c release -Xswiftc -Onone -Xswiftc -enable-testing -Xswiftc -gnone -Xcc -g0)
     swift_run build --build-tests "${flags[@]}" || fail "the build of the tests failed"
@@ -295,7 +296,7 @@ if $UNINSTALL; then
     exit 0
 fi
 cd "$(dirname "${BASH_SOURCE[0]}")"
-if $TEST; then BUILD_PATH=${NOTES_BUILD_PATH:-.build-test}; else BUILD_PATH=${NOTES_BUILD_PATH:-.build}; fi
+if $TEST; then BUILD_PATH=${NOTES_TEST_BUILD_PATH:-.build-test}; else BUILD_PATH=${NOTES_BUILD_PATH:-.build}; fi
 
 command -v swift >/dev/null 2>&1 || fail "swift not found: install Swift 6.1 or later and put it on PATH"
 if $PACKAGES_WANTED; then install_packages; fi

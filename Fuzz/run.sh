@@ -3,7 +3,8 @@
 # (default 60), as many at once as there are cores, from the corpus kept in Corpus/; new
 # inputs go to a scratch folder, not into the corpus. Exits non-zero when a target crashes,
 # hangs (10 s on one input) or passes 2 GiB.
-#   Fuzz/run.sh          about a minute each, as continuous integration runs it
+#   Fuzz/run.sh          a minute each
+#   Fuzz/run.sh 10       10 seconds each, as the test command (install.sh --test) runs it
 #   Fuzz/run.sh 3600     an hour each
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
@@ -27,16 +28,18 @@ fi
 rm -f "$build_log"
 targets=(fuzz-log fuzz-cloud-json fuzz-sealed fuzz-interchange fuzz-images fuzz-history-line)
 # As many targets at once as there are cores; each target runs on one.
-jobs=$(nproc 2>/dev/null || echo 1)
+at_once=$(nproc 2>/dev/null || echo 1)
 declare -A works pids
 status=0
+# Targets still running when the script ends early (interrupted, or a failure of its own).
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 
 # Waits for a target started by start_target and reports it.
 finish_target() {
     local target=$1 work=${works[$1]}
     if wait "${pids[$target]}"; then
         echo "==> $target: fuzzed for $seconds s"
-        grep -E '^Done |stat::number_of_executed_units' "$work/log" | head -n 2
+        grep -E '^Done |stat::number_of_executed_units' "$work/log" | head -n 2 || true
         rm -rf "$work"
     else
         status=1
@@ -55,12 +58,12 @@ start_target() {
     pids[$target]=$!
 }
 
-echo "==> Fuzzing ${#targets[@]} targets for $seconds s each, $jobs at a time"
+echo "==> Fuzzing ${#targets[@]} targets for $seconds s each, $at_once at a time"
 for ((index = 0; index < ${#targets[@]}; index++)); do
-    ((index < jobs)) || finish_target "${targets[index - jobs]}"
+    ((index < at_once)) || finish_target "${targets[index - at_once]}"
     start_target "${targets[index]}"
 done
-for ((index = ${#targets[@]} - jobs; index < ${#targets[@]}; index++)); do
+for ((index = ${#targets[@]} - at_once; index < ${#targets[@]}; index++)); do
     ((index < 0)) || finish_target "${targets[index]}"
 done
 exit "$status"

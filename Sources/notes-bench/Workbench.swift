@@ -33,7 +33,6 @@ final class Workbench {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A runner of the `notes` binary.
     /// Runs of the `notes` binary, with the run's scrypt cost (``BenchSizes/scryptCost``).
     func notes() throws -> ProcessRunner {
         var runner = ProcessRunner(executable: notesBinary, scratch: try makeFolder("process"))
