@@ -18,7 +18,8 @@ build_log=$(mktemp)
 # The release configuration without optimization (each module compiled whole, in one job),
 # and line tables alone of the debug information (enough for AddressSanitizer's reports):
 # it builds in two thirds of the time of the debug configuration.
-if ! swift build -c release -Xswiftc -Onone --scratch-path "$scratch" -Xswiftc -sanitize=address -Xswiftc -gline-tables-only -Xcc -gline-tables-only \
+if ! swift build -c release -Xswiftc -Onone --scratch-path "$scratch" \
+    -Xswiftc -gline-tables-only -Xcc -gline-tables-only -Xswiftc -sanitize=address \
     -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
     -Xlinker "$runtime" -Xlinker -lstdc++ >"$build_log" 2>&1; then
     grep -E 'error' "$build_log" | head -n 20
