@@ -77,6 +77,35 @@ import Testing
         #expect(counters.mostAhead <= 10 + 2 * 3 + 1, "\(counters.mostAhead) ahead")
     }
 
+    /// The caller is told when the next element is not read yet, before it waits, and never
+    /// when one is ready: an import saves then what it has.
+    @Test func theCallerIsToldWhenItWouldWait() throws {
+        // The thread sends each batch of two once the caller has been told one more time.
+        let gate = Mutex(0)
+        let reader = ReadAhead<Int>(batchSize: 2) { send in
+            for number in 0..<6 {
+                if number % 2 == 0 {
+                    let deadline = ContinuousClock.now + .seconds(30)
+                    while gate.withLock({ $0 }) <= number / 2, ContinuousClock.now < deadline {
+                        Thread.sleep(forTimeInterval: 0.001)
+                    }
+                }
+                guard send(number) else { return }
+            }
+        }
+        var told: [Int] = []
+        var received: [Int] = []
+        while let number = try reader.next(whenWaiting: {
+            told.append(received.count)
+            gate.withLock { $0 += 1 }
+        }) {
+            received.append(number)
+        }
+        #expect(received == Array(0..<6))
+        // Told before each batch, and not within one; perhaps once more before the end is seen.
+        #expect(told == [0, 2, 4] || told == [0, 2, 4, 6], "\(told)")
+    }
+
     @Test func whatWasReadAndNotGivenIsDiscarded() throws {
         let counters = Counters()
         let discarded = Mutex<Set<Int>>([])

@@ -30,6 +30,10 @@ public struct Importer {
     /// The most entries given to ``run(total:into:dryRun:skippingInSkipped:_:)`` that wait for
     /// their ids to be looked up together.
     static let lookupItems = 1_000
+    /// The fewest notes saved before a save is full, when the reader has nothing ready: the
+    /// first save starts while the reader reads the next notes, instead of after a full
+    /// save's worth, and a save is still large enough to be worth its commit.
+    static let idleSaveItems = 2_000
 
     /// Whether `#tags` in the bodies of Markdown files become tags (``MarkdownReader``).
     public var inlineTags = true
@@ -58,16 +62,17 @@ public struct Importer {
         if JSONReader.isExport(path) {
             var reader = JSONReader()
             reader.prepare = prepare
-            report = try run(total: try reader.count(path), into: parent, dryRun: dryRun) { add in
-                problems = try reader.stream(path) { entry, parent in
+            report = try run(total: try reader.count(path), into: parent, dryRun: dryRun) { add, whenWaiting in
+                problems = try reader.stream(path, whenWaiting: whenWaiting) { entry, parent in
                     try add(entry, entry.kind == .collection ? entry.id : nil, parent)
                 }
             }
         } else {
             var reader = MarkdownReader(inlineTags: inlineTags)
             reader.prepare = prepare
-            report = try run(total: reader.count(path), into: parent, dryRun: dryRun, skippingInSkipped: true) { add in
-                problems = try reader.stream(path, add)
+            report = try run(total: reader.count(path), into: parent, dryRun: dryRun, skippingInSkipped: true) {
+                add, whenWaiting in
+                problems = try reader.stream(path, whenWaiting: whenWaiting, add)
             }
         }
         report.problems = problems + report.problems
@@ -80,10 +85,13 @@ public struct Importer {
     /// parent's key (nil at the top). An entry whose parent was not imported before it goes
     /// into `parent`, or, with `skippingInSkipped`, is passed over when its parent was skipped
     /// (and reported). Few entries are held at a time, so memory stays flat however many there
-    /// are.
+    /// are. `produce` calls `whenWaiting` when its next entry is not read yet: the notes placed
+    /// by then are saved while it reads, if there are ``idleSaveItems``.
     public func run<Key: Hashable>(
         total: Int, into parent: UUID?, dryRun: Bool, skippingInSkipped: Bool = false,
-        _ produce: (_ add: (ImportEntry, _ key: Key?, _ parent: Key?) throws -> Void) throws -> Void
+        _ produce: (
+            _ add: (ImportEntry, _ key: Key?, _ parent: Key?) throws -> Void, _ whenWaiting: () throws -> Void
+        ) throws -> Void
     ) throws -> ImportReport {
         try store.withWriterCache(mebibytes: Self.cacheMiB) {
             var run = Run(store: store, dryRun: dryRun, total: total, progress: progress)
@@ -116,11 +124,18 @@ public struct Importer {
                 waitingBytes = 0
             }
             do {
-                try produce { entry, key, fileParent in
-                    waiting.append((entry, key, fileParent))
-                    waitingBytes += entry.preparedBytes
-                    if waiting.count >= Self.lookupItems || waitingBytes >= Self.readAheadBytes { try drain() }
-                }
+                try produce(
+                    { entry, key, fileParent in
+                        waiting.append((entry, key, fileParent))
+                        waitingBytes += entry.preparedBytes
+                        if waiting.count >= Self.lookupItems || waitingBytes >= Self.readAheadBytes { try drain() }
+                    },
+                    {
+                        // The reader is behind: save what it gave rather than wait for it.
+                        guard !dryRun, run.pending + waiting.count >= Self.idleSaveItems else { return }
+                        try drain()
+                        if run.pending >= Self.idleSaveItems { try run.flush() }
+                    })
                 try drain()
                 try run.flush()
             } catch {

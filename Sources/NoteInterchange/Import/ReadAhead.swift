@@ -81,12 +81,14 @@ final class ReadAhead<Element: Sendable> {
     }
 
     /// The next element; nil once everything is read. Throws what `produce` threw, after the
-    /// elements it sent before.
-    func next() throws -> Element? {
+    /// elements it sent before. `whenWaiting` runs first when none is ready yet and the thread
+    /// has more to read: work to do rather than wait.
+    func next(whenWaiting: () throws -> Void = {}) throws -> Element? {
         if currentIndex < current.count {
             defer { currentIndex += 1 }
             return current[currentIndex]
         }
+        if !channel.hasReady { try whenWaiting() }
         guard let batch = try channel.take() else { return nil }
         current = batch
         currentIndex = 1
@@ -150,6 +152,13 @@ final class ReadAhead<Element: Sendable> {
             failure = error
             condition.broadcast()
             condition.unlock()
+        }
+
+        /// Whether ``take()`` would return at once: a batch waits, or the thread has ended.
+        var hasReady: Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            return !ready.isEmpty || finished
         }
 
         /// The next batch, waiting for it; nil at the end.

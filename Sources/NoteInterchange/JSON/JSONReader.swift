@@ -49,8 +49,11 @@ public struct JSONReader: Sendable {
 
     /// Reads the export at `path` a line at a time, giving each item to `body` with the id of
     /// its parent in the file (nil at the top); returns the problems met. Lines are read and
-    /// parsed on a thread of their own (``ReadAhead``) while `body` runs.
-    public func stream(_ path: URL, _ body: (ImportEntry, UUID?) throws -> Void) throws -> [String] {
+    /// parsed on a thread of their own (``ReadAhead``) while `body` runs; `whenWaiting` runs
+    /// when the next item is not parsed yet, before waiting for it.
+    public func stream(
+        _ path: URL, whenWaiting: () throws -> Void = {}, _ body: (ImportEntry, UUID?) throws -> Void
+    ) throws -> [String] {
         let file = Self.file(path)
         let base = file.deletingLastPathComponent()
         let tree = ImportedTree(base)
@@ -94,7 +97,7 @@ public struct JSONReader: Sendable {
             guard number > 0 else { throw InterchangeError.notAnExport(path: file.path, reason: "it is empty") }
         }
         var problems: [String] = []
-        while let parsed = try readAhead.next() {
+        while let parsed = try readAhead.next(whenWaiting: whenWaiting) {
             switch parsed {
             case let .item(entry, parent, found):
                 problems += found

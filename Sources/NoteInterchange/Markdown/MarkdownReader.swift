@@ -92,10 +92,12 @@ public struct MarkdownReader: Sendable {
     /// folder has `.collection.md`. Files are listed and read on a thread of their own
     /// (``ReadAhead``) while `body` runs, at most one save's notes ahead of it: a tree of
     /// 100,000 notes is never in memory whole. A folder whose name the store refuses is
-    /// reported once and passed over with everything in it, unread.
-    public func stream(_ path: URL, _ body: (ImportEntry, _ key: Int?, _ parent: Int?) throws -> Void) throws
-        -> [String]
-    {
+    /// reported once and passed over with everything in it, unread. `whenWaiting` runs when
+    /// the next entry is not read yet, before waiting for it.
+    public func stream(
+        _ path: URL, whenWaiting: () throws -> Void = {},
+        _ body: (ImportEntry, _ key: Int?, _ parent: Int?) throws -> Void
+    ) throws -> [String] {
         let root = path.standardizedFileURL
         var problems: [String] = []
         if try !check(root) {
@@ -131,7 +133,7 @@ public struct MarkdownReader: Sendable {
                 try walk.contents(listed, of: root, key: nil)
             }
         }
-        while let walked = try readAhead.next() {
+        while let walked = try readAhead.next(whenWaiting: whenWaiting) {
             switch walked {
             case let .entry(entry, key, parent, found):
                 problems += found
