@@ -63,9 +63,9 @@ import Testing
             .filter { $0.hasPrefix(".") }
     }
 
-    /// Files are read on the reading thread, each copied into the blob folder before its note
-    /// is saved: a note skipped, an import that only plans, and a file whose bytes the note
-    /// has already leave no copy behind.
+    /// Files and images are read on the reading thread, each copied into the blob folder
+    /// before its note is saved: a note skipped, an import that only plans, and a file whose
+    /// bytes the note has already leave no copy behind.
     @Test func filesReadAheadAndNotAttachedLeaveNothing() throws {
         let vault = folder.appending("vault")
         try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
@@ -74,19 +74,27 @@ import Testing
                 to: vault.appendingPathComponent("f\(number).pdf"))
             try Data("[report](f\(number).pdf)\n".utf8).write(to: vault.appendingPathComponent("n\(number).md"))
         }
-        // Its name breaks the store's rules: the note is skipped after its file was read.
-        try Data("[report](f0.pdf)\n".utf8).write(to: vault.appendingPathComponent("bad\u{7}name.md"))
+        let images = ["plain.png", "interlaced.png", "baseline.jpg", "progressive.jpg", "still.gif", "lossy.webp"]
+        for (number, image) in images.enumerated() {
+            try FileManager.default.copyItem(at: SampleFiles.image(image), to: vault.appendingPathComponent(image))
+            try Data("![figure](\(image))\n".utf8).write(to: vault.appendingPathComponent("i\(number).md"))
+        }
+        // Its name breaks the store's rules: the note is skipped after its files were read.
+        try Data("[report](f0.pdf) ![figure](plain.png)\n".utf8).write(
+            to: vault.appendingPathComponent("bad\u{7}name.md"))
         let store = try Store(folder: folder.appending("store"))
         let planned = try Importer(store: store).run(path: vault, into: nil, dryRun: true)
-        #expect(planned.files == 300 && planned.problems.count == 1, "\(planned.problems)")
+        #expect(planned.files == 300 && planned.images == 6 && planned.problems.count == 1, "\(planned.problems)")
         #expect(try temporaries(store) == [])
         #expect(try store.fetch(ItemRequest()).isEmpty)
 
         let report = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
-        #expect(report.created == 300 && report.files == 300 && report.problems.count == 1, "\(report.problems)")
+        #expect(
+            report.created == 306 && report.files == 300 && report.images == 6 && report.problems.count == 1,
+            "\(report.problems)")
         #expect(try temporaries(store) == [])
         let again = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
-        #expect(again.unchanged == 300 && again.files == 0, "\(again)")
+        #expect(again.unchanged == 306 && again.files == 0 && again.images == 0, "\(again)")
         #expect(try temporaries(store) == [])
         #expect(try store.check() == [])
     }

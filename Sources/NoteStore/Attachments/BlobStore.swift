@@ -190,7 +190,7 @@ struct BlobStore: Sendable {
     }
 
     /// Writes `data` to a new temporary file of the folder, not synced; returns its path.
-    private func writeTemporary(_ data: Data) throws -> String {
+    func writeTemporary(_ data: Data) throws -> String {
         try makeFolder()
         let temporary = folder.appendingPathComponent(Self.temporaryName()).path
         let fd = open(temporary, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A file read to be attached to a note not chosen yet: read, checked and hashed (an image in
-/// memory, any other file copied into a temporary file of the store's blob folder), or the
-/// reason it cannot be attached. Made by ``Store/prepareFile(_:fileName:limit:)`` on any
+/// memory), copied into a temporary file of the store's blob folder, or the reason it cannot
+/// be attached. Made by ``Store/prepareFile(_:fileName:limit:)`` on any
 /// thread, so that an import reads its files while it saves; attached by
 /// ``ObjectContext/attachFile(_:to:caption:unlessMatching:)``, which takes its temporary file
 /// over. One that is never attached must be discarded (``discard()``).
@@ -11,8 +11,9 @@ public struct PreparedFile: Sendable {
     public let file: URL
     let outcome: Result<AttachedFile.Read, AttachedFile.Refusal>
 
-    /// The bytes held in memory until it is attached (an image's; any other file waits in
-    /// a temporary file of the blob folder, which becomes its blob).
+    /// The bytes held in memory until it is attached: an image's whose blob the store has
+    /// already (anything else waits in a temporary file of the blob folder, which becomes its
+    /// blob).
     public var bytesInMemory: Int {
         guard case let .success(read) = outcome else { return 0 }
         return read.content.inMemory
@@ -36,7 +37,16 @@ extension Store {
         return PreparedFile(
             file: file,
             outcome: Result { () throws(AttachedFile.Refusal) -> AttachedFile.Read in
-                try AttachedFile.read(file, fileName: fileName, limit: limit, blobs: blobs)
+                var read = try AttachedFile.read(file, fileName: fileName, limit: limit, blobs: blobs)
+                // An image, checked in memory, waits in a temporary file too, unless its blob
+                // is there already: the save links it into place instead of writing it (an
+                // import's save is the slower of its two threads), and memory holds no image.
+                if case let .data(data) = read.content, !blobs.exists(read.sha256),
+                    let temporary = try? blobs.writeTemporary(data)
+                {
+                    read.content = .temporary(temporary)
+                }
+                return read
             })
     }
 }
