@@ -162,6 +162,31 @@ import Testing
             try store.links(of: menu.id).map(\.resolved) == [potage.id, soup.id, soup.id], "a text alone is one alias")
     }
 
+    /// Notes made in one save with their aliases, more than a query's worth of them (as an
+    /// import saves them), are found by those aliases, spaces around an alias aside; a note
+    /// of the same save without aliases by its name alone.
+    @Test func aliasesOfNotesSavedTogetherFindThem() throws {
+        let context = store.makeContext()
+        var notes: [UUID] = []
+        for number in 0..<700 {
+            let note = context.insert(
+                .note, id: UUID(), named: "Note \(number)", body: "", in: nil, created: Date(), modified: Date())
+            notes.append(note.id)
+            if number % 100 == 1 {
+                let aliases: PropertyValue = .list([
+                    .string("\u{00A0}Alias \(number)\t"), .string("\u{200B}Zero \(number)"),
+                ])
+                try context.replaceProperties(note.id, with: [("aliases", aliases)])
+            }
+        }
+        try context.save()
+        let menu = try store.addNote(
+            named: "Menu", body: "[[alias 601]] [[ZERO 1]] [[Zero 301]] [[Note 2]] [[Alias 2]]", in: nil)
+        #expect(try store.links(of: menu.id).map(\.resolved) == [notes[601], notes[1], notes[301], notes[2], nil])
+        try store.rebuildLinkIndex()
+        #expect(try store.links(of: menu.id).map(\.resolved) == [notes[601], notes[1], notes[301], notes[2], nil])
+    }
+
     /// A purge and the return of the same note in one transaction (a change the purge had not
     /// seen, arriving with it): SQLite gives the row the rowid of the one that went, whose links
     /// and names went with it; the index writes them again though the text is the same.

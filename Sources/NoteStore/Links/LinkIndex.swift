@@ -92,7 +92,15 @@ enum LinkIndex {
 
     /// A name as links find it: case folded, without surrounding spaces.
     static func fold(_ name: String) -> String {
-        name.trimmingCharacters(in: .whitespaces).lowercased()
+        // Foundation's trimming, a tenth of the names' writing, only when there is a space
+        // (of `CharacterSet.whitespaces`: a tab, a space separator or a zero-width space) at
+        // either end.
+        func isSpace(_ scalar: Unicode.Scalar?) -> Bool {
+            guard let scalar else { return false }
+            return scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        guard isSpace(name.unicodeScalars.first) || isSpace(name.unicodeScalars.last) else { return name.lowercased() }
+        return name.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
     /// The key a link is found by: its last name, folded.
@@ -128,16 +136,18 @@ enum LinkIndex {
     /// Writes the names the note `id` is found by: `name`, its aliases, and the names of its
     /// history before, each with the greatest stamp of a version that replaced it. Nothing for
     /// a collection or an item gone. In place of those the index held, as ``writeLinks``.
+    /// `aliases`, when given, is the note's aliases property as the store holds it (nil: none),
+    /// read already.
     static func writeNames(
         of id: String, name: String?, isNote: Bool, replacing: Bool = true, onlyCurrentName: Bool = false,
-        _ db: Database
+        aliases: PropertyValue?? = nil, _ db: Database
     ) throws {
         if replacing {
             try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
         }
         guard let name, isNote else { return }
         let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
-        for (key, end) in try names(of: id, name: name, readingHistory: !onlyCurrentName, db) {
+        for (key, end) in try names(of: id, name: name, readingHistory: !onlyCurrentName, aliases: aliases, db) {
             try insert.execute(arguments: [id, key, end])
         }
     }
@@ -146,9 +156,9 @@ enum LinkIndex {
     /// for it: empty for its name now, ``aliasMark`` for an alias, else the greatest stamp of
     /// a version that replaced it. Without `readingHistory` (a history of names that holds
     /// the current name alone), its name now and its aliases.
-    static func names(of id: String, name: String, readingHistory: Bool = true, _ db: Database) throws
-        -> [String: String]
-    {
+    static func names(
+        of id: String, name: String, readingHistory: Bool = true, aliases: PropertyValue?? = nil, _ db: Database
+    ) throws -> [String: String] {
         var until: [String: String] = [fold(name): ""]
         if readingHistory, let object = UUID(storeText: id) {
             let line = try VersionStorage.line(object, .name, db)
@@ -172,9 +182,11 @@ enum LinkIndex {
             }
         }
         // Its aliases (a property) are names too, after its own: `until` is `alias`.
-        if let object = UUID(storeText: id),
-            let aliases = try PropertyTable.value(of: Property.aliases, item: object, db)
-        {
+        let aliases =
+            if let aliases { aliases } else {
+                try UUID(storeText: id).flatMap { try PropertyTable.value(of: Property.aliases, item: $0, db) }
+            }
+        if let aliases {
             for alias in aliases.strings {
                 let key = fold(alias)
                 if until[key] == nil || until[key] != "" { until[key] = aliasMark }

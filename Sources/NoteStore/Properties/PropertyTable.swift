@@ -93,6 +93,19 @@ enum PropertyTable {
                 arguments: [item.storeString, key]))[item]?.first?.value
     }
 
+    /// The values of one property of several items, each as ``value(of:item:_:)`` reads it;
+    /// items without one are left out. A query per chunk of items, through the index on keys.
+    static func values(of key: String, items ids: [UUID], _ db: Database) throws -> [UUID: PropertyValue] {
+        var rows: [Row] = []
+        try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
+            rows += try SQLRequest<Row>(
+                literal:
+                    "SELECT item, key, stamp, value, position FROM property WHERE key = \(key) AND item IN \(chunk)"
+            ).fetchAll(db)
+        }
+        return properties(rows: rows).compactMapValues { $0.first?.value }
+    }
+
     /// The properties of several items, each as ``properties(of:_:)``; items without any are
     /// left out.
     static func properties(ofItems ids: [UUID], _ db: Database) throws -> [UUID: [NoteProperty]] {
