@@ -14,6 +14,26 @@ import Testing
         #expect(saved.trashed == nil)
     }
 
+    /// The ids a store has or had, among many: its items', and those of items purged.
+    @Test func knownIDsAreTheItemsAndThePurged() throws {
+        let fixture = try StoreFixture()
+        let context = fixture.store.makeContext()
+        let kept = (0..<1_200).map { _ in UUID() }
+        for id in kept {
+            context.insert(.note, id: id, named: "n", body: "", in: nil, created: Date(), modified: Date())
+        }
+        try context.save()
+        let purged = Array(kept.prefix(3))
+        for id in purged { try context.trash(id) }
+        try context.save()
+        for id in purged { try context.purge(id) }
+        try context.save()
+        let unknown = (0..<800).map { _ in UUID() }
+        #expect(try fixture.store.knownIDs(among: (unknown + kept).shuffled()) == Set(kept))
+        #expect(try fixture.store.knownIDs(among: unknown + purged) == Set(purged))
+        #expect(try fixture.store.knownIDs(among: []) == [])
+    }
+
     @Test func fetchOfItemsReturnsNotesAndCollectionsTogether() throws {
         let fixture = try StoreFixture()
         let tree = try fixture.makeTree()

@@ -117,20 +117,22 @@ extension Store {
     }
 
     /// Which of `ids` the store has, or had (purged: a purged id is never used again), in one
-    /// query for many, as an import asks.
+    /// query for many, as an import asks. The ids are given as a JSON array, each looked up in
+    /// the index of ids, with one statement prepared once: a list of placeholders for each 500
+    /// ids, prepared each time, was 4% of an import's saving thread.
     public func knownIDs(among ids: [UUID]) throws -> Set<UUID> {
-        try read { db in
+        guard !ids.isEmpty else { return [] }
+        // A store's text of an id is hexadecimal digits and hyphens: nothing to escape.
+        let list = "[" + ids.map { "\"\($0.storeString)\"" }.joined(separator: ",") + "]"
+        return try read { db in
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT id FROM item WHERE id IN (SELECT value FROM json_each(?1)) \
+                    UNION SELECT object FROM tombstone WHERE object IN (SELECT value FROM json_each(?1))
+                    """)
             var known: Set<UUID> = []
-            try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
-                let request = SQLRequest<String>(
-                    literal: """
-                        SELECT id FROM item WHERE id IN \(chunk) \
-                        UNION SELECT object FROM tombstone WHERE object IN \(chunk)
-                        """
-                )
-                for text in try request.fetchAll(db) {
-                    if let id = UUID(storeText: text) { known.insert(id) }
-                }
+            for text in try String.fetchAll(statement, arguments: [list]) {
+                if let id = UUID(storeText: text) { known.insert(id) }
             }
             return known
         }
