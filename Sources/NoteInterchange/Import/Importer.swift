@@ -24,8 +24,9 @@ public struct Importer {
     static let batchBytes = 64 * 1024 * 1024
     /// The most bytes of images read ahead of the save and held in memory (``ReadAhead``, and
     /// the entries waiting for their ids to be looked up): enough to keep the save busy, few
-    /// enough that memory stays where it was without reading ahead. Other files wait in the
-    /// blob folder, as many as a save's notes attach.
+    /// enough that memory stays where it was without reading ahead. Only an image whose blob
+    /// the store has already is held so; other images and files wait in the blob folder, as
+    /// many as a save's notes attach.
     static let readAheadBytes = 8 * 1024 * 1024
     /// The most entries given to ``run(total:into:dryRun:skippingInSkipped:_:)`` that wait for
     /// their ids to be looked up together.

@@ -5,8 +5,9 @@ import Foundation
 /// bounded memory, hashed on the way, and named by a media type sniffed from its first bytes
 /// (an SVG checked as XML first). Refuses it with a reason when it cannot be one.
 enum AttachedFile {
-    /// The bytes of a prepared attachment: in memory (an image), or in a temporary file of the
-    /// blob folder (any other file), linked into place by the save.
+    /// The bytes of a prepared attachment: in memory (an image as read), or in a temporary
+    /// file of the blob folder (any other file, and an image that
+    /// ``Store/prepareFile(_:fileName:limit:)`` wrote there), linked into place by the save.
     enum Bytes: Sendable {
         case data(Data)
         case temporary(String)

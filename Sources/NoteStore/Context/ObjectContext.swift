@@ -28,9 +28,10 @@ public final class ObjectContext {
     var keepingDates: Set<UUID> = []
     /// The links found in the bodies of notes inserted, by their ids, when the inserter gave them.
     var bodyLinks: [UUID: BodyLinks] = [:]
-    /// Image attachments to write with the next save, with their bytes.
+    /// Attachments to write with the next save, with their bytes.
     var stagedAttachments: [(attachment: Attachment, bytes: AttachedFile.Bytes)] = []
-    /// The bytes of the staged attachments that are held in memory (images).
+    /// The bytes of the staged attachments that are held in memory (images not in a
+    /// temporary file).
     public internal(set) var stagedAttachmentBytes = 0
     /// Tag changes to write with the next save, per note, in the order they were made.
     var stagedTags: [UUID: TagEdit] = [:]
