@@ -99,6 +99,24 @@ import Testing
         #expect(try store.check() == [])
     }
 
+    /// Two files of one note (the same id: a copy) that embed the same image give the note
+    /// one attachment, whether or not a save falls between them.
+    @Test func twoFilesOfOneNoteAttachTheirImageOnce() throws {
+        let vault = folder.appending("vault")
+        try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: SampleFiles.image("plain.png"), to: vault.appendingPathComponent("p.png"))
+        let id = UUID()
+        for name in ["a", "b"] {
+            try Data("---\nid: \(id.uuidString)\n---\nThe plan.\n\n![](p.png)\n".utf8).write(
+                to: vault.appendingPathComponent("\(name).md"))
+        }
+        let store = try Store(folder: folder.appending("store"))
+        let report = try Importer(store: store).run(path: vault, into: nil, dryRun: false)
+        #expect(report.created == 1 && report.images == 1 && report.problems.isEmpty, "\(report)")
+        #expect(try store.attachments(of: id).count == 1)
+        #expect(try store.check() == [])
+    }
+
     @Test func aVaultsEmbedsAndLinksToLocalFilesAreAttached() throws {
         let vault = folder.appending("vault")
         try FileManager.default.createDirectory(

@@ -19,9 +19,14 @@ import Testing
         #expect(FrontMatterYAML.resolved(text) == value)
     }
 
-    /// Keys, plain or quoted, are text: the same text twice is a duplicate.
-    @Test func aKeyTwiceIsAProblem() throws {
-        #expect(throws: FrontMatterYAML.Problem.self) { try FrontMatterYAML.read("a: 1\n\"a\": 2\n") }
+    /// Keys, plain or quoted, are text, as a property's key is: the same text twice is a
+    /// duplicate, whatever YAML's core schema would type it as.
+    @Test(arguments: ["a: 1\n\"a\": 2\n", "1: one\n\"1\": two\n", "true: x\n'true': y\n", "~: x\n\"~\": y\n"])
+    func aKeyTwiceIsAProblem(yaml: String) throws {
+        #expect(throws: FrontMatterYAML.Problem.self) { try FrontMatterYAML.read(yaml) }
+    }
+
+    @Test func keysAreText() throws {
         let pairs = try FrontMatterYAML.read("1: one\ntrue: yes\nnull: ~\n")
         #expect(pairs.map(\.key) == ["1", "true", "null"])
         #expect(pairs.map(\.value) == [.string("one"), .string("yes"), .null])

@@ -106,6 +106,24 @@ import Testing
         #expect(told == [0, 2, 4] || told == [0, 2, 4, 6], "\(told)")
     }
 
+    /// Nothing is said while every element is ready: the thread sent them all before the
+    /// caller asked.
+    @Test func theCallerIsNotToldWhileElementsAreReady() throws {
+        let sent = Mutex(false)
+        let reader = ReadAhead<Int>(capacity: 1_000, batchSize: 3) { send in
+            for number in 0..<100 { guard send(number) else { return } }
+            sent.withLock { $0 = true }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !sent.withLock({ $0 }), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        var told = 0
+        var received = 0
+        while try reader.next(whenWaiting: { told += 1 }) != nil { received += 1 }
+        #expect(received == 100)
+        // The thread may not have said it ended yet when the last batch is taken: once then.
+        #expect(told <= 1, "told \(told) times")
+    }
+
     @Test func whatWasReadAndNotGivenIsDiscarded() throws {
         let counters = Counters()
         let discarded = Mutex<Set<Int>>([])
@@ -165,8 +183,11 @@ import Testing
     /// A tree walked as it is imported: notes in folders between notes, more than a batch of
     /// the read-ahead in one folder, a folder the import skips (its name breaks the store's
     /// rules) with what it holds, a folder of images alone (no collection) and an empty one
-    /// an export made (a collection): each note gets its own file's text, in its own place.
-    @Test func aWalkedTreeGivesEachNoteItsOwnFileInItsPlace() throws {
+    /// an export made (a collection): each note gets its own file's text, in its own place,
+    /// and its image. The same when the import saves whenever the reader is behind with one
+    /// note (collections saved before what they hold, a note before its next file).
+    @Test(arguments: [2_000, 1])
+    func aWalkedTreeGivesEachNoteItsOwnFileInItsPlace(idleSaveItems: Int) throws {
         let folder = TemporaryFolder("notes-read-ahead")
         let tree = folder.appending("tree")
         func write(_ path: String, _ text: String? = nil) throws {
@@ -177,6 +198,17 @@ import Testing
         }
         try write("a.md")
         for number in 0..<1_500 { try write("big/n\(number).md") }
+        let images = ["plain.png", "interlaced.png", "baseline.jpg", "still.gif"]
+        for image in images {
+            try FileManager.default.createDirectory(
+                at: tree.appendingPathComponent("big"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: SampleFiles.image(image), to: tree.appendingPathComponent("big/\(image)"))
+        }
+        // Every hundredth note of `big` embeds an image, those of one note the same as another's.
+        for number in stride(from: 0, to: 1_500, by: 100) {
+            try write("big/n\(number).md", "the text of big/n\(number)\n![](\(images[number / 100 % images.count]))\n")
+        }
         try write("big/inner/x.md")
         try write("big/inner/y.md")
         try write("big/inner/deeper/only images/picture.png", "not read")
@@ -194,16 +226,29 @@ import Testing
         #expect(reader.count(tree) == 3 + 1_500 + 2 + 3)
 
         let store = try Store(folder: folder.appending("store"))
-        let report = try Importer(store: store).run(path: tree, into: nil, dryRun: false)
+        var importer = Importer(store: store)
+        importer.idleSaveItems = idleSaveItems
+        let report = try importer.run(path: tree, into: nil, dryRun: false)
         #expect(report.created == 3 + 1 + 1_500 + 1 + 2 + 1, "\(report)")
+        #expect(report.images == 15, "\(report)")
         #expect(report.problems.count == 1 && report.problems[0].hasPrefix("bad\u{1B}name: "), "\(report.problems)")
         let index = try store.collectionIndex()
         let notes = try store.fetch(ItemRequest(kind: .note))
         #expect(notes.count == 1_505)
         for item in notes {
             let path = index.path(of: item)
-            #expect(item.body == "the text of \(path).md")
+            let attachments = try store.attachments(of: item.id)
+            if path.hasPrefix("big/n"), let number = Int(path.dropFirst(5)), number % 100 == 0 {
+                let image = images[number / 100 % images.count]
+                #expect(item.body == "the text of \(path)\n![](\(image))\n")
+                #expect(attachments.count == 1)
+                #expect(try attachments.map { try store.data(of: $0) } == [Data(contentsOf: SampleFiles.image(image))])
+            } else {
+                #expect(item.body == "the text of \(path).md")
+                #expect(attachments.isEmpty)
+            }
         }
+        #expect(try store.check() == [])
         let collections = try store.fetch(ItemRequest(kind: .collection)).map { index.path(of: $0) }.sorted()
         #expect(collections == ["big", "big/inner", "empty"])
         #expect(try store.item(UUID(uuidString: "0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6")!).name == "empty")

@@ -14,9 +14,11 @@ public struct Importer {
     public let store: Store
     /// Told the notes done so far and the total, every few hundred notes.
     public var progress: ((Int, Int) -> Void)?
-    /// The most items, and bytes of images, a save holds. Larger saves cost less per note
-    /// (each ends with a commit and a checkpoint, and writes the pages of the indexes it
-    /// touched), and more memory: an import of JSON peaks at about 180 MiB with them.
+    /// The most items, and bytes of images held in memory (``batchBytes``: images whose blob
+    /// the store has; the others wait in its blob folder), a save holds. Larger saves cost
+    /// less per note (each ends with a commit and a checkpoint, and writes the pages of the
+    /// indexes it touched), and more memory: an import of JSON peaks at about 190 MiB with
+    /// them.
     static let batchItems = 20_000
     /// The writer's page cache during an import (``Store/withWriterCache(mebibytes:_:)``):
     /// about 5% faster than the store's 32 MiB for 100,000 notes here.
@@ -34,7 +36,7 @@ public struct Importer {
     /// The fewest notes saved before a save is full, when the reader has nothing ready: the
     /// first save starts while the reader reads the next notes, instead of after a full
     /// save's worth, and a save is still large enough to be worth its commit.
-    static let idleSaveItems = 2_000
+    var idleSaveItems = 2_000
 
     /// Whether `#tags` in the bodies of Markdown files become tags (``MarkdownReader``).
     public var inlineTags = true
@@ -133,9 +135,9 @@ public struct Importer {
                     },
                     {
                         // The reader is behind: save what it gave rather than wait for it.
-                        guard !dryRun, run.pending + waiting.count >= Self.idleSaveItems else { return }
+                        guard !dryRun, run.pending + waiting.count >= idleSaveItems else { return }
                         try drain()
-                        if run.pending >= Self.idleSaveItems { try run.flush() }
+                        if run.pending >= idleSaveItems { try run.flush() }
                     })
                 try drain()
                 try run.flush()
@@ -163,6 +165,9 @@ public struct Importer {
         var byName: [UUID?: [String: [Item]]] = [:]
         /// The ids the store has or had (read once, for every entry), and those this import made.
         var known: Set<UUID> = []
+        /// The files staged and not saved yet, per note, by SHA-256: matched as the note's
+        /// attachments are, so that where the saves fall changes nothing.
+        var stagedFiles: [UUID: [String: Int]] = [:]
 
         init(store: Store, dryRun: Bool, total: Int, progress: ((Int, Int) -> Void)?) {
             self.store = store
@@ -297,13 +302,16 @@ public struct Importer {
         }
 
         /// Stages the entry's files that no attachment of the note matches (by their bytes, each
-        /// attachment matching one file); returns how many. Two files of the same bytes are two
-        /// attachments, each written back where its link points. A note this import creates
-        /// has none to match.
+        /// attachment matching one file), saved or staged by an entry before it; returns how
+        /// many. Two files of the same bytes are two attachments, each written back where its
+        /// link points. A note this import creates has none saved to match.
         mutating func attachImages(_ entry: ImportEntry, to note: Item, isNew: Bool) throws -> Int {
             guard !entry.images.isEmpty else { return 0 }
             var known =
                 isNew ? [:] : Dictionary(try store.attachments(of: note.id).map { ($0.sha256, 1) }, uniquingKeysWith: +)
+            known.merge(stagedFiles[note.id] ?? [:], uniquingKeysWith: +)
+            var stagedNow: [String] = []
+            defer { for sha256 in stagedNow { stagedFiles[note.id, default: [:]][sha256, default: 0] += 1 } }
             var attached = 0
             for image in entry.images {
                 do {
@@ -316,6 +324,7 @@ public struct Importer {
                                 unlessMatching: &known)
                         }
                     if let staged {
+                        stagedNow.append(staged.sha256)
                         attached += 1
                         if staged.kind == .image { report.images += 1 } else { report.files += 1 }
                         let kind = staged.kind == .image ? "image" : "file"
@@ -342,6 +351,7 @@ public struct Importer {
                 try context.save()
             }
             pending = 0
+            stagedFiles = [:]
         }
 
         mutating func sameName(_ entry: ImportEntry, in parent: UUID?) throws -> Item? {

@@ -4,8 +4,8 @@ import Synchronization
 /// Reads ahead on a thread of its own while the import saves: files are opened and parsed
 /// on one core while SQLite writes on the other.
 ///
-/// `produce` runs on the thread and hands each element to `send`, in order; ``next()`` gives
-/// them to the caller in that order. At most `capacity` elements wait at a time, and at most
+/// `produce` runs on the thread and hands each element to `send`, in order;
+/// ``next(whenWaiting:)`` gives them to the caller in that order. At most `capacity` elements wait at a time, and at most
 /// `byteCapacity` of the bytes that `bytes` counts in them (at least one batch waits whatever
 /// its bytes), so memory stays bounded however much there is to read. ``cancel()`` (also on
 /// deinit) stops the thread at its next element; the elements read and never given are
@@ -15,7 +15,7 @@ final class ReadAhead<Element: Sendable> {
     /// one is written.
     static var defaultCapacity: Int { Importer.batchItems }
 
-    /// What an import reads ahead holds at most of the bytes it counts (images read whole).
+    /// What an import reads ahead holds at most of the bytes it counts (images held in memory).
     static var defaultByteCapacity: Int { Importer.readAheadBytes }
 
     private let channel: Channel

@@ -32,7 +32,8 @@ enum FrontMatterYAML {
             // The encoding given: Yams's default reads the environment on every call, and
             // prints when it finds its variable there. No resolver rules: ``resolved(_:)``
             // types plain scalars, and the default rules' regular expressions, run again for
-            // every key compared, cost a third of the reading of front matter.
+            // every key compared, cost a third of the reading of front matter. Keys are then
+            // compared as text, as properties' keys are: `1` and `"1"` are the same key.
             node = try Yams.compose(yaml: yaml, .basic, .default, .utf8)
         } catch let error as YamlError {
             throw Problem(description: "front matter is not YAML: \(describe(error))")

@@ -26,8 +26,8 @@ extension ObjectContext {
 
     /// Checks a file of any kind as ``Store/attach(_:to:caption:limit:)`` does (keeping
     /// `fileName` as its name when given and valid, else the file's own), to attach it to
-    /// `note` on ``save()``, in the save's transaction: an image's bytes are kept in memory, any
-    /// other file's streamed into a temporary file of the store. Returns the attachment, or nil
+    /// `note` on ``save()``, in the save's transaction: its bytes wait in a temporary file of
+    /// the store (an image's in memory when the store has its blob). Returns the attachment, or nil
     /// when `known` counts an attachment of the same bytes (by SHA-256) that no file matched yet:
     /// that one is counted off, and nothing is staged. An import passes the note's attachments,
     /// so that two files of the same bytes stay two attachments, and importing again adds none.
