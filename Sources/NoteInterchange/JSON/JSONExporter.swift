@@ -36,22 +36,32 @@ public struct JSONExporter {
         let file = folder.url.appendingPathComponent(Self.fileName)
         let handle = try folder.create(Self.fileName)
         defer { try? handle.close() }
+        // The attachments' files are written on a thread of their own, while the notes are read
+        // and their lines written.
+        let behind = WriteBehind(store: store)
         var writer = Writer(
-            store: store, tree: tree, folder: folder, file: file, handle: handle, total: tree.noteCount,
-            progress: progress)
-        try writer.line([
-            ("exported", .text(Date().isoText)), ("format", .text(Self.format)), ("formatVersion", .integer(1)),
-        ])
-        if root != nil, let item = tree.roots.first {
-            if item.isNote {
-                try writer.writeNotes(try store.bodies(of: [item.id]), parent: nil)
+            store: store, tree: tree, folder: folder, behind: behind, file: file, handle: handle,
+            total: tree.noteCount, progress: progress)
+        do {
+            try writer.line([
+                ("exported", .text(Date().isoText)), ("format", .text(Self.format)), ("formatVersion", .integer(1)),
+            ])
+            if root != nil, let item = tree.roots.first {
+                if item.isNote {
+                    try writer.writeNotes(try store.bodies(of: [item.id]), parent: nil)
+                } else {
+                    try writer.writeCollection(item, parent: nil)
+                }
             } else {
-                try writer.writeCollection(item, parent: nil)
+                try writer.writeContents(of: nil)
             }
-        } else {
-            try writer.writeContents(of: nil)
+            try writer.flush()
+        } catch {
+            // The files handed over are written first, so that no thread is left writing.
+            try? behind.finish()
+            throw error
         }
-        try writer.flush()
+        try behind.finish()
         return writer.report
     }
 
@@ -59,6 +69,7 @@ public struct JSONExporter {
         let store: Store
         let tree: ExportTree
         let folder: ExportDirectory
+        let behind: WriteBehind
         var images: ExportDirectory?
         var files: ExportDirectory?
         let file: URL
@@ -108,7 +119,7 @@ public struct JSONExporter {
         }
 
         /// Writes an attachment's bytes once per content (`images/<sha256>.<ext>`, `files/` for
-        /// any other file); returns its object.
+        /// any other file), through the thread that writes behind; returns its object.
         mutating func write(_ attachment: Attachment) throws -> JSONValue {
             let common: [(String, JSONValue)] = [
                 ("bytes", .integer(Int(attachment.bytes))),
@@ -123,7 +134,7 @@ public struct JSONExporter {
                 if writtenImages.insert(name).inserted {
                     let files = try self.files ?? folder.folder(JSONExporter.filesFolder)
                     self.files = files
-                    try files.write(attachment, of: store, to: "\(attachment.sha256).\(ext)")
+                    try behind.copy(attachment, to: "\(attachment.sha256).\(ext)", in: files)
                 }
                 report.files += 1
                 let size: [(String, JSONValue)] =
@@ -149,7 +160,7 @@ public struct JSONExporter {
             if writtenImages.insert(name).inserted {
                 let images = try self.images ?? folder.folder(JSONExporter.imagesFolder)
                 self.images = images
-                try images.write(attachment, of: store, to: "\(attachment.sha256).\(ext)")
+                try behind.copy(attachment, to: "\(attachment.sha256).\(ext)", in: images)
             }
             report.images += 1
             return .object(
