@@ -5,11 +5,11 @@ import Synchronization
 /// on one core while SQLite writes on the other.
 ///
 /// `produce` runs on the thread and hands each element to `send`, in order;
-/// ``next(whenWaiting:)`` gives them to the caller in that order. At most `capacity` elements wait at a time, and at most
-/// `byteCapacity` of the bytes that `bytes` counts in them (at least one batch waits whatever
-/// its bytes), so memory stays bounded however much there is to read. ``cancel()`` (also on
-/// deinit) stops the thread at its next element; the elements read and never given are
-/// passed to `discard`.
+/// ``next(whenWaiting:)`` gives them to the caller in that order. At most `capacity` elements
+/// wait at a time, and at most `byteCapacity` of the bytes that `bytes` counts in them (at
+/// least one batch waits whatever its bytes), so memory stays bounded however much there is
+/// to read. ``cancel()`` (also on deinit) stops the thread at its next element; the elements
+/// read and never given are passed to `discard`.
 final class ReadAhead<Element: Sendable> {
     /// What an import saves at once: the thread reads the next save's notes while the current
     /// one is written.
