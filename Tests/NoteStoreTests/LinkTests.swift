@@ -38,6 +38,29 @@ import Testing
         #expect(try store.unresolvedLinks().map(\.target) == ["Nowhere"])
     }
 
+    /// The links of several notes read together are each note's links read alone, resolved
+    /// from that note; notes without links are left out.
+    @Test func linksOfSeveralNotesAreEachNotesLinks() throws {
+        let tree = try fixture.makeTree()
+        _ = try store.addNote(named: "Budget", body: "", in: tree.work)
+        let ownBudget = try store.addNote(named: "Budget", body: "", in: tree.recipes)
+        let fromIdeas = try store.addNote(named: "From ideas", body: "[[Budget]] and [[Nowhere]]", in: tree.ideas)
+        let fromRecipes = try store.addNote(named: "From recipes", body: "[x](Budget.md) [[Budget]]", in: tree.recipes)
+        let plain = try store.addNote(named: "Plain", body: "no links", in: tree.work)
+        let context = store.makeContext()
+        let many = (0..<600).map { context.insertNote(named: "Many \($0)", body: "[[From ideas]]").id }
+        try context.save()
+        let asked = [fromRecipes.id, plain.id, fromIdeas.id] + many
+        let together = try store.links(ofNotes: asked)
+        #expect(Set(together.keys) == Set(asked).subtracting([plain.id]))
+        for id in asked where id != plain.id {
+            #expect(together[id] == (try store.links(of: id)))
+        }
+        #expect(together[fromRecipes.id]?.map(\.resolved) == [ownBudget.id, ownBudget.id])
+        #expect(together[fromIdeas.id]?.map(\.target) == ["Budget", "Nowhere"])
+        #expect(try store.links(ofNotes: []).isEmpty)
+    }
+
     /// Two notes of one name: the linking note's own collection first, then the shortest
     /// path, then the smallest id; a path picks one; case does not matter.
     @Test func aNameInTwoCollections() throws {

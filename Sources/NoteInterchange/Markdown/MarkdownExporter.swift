@@ -84,6 +84,12 @@ public struct MarkdownExporter {
         }
     }
 
+    /// Whether a body may hold a link to a note (`[[` or `](`): the link index is read for
+    /// those alone.
+    static func mayLink(_ body: String) -> Bool {
+        ByteSearch.contains(Array("[[".utf8), in: body) || ByteSearch.contains(Array("](".utf8), in: body)
+    }
+
     struct Writer {
         let store: Store
         let tree: ExportTree
@@ -139,6 +145,7 @@ public struct MarkdownExporter {
             let attachments = try store.attachments(ofNotes: notes.map(\.id))
             let tags = try store.tags(ofItems: notes.map(\.id))
             let properties = try store.properties(ofItems: notes.map(\.id))
+            let links = try store.links(ofNotes: notes.filter { MarkdownExporter.mayLink($0.body ?? "") }.map(\.id))
             for note in notes {
                 guard let path = layout.notePath(note.id, in: folderPath) else { continue }
                 let stem = String(ExportLayout.lastName(path))
@@ -161,11 +168,9 @@ public struct MarkdownExporter {
                     matter.append("tags", list: tags)
                 }
                 matter.properties = own.map { FrontMatterYAML.lines($0.key, $0.value) }.joined()
-                let mayLink =
-                    ByteSearch.contains(Array("[[".utf8), in: body) || ByteSearch.contains(Array("](".utf8), in: body)
-                let links = mayLink ? try store.links(of: note.id) : []
                 let exported = ExportedBody(
-                    body: body, path: path, links: links, attachments: attachments[note.id] ?? [], layout: &layout,
+                    body: body, path: path, links: links[note.id] ?? [], attachments: attachments[note.id] ?? [],
+                    layout: &layout,
                     byAlias: { [store] link in (try? store.reachesByAlias(link)) ?? false })
                 var text = matter.text + exported.text
                 report.images += exported.shared

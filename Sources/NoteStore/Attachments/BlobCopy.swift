@@ -51,7 +51,7 @@ enum BlobCopy {
     /// else for a read.
     static func copy(from input: Int32, to out: Int32, expecting sha256: String) -> Outcome {
         var hash = SHA256()
-        var buffer = [UInt8](repeating: 0, count: BlobStore.streamChunkBytes)
+        var buffer = BlobStore.chunkBuffer()
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress!, $0.count) }
             if count < 0 && errno == EINTR { continue }

@@ -122,8 +122,7 @@ extension Store {
     /// ids, prepared each time, was 4% of an import's saving thread.
     public func knownIDs(among ids: [UUID]) throws -> Set<UUID> {
         guard !ids.isEmpty else { return [] }
-        // A store's text of an id is hexadecimal digits and hyphens: nothing to escape.
-        let list = "[" + ids.map { "\"\($0.storeString)\"" }.joined(separator: ",") + "]"
+        let list = IDList.json(ids)
         return try read { db in
             let statement = try db.cachedStatement(
                 sql: """

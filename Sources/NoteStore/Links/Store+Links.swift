@@ -55,6 +55,28 @@ extension Store {
         }
     }
 
+    /// The links of several notes' bodies, each note's as ``links(of:)`` gives them, in one
+    /// read with one prepared statement: an export asks for a page of notes at a time. Notes
+    /// without links are left out.
+    public func links(ofNotes ids: [UUID]) throws -> [UUID: [NoteLink]] {
+        guard !ids.isEmpty else { return [:] }
+        let list = IDList.json(ids)
+        return try read { db in
+            let resolver = LinkResolver(db: db)
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: "SELECT * FROM link WHERE source IN (SELECT value FROM json_each(?)) ORDER BY source, position"
+                ),
+                arguments: [list])
+            var links: [UUID: [NoteLink]] = [:]
+            while let row = try rows.next() {
+                let link = try Self.link(row, resolver)
+                links[link.source, default: []].append(link)
+            }
+            return links
+        }
+    }
+
     /// The links of other notes' bodies (outside the trash) that reach `note`, by the path of
     /// their note and then their place in it.
     public func backlinks(of note: UUID) throws -> [NoteLink] {

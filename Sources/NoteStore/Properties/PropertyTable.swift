@@ -94,27 +94,30 @@ enum PropertyTable {
     }
 
     /// The values of one property of several items, each as ``value(of:item:_:)`` reads it;
-    /// items without one are left out. A query per chunk of items, through the index on keys.
+    /// items without one are left out. One query, through the index on keys.
     static func values(of key: String, items ids: [UUID], _ db: Database) throws -> [UUID: PropertyValue] {
-        var rows: [Row] = []
-        try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
-            rows += try SQLRequest<Row>(
-                literal:
-                    "SELECT item, key, stamp, value, position FROM property WHERE key = \(key) AND item IN \(chunk)"
-            ).fetchAll(db)
-        }
+        guard !ids.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT item, key, stamp, value, position FROM property \
+                    WHERE key = ? AND item IN (SELECT value FROM json_each(?))
+                    """),
+            arguments: [key, IDList.json(ids)])
         return properties(rows: rows).compactMapValues { $0.first?.value }
     }
 
     /// The properties of several items, each as ``properties(of:_:)``; items without any are
-    /// left out.
+    /// left out. One query, prepared once: an export asks for a page of notes at a time.
     static func properties(ofItems ids: [UUID], _ db: Database) throws -> [UUID: [NoteProperty]] {
-        var rows: [Row] = []
-        try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
-            rows += try SQLRequest<Row>(
-                literal: "SELECT item, key, stamp, value, position FROM property WHERE item IN \(chunk)"
-            ).fetchAll(db)
-        }
+        guard !ids.isEmpty else { return [:] }
+        let rows = try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT item, key, stamp, value, position FROM property \
+                    WHERE item IN (SELECT value FROM json_each(?))
+                    """),
+            arguments: [IDList.json(ids)])
         return properties(rows: rows)
     }
 

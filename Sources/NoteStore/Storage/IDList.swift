@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Ids given to SQL as `IN (?, ?, ...)` lists, a bounded number at a time, since SQLite
@@ -11,5 +12,13 @@ enum IDList {
         for start in stride(from: 0, to: ids.count, by: chunkSize) {
             try body(ids[start..<min(start + chunkSize, ids.count)])
         }
+    }
+
+    /// `ids` as a JSON array, for a statement prepared once that reads them with
+    /// `IN (SELECT value FROM json_each(?))`, however many. A store's text of an id is
+    /// hexadecimal digits and hyphens: nothing to escape. (SQLite does not carry such a list
+    /// into the branches of a `UNION ALL`: a query of one scans its tables.)
+    static func json(_ ids: [UUID]) -> String {
+        "[" + ids.map { "\"\($0.storeString)\"" }.joined(separator: ",") + "]"
     }
 }

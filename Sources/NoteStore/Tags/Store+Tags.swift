@@ -27,16 +27,20 @@ extension Store {
 
     /// The tags of several items, sorted for each; items without tags are left out.
     public func tags(ofItems ids: [UUID]) throws -> [UUID: [String]] {
-        try read { db in
+        guard !ids.isEmpty else { return [:] }
+        let list = IDList.json(ids)
+        return try read { db in
             var result: [UUID: [String]] = [:]
-            try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
-                let rows = try SQLRequest<Row>(
-                    literal: "SELECT DISTINCT item, name FROM tag WHERE item IN \(chunk) ORDER BY item, name"
-                ).fetchAll(db)
-                for row in rows {
-                    guard let id = UUID(storeText: row["item"]) else { continue }
-                    result[id, default: []].append(row["name"])
-                }
+            let rows = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT DISTINCT item, name FROM tag WHERE item IN (SELECT value FROM json_each(?)) \
+                        ORDER BY item, name
+                        """),
+                arguments: [list])
+            while let row = try rows.next() {
+                guard let id = UUID(storeText: row["item"]) else { continue }
+                result[id, default: []].append(row["name"])
             }
             return result
         }
