@@ -132,12 +132,19 @@ extension Attachment: FetchableRecord {
 
     /// Every attachment, of both tables, as one relation of ``columns`` and `stamps`, with
     /// `position` (the row's rowid) to order ties: `SELECT … FROM \(sql: Attachment.source)`.
-    static let source = """
-        (SELECT id, kind, note, sha256, format, NULL AS media_type, NULL AS name, width, height, bytes, caption, \
-        created, stamps, rowid AS position FROM attachment \
-        UNION ALL SELECT id, 'file', note, sha256, NULL, media_type, name, width, height, bytes, caption, created, \
-        stamps, rowid FROM file_attachment)
+    static let source = source(where: "1")
+
+    /// ``source`` of the rows that meet `condition` (in SQL, of the columns both tables have),
+    /// tested in each table: SQLite carries a condition such as `IN (SELECT …)` into neither
+    /// branch of the `UNION ALL`, and would scan both tables.
+    static func source(where condition: String) -> String {
         """
+        (SELECT id, kind, note, sha256, format, NULL AS media_type, NULL AS name, width, height, bytes, caption, \
+        created, stamps, rowid AS position FROM attachment WHERE \(condition) \
+        UNION ALL SELECT id, 'file', note, sha256, NULL, media_type, name, width, height, bytes, caption, created, \
+        stamps, rowid FROM file_attachment WHERE \(condition))
+        """
+    }
 
     /// The table that holds attachments of this kind.
     static func table(of kind: Kind) -> String {

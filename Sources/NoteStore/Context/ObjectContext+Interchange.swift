@@ -86,32 +86,38 @@ extension Store {
     /// The items with these ids, with their bodies, in the order of `ids` (ids not found are
     /// left out): one read for many notes.
     public func bodies(of ids: [UUID]) throws -> [Item] {
-        try read { db in
+        guard !ids.isEmpty else { return [] }
+        let list = IDList.json(ids)
+        return try read { db in
             var found: [UUID: Item] = [:]
             found.reserveCapacity(ids.count)
-            try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
-                let items = try SQLRequest<Item>(
-                    literal: "SELECT \(sql: ItemFilter.columns(includingBody: true)) FROM item WHERE id IN \(chunk)"
-                ).fetchAll(db)
-                for item in items { found[item.id] = item }
-            }
+            let items = try Item.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(ItemFilter.columns(includingBody: true)) FROM item \
+                        WHERE id IN (SELECT value FROM json_each(?))
+                        """),
+                arguments: [list])
+            while let item = try items.next() { found[item.id] = item }
             return ids.compactMap { found[$0] }
         }
     }
 
     /// The attachments of each of these notes, oldest first, in one read.
     public func attachments(ofNotes ids: [UUID]) throws -> [UUID: [Attachment]] {
-        try read { db in
+        guard !ids.isEmpty else { return [:] }
+        let list = IDList.json(ids)
+        return try read { db in
             var result: [UUID: [Attachment]] = [:]
-            try IDList.forEachChunk(of: ids.map(\.storeString)) { chunk in
-                let attachments = try SQLRequest<Attachment>(
-                    literal: """
-                        SELECT \(sql: Attachment.columns) FROM \(sql: Attachment.source) WHERE note IN \(chunk)
+            let attachments = try Attachment.fetchCursor(
+                db.cachedStatement(
+                    sql: """
+                        SELECT \(Attachment.columns) \
+                        FROM \(Attachment.source(where: "note IN (SELECT value FROM json_each(?1))")) \
                         ORDER BY note, created, kind DESC, position
-                        """
-                ).fetchAll(db)
-                for attachment in attachments { result[attachment.note, default: []].append(attachment) }
-            }
+                        """),
+                arguments: [list])
+            while let attachment = try attachments.next() { result[attachment.note, default: []].append(attachment) }
             return result
         }
     }
