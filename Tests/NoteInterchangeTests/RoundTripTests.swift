@@ -1,5 +1,5 @@
 import Foundation
-import NoteInterchange
+@testable import NoteInterchange
 import NoteStore
 import NoteTestSupport
 import Testing
@@ -288,6 +288,45 @@ import Testing
                 atPath: out.appendingPathComponent("Work/Deep: nested _ folder/.collection.md").path))
     }
 
+    /// Notes are read a page at a time, ahead of the writing: collections of more than a
+    /// page, nested, beside collections without notes, come back whole in both formats, each
+    /// note with its own tags, properties, links and images, whole or from a collection.
+    @Test(arguments: ExportFormat.allCases)
+    func pagesOfNotesComeBackWhole(_ format: ExportFormat) throws {
+        let source = try Store(folder: folder.appending("source"))
+        let context = source.makeContext()
+        let outer = context.insertCollection(named: "Outer")
+        let inner = context.insertCollection(named: "Inner", in: outer.id)
+        _ = context.insertCollection(named: "Empty", in: outer.id)
+        let places: [(UUID?, String, Int)] = [
+            (nil, "Top", 3), (outer.id, "Outer", ExportTree.pageSize + 7),
+            (inner.id, "Inner", 2 * ExportTree.pageSize + 1),
+        ]
+        var notes: [UUID] = []
+        for (parent, label, count) in places {
+            for number in 0..<count {
+                let body = number % 3 == 0 ? "see [[\(label) \(number + 1)]]\n" : "note \(number)\n"
+                notes.append(context.insertNote(named: "\(label) \(number)", body: body, in: parent).id)
+            }
+        }
+        try context.save()
+        for (index, id) in notes.enumerated() where index % 97 == 0 {
+            try source.tag(id, with: ["t\(index)"])
+            try source.setProperty(id, "number", to: .integer(Int64(index)))
+        }
+        _ = try source.attachImages([sampleImages.appendingPathComponent("plain.png")], to: notes[notes.count - 2])
+        for root in [nil, outer.id] {
+            let out = folder.appending("out-\(root == nil)")
+            let report = try format.export(source, to: out, root: root)
+            #expect(report.notes == (root == nil ? notes.count : notes.count - 3) && report.images == 1)
+            let target = try Store(folder: folder.appending("target-\(root == nil)"))
+            _ = try Importer(store: target).run(path: out, into: nil, dryRun: false)
+            var expected = try storeDump(source, collectionsByPath: true)
+            if root != nil { expected = expected.filter { !$0.contains(" Top ") } }
+            #expect(try storeDump(target, collectionsByPath: true) == expected)
+        }
+    }
+
     @Test func aFolderThatIsNotEmptyIsNotWrittenWithoutForce() throws {
         let source = try makeSource()
         let out = folder.appending("full")
@@ -312,5 +351,17 @@ import Testing
         let report = try Importer(store: target).run(path: out, into: nil, dryRun: false)
         #expect(report.updated == 1 && report.created == 0)
         #expect(try target.resolve("Work/Deep: nested \\/ folder/Empty").body == "written in the editor\n")
+    }
+}
+
+/// The two exporters, for tests that run on both.
+enum ExportFormat: CaseIterable, Sendable {
+    case markdown, json
+
+    func export(_ store: Store, to folder: URL, root: UUID?) throws -> ExportReport {
+        switch self {
+        case .markdown: try MarkdownExporter(store: store).export(to: folder, root: root)
+        case .json: try JSONExporter(store: store).export(to: folder, root: root)
+        }
     }
 }

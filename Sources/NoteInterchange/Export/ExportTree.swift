@@ -63,15 +63,32 @@ struct ExportTree {
         holding.contains(collection)
     }
 
-    /// The notes directly inside `collection`, with their bodies, a page at a time.
-    func notes(in collection: UUID?, page: (ArraySlice<Item>) throws -> Void) throws {
+    /// The notes read at once, with their bodies.
+    static let pageSize = 500
+
+    /// The ids of the notes directly inside `collection`, a page at a time.
+    func pages(in collection: UUID?) -> [[UUID]] {
         let all = (notes[collection] ?? []).map(\.id)
-        var start = 0
-        while start < all.count {
-            let slice = all[start..<min(start + 500, all.count)]
-            try page(ArraySlice(try store.bodies(of: Array(slice))))
-            start += 500
+        return stride(from: 0, to: all.count, by: Self.pageSize).map {
+            Array(all[$0..<min($0 + Self.pageSize, all.count)])
         }
+    }
+
+    /// The pages of notes in the order an export writes them: the collections inside a
+    /// collection that `visiting` accepts, each with what it holds, then the collection's own
+    /// notes; from the root collection (when it is accepted), else from the top level.
+    func pageOrder(visiting: (UUID) -> Bool) -> [(collection: UUID?, ids: [UUID])] {
+        var order: [(collection: UUID?, ids: [UUID])] = []
+        func visit(_ collection: UUID?) {
+            for child in collections(in: collection) where visiting(child.id) { visit(child.id) }
+            order += pages(in: collection).map { (collection, $0) }
+        }
+        if let item = roots.first {
+            if item.isCollection, visiting(item.id) { visit(item.id) }
+        } else {
+            visit(nil)
+        }
+        return order
     }
 
     /// How many notes the export writes.

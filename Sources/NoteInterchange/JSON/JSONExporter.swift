@@ -39,8 +39,9 @@ public struct JSONExporter {
         // The attachments' files are written on a thread of their own, while the notes are read
         // and their lines written.
         let behind = WriteBehind(store: store)
+        let pages = ExportPage.readAhead(tree.pageOrder { _ in true }, withLinks: false, from: store)
         var writer = Writer(
-            store: store, tree: tree, folder: folder, behind: behind, file: file, handle: handle,
+            store: store, tree: tree, folder: folder, behind: behind, pages: pages, file: file, handle: handle,
             total: tree.noteCount, progress: progress)
         do {
             try writer.line([
@@ -48,7 +49,7 @@ public struct JSONExporter {
             ])
             if root != nil, let item = tree.roots.first {
                 if item.isNote {
-                    try writer.writeNotes(try store.bodies(of: [item.id]), parent: nil)
+                    try writer.writeNotes(try ExportPage.read([item.id], of: nil, withLinks: false, from: store))
                 } else {
                     try writer.writeCollection(item, parent: nil)
                 }
@@ -70,6 +71,8 @@ public struct JSONExporter {
         let tree: ExportTree
         let folder: ExportDirectory
         let behind: WriteBehind
+        /// Reads the pages of notes, on a thread of its own, in the order they are written.
+        let pages: ReadAhead<ExportPage>
         var images: ExportDirectory?
         var files: ExportDirectory?
         let file: URL
@@ -82,7 +85,11 @@ public struct JSONExporter {
 
         mutating func writeContents(of collection: UUID?) throws {
             for child in tree.collections(in: collection) { try writeCollection(child, parent: collection) }
-            try tree.notes(in: collection) { page in try writeNotes(Array(page), parent: collection) }
+            for _ in tree.pages(in: collection) {
+                let page = try pages.next()
+                precondition(page?.collection == collection, "the pages are read in the order they are written")
+                if let page { try writeNotes(page) }
+            }
         }
 
         mutating func writeCollection(_ collection: Item, parent: UUID?) throws {
@@ -91,11 +98,11 @@ public struct JSONExporter {
             try writeContents(of: collection.id)
         }
 
-        mutating func writeNotes(_ notes: [Item], parent: UUID?) throws {
-            let attachments = try store.attachments(ofNotes: notes.map(\.id))
-            let tags = try store.tags(ofItems: notes.map(\.id))
-            let properties = try store.properties(ofItems: notes.map(\.id))
-            for note in notes {
+        mutating func writeNotes(_ page: ExportPage) throws {
+            let (attachments, tags, properties, parent) = (
+                page.attachments, page.tags, page.properties, page.collection
+            )
+            for note in page.notes {
                 var images: [JSONValue] = []
                 for attachment in attachments[note.id] ?? [] {
                     images.append(try write(attachment))

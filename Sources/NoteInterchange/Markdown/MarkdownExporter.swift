@@ -51,13 +51,16 @@ public struct MarkdownExporter {
         let layout = ExportLayout(tree: tree, portable: portable, linkTargets: try store.wikiLinkTargets())
         let folder = try ExportDirectory.prepare(folder, force: force)
         let files = WriteBehind(store: store)
+        let order = tree.pageOrder { layout.folderName(of: $0) != nil }
+        let pages = ExportPage.readAhead(order, withLinks: true, from: store)
         var writer = Writer(
-            store: store, tree: tree, layout: layout, top: folder, files: files, total: tree.noteCount,
+            store: store, tree: tree, layout: layout, top: folder, files: files, pages: pages, total: tree.noteCount,
             progress: progress)
         do {
             if root != nil, let item = tree.roots.first {
                 if item.isNote {
-                    try writer.writeNotes(try store.bodies(of: [item.id]), in: folder, at: "")
+                    try writer.writeNotes(
+                        try ExportPage.read([item.id], of: nil, withLinks: true, from: store), in: folder, at: "")
                 } else {
                     try writer.writeCollection(item, in: folder, siblings: [item])
                 }
@@ -98,6 +101,8 @@ public struct MarkdownExporter {
         let top: ExportDirectory
         /// Writes the files, on a thread of its own.
         let files: WriteBehind
+        /// Reads the pages of notes, on a thread of its own, in the order they are written.
+        let pages: ReadAhead<ExportPage>
         /// Folders below the top that attachments were placed in, by their paths.
         var folders: [String: ExportDirectory] = [:]
         let total: Int
@@ -110,7 +115,11 @@ public struct MarkdownExporter {
                 try writeCollection(child, in: folder, siblings: children)
             }
             let path = layout.folderPath(of: collection)
-            try tree.notes(in: collection) { page in try writeNotes(Array(page), in: folder, at: path) }
+            for _ in tree.pages(in: collection) {
+                let page = try pages.next()
+                precondition(page?.collection == collection, "the pages are read in the order they are written")
+                if let page { try writeNotes(page, in: folder, at: path) }
+            }
             layout.close(path)
         }
 
@@ -141,12 +150,9 @@ public struct MarkdownExporter {
 
         /// Writes notes of the folder `folder`, whose path from the top of the export is
         /// `folderPath`.
-        mutating func writeNotes(_ notes: [Item], in folder: ExportDirectory, at folderPath: String) throws {
-            let attachments = try store.attachments(ofNotes: notes.map(\.id))
-            let tags = try store.tags(ofItems: notes.map(\.id))
-            let properties = try store.properties(ofItems: notes.map(\.id))
-            let links = try store.links(ofNotes: notes.filter { MarkdownExporter.mayLink($0.body ?? "") }.map(\.id))
-            for note in notes {
+        mutating func writeNotes(_ page: ExportPage, in folder: ExportDirectory, at folderPath: String) throws {
+            let (attachments, tags, properties, links) = (page.attachments, page.tags, page.properties, page.links)
+            for note in page.notes {
                 guard let path = layout.notePath(note.id, in: folderPath) else { continue }
                 let stem = String(ExportLayout.lastName(path))
                 let own = properties[note.id] ?? []

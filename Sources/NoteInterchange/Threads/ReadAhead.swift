@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// Reads ahead on a thread of its own while the import saves: files are opened and parsed
-/// on one core while SQLite writes on the other.
+/// Reads ahead on a thread of its own: while an import saves, files are opened and parsed on
+/// one core while SQLite writes on the other; while an export renders a page of notes, the
+/// next pages are read from the store (``ExportPage``).
 ///
 /// `produce` runs on the thread and hands each element to `send`, in order;
 /// ``next(whenWaiting:)`` gives them to the caller in that order. At most `capacity` elements
