@@ -4,8 +4,8 @@ import NoteStore
 /// The live items an export writes: every item at the top level and below, or one item and
 /// everything below it. Collections are read once; of the notes, only ids, in order, by
 /// collection, with their names (an export decides every file's name before it writes one);
-/// bodies are read a page at a time while writing, so that memory stays flat however large the
-/// store is.
+/// bodies are read a page at a time (``ExportPage``, a few pages ahead of the writing), so that
+/// memory stays flat however large the store is.
 struct ExportTree {
     let store: Store
     /// What the export starts from, when it is one item (nil: the top level).

@@ -58,7 +58,9 @@ public struct JSONExporter {
             }
             try writer.flush()
         } catch {
-            // The files handed over are written first, so that no thread is left writing.
+            // The pages stop being read, and the files handed over are written first, so that no
+            // thread is left writing.
+            pages.cancel()
             try? behind.finish()
             throw error
         }
@@ -85,10 +87,8 @@ public struct JSONExporter {
 
         mutating func writeContents(of collection: UUID?) throws {
             for child in tree.collections(in: collection) { try writeCollection(child, parent: collection) }
-            for _ in tree.pages(in: collection) {
-                let page = try pages.next()
-                precondition(page?.collection == collection, "the pages are read in the order they are written")
-                if let page { try writeNotes(page) }
+            for ids in tree.pages(in: collection) {
+                try writeNotes(try ExportPage.next(from: pages, ids, of: collection))
             }
         }
 

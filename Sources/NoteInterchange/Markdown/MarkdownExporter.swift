@@ -68,7 +68,9 @@ public struct MarkdownExporter {
                 try writer.writeContents(of: nil, in: folder)
             }
         } catch {
-            // The files handed over are written first, so that no thread is left writing.
+            // The pages stop being read, and the files handed over are written first, so that no
+            // thread is left writing.
+            pages.cancel()
             try? files.finish()
             throw error
         }
@@ -115,10 +117,8 @@ public struct MarkdownExporter {
                 try writeCollection(child, in: folder, siblings: children)
             }
             let path = layout.folderPath(of: collection)
-            for _ in tree.pages(in: collection) {
-                let page = try pages.next()
-                precondition(page?.collection == collection, "the pages are read in the order they are written")
-                if let page { try writeNotes(page, in: folder, at: path) }
+            for ids in tree.pages(in: collection) {
+                try writeNotes(try ExportPage.next(from: pages, ids, of: collection), in: folder, at: path)
             }
             layout.close(path)
         }

@@ -1,8 +1,9 @@
 import Foundation
 import NoteStore
 
-/// Writes an export's files on a thread of its own while the export reads and renders the next
-/// notes: the kernel makes and fills files on one core while the store is read on the other.
+/// Writes an export's files on a thread of its own while the export renders the next notes
+/// (and reads them, on a third: ``ExportPage``): the kernel makes and fills files while the
+/// notes are read and rendered.
 ///
 /// The caller hands each file over (``write(_:to:in:)``, ``copy(_:to:in:)``) and goes on; the
 /// thread writes them in order. At most ``capacity`` files or ``byteCapacity`` bytes wait at a

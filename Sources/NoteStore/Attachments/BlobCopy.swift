@@ -51,16 +51,17 @@ enum BlobCopy {
     /// else for a read.
     static func copy(from input: Int32, to out: Int32, expecting sha256: String) -> Outcome {
         var hash = SHA256()
-        var buffer = BlobStore.chunkBuffer()
+        let buffer = BlobStore.allocateChunk()
+        defer { buffer.deallocate() }
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress!, $0.count) }
+            let count = Glibc.read(input, buffer.baseAddress!, buffer.count)
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else { return .failed(path: "source", reason: StoreFolder.errnoText()) }
             if count == 0 { break }
-            buffer.withUnsafeBytes { hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            hash.update(bufferPointer: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             var offset = 0
             while offset < count {
-                let written = buffer.withUnsafeBytes { Glibc.write(out, $0.baseAddress! + offset, count - offset) }
+                let written = Glibc.write(out, buffer.baseAddress! + offset, count - offset)
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { return .failed(path: "", reason: StoreFolder.errnoText()) }
                 offset += written

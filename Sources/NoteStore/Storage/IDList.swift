@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
 
-/// Ids given to SQL as `IN (?, ?, ...)` lists, a bounded number at a time, since SQLite
-/// limits how many arguments one statement takes (https://sqlite.org/limits.html#max_variable_number).
+/// Ids given to SQL: as `IN (?, ?, ...)` lists, a bounded number at a time, since SQLite
+/// limits how many arguments one statement takes (https://sqlite.org/limits.html#max_variable_number),
+/// or as one JSON array for a statement prepared once (``json(_:)``).
 enum IDList {
     static let chunkSize = 500
 
@@ -16,8 +17,7 @@ enum IDList {
 
     /// `ids` as a JSON array, for a statement prepared once that reads them with
     /// `IN (SELECT value FROM json_each(?))`, however many. A store's text of an id is
-    /// hexadecimal digits and hyphens: nothing to escape. (SQLite does not carry such a list
-    /// into the branches of a `UNION ALL`: a query of one scans its tables.)
+    /// hexadecimal digits and hyphens: nothing to escape.
     static func json(_ ids: [UUID]) -> String {
         "[" + ids.map { "\"\($0.storeString)\"" }.joined(separator: ",") + "]"
     }
