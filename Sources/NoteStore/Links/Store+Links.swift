@@ -46,13 +46,7 @@ public struct NoteLink: Sendable, Equatable {
 extension Store {
     /// The links of a note's body, in the order of the text, each with what it reaches.
     public func links(of note: UUID) throws -> [NoteLink] {
-        try read { db in
-            let resolver = LinkResolver(db: db)
-            return try Row.fetchAll(
-                db, SQLRequest(literal: "SELECT * FROM link WHERE source = \(note.storeString) ORDER BY position")
-            )
-            .map { try Self.link($0, resolver) }
-        }
+        try links(ofNotes: [note])[note] ?? []
     }
 
     /// The links of several notes' bodies, each note's as ``links(of:)`` gives them, in one
