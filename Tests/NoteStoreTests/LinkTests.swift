@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import NoteStore
+@testable import NoteStore
 import Testing
 
 /// The link index and the resolution of links, on the corner cases of docs/links.md.
@@ -127,6 +127,40 @@ import Testing
         try store.rebuildLinkIndex()
         #expect(try store.links(of: note.id) == before)
         #expect(before.map(\.resolved) == [target.id, nil])
+    }
+
+    /// A rebuild reads the names of notes a page at a time (``LinkIndex/namePage``): notes of
+    /// more than two pages, renamed once or twice (their names before kept with the stamps
+    /// that replaced them) or with aliases, get the very names their saves had indexed.
+    @Test func aRebuildIndexesTheNamesOfManyNotesAsTheirSavesDid() throws {
+        let context = store.makeContext()
+        let notes = (0..<1_100).map { number in
+            context.insertNote(named: "Note \(number)", body: "[[Note \(number + 1)]]").id
+        }
+        try context.save()
+        for (number, note) in notes.enumerated() where number % 50 == 0 {
+            #expect(try store.edit(note, name: "Renamed \(number)"))
+            if number % 100 == 0 { #expect(try store.edit(note, name: " Again \(number) ")) }
+        }
+        for (number, note) in notes.enumerated() where number % 75 == 0 {
+            try store.setProperty(note, "aliases", to: .list([.string("Alias \(number)"), .string("note \(number)")]))
+        }
+        let index: () throws -> [[String]] = {
+            try self.store.read { db in
+                try Row.fetchAll(db, sql: "SELECT item, key, until FROM link_name ORDER BY item, key").map { row in
+                    let columns: [String] = [row["item"], row["key"], row["until"]]
+                    return columns
+                }
+            }
+        }
+        let saved = try index()
+        let expected = 1_100 + 22 + 11 + 15
+        #expect(saved.count == expected, "names, names before and aliases")
+        let before = saved.first { $0[1] == "note 50" }
+        #expect(before?[2] != "" && before?[2] != "alias", "a name before")
+        try store.rebuildLinkIndex()
+        #expect(try index() == saved)
+        #expect(try store.links(of: notes[2]).map(\.resolved) == [notes[3]])
     }
 
     /// A rename rewrites the links that reach the note, in their notes' bodies, in the same

@@ -52,6 +52,33 @@ enum VersionStorage {
         return line
     }
 
+    /// The lines of a property of several objects, by object; objects without one are left
+    /// out. One range of the index on objects, from the least of their ids' 16 bytes to the
+    /// greatest: for objects whose ids are near one another, as a page of the items read in
+    /// the order of their ids. A line that cannot be read throws, as in ``line(_:_:_:)``.
+    static func lines(_ property: HistoryProperty, of objects: [UUID], _ db: Database) throws -> [UUID: HistoryLine] {
+        let bytes = objects.map(HistoryEncoding.bytes(of:))
+        guard let lower = bytes.min(by: { $0.lexicographicallyPrecedes($1) }),
+            let upper = bytes.max(by: { $0.lexicographicallyPrecedes($1) })
+        else { return [:] }
+        let wanted = Set(objects)
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: "SELECT object, line FROM history_line WHERE object BETWEEN ? AND ? AND property = ?"),
+            arguments: [lower, upper, HistoryEncoding.code(of: property)])
+        var lines: [UUID: HistoryLine] = [:]
+        while let row = try rows.next() {
+            guard let object = HistoryEncoding.id(row["object"]), wanted.contains(object) else { continue }
+            guard let line = HistoryLine(object: object, property: property, decoding: row["line"], inStore: true)
+            else {
+                throw StoreError.invalidOperation(
+                    item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
+            }
+            lines[object] = line
+        }
+        return lines
+    }
+
     /// Writes a line in place of the one of its property; removes it when it has no versions.
     /// A content of ``apartBytes`` or more goes apart, unless `keepingContentsInLine` (a
     /// baseline's copy, which has no `history_text`).

@@ -155,14 +155,18 @@ enum LinkIndex {
     /// The names the note `id` is found by, folded, each with what `link_name.until` holds
     /// for it: empty for its name now, ``aliasMark`` for an alias, else the greatest stamp of
     /// a version that replaced it. Without `readingHistory` (a history of names that holds
-    /// the current name alone), its name now and its aliases.
+    /// the current name alone), its name now and its aliases. `line`, when given, is the
+    /// note's history of names, read already; `aliases` as in ``writeNames(of:name:isNote:replacing:onlyCurrentName:aliases:_:)``.
     static func names(
-        of id: String, name: String, readingHistory: Bool = true, aliases: PropertyValue?? = nil, _ db: Database
+        of id: String, name: String, readingHistory: Bool = true, line read: HistoryLine? = nil,
+        aliases: PropertyValue?? = nil, _ db: Database
     ) throws -> [String: String] {
         var until: [String: String] = [fold(name): ""]
         if readingHistory, let object = UUID(storeText: id) {
-            let line = try VersionStorage.line(object, .name, db)
-            let versions = VersionStorage.versions(of: line)
+            let line = try read ?? VersionStorage.line(object, .name, db)
+            // One version whose text is the item's, as most notes have: their name now alone.
+            let alone = line.entries.count == 1 && line.entries[0].keepsItemText
+            let versions = alone ? [] : VersionStorage.versions(of: line)
             var replaced: [ChangeStamp: ChangeStamp] = [:]
             for version in versions {
                 for base in version.bases ?? [] where replaced[base].map({ $0 < version.stamp }) ?? true {
@@ -234,16 +238,55 @@ enum LinkIndex {
             && Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link_name") == names
     }
 
-    /// Fills both tables from every item: for the migration that adds them, and
-    /// `notes check --repair`.
+    /// Fills both tables from every item: for the migration that adds them (a store made from a
+    /// baseline builds its index so), and `notes check --repair`.
+    ///
+    /// The items are read in the order of their ids, and the history of names and the aliases
+    /// of a page of notes by one query each (``VersionStorage/lines(_:of:_:)``, a range of
+    /// ids, and ``PropertyTable/values(of:items:_:)``), instead of two lookups per note: those
+    /// lookups were most of the time a new device spent joining. In that order, the names
+    /// also go into `link_name` in the order of its primary key, which SQLite writes faster.
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM link; DELETE FROM link_name")
-        // The tables written are not the one read: writing while the cursor reads is safe.
-        let items = try Row.fetchCursor(db, sql: "SELECT id, kind, name, body FROM item")
+        // The tables written are not those read: writing while the cursors read is safe.
+        let items = try Row.fetchCursor(db, sql: "SELECT id, kind, name, body FROM item ORDER BY id")
+        var page: [(id: String, object: UUID, name: String)] = []
         while let row = try items.next() {
             let id: String = row["id"]
             try writeLinks(of: id, body: row["body"], replacing: false, db)
-            try writeNames(of: id, name: row["name"], isNote: (row["kind"] as String) == "note", replacing: false, db)
+            guard let name: String = row["name"], (row["kind"] as String) == "note" else { continue }
+            guard let object = UUID(storeText: id) else {
+                // Not an id of the store's own form: read alone, as a save would.
+                try writeNames(of: id, name: name, isNote: true, replacing: false, db)
+                continue
+            }
+            page.append((id, object, name))
+            if page.count == namePage {
+                try writeNames(of: page, db)
+                page.removeAll(keepingCapacity: true)
+            }
+        }
+        try writeNames(of: page, db)
+    }
+
+    /// The notes whose names ``rebuild(_:)`` reads at a time.
+    static let namePage = 500
+
+    /// Writes the names of notes, none of them in the index yet, with their lines of names
+    /// and their aliases read for all of them at once.
+    private static func writeNames(of notes: [(id: String, object: UUID, name: String)], _ db: Database) throws {
+        guard !notes.isEmpty else { return }
+        let objects = notes.map(\.object)
+        let lines = try VersionStorage.lines(.name, of: objects, db)
+        let aliases = try PropertyTable.values(of: Property.aliases, items: objects, db)
+        let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
+        for note in notes {
+            let line = lines[note.object] ?? HistoryLine(object: note.object, property: .name)
+            for (key, end) in try names(
+                of: note.id, name: note.name, line: line, aliases: .some(aliases[note.object]), db)
+            {
+                try insert.execute(arguments: [note.id, key, end])
+            }
         }
     }
 }
