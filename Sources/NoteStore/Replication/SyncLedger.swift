@@ -28,7 +28,8 @@ public final class SyncLedger {
         let before = record
         try change(&record)
         guard record != before else { return }
-        if try SyncRecord.exists(db, key: 1) {
+        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_record WHERE id = 1)")) == true
+        {
             try record.updateChanges(db, from: before)
         } else {
             try record.insert(db)
@@ -144,24 +145,29 @@ public final class SyncLedger {
         try Self.snapshot(db)
     }
 
+    /// Read by every sync, and by a watcher at each event: each statement is prepared once
+    /// per connection (preparing them was most of the read).
     static func snapshot(_ db: Database) throws -> SyncSnapshot {
         var snapshot = SyncSnapshot(record: try SyncRecord.find(db))
         snapshot.applied = try perDevice("applied", db)
         snapshot.clockAhead = try perDevice("clock_ahead", db)
         snapshot.awaitedLogs = try awaitedLogs(db)
-        snapshot.awaitedBlobs = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM sync_awaited_blob"))
-        for row in try Row.fetchAll(db, sql: "SELECT device, sequence FROM sync_passed_log") {
+        snapshot.awaitedBlobs = Set(
+            try String.fetchAll(db.cachedStatement(sql: "SELECT sha256 FROM sync_awaited_blob")))
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT device, sequence FROM sync_passed_log")) {
             snapshot.passedOver[try device(row["device"], table: "sync_passed_log"), default: []].insert(
                 row["sequence"])
         }
-        for row in try Row.fetchAll(db, sql: "SELECT sequence, through FROM sync_republished_log") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT sequence, through FROM sync_republished_log")) {
             snapshot.republished[row["sequence"]] = row["through"]
         }
-        for row in try Row.fetchAll(db, sql: "SELECT path, identity, reason FROM sync_unusable_baseline") {
+        for row in try Row.fetchAll(
+            db.cachedStatement(sql: "SELECT path, identity, reason FROM sync_unusable_baseline"))
+        {
             snapshot.unusableBaselines[row["path"]] = SyncSnapshot.UnusableBaseline(
                 identity: row["identity"], reason: row["reason"])
         }
-        for row in try Row.fetchAll(db, sql: "SELECT name, marked FROM sync_unused_blob") {
+        for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT name, marked FROM sync_unused_blob")) {
             snapshot.unusedBlobs[row["name"]] = Date(storeMilliseconds: row["marked"])
         }
         return snapshot
@@ -175,10 +181,10 @@ public final class SyncLedger {
     private static func perDevice<Value: DatabaseValueConvertible>(_ column: String, _ db: Database) throws
         -> [UUID: Value]
     {
-        let request = SQLRequest<Row>(
-            literal: "SELECT id, \(sql: column) AS value FROM sync_device WHERE \(sql: column) IS NOT NULL")
+        let statement = try db.cachedStatement(
+            sql: "SELECT id, \(column) AS value FROM sync_device WHERE \(column) IS NOT NULL")
         var found: [UUID: Value] = [:]
-        for row in try request.fetchAll(db) {
+        for row in try Row.fetchAll(statement) {
             found[try device(row["id"], table: "sync_device")] = row["value"]
         }
         return found
