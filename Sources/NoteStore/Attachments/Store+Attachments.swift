@@ -138,7 +138,8 @@ extension Store {
     public func blobsInUse() throws -> [String] {
         try read { db in
             try String.fetchAll(
-                db, sql: "SELECT sha256 FROM attachment UNION SELECT sha256 FROM file_attachment ORDER BY sha256")
+                db.cachedStatement(
+                    sql: "SELECT sha256 FROM attachment UNION SELECT sha256 FROM file_attachment ORDER BY sha256"))
         }
     }
 

@@ -102,26 +102,28 @@ struct OutboxWriter {
     }
 }
 
+// The reads below run at every sync and at each of a watcher's events: their statements are
+// prepared once per connection.
 extension Store {
     /// Whether any recorded change waits to be taken by sync.
     public func hasOutboxEntries() throws -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM outbox)") ?? false }
+        try read { db in try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox)")) ?? false }
     }
 
     /// How many recorded changes wait to be taken by sync.
     public func outboxCount() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox") ?? 0 }
+        try read { db in try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM outbox")) ?? 0 }
     }
 
     /// The last outbox row, nil when the outbox is empty.
     public func lastOutboxSequence() throws -> Int64? {
-        try read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM outbox") }
+        try read { db in try Int64.fetchOne(db.cachedStatement(sql: "SELECT MAX(id) FROM outbox")) }
     }
 
     /// The recorded changes not yet taken by sync, oldest first.
     public func outboxEntries() throws -> [OutboxEntry] {
         try read { db in
-            try OutboxEntry.fetchAll(db, sql: "SELECT \(OutboxEntry.columns) FROM outbox ORDER BY id")
+            try OutboxEntry.fetchAll(db.cachedStatement(sql: "SELECT \(OutboxEntry.columns) FROM outbox ORDER BY id"))
         }
     }
 
@@ -130,7 +132,7 @@ extension Store {
     public func outboxEntries(after row: Int64, limit: Int) throws -> [OutboxEntry] {
         try read { db in
             try OutboxEntry.fetchAll(
-                db, sql: "SELECT \(OutboxEntry.columns) FROM outbox WHERE id > ? ORDER BY id LIMIT ?",
+                db.cachedStatement(sql: "SELECT \(OutboxEntry.columns) FROM outbox WHERE id > ? ORDER BY id LIMIT ?"),
                 arguments: [row, limit])
         }
     }
@@ -139,7 +141,8 @@ extension Store {
     public func outboxEntries(in rows: ClosedRange<Int64>) throws -> [OutboxEntry] {
         try read { db in
             try OutboxEntry.fetchAll(
-                db, sql: "SELECT \(OutboxEntry.columns) FROM outbox WHERE id BETWEEN ? AND ? ORDER BY id",
+                db.cachedStatement(
+                    sql: "SELECT \(OutboxEntry.columns) FROM outbox WHERE id BETWEEN ? AND ? ORDER BY id"),
                 arguments: [rows.lowerBound, rows.upperBound])
         }
     }

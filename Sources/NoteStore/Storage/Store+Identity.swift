@@ -25,9 +25,11 @@ extension Store {
     public var replacedDeviceID: UUID? {
         get throws {
             try read { db in
-                try SQLRequest<String>(literal: "SELECT value FROM metadata WHERE key = \(Self.replacedDeviceKey)")
-                    .fetchOne(db)
-                    .flatMap(UUID.init(storeText:))
+                // Asked at every sync: prepared once per connection.
+                try String.fetchOne(
+                    db.cachedStatement(sql: "SELECT value FROM metadata WHERE key = ?"),
+                    arguments: [Self.replacedDeviceKey]
+                ).flatMap(UUID.init(storeText:))
             }
         }
     }
