@@ -129,38 +129,67 @@ import Testing
         #expect(before.map(\.resolved) == [target.id, nil])
     }
 
-    /// A rebuild reads the names of notes a page at a time (``LinkIndex/namePage``): notes of
-    /// more than two pages, renamed once or twice (their names before kept with the stamps
-    /// that replaced them) or with aliases, get the very names their saves had indexed.
+    /// A rebuild reads the names of notes a page at a time (``LinkIndex/namePage``), in the
+    /// order of their ids: the notes at the ends of each page, renamed once or twice (their
+    /// names before kept with the stamps that replaced them) or with aliases, get the names
+    /// their saves had indexed; a collection gets none, and a damaged line of names of no
+    /// note, among a page's ids, is not read.
     @Test func aRebuildIndexesTheNamesOfManyNotesAsTheirSavesDid() throws {
         let context = store.makeContext()
-        let notes = (0..<1_100).map { number in
+        let made = (0..<(LinkIndex.namePage * 2 + 100)).map { number in
             context.insertNote(named: "Note \(number)", body: "[[Note \(number + 1)]]").id
         }
+        _ = context.insertCollection(named: "Note 1")
         try context.save()
-        for (number, note) in notes.enumerated() where number % 50 == 0 {
-            #expect(try store.edit(note, name: "Renamed \(number)"))
-            if number % 100 == 0 { #expect(try store.edit(note, name: " Again \(number) ")) }
-        }
-        for (number, note) in notes.enumerated() where number % 75 == 0 {
-            try store.setProperty(note, "aliases", to: .list([.string("Alias \(number)"), .string("note \(number)")]))
-        }
-        let index: () throws -> [[String]] = {
-            try self.store.read { db in
-                try Row.fetchAll(db, sql: "SELECT item, key, until FROM link_name ORDER BY item, key").map { row in
-                    let columns: [String] = [row["item"], row["key"], row["until"]]
-                    return columns
-                }
+        let number = Dictionary(uniqueKeysWithValues: made.enumerated().map { ($1, $0) })
+        let notes = made.sorted { $0.precedesInStoreOrder($1) }
+        var expected: [UUID: [String: String]] = [:]
+        for note in notes { expected[note] = ["note \(number[note]!)": ""] }
+        let ends = [0, 499, 500, 999, 1_000, 1_099]
+        for (index, position) in ends.enumerated() {
+            let note = notes[position]
+            let n = number[note]!
+            #expect(try store.edit(note, name: "Renamed \(n)"))
+            expected[note] = ["renamed \(n)": "", "note \(n)": "stamp"]
+            if index % 2 == 0 {
+                #expect(try store.edit(note, name: " Again \(n) "))
+                expected[note] = ["again \(n)": "", "renamed \(n)": "stamp", "note \(n)": "stamp"]
+            }
+            if index % 3 == 0 {
+                try store.setProperty(note, "aliases", to: .list([.string("Alias \(n)"), .string("note \(n)")]))
+                expected[note]!["alias \(n)"] = "alias"
+                expected[note]!["note \(n)"] = "alias"
             }
         }
-        let saved = try index()
-        let expected = 1_100 + 22 + 11 + 15
-        #expect(saved.count == expected, "names, names before and aliases")
-        let before = saved.first { $0[1] == "note 50" }
-        #expect(before?[2] != "" && before?[2] != "alias", "a name before")
+        // Just after the first note in the order of ids: inside the first page's range.
+        var bytes = withUnsafeBytes(of: notes[0].uuid) { Array($0) }
+        for index in bytes.indices.reversed() {
+            bytes[index] &+= 1
+            if bytes[index] != 0 { break }
+        }
+        let stray = bytes.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }
+        try #require(notes[0].precedesInStoreOrder(stray) && stray.precedesInStoreOrder(notes[1]))
+        try store.write { db in
+            try db.execute(
+                sql:
+                    "INSERT INTO history_line (object, property, versions, oldest, line) VALUES (?, 1, 1, x'00', x'00')",
+                arguments: [withUnsafeBytes(of: stray.uuid) { Data($0) }])
+        }
+        let index: () throws -> [UUID: [String: String]] = {
+            try self.store.read { db in
+                var found: [UUID: [String: String]] = [:]
+                for row in try Row.fetchAll(db, sql: "SELECT item, key, until FROM link_name") {
+                    let until: String = row["until"]
+                    found[UUID(uuidString: row["item"])!, default: [:]][row["key"]] =
+                        until.isEmpty || until == "alias" ? until : "stamp"
+                }
+                return found
+            }
+        }
+        #expect(try index() == expected, "as the saves indexed them")
         try store.rebuildLinkIndex()
-        #expect(try index() == saved)
-        #expect(try store.links(of: notes[2]).map(\.resolved) == [notes[3]])
+        #expect(try index() == expected)
+        #expect(try store.links(of: made[2]).map(\.resolved) == [made[3]])
     }
 
     /// A rename rewrites the links that reach the note, in their notes' bodies, in the same

@@ -46,34 +46,35 @@ enum VersionStorage {
                 arguments: [HistoryEncoding.bytes(of: object), HistoryEncoding.code(of: property)])
         else { return HistoryLine(object: object, property: property) }
         guard let line = HistoryLine(object: object, property: property, decoding: blob, inStore: true) else {
-            throw StoreError.invalidOperation(
-                item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
+            throw damagedLine(object, property)
         }
         return line
     }
 
     /// The lines of a property of several objects, by object; objects without one are left
-    /// out. One range of the index on objects, from the least of their ids' 16 bytes to the
-    /// greatest: for objects whose ids are near one another, as a page of the items read in
-    /// the order of their ids. A line that cannot be read throws, as in ``line(_:_:_:)``.
+    /// out. One range of the index on objects, from the least of their ids to the greatest (in
+    /// the order of their 16 bytes): for objects whose ids are near one another, as a page of
+    /// the items read in the order of their ids. Only the lines of `objects` are decoded; one
+    /// of them that cannot be read throws, as in ``line(_:_:_:)``.
     static func lines(_ property: HistoryProperty, of objects: [UUID], _ db: Database) throws -> [UUID: HistoryLine] {
-        let bytes = objects.map(HistoryEncoding.bytes(of:))
-        guard let lower = bytes.min(by: { $0.lexicographicallyPrecedes($1) }),
-            let upper = bytes.max(by: { $0.lexicographicallyPrecedes($1) })
+        guard let lower = objects.min(by: { $0.precedesInStoreOrder($1) }),
+            let upper = objects.max(by: { $0.precedesInStoreOrder($1) })
         else { return [:] }
         let wanted = Set(objects)
         let rows = try Row.fetchCursor(
             db.cachedStatement(
                 sql: "SELECT object, line FROM history_line WHERE object BETWEEN ? AND ? AND property = ?"),
-            arguments: [lower, upper, HistoryEncoding.code(of: property)])
+            arguments: [
+                HistoryEncoding.bytes(of: lower), HistoryEncoding.bytes(of: upper), HistoryEncoding.code(of: property),
+            ])
         var lines: [UUID: HistoryLine] = [:]
         while let row = try rows.next() {
-            guard let object = HistoryEncoding.id(row["object"]), wanted.contains(object) else { continue }
-            guard let line = HistoryLine(object: object, property: property, decoding: row["line"], inStore: true)
-            else {
-                throw StoreError.invalidOperation(
-                    item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
-            }
+            guard let object = Data.fromDatabaseValue(row["object"]).flatMap(HistoryEncoding.id),
+                wanted.contains(object)
+            else { continue }
+            guard let blob = Data.fromDatabaseValue(row["line"]),
+                let line = HistoryLine(object: object, property: property, decoding: blob, inStore: true)
+            else { throw damagedLine(object, property) }
             lines[object] = line
         }
         return lines
@@ -182,6 +183,11 @@ enum VersionStorage {
     }
 
     /// The error of a version whose text cannot be made.
+    private static func damagedLine(_ object: UUID, _ property: HistoryProperty) -> StoreError {
+        StoreError.invalidOperation(
+            item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
+    }
+
     private static func damagedVersion(_ object: UUID, _ property: HistoryProperty) -> StoreError {
         StoreError.invalidOperation(
             item: object.storeString, reason: "a version of its \(property.rawValue) is damaged")

@@ -136,18 +136,20 @@ enum LinkIndex {
     /// Writes the names the note `id` is found by: `name`, its aliases, and the names of its
     /// history before, each with the greatest stamp of a version that replaced it. Nothing for
     /// a collection or an item gone. In place of those the index held, as ``writeLinks``.
-    /// `aliases`, when given, is the note's aliases property as the store holds it (nil: none),
-    /// read already.
+    /// `line` and `aliases`, when given, are the note's history of names and its aliases
+    /// property as the store holds them (nil: none), read already.
     static func writeNames(
         of id: String, name: String?, isNote: Bool, replacing: Bool = true, onlyCurrentName: Bool = false,
-        aliases: PropertyValue?? = nil, _ db: Database
+        line: HistoryLine? = nil, aliases: PropertyValue?? = nil, _ db: Database
     ) throws {
         if replacing {
             try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
         }
         guard let name, isNote else { return }
         let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
-        for (key, end) in try names(of: id, name: name, readingHistory: !onlyCurrentName, aliases: aliases, db) {
+        for (key, end) in try names(
+            of: id, name: name, readingHistory: !onlyCurrentName, line: line, aliases: aliases, db)
+        {
             try insert.execute(arguments: [id, key, end])
         }
     }
@@ -155,8 +157,8 @@ enum LinkIndex {
     /// The names the note `id` is found by, folded, each with what `link_name.until` holds
     /// for it: empty for its name now, ``aliasMark`` for an alias, else the greatest stamp of
     /// a version that replaced it. Without `readingHistory` (a history of names that holds
-    /// the current name alone), its name now and its aliases. `line`, when given, is the
-    /// note's history of names, read already; `aliases` as in ``writeNames(of:name:isNote:replacing:onlyCurrentName:aliases:_:)``.
+    /// the current name alone), its name now and its aliases. `line` and `aliases` as in
+    /// ``writeNames(of:name:isNote:replacing:onlyCurrentName:line:aliases:_:)``.
     static func names(
         of id: String, name: String, readingHistory: Bool = true, line read: HistoryLine? = nil,
         aliases: PropertyValue?? = nil, _ db: Database
@@ -164,7 +166,8 @@ enum LinkIndex {
         var until: [String: String] = [fold(name): ""]
         if readingHistory, let object = UUID(storeText: id) {
             let line = try read ?? VersionStorage.line(object, .name, db)
-            // One version whose text is the item's, as most notes have: their name now alone.
+            // One version whose text is the item's, as most notes have: their name now alone,
+            // without working out the versions' contexts.
             let alone = line.entries.count == 1 && line.entries[0].keepsItemText
             let versions = alone ? [] : VersionStorage.versions(of: line)
             var replaced: [ChangeStamp: ChangeStamp] = [:]
@@ -242,10 +245,10 @@ enum LinkIndex {
     /// baseline builds its index so), and `notes check --repair`.
     ///
     /// The items are read in the order of their ids, and the history of names and the aliases
-    /// of a page of notes by one query each (``VersionStorage/lines(_:of:_:)``, a range of
-    /// ids, and ``PropertyTable/values(of:items:_:)``), instead of two lookups per note: those
-    /// lookups were most of the time a new device spent joining. In that order, the names
-    /// also go into `link_name` in the order of its primary key, which SQLite writes faster.
+    /// of a page of ``namePage`` notes by one query each (``VersionStorage/lines(_:of:_:)``, a
+    /// range of ids, and ``PropertyTable/values(of:items:_:)``), not by two for each note. In
+    /// that order the names also go into `link_name` in the order of its primary key, which
+    /// SQLite writes faster.
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM link; DELETE FROM link_name")
         // The tables written are not those read: writing while the cursors read is safe.
@@ -256,7 +259,7 @@ enum LinkIndex {
             try writeLinks(of: id, body: row["body"], replacing: false, db)
             guard let name: String = row["name"], (row["kind"] as String) == "note" else { continue }
             guard let object = UUID(storeText: id) else {
-                // Not an id of the store's own form: read alone, as a save would.
+                // An id that is not a UUID (in a damaged store): its names alone.
                 try writeNames(of: id, name: name, isNote: true, replacing: false, db)
                 continue
             }
@@ -279,14 +282,11 @@ enum LinkIndex {
         let objects = notes.map(\.object)
         let lines = try VersionStorage.lines(.name, of: objects, db)
         let aliases = try PropertyTable.values(of: Property.aliases, items: objects, db)
-        let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
         for note in notes {
-            let line = lines[note.object] ?? HistoryLine(object: note.object, property: .name)
-            for (key, end) in try names(
-                of: note.id, name: note.name, line: line, aliases: .some(aliases[note.object]), db)
-            {
-                try insert.execute(arguments: [note.id, key, end])
-            }
+            try writeNames(
+                of: note.id, name: note.name, isNote: true, replacing: false,
+                line: lines[note.object] ?? HistoryLine(object: note.object, property: .name),
+                aliases: .some(aliases[note.object]), db)
         }
     }
 }

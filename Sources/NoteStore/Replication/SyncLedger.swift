@@ -96,7 +96,7 @@ public final class SyncLedger {
     public func setAwaited(logs: [UUID: Int64], blobs: Set<String>) throws -> Bool {
         guard
             try Self.awaitedLogs(db) != logs
-                || Set(String.fetchAll(db, sql: "SELECT sha256 FROM sync_awaited_blob")) != blobs
+                || Self.awaitedBlobs(db) != blobs
         else {
             return false
         }
@@ -146,7 +146,7 @@ public final class SyncLedger {
     }
 
     /// Read by every sync, and by a watcher at each event: each statement is prepared once
-    /// per connection (preparing them was most of the read).
+    /// per connection.
     static func snapshot(_ db: Database) throws -> SyncSnapshot {
         var snapshot = SyncSnapshot(record: try SyncRecord.find(db))
         snapshot.applied = try perDevice("applied", db)
@@ -175,6 +175,10 @@ public final class SyncLedger {
 
     private static func awaitedLogs(_ db: Database) throws -> [UUID: Int64] {
         try perDevice("awaited_log", db)
+    }
+
+    private static func awaitedBlobs(_ db: Database) throws -> Set<String> {
+        Set(try String.fetchAll(db.cachedStatement(sql: "SELECT sha256 FROM sync_awaited_blob")))
     }
 
     /// The values of the column `column` of `sync_device` that are set, by device.
