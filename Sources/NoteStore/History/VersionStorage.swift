@@ -182,12 +182,13 @@ enum VersionStorage {
         ])
     }
 
-    /// The error of a version whose text cannot be made.
+    /// The error of a line that cannot be read.
     private static func damagedLine(_ object: UUID, _ property: HistoryProperty) -> StoreError {
         StoreError.invalidOperation(
             item: object.storeString, reason: "the history of its \(property.rawValue) is damaged")
     }
 
+    /// The error of a version whose text cannot be made.
     private static func damagedVersion(_ object: UUID, _ property: HistoryProperty) -> StoreError {
         StoreError.invalidOperation(
             item: object.storeString, reason: "a version of its \(property.rawValue) is damaged")
