@@ -6,20 +6,24 @@
 #   Fuzz/run.sh          a minute each
 #   Fuzz/run.sh 10       10 seconds each, as the test command (install.sh --test) runs it
 #   Fuzz/run.sh 3600     an hour each
+# It builds in .build-fuzz, or in the folder NOTES_FUZZ_BUILD_PATH names: the test command
+# gives its own, where the C libraries are already compiled with the same flags.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 seconds=${1:-60}
 swiftc=$(readlink -f "$(command -v swiftc)")
 runtime=$(ls "$(dirname "$swiftc")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-"$(uname -m)".a 2>/dev/null | head -n 1)
 [[ -n $runtime ]] || { echo "run.sh: libFuzzer's runtime (libclang_rt.fuzzer_no_main) is not beside swiftc" >&2; exit 1; }
-scratch=../.build-fuzz
-echo "==> Building the fuzz targets (in .build-fuzz)"
+scratch=${NOTES_FUZZ_BUILD_PATH:-../.build-fuzz}
+echo "==> Building the fuzz targets (in ${NOTES_FUZZ_BUILD_PATH:-.build-fuzz})"
 build_log=$(mktemp)
 # The release configuration without optimization (each module compiled whole, in one job),
 # and line tables alone of the debug information (enough for AddressSanitizer's reports):
-# it builds in two thirds of the time of the debug configuration.
+# it builds in two thirds of the time of the debug configuration. Only Swift is instrumented;
+# C is compiled as the test command compiles it (no optimization, no debug information), so
+# that in its folder the C libraries (BoringSSL, a minute of the build) are not compiled again.
 if ! swift build -c release -Xswiftc -Onone --scratch-path "$scratch" \
-    -Xswiftc -gline-tables-only -Xcc -gline-tables-only -Xswiftc -sanitize=address \
+    -Xswiftc -gline-tables-only -Xcc -g0 -Xcc -O0 -Xswiftc -sanitize=address \
     -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
     -Xlinker "$runtime" -Xlinker -lstdc++ >"$build_log" 2>&1; then
     grep -E 'error' "$build_log" | head -n 20
