@@ -179,4 +179,44 @@ func copyOfStoreFixture(_ name: String) throws -> (TemporaryFolder, URL) {
             try reopened.properties(of: long.id) == [NoteProperty(key: "status", value: .string("kept"), position: 0)])
         #expect(try reopened.check() == [])
     }
+
+    /// The schema, and every row, of a database: its tables, indexes, triggers and virtual
+    /// tables in the order they were made, then each table's rows.
+    static func contents(_ db: Database) throws -> [String] {
+        var lines = try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid")
+            .map(\.description)
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        for table in tables {
+            lines += try Row.fetchAll(db, sql: "SELECT * FROM \(table.quotedDatabaseIdentifier)").map {
+                "\(table): \($0)"
+            }
+        }
+        return lines + ["user_version \(try Int.fetchOne(db, sql: "PRAGMA user_version") ?? -1)"]
+    }
+
+    /// A new database is made in one transaction, and holds what the migrations make one by
+    /// one; one that holds a table is left to the migrator.
+    @Test func aNewDatabaseInOneTransactionIsWhatTheMigrationsMake() throws {
+        let folder = TemporaryFolder()
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        let stepwise = try DatabaseQueue(path: folder.appending("stepwise.sqlite").path, configuration: configuration)
+        try StoreSchema.migrator.migrate(stepwise)
+        let atOnce = try DatabaseQueue(path: folder.appending("at-once.sqlite").path, configuration: configuration)
+        #expect(try atOnce.writeWithoutTransaction { try StoreSchema.createNew($0) })
+
+        let made = try atOnce.read { try Self.contents($0) }
+        #expect(made == (try stepwise.read { try Self.contents($0) }))
+        #expect(made.contains { $0.contains("CREATE TABLE history_text") })
+        #expect(made.contains { $0.hasPrefix("grdb_migrations: ") && $0.contains(StoreSchema.historyTextsMigration) })
+        #expect(try atOnce.read { try StoreSchema.migrator.hasCompletedMigrations($0) })
+        #expect(try atOnce.read { try Bool.fetchOne($0, sql: "PRAGMA foreign_keys") } == true)
+
+        #expect(try !atOnce.writeWithoutTransaction { try StoreSchema.createNew($0) })
+        #expect(try atOnce.read { try Self.contents($0) } == made)
+        let other = try DatabaseQueue(path: folder.appending("other.sqlite").path)
+        try other.write { try $0.execute(sql: "CREATE TABLE other (x)") }
+        #expect(try !other.writeWithoutTransaction { try StoreSchema.createNew($0) })
+        #expect(try other.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master") } == ["other"])
+    }
 }

@@ -11,73 +11,88 @@ enum StoreSchema {
     /// The model versions of stores, in order: 9 is a version of logs only.
     static let storeModelVersions = [1, 2, 3, 4, 5, 6, 7, 8, 10]
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try createVersion1(db)
+    /// A migration: its identifier in `grdb_migrations`, whether foreign keys stay on while it
+    /// runs (else they are off, and checked before it commits), and what it does.
+    struct Migration: Sendable {
+        let identifier: String
+        let keepsForeignKeys: Bool
+        let run: @Sendable (Database) throws -> Void
+
+        init(_ identifier: String, keepsForeignKeys: Bool = false, _ run: @escaping @Sendable (Database) throws -> Void)
+        {
+            self.identifier = identifier
+            self.keepsForeignKeys = keepsForeignKeys
+            self.run = run
         }
-        migrator.registerMigration("v2") { db in
-            try addAttachments(db)
-        }
-        migrator.registerMigration("v3") { db in
-            try addChangeStamps(db)
-        }
-        migrator.registerMigration("v4") { db in
-            try addHistory(db)
-        }
-        migrator.registerMigration("v5") { db in
-            try addTags(db)
-        }
-        migrator.registerMigration("v6") { db in
-            try compactHistory(db)
-        }
+    }
+
+    /// Every migration, in order.
+    static let migrations: [Migration] = [
+        Migration("v1", createVersion1),
+        Migration("v2", addAttachments),
+        Migration("v3", addChangeStamps),
+        Migration("v4", addHistory),
+        Migration("v5", addTags),
+        Migration("v6", compactHistory),
         // A table of its own, which no key refers to: foreign keys stay on, so that opening a
         // store of model 6 (a new device's, made from a baseline) does not check every key of
         // the database, as a migration with them off does when it ends.
-        migrator.registerMigration("v7", foreignKeyChecks: .immediate) { db in
-            try addHistoryCuts(db)
-        }
+        Migration("v7", keepsForeignKeys: true, addHistoryCuts),
         // As v7: tables of their own, foreign keys left on.
-        migrator.registerMigration("v8", foreignKeyChecks: .immediate) { db in
-            try addHistoryLines(db)
-        }
+        Migration("v8", keepsForeignKeys: true, addHistoryLines),
         // As v7: tables of their own, foreign keys left on. Before the link index, so that a
         // store of each model version is its migrations up to that version's.
-        migrator.registerMigration("v10", foreignKeyChecks: .immediate) { db in
-            try addModel10(db)
-        }
+        Migration("v10", keepsForeignKeys: true, addModel10),
         // Derived tables, not a model version: a baseline leaves them out (and the record of
         // this migration), and a store made from one builds them when it opens.
-        migrator.registerMigration(linksMigration, foreignKeyChecks: .immediate) { db in
-            try addLinkIndex(db)
-        }
+        Migration(linksMigration, keepsForeignKeys: true, addLinkIndex),
         // As the link index: derived, left out of baselines.
-        migrator.registerMigration(trigramsMigration, foreignKeyChecks: .immediate) { db in
-            try addTrigramIndex(db)
-        }
+        Migration(trigramsMigration, keepsForeignKeys: true, addTrigramIndex),
         // Sync's records, typed; not a model version either: a baseline leaves them out, as
         // the link index.
-        migrator.registerMigration(syncStateMigration, foreignKeyChecks: .immediate) { db in
-            try addSyncRecords(db)
-        }
+        Migration(syncStateMigration, keepsForeignKeys: true, addSyncRecords),
         // As the trigram index: derived, left out of baselines.
-        migrator.registerMigration(trigramsWithoutPositionsMigration, foreignKeyChecks: .immediate) { db in
-            try dropTrigramPositions(db)
-        }
+        Migration(trigramsWithoutPositionsMigration, keepsForeignKeys: true, dropTrigramPositions),
         // A setting of a derived index: left out of baselines as the trigram index.
-        migrator.registerMigration(wordIndexHashSizeMigration, foreignKeyChecks: .immediate) { db in
-            try enlargeWordIndexHash(db)
-        }
+        Migration(wordIndexHashSizeMigration, keepsForeignKeys: true, enlargeWordIndexHash),
         // Derived, as the trigram index: left out of baselines.
-        migrator.registerMigration(bodyPartsMigration, foreignKeyChecks: .immediate) { db in
-            try addBodyParts(db)
-        }
+        Migration(bodyPartsMigration, keepsForeignKeys: true, addBodyParts),
         // Where the store keeps long contents of history: left out of baselines, whose lines
         // hold them, as every build reads them.
-        migrator.registerMigration(historyTextsMigration, foreignKeyChecks: .immediate) { db in
-            try addHistoryTexts(db)
+        Migration(historyTextsMigration, keepsForeignKeys: true, addHistoryTexts),
+    ]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        for migration in migrations {
+            migrator.registerMigration(
+                migration.identifier, foreignKeyChecks: migration.keepsForeignKeys ? .immediate : .deferred,
+                migrate: migration.run)
         }
         return migrator
+    }
+
+    /// Makes the current schema in a database without any table, in one transaction: every
+    /// migration in order, each recorded in `grdb_migrations` as GRDB's migrator records it,
+    /// with foreign keys off (an empty database has no key to check). The migrator commits
+    /// each migration apart, each commit synced to disk; a new store is one commit. Returns
+    /// false, changing nothing, when the database holds a table (another process made it).
+    static func createNew(_ db: Database) throws -> Bool {
+        try db.execute(sql: "PRAGMA foreign_keys = OFF")
+        defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        var made = false
+        try db.inTransaction(.immediate) {
+            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 else { return .rollback }
+            try db.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            for migration in migrations {
+                try migration.run(db)
+                try db.execute(literal: "INSERT INTO grdb_migrations (identifier) VALUES (\(migration.identifier))")
+            }
+            try db.checkForeignKeys()
+            made = true
+            return .commit
+        }
+        return made
     }
 
     private static func createVersion1(_ db: Database) throws {

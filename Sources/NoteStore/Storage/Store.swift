@@ -140,16 +140,21 @@ public final class Store: Sendable {
 
     private static func migrate(_ pool: DatabasePool, path: String) throws -> (UUID, Int) {
         do {
-            let found = try pool.read { db -> Int? in
-                guard try db.tableExists("metadata") else { return nil }
-                return try String.fetchOne(
+            let (isEmpty, found) = try pool.read { db -> (Bool, Int?) in
+                guard try db.tableExists("metadata") else {
+                    return (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0, nil)
+                }
+                let found = try String.fetchOne(
                     db, sql: "SELECT value FROM metadata WHERE key = 'model_version'"
                 ).flatMap(Int.init)
+                return (false, found)
             }
             if let found, found > currentModelVersion {
                 throw StoreError.newerModel(path: path, found: found, supported: currentModelVersion)
             }
-            try StoreSchema.migrator.migrate(pool)
+            // A new store is made in one transaction; any other is migrated step by step.
+            let made = try isEmpty && pool.writeWithoutTransaction { try StoreSchema.createNew($0) }
+            if !made { try StoreSchema.migrator.migrate(pool) }
             return try pool.write { db in
                 let version =
                     try String.fetchOne(
