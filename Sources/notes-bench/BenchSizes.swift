@@ -91,13 +91,13 @@ struct BenchSizes: Sendable {
     static let quick = BenchSizes(
         saves: 40, addRuns: 5, libraryNotes: 2_000, collections: 100, listingRounds: 5,
         longNoteMegabytes: [0.1, 0.5, 1], browserNotes: 1_000, browserSaves: 5,
-        insertNotes: 1_000, insertRepetitions: 2, importNotes: 800, importRepetitions: 1,
+        insertNotes: 1_000, insertRepetitions: 2, importNotes: 400, importRepetitions: 1,
         syncSaves: 40, peerSaves: 10, sustainedSeconds: 1,
-        catchUpNotes: [400], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
-        historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [200, 800], interchangeRepetitions: 1,
-        encryptionSaves: 20, encryptionNotes: 300, encryptionRepetitions: 1, scryptCost: 1_024,
+        catchUpNotes: [200], catchUpRepetitions: 1, catchUpEdits: 2, idleSeconds: 2, idleStops: 2,
+        historyEdits: 50, mergeRounds: 3, syncthingRounds: 2, interchangeNotes: [100, 400], interchangeRepetitions: 1,
+        encryptionSaves: 10, encryptionNotes: 150, encryptionRepetitions: 1, scryptCost: 1_024,
         bigNoteLines: 10_000, bigNoteEdits: 5,
-        bigFileMegabytes: 32, linkNotes: 800, hubBacklinks: 100, linkRounds: 5,
-        scaleNotes: [200, 800], notesPerCollection: 100, scaleRounds: 2, scaleJoins: 1,
-        manyDevices: 6, deviceLogs: 5, deviceSaves: 10)
+        bigFileMegabytes: 16, linkNotes: 400, hubBacklinks: 50, linkRounds: 5,
+        scaleNotes: [100, 400], notesPerCollection: 50, scaleRounds: 2, scaleJoins: 1,
+        manyDevices: 4, deviceLogs: 3, deviceSaves: 6)
 }
