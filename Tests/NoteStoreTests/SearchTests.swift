@@ -1,5 +1,7 @@
 import Foundation
-import NoteStore
+@testable import NoteStore
+import NoteTestSupport
+import Synchronization
 import Testing
 
 @Suite struct SearchTests {
@@ -137,6 +139,64 @@ import Testing
         #expect(try fixture.store.search("delta").map(\.item.id) == [notes[3].id])
         #expect(try fixture.store.search("renamed").map(\.item.id) == [notes[3].id])
         #expect(try fixture.store.search("gamma").map(\.item.id) == [fresh])
+    }
+
+    /// A word that many notes hold: the results are the best matches of the word index taken
+    /// first, and the same as ranking every match when those may not hold them: the last
+    /// result ties with matches left out, or too few of them are out of the trash.
+    @Test func theBestOfManyMatchesAreThoseOfEveryMatchRanked() throws {
+        let folder = TemporaryFolder("notes-search")
+        // Each save a second after the one before: every note modified at a time of its own.
+        let seconds = Mutex(1_700_000_000.0)
+        let clock = WallClock {
+            Date(
+                timeIntervalSince1970: seconds.withLock {
+                    $0 += 1; return $0
+                })
+        }
+        let store = try Store(folder: folder.appending("store"), wallClock: clock)
+        // Bodies of ten words, `count` of them the word: the more, the better the rank.
+        var notes: [String: [(id: UUID, count: Int)]] = [:]
+        func add(_ word: String, count: Int, times: Int) throws {
+            for _ in 0..<times {
+                let body = (Array(repeating: word, count: count) + Array(repeating: "filler", count: 10 - count))
+                    .joined(separator: " ")
+                let note = try store.addNote(named: "n", body: body, in: nil)
+                notes[word, default: []].append((note.id, count))
+            }
+        }
+        // The best in order of rank, then the most recent first (the last added).
+        func best(_ word: String, _ limit: Int, trashed: Set<UUID> = []) -> [UUID] {
+            let kept = notes[word]!.enumerated().filter { !trashed.contains($0.element.id) }
+            return kept.sorted { ($0.element.count, $0.offset) > ($1.element.count, $1.offset) }.prefix(limit)
+                .map(\.element.id)
+        }
+        let limit = 5
+        let candidates = limit * Store.candidatesPerResult
+        // Taken among the candidates: the last result ranks above the last candidate.
+        try add("alpha", count: 10, times: 3)
+        try add("alpha", count: 8, times: 4)
+        try add("alpha", count: 5, times: candidates * 2)
+        // The last result ties with the last candidate, and the newest of the ties (the last
+        // added) come before the others.
+        try add("bravo", count: 5, times: candidates * 2)
+        try add("bravo", count: 10, times: candidates + 10)
+        // Most of the candidates in the trash: those that rank below the best three.
+        try add("charlie", count: 10, times: 3)
+        try add("charlie", count: 8, times: candidates)
+        try add("charlie", count: 5, times: candidates)
+        let trashed = Set(notes["charlie"]!.filter { $0.count == 8 }.map(\.id))
+        for id in trashed { _ = try store.trash(id) }
+
+        #expect(try store.search("alpha", limit: limit).map(\.item.id) == best("alpha", limit))
+        #expect(try store.search("bravo", limit: limit).map(\.item.id) == best("bravo", limit))
+        #expect(
+            try store.search("charlie", limit: limit).map(\.item.id) == best("charlie", limit, trashed: trashed))
+        // Fewer matches than candidates: every one.
+        try add("delta", count: 3, times: 2)
+        #expect(try store.search("delta", limit: limit).map(\.item.id) == best("delta", limit))
+        let ranks = try store.search("alpha", limit: limit).map(\.rank)
+        #expect(ranks == ranks.sorted() && ranks.first! < ranks.last!)
     }
 }
 

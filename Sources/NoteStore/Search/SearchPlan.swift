@@ -37,6 +37,9 @@ struct SearchPlan {
     let ranking: String?
     /// Conditions on `item` besides the ranking query, each to join with `AND`.
     let conditions: [SQL]
+    /// Whether the ranking query is the whole query, the trash aside: then few of its best
+    /// matches fail the conditions.
+    let ranksAlone: Bool
     /// The texts looked for, folded as the trigram index folds them: for the snippets that
     /// ``SnippetFunction`` does not make. Empty when the query looks for no text (filters
     /// alone): it lists notes alone, each with the start of its body.
@@ -92,12 +95,12 @@ struct SearchPlan {
         }
         let root = try compiler.compile(expression)
         if case let .pure(.words, match) = root {
-            (ranking, conditions) = (match, trash)
+            (ranking, conditions, ranksAlone) = (match, trash, true)
         } else if case let .all(wanted, unwanted) = expression {
             let (ranking, others) = try Self.rankingAtTop(wanted: wanted, unwanted: unwanted, compiler)
-            (self.ranking, conditions) = (ranking, trash + others)
+            (self.ranking, conditions, ranksAlone) = (ranking, trash + others, false)
         } else {
-            (ranking, conditions) = (nil, trash + [root.condition])
+            (ranking, conditions, ranksAlone) = (nil, trash + [root.condition], false)
         }
     }
 
