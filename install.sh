@@ -41,7 +41,8 @@ Options:
 
 Environment:
   NOTES_BUILD_PATH       The build folder (swift's --scratch-path; default: .build).
-  NOTES_TEST_BUILD_PATH  The build folder of --test, with flags of its own (default: .build-test).
+  NOTES_TEST_BUILD_PATH  The build folder of --test and its fuzz targets, with flags of its own
+                         (default: .build-test).
 EOF
 }
 
