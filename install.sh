@@ -145,8 +145,9 @@ run_tests() {
     # The build takes three quarters of the debug configuration's time and the tests nine
     # tenths. Assertions still hold (-Onone), and a failed expectation names its source line
     # by itself; a crash's backtrace names functions without lines. The flags differ from
-    # those of `swift build` and of the install, hence a folder of its own. C is compiled
-    # without optimization too: BoringSSL builds in three quarters of the time.
+    # those of `swift build` and of the install, hence a folder of its own (which the fuzz
+    # targets share, below). C is compiled without optimization too: BoringSSL builds in three
+    # quarters of the time.
     echo "==> Building the tests (in $BUILD_PATH)"
     local flags=(-c release -Xswiftc -Onone -Xswiftc -enable-testing -Xswiftc -gnone -Xcc -g0 -Xcc -O0)
     swift_run build --build-tests "${flags[@]}" || fail "the build of the tests failed"
@@ -159,7 +160,7 @@ run_tests() {
     # modules take the place of the tests' ones, so a second run builds both again).
     local fuzzed=0 folder=$BUILD_PATH
     [[ $folder == /* ]] || folder="$PWD/$folder"
-    NOTES_FUZZ_BUILD_PATH=$folder "$(dirname "${BASH_SOURCE[0]}")/Fuzz/run.sh" "${NOTES_FUZZ_SECONDS:-10}" || fuzzed=$?
+    NOTES_FUZZ_BUILD_PATH=$folder ./Fuzz/run.sh "${NOTES_FUZZ_SECONDS:-10}" || fuzzed=$?
     ((fuzzed == 0)) || echo "$PROGRAM: fuzzing found a problem (status $fuzzed)" >&2
     ((status != 0)) || status=$fuzzed
     exit "$status"

@@ -9,12 +9,13 @@
 # It builds in .build-fuzz, or in the folder NOTES_FUZZ_BUILD_PATH names: the test command
 # gives its own, where the C libraries are already compiled with the same flags.
 set -euo pipefail
+scratch=${NOTES_FUZZ_BUILD_PATH:-$(dirname "${BASH_SOURCE[0]}")/../.build-fuzz}
+[[ $scratch == /* ]] || scratch="$PWD/$scratch"
 cd "$(dirname "${BASH_SOURCE[0]}")"
 seconds=${1:-60}
 swiftc=$(readlink -f "$(command -v swiftc)")
 runtime=$(ls "$(dirname "$swiftc")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-"$(uname -m)".a 2>/dev/null | head -n 1)
 [[ -n $runtime ]] || { echo "run.sh: libFuzzer's runtime (libclang_rt.fuzzer_no_main) is not beside swiftc" >&2; exit 1; }
-scratch=${NOTES_FUZZ_BUILD_PATH:-../.build-fuzz}
 echo "==> Building the fuzz targets (in ${NOTES_FUZZ_BUILD_PATH:-.build-fuzz})"
 build_log=$(mktemp)
 # The release configuration without optimization (each module compiled whole, in one job),

@@ -195,6 +195,18 @@ import Testing
         // Fewer matches than candidates: every one.
         try add("delta", count: 3, times: 2)
         #expect(try store.search("delta", limit: limit).map(\.item.id) == best("delta", limit))
+        // Taken among the candidates where they hold the results, else by ranking every match.
+        func amongBest(_ word: String) throws -> [UUID]? {
+            try store.read { db in
+                let expression = try #require(try Store.searchExpression(word))
+                let plan = try SearchPlan(expression, filters: [:], db)
+                return try Store.amongBestMatches(plan, limit: limit, db)?.map { try Item(row: $0).id }
+            }
+        }
+        #expect(try amongBest("alpha") == best("alpha", limit))
+        #expect(try amongBest("bravo") == nil)
+        #expect(try amongBest("charlie") == nil)
+        #expect(try amongBest("delta") == best("delta", limit))
         let ranks = try store.search("alpha", limit: limit).map(\.rank)
         #expect(ranks == ranks.sorted() && ranks.first! < ranks.last!)
     }

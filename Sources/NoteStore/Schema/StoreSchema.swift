@@ -74,12 +74,14 @@ enum StoreSchema {
 
     /// Makes the current schema in a database without any table, in one transaction: every
     /// migration in order, each recorded in `grdb_migrations` as GRDB's migrator records it,
-    /// with foreign keys off (an empty database has no key to check). The migrator commits
-    /// each migration apart, each commit synced to disk; a new store is one commit. Returns
-    /// false, changing nothing, when the database holds a table (another process made it).
+    /// with foreign keys off while they run and checked before the commit, as the migrator
+    /// runs the first ones. The migrator commits each migration apart, each commit synced to
+    /// disk; here the schema is one commit. Returns false, changing nothing, when the database
+    /// holds a table (another process made it). Foreign keys are as they were afterwards.
     static func createNew(_ db: Database) throws -> Bool {
+        let foreignKeys = try Bool.fetchOne(db, sql: "PRAGMA foreign_keys") ?? false
         try db.execute(sql: "PRAGMA foreign_keys = OFF")
-        defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        defer { if foreignKeys { try? db.execute(sql: "PRAGMA foreign_keys = ON") } }
         var made = false
         try db.inTransaction(.immediate) {
             guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sqlite_master") == 0 else { return .rollback }

@@ -89,49 +89,48 @@ extension Store {
     /// each result it returns.
     static let candidatesPerResult = 4
 
+    /// The most results a search takes among the word index's best matches; a search for more
+    /// ranks every match (most of them are results then).
+    static let largestLimitAmongBest = 1_000
+
     /// The results of a search of words alone, found among the best matches of the word index
     /// (by bm25 alone, ``candidatesPerResult`` for each result wanted): the other matches are
     /// ranked but never joined to their items nor sorted with them, which is most of the time
     /// of a word that many notes hold. Nil when those candidates may not hold the results:
-    /// fewer of them than `limit` are not in the trash, or the last result ranks as the last
+    /// fewer of them than `limit` are out of the trash, or the last result ranks as the last
     /// candidate, so that a match left out (of that rank, more recent) would come before it.
     /// The same rows, in the same order, as ``request(_:limit:)`` returns.
-    private static func amongBestMatches(_ plan: SearchPlan, limit: Int, _ db: Database) throws -> [Row]? {
-        guard plan.ranksAlone, plan.partedCondition == nil, let ranking = plan.ranking, limit > 0 else { return nil }
+    static func amongBestMatches(_ plan: SearchPlan, limit: Int, _ db: Database) throws -> [Row]? {
+        guard plan.ranksAlone, plan.partedCondition == nil, let ranking = plan.ranking,
+            (1...largestLimitAmongBest).contains(limit)
+        else { return nil }
         let candidates = limit * candidatesPerResult
         let table = "item_fts"
-        // Materialized: FTS5 takes bm25 in a plain select of its table.
-        let best = try Row.fetchAll(
-            db,
-            SQLRequest(
-                literal: """
-                    SELECT rowid, bm25(\(sql: table), \(nameWeight), 1.0) AS rank FROM \(sql: table)
-                    WHERE \(sql: table) MATCH \(ranking)
-                    ORDER BY rank
-                    LIMIT \(candidates)
-                    """))
-        guard !best.isEmpty else { return [] }
         let columns = ItemFilter.columns(includingBody: false)
         let conditions = plan.conditions.map { " AND \($0)" as SQL }.joined()
-        // Bound as they were read, so that the ranks are those of the word index, bit for bit.
-        let ranks = best.map { row -> SQL in "(\(row["rowid"] as Int64), \(row["rank"] as Double))" }
-            .joined(separator: ", ")
+        // Materialized: FTS5 takes bm25 in a plain select of its table, not in a query
+        // flattened into another.
         let rows = try Row.fetchAll(
             db,
             SQLRequest(
                 literal: """
-                    WITH best(rowid, rank) AS (VALUES \(ranks))
-                    SELECT \(sql: columns), item.rowid AS rowid, best.rank AS rank
+                    WITH best AS MATERIALIZED (\
+                    SELECT rowid, bm25(\(sql: table), \(nameWeight), 1.0) AS rank FROM \(sql: table) \
+                    WHERE \(sql: table) MATCH \(ranking) ORDER BY rank LIMIT \(candidates))
+                    SELECT \(sql: columns), item.rowid AS rowid, best.rank AS rank,
+                        (SELECT count(*) FROM best) AS candidates, (SELECT max(rank) FROM best) AS lastCandidate
                     FROM best JOIN item ON item.rowid = best.rowid
                     WHERE 1\(conditions)
                     ORDER BY rank, item.modified DESC, item.id
                     LIMIT \(limit)
                     """))
+        guard let first = rows.first, let last = rows.last else { return nil }
+        let found: Int = first["candidates"]
         // Fewer candidates than asked for: they are every match.
-        guard best.count == candidates else { return rows }
-        guard rows.count == limit, let last = rows.last?["rank"] as Double?,
-            let lastCandidate = best.last?["rank"] as Double?, last < lastCandidate
-        else { return nil }
+        if found < candidates { return rows }
+        let lastRank: Double = last["rank"]
+        let lastCandidate: Double = first["lastCandidate"]
+        guard rows.count == limit, lastRank < lastCandidate else { return nil }
         return rows
     }
 
