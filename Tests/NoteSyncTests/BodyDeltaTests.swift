@@ -143,6 +143,41 @@ import Testing
         #expect(missing)
     }
 
+    /// The reader says which deltas made another text than their base's: the merge writes
+    /// those without reading the note's current body. A delta that makes its base's text
+    /// again (no writer makes one, a log may carry one) is not among them.
+    @Test func aDeltaSaysWhetherItMadeAnotherTextThanItsBase() throws {
+        let stack = try SyncStack(devices: 1)
+        let a = stack.stores[0]
+        let note = try a.addNote(named: "Long", body: Self.largeBody(), in: nil).id
+        try stack.engines[0].syncNow()
+        try Self.editLine(700, of: note, on: a, to: "line 700, changed")
+        try stack.engines[0].syncNow()
+        let edit = try Self.newestLog(of: a.deviceID, in: stack)
+        let index = try #require(edit.log.changes.firstIndex { $0.bodyDelta != nil })
+        let delta = try #require(edit.log.changes[index].bodyDelta)
+        let base = try #require(try a.text(of: note, .body, at: delta.base))
+        var unchanged = edit.log.changes[index]
+        unchanged.bodyDelta = try #require(BodyDelta.make(from: base, base: delta.base, to: base))
+        var whole = edit.log.changes[index]
+        whole.bodyDelta = nil
+        whole.values.set("body", .text(base))
+        for checkedFirst in [false, true] {
+            let found = try a.replicate { replica -> [Bool] in
+                let log = TransactionLog(header: edit.log.header, changes: [edit.log.changes[index], unchanged, whole])
+                var reader = DeltaReader(replica: replica, device: a.deviceID)
+                if checkedFirst { try reader.check(log) }
+                var found: [Bool] = []
+                for (place, change) in log.changes.enumerated() {
+                    _ = try reader.whole(change, at: place)
+                    found.append(reader.changesItsBase(at: place))
+                }
+                return found
+            }
+            #expect(found == [true, false, false], "checked first: \(checkedFirst)")
+        }
+    }
+
     @Test func carriedBodiesKeepLongBodiesUpToTheirBound() {
         let bodies = CarriedBodies()
         let (first, second) = (UUID(), UUID())

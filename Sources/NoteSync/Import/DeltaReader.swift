@@ -1,5 +1,6 @@
 import Foundation
 import NoteStore
+import NoteText
 
 /// Makes the bodies that the changes of a log carry as deltas (docs/sync-format.md, 5.3,
 /// "delta"), from the versions the store holds and the bodies of earlier changes of the log.
@@ -31,6 +32,8 @@ struct DeltaReader {
     private var carried: [UUID: (stamp: ChangeStamp, text: String)] = [:]
     /// Bodies made by ``check(_:)``, by the change's place in the log.
     private var made: [Int: String] = [:]
+    /// The places in the log of the changes whose delta made another text than its base's.
+    private var changedBase: Set<Int> = []
 
     init(replica: Replica, device: UUID, earlier: CarriedBodies? = nil) {
         self.replica = replica
@@ -61,6 +64,13 @@ struct DeltaReader {
         return change
     }
 
+    /// Whether the delta of the change at `index` (made by ``check(_:)`` or ``whole(_:at:)``)
+    /// made another text than that of its base. False when it made the same text, or when the
+    /// change carries no delta.
+    func changesItsBase(at index: Int) -> Bool {
+        changedBase.contains(index)
+    }
+
     /// The body the change carries, whole or as a delta; nil when it carries none.
     private mutating func body(of change: LogChange, at index: Int) throws(Failure) -> String? {
         let stamp = change.stamp(of: HistoryProperty.body.rawValue, device: device)
@@ -71,6 +81,7 @@ struct DeltaReader {
         }
         guard let delta = change.bodyDelta else { return nil }
         let text: String
+        var base: String?
         if let known = made[index] {
             text = known
         } else if let last = carried[change.object], last.stamp == delta.base {
@@ -79,6 +90,7 @@ struct DeltaReader {
             } catch {
                 throw .damaged(error)
             }
+            base = last.text
         } else if let known = earlier?.text(of: change.object, at: delta.base),
             try hasVersion(change.object, delta.base),
             let made = try? delta.text(from: known)
@@ -86,25 +98,27 @@ struct DeltaReader {
             // Only for a version the store holds: a log skipped or passed over after an earlier
             // one carried it leaves it out. Checked against the delta's SHA-256: else the store's
             // text of the version is used.
-            text = made
+            (text, base) = (made, known)
         } else if let current = try currentBody(of: change.object, ifItsStampIs: delta.base),
             let made = try? delta.text(from: current)
         {
-            text = made
+            (text, base) = (made, current)
         } else {
-            let base: String?
+            let stored: String?
             do {
-                base = try replica.text(of: change.object, .body, at: delta.base)
+                stored = try replica.text(of: change.object, .body, at: delta.base)
             } catch {
-                base = nil
+                stored = nil
             }
-            guard let base else { throw .missingBase }
+            guard let stored else { throw .missingBase }
             do {
-                text = try delta.text(from: base)
+                text = try delta.text(from: stored)
             } catch {
                 throw .damaged(error)
             }
+            base = stored
         }
+        if let base, !base.hasSameBytes(as: text) { changedBase.insert(index) }
         carried[change.object] = (stamp, text)
         earlier?.keep(text, of: change.object, at: stamp)
         return text

@@ -26,6 +26,8 @@ struct HistoryMerger {
         var fromMerge = false
         /// The delta the log carried the text as, checked (``DeltaReader``).
         var delta: BodyDelta? = nil
+        /// Whether `delta` made another text than its base's.
+        var deltaChangesItsBase = false
     }
 
     /// A text the merge leaves to the caller to write, with other values of the same change.
@@ -84,7 +86,13 @@ struct HistoryMerger {
         let usual = fromEveryHead && incoming.bases != nil
         guard try replica.addVersion(draft, asOnlyHead: usual) else { return nil }
         if usual {
-            guard try replica.currentText(of: incoming.object, incoming.property, differsFrom: incoming.text) == true
+            // Edited from the only head, which is the current text, into another text: written
+            // without reading the current one (10 MB for a long note). Were the text there
+            // already, writing it again would change nothing.
+            let changed = incoming.deltaChangesItsBase && before == [incoming.delta?.base]
+            guard
+                try changed
+                    || replica.currentText(of: incoming.object, incoming.property, differsFrom: incoming.text) == true
             else { return nil }
             return PendingText(property: incoming.property, text: incoming.text, stamp: incoming.stamp)
         }

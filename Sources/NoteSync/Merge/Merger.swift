@@ -15,14 +15,19 @@ struct Merger {
 
     /// Applies one change of a log written by `device`; returns false when the change could not
     /// be used (its values break the model's rules) and was left out.
+    ///
+    /// `deltaChangesItsBase`: the change's body delta made another text than its base's
+    /// (``DeltaReader/changesItsBase(at:)``).
     @discardableResult
-    func apply(_ change: LogChange, from device: UUID, to replica: Replica) throws -> Bool {
+    func apply(_ change: LogChange, from device: UUID, to replica: Replica, deltaChangesItsBase: Bool = false) throws
+        -> Bool
+    {
         // An entity this build does not know (docs/sync-format.md, 5.3).
         guard let entity = change.entity else { return false }
         if entity == .tag { return try TagMerge(replica: replica).apply(change, from: device) }
         if entity == .property { return try PropertyMerge(replica: replica).apply(change, from: device) }
         do {
-            try merge(change, entity, from: device, into: replica)
+            try merge(change, entity, from: device, into: replica, deltaChangesItsBase: deltaChangesItsBase)
             return true
         } catch let error as StoreError where error.isBadInput {
             return false
@@ -43,14 +48,17 @@ struct Merger {
         for (index, change) in log.changes.enumerated() {
             hooks.reach(.importApplying)
             let change = try deltas.whole(change, at: index)
-            if !(try apply(change, from: device, to: replica)) { leftOut += 1 }
+            let changesItsBase = deltas.changesItsBase(at: index)
+            if !(try apply(change, from: device, to: replica, deltaChangesItsBase: changesItsBase)) { leftOut += 1 }
             each()
             clock = max(clock, change.clock, change.stamps.values.map(\.clock).max() ?? 0)
         }
         return (leftOut, clock)
     }
 
-    private func merge(_ change: LogChange, _ entity: Entity, from device: UUID, into replica: Replica) throws {
+    private func merge(
+        _ change: LogChange, _ entity: Entity, from device: UUID, into replica: Replica, deltaChangesItsBase: Bool
+    ) throws {
         let stamp = change.stamp(of: "*", device: device)
         let history = HistoryMerger(replica: replica)
         let causal = CausalDelete(replica: replica, history: history)
@@ -84,7 +92,10 @@ struct Merger {
             try causal.applyAttachment(to: noteID, stamp: stamp)
         }
         if state == nil && change.operation != .insert { return }
-        let versions = try incomingVersions(change, entity, from: device, isNew: state == nil, replica: replica)
+        var versions = try incomingVersions(change, entity, from: device, isNew: state == nil, replica: replica)
+        for index in versions.indices where versions[index].delta != nil {
+            versions[index].deltaChangesItsBase = deltaChangesItsBase
+        }
         guard let state else {
             var stamps = change.stamps
             stamps["*"] = stamp
