@@ -320,13 +320,16 @@ enum VersionStorage {
     }
 
     /// Writes the item's current name and body (or only `property`) into the versions that keep
-    /// theirs in the item: called before a write changes them or removes the item.
-    static func keepCurrentText(of object: UUID, _ property: HistoryProperty?, _ db: Database) throws {
+    /// theirs in the item: called before a write changes them or removes the item. `current`:
+    /// the text of `property` now, when the item's row does not hold it yet.
+    static func keepCurrentText(
+        of object: UUID, _ property: HistoryProperty?, current: String? = nil, _ db: Database
+    ) throws {
         let properties = property.map { [$0] } ?? HistoryProperty.allCases
         for property in properties {
             var line = try line(object, property, db)
             guard line.entries.contains(where: \.keepsItemText) else { continue }
-            let text = try currentText(object, property, db).map { Data($0.utf8) }
+            let text = try (current ?? currentText(object, property, db)).map { Data($0.utf8) }
             line.updateAll { entry in
                 if entry.keepsItemText { entry.content = text }
             }

@@ -18,7 +18,7 @@ extension Replica {
     public func headsWithDepths(of object: UUID, _ property: HistoryProperty) throws -> [(
         stamp: ChangeStamp, depth: Int
     )] {
-        try VersionStorage.line(object, property, db).entries.filter(\.isHead).map {
+        try VersionStorage.line(object, property, connection).entries.filter(\.isHead).map {
             (stamp: $0.stamp, depth: $0.depth)
         }
     }
@@ -26,7 +26,8 @@ extension Replica {
     /// Whether the item's current name or body is other bytes than `text`; nil when the item
     /// has none. Compared where SQLite holds it, without making a text of it: a 10 MB body.
     public func currentText(of object: UUID, _ property: HistoryProperty, differsFrom text: String) throws -> Bool? {
-        let statement = try db.cachedStatement(
+        if property == .body, let held = heldBody(of: object) { return !held.hasSameBytes(as: text) }
+        let statement = try connection.cachedStatement(
             sql: "SELECT \(property == .name ? "name" : "body") FROM item WHERE id = ?")
         guard let row = try Row.fetchOne(statement, arguments: [object.storeString]), !row.hasNull(atIndex: 0) else {
             return nil
@@ -51,7 +52,7 @@ extension Replica {
 
     /// Whether the version is in history.
     public func hasVersion(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> Bool {
-        try VersionStorage.line(object, property, db).index(of: stamp) != nil
+        try VersionStorage.line(object, property, connection).index(of: stamp) != nil
     }
 
     /// Whether an arriving version is one that a baseline dropped below the cut of its
@@ -60,7 +61,7 @@ extension Replica {
     public func isBelowHistoryCut(
         of object: UUID, _ property: HistoryProperty, stamp: ChangeStamp, bases: [ChangeStamp]?
     ) throws -> Bool {
-        try VersionStorage.isBelowCut(object, property, stamp: stamp, bases: bases, db)
+        try VersionStorage.isBelowCut(object, property, stamp: stamp, bases: bases, connection)
     }
 
     /// Records the cuts of a baseline merged into the store, replacing earlier ones of the same
@@ -120,7 +121,7 @@ extension Replica {
     /// `asOnlyHead`, a version written is made the only head in the same write.
     @discardableResult
     public func addVersion(_ version: VersionDraft, asOnlyHead: Bool = false) throws -> Bool {
-        let added = try VersionStorage.insert(version, onlyHeadIfNew: asOnlyHead, db)
+        let added = try VersionStorage.insert(version, onlyHeadIfNew: asOnlyHead, connection)
         // A name's version changes the names the item is found by, also when it does not
         // become its name (a concurrent rename that lost, a version arriving late).
         if added, version.property == .name { searchIndex.namesChanged(version.object.storeString) }
@@ -137,16 +138,17 @@ extension Replica {
 
     /// The current name or body of an item; nil when there is no such item (or body).
     public func currentText(of object: UUID, _ property: HistoryProperty) throws -> String? {
+        if property == .body, let held = heldBody(of: object) { return held }
         // Cached statements with placeholders, here and below in this file:
         // an import runs each for every version it merges.
-        try String.fetchOne(
-            db.cachedStatement(sql: "SELECT \(property == .name ? "name" : "body") FROM item WHERE id = ?"),
+        return try String.fetchOne(
+            connection.cachedStatement(sql: "SELECT \(property == .name ? "name" : "body") FROM item WHERE id = ?"),
             arguments: [object.storeString])
     }
 
     /// How many conflicts the store has recorded.
     public func conflictCount() throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM conflict")) ?? 0
+        try Int.fetchOne(connection.cachedStatement(sql: "SELECT COUNT(*) FROM conflict")) ?? 0
     }
 
     /// Records that `loser` could not merge with the concurrent `winner`; the greatest winner

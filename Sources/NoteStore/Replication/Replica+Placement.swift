@@ -100,7 +100,7 @@ extension Replica {
             let orphans = "NOT EXISTS (SELECT 1 FROM item WHERE item.id = \(table).note AND item.kind = 'note')"
             try db.execute(
                 sql: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM \(table) WHERE \(orphans)")
-            releasedBlobs = releasedBlobs || db.changesCount > 0
+            releasedBlobs = releasedBlobs || connection.changesCount > 0
             try db.execute(sql: "DELETE FROM \(table) WHERE \(orphans)")
         }
     }

@@ -70,7 +70,7 @@ extension Replica {
     public func tombstoneRecord(of object: UUID) throws -> TombstoneRecord? {
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT entity, stamp, seen, state FROM tombstone WHERE object = ?"),
+                connection.cachedStatement(sql: "SELECT entity, stamp, seen, state FROM tombstone WHERE object = ?"),
                 arguments: [object.storeString]),
             let stamp = ChangeStamp(text: row["stamp"]), let entity = Entity(rawValue: row["entity"])
         else { return nil }

@@ -39,7 +39,7 @@ extension Replica {
                 item.created.storeMilliseconds, item.modified.storeMilliseconds, item.trashed?.storeMilliseconds,
                 item.body, Self.stampsJSON(stamps),
             ])
-        searchIndex.inserted(rowid: db.lastInsertedRowID, id: object.storeString)
+        searchIndex.inserted(rowid: connection.lastInsertedRowID, id: object.storeString)
         // A new collection may be the merged parent of displaced items: the repair runs.
         if item.parent != nil || kind == .collection { movedItems.insert(object) }
     }
@@ -109,9 +109,12 @@ extension Replica {
         // beforehand was copied twice.
         var assignments: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
+        var checked: [String: DatabaseValue] = [:]
         for (name, value) in properties {
+            let value = try checkedValue(name, value, entity: entity, object: object)
+            checked[name] = value
             assignments.append("\(name) = ?")
-            arguments.append(try checkedValue(name, value, entity: entity, object: object))
+            arguments.append(value)
         }
         assignments.append(
             "stamps = json_set(stamps, \(properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")))")
@@ -119,17 +122,28 @@ extension Replica {
         arguments.append(object.storeString)
         let table = isItem ? "item" : entity == .fileAttachment ? "file_attachment" : "attachment"
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
+        // A note's new body and date are held back, and written into its row once
+        // (``hold(_:stamps:of:)``). What they need reads no row held back: the connection itself.
+        let holds = entity == .note && properties.allSatisfy { Self.heldColumns.contains($0.name) }
+        let database = holds ? connection : try db
         if textChanged {
-            try searchIndex.willChange(object.storeString, db)
+            try searchIndex.willChange(object.storeString, database)
             for property in HistoryProperty.allCases where properties.contains(where: { $0.name == property.rawValue })
             {
-                try VersionStorage.keepCurrentText(of: object, property, db)
+                try VersionStorage.keepCurrentText(
+                    of: object, property, current: property == .body ? heldBody(of: object) : nil, database)
             }
         }
-        // Cached: an import updates many objects, with few sets of properties among them.
-        try db.cachedStatement(sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?").execute(
-            arguments: StatementArguments(arguments))
-        if textChanged { try searchIndex.didChange(db) }
+        if holds {
+            try hold(checked, stamps: stamps.filter { checked[$0.key] != nil }, of: object)
+        } else {
+            // Cached: an import updates many objects, with few sets of properties among them.
+            try database.cachedStatement(
+                sql: "UPDATE \(table) SET \(assignments.joined(separator: ", ")) WHERE id = ?"
+            ).execute(arguments: StatementArguments(arguments))
+        }
+        // Past its bound, the search index writes its entries from the rows: with every change in.
+        if textChanged, searchIndex.isFull { try searchIndex.didChange(db) }
         if properties.contains(where: { $0.name == "parent" }) {
             try db.cachedStatement(literal: "DELETE FROM displaced WHERE item = \(object.storeString)").execute()
             movedItems.insert(object)
@@ -238,7 +252,7 @@ extension Replica {
     private func releaseBlobs(ofAttachmentsWhere condition: SQL, in table: String) throws {
         try db.execute(
             literal: "INSERT OR IGNORE INTO blob_release(sha256) SELECT sha256 FROM \(sql: table) WHERE \(condition)")
-        releasedBlobs = releasedBlobs || db.changesCount > 0
+        releasedBlobs = releasedBlobs || connection.changesCount > 0
     }
 }
 

@@ -11,7 +11,18 @@ import GRDB
 /// transaction commits, attachments left without their note. Valid only inside
 /// ``Store/replicate(durable:_:)``.
 public final class Replica {
-    let db: Database
+    /// The transaction's connection, for what reads or writes the store: the changes held
+    /// back (``hold(_:stamps:of:)``) are written first, so that it finds every row as it is.
+    var db: Database {
+        get throws {
+            try writeHeldChanges()
+            return connection
+        }
+    }
+    /// The connection itself, for what needs no row that a held change is for: an import's
+    /// usual edits of a note and what they read (stamps, history lines, tombstones, sync's
+    /// bookkeeping), which leave the changes held back as they are.
+    let connection: Database
     /// Items whose parent this transaction set, for the hierarchy repair.
     var movedItems: Set<UUID> = []
     /// Whether items may have lost their parent collection: only a purge does that. An item
@@ -25,10 +36,68 @@ public final class Replica {
     /// Sync's bookkeeping, committed with the changes.
     public let ledger: SyncLedger
     public internal(set) var written = 0
+    /// Changes of notes' bodies and modification dates not yet written into their rows: an
+    /// import of 200 edits of a 10 MB note rewrote the note's row, body and all, 200 times, a
+    /// third of the import's time. Merged per note, and written once, when anything else uses
+    /// the store, before the transaction commits, or once their bodies pass
+    /// ``heldBytesLimit``.
+    private var heldChanges: [UUID: HeldChange] = [:]
+    /// The bytes of the bodies held back.
+    private var heldBytes = 0
+    /// The bytes of bodies held back at most: past it, every held change is written (an import
+    /// of edits of many notes keeps one body of each in memory, else).
+    static let heldBytesLimit = 32 << 20
+
+    /// The columns whose changes are held back.
+    static let heldColumns: Set<String> = ["body", "modified"]
+
+    /// A note's values and stamps not yet written into its row.
+    struct HeldChange {
+        var values: [String: DatabaseValue] = [:]
+        var stamps: [String: ChangeStamp] = [:]
+    }
 
     init(db: Database) {
-        self.db = db
+        connection = db
         ledger = SyncLedger(db: db)
+    }
+
+    /// Holds back checked values of ``heldColumns`` for the note's row, with their stamps.
+    func hold(_ values: [String: DatabaseValue], stamps: [String: ChangeStamp], of note: UUID) throws {
+        heldBytes -= Self.bytes(of: heldChanges[note]?.values["body"])
+        heldChanges[note, default: HeldChange()].values.merge(values) { $1 }
+        heldChanges[note, default: HeldChange()].stamps.merge(stamps) { $1 }
+        heldBytes += Self.bytes(of: heldChanges[note]?.values["body"])
+        if heldBytes > Self.heldBytesLimit { try writeHeldChanges() }
+    }
+
+    private static func bytes(of body: DatabaseValue?) -> Int {
+        body.flatMap(String.fromDatabaseValue)?.utf8.count ?? 0
+    }
+
+    /// The body held back for the note, if any.
+    func heldBody(of note: UUID) -> String? {
+        heldChanges[note]?.values["body"].flatMap(String.fromDatabaseValue)
+    }
+
+    /// Writes the changes held back into their rows.
+    func writeHeldChanges() throws {
+        for (note, held) in heldChanges.sorted(by: { $0.key.storeString < $1.key.storeString }) {
+            let columns = held.values.keys.sorted()
+            let stamped = held.stamps.keys.sorted()
+            var assignments = columns.map { "\($0) = ?" }
+            var arguments: [DatabaseValue] = columns.map { held.values[$0]! }
+            if !stamped.isEmpty {
+                assignments.append(
+                    "stamps = json_set(stamps, \(stamped.map { "'$.\($0)', ?" }.joined(separator: ", ")))")
+                arguments += stamped.map { held.stamps[$0]!.text.databaseValue }
+            }
+            arguments.append(note.storeString.databaseValue)
+            try connection.cachedStatement(sql: "UPDATE item SET \(assignments.joined(separator: ", ")) WHERE id = ?")
+                .execute(arguments: StatementArguments(arguments))
+            heldChanges[note] = nil
+            heldBytes -= Self.bytes(of: held.values["body"])
+        }
     }
 
     /// An object as it is now: its entity and every property's stamp.
@@ -48,7 +117,7 @@ public final class Replica {
         // A cached statement with a placeholder: an import asks this for every change it applies.
         guard
             let row = try Row.fetchOne(
-                db.cachedStatement(
+                connection.cachedStatement(
                     sql: """
                         SELECT kind, stamps FROM item WHERE id = ?1
                         UNION ALL SELECT 'attachment', stamps FROM attachment WHERE id = ?1
@@ -65,7 +134,9 @@ public final class Replica {
             entity = Entity(
                 try row.storeCase(Item.Columns.kind, as: ItemKind.self, table: "item", rowID: object.storeString))
         }
-        return ObjectState(entity: entity, stamps: Self.stamps(row["stamps"]))
+        var stamps = Self.stamps(row["stamps"])
+        if let held = heldChanges[object]?.stamps { stamps.merge(held) { $1 } }
+        return ObjectState(entity: entity, stamps: stamps)
     }
 
     /// The stamp of the object's purge, when it was purged.
@@ -73,7 +144,8 @@ public final class Replica {
         // Cached statements with placeholders, here and below in this file:
         // an import runs each for every change it applies.
         try String.fetchOne(
-            db.cachedStatement(sql: "SELECT stamp FROM tombstone WHERE object = ?"), arguments: [object.storeString]
+            connection.cachedStatement(sql: "SELECT stamp FROM tombstone WHERE object = ?"),
+            arguments: [object.storeString]
         ).flatMap(ChangeStamp.init(text:))
     }
 
@@ -109,6 +181,7 @@ extension Store {
             try db.cachedStatement(sql: "PRAGMA defer_foreign_keys = ON").execute()
             let replica = Replica(db: db)
             let result = try body(replica)
+            try replica.writeHeldChanges()
             try replica.removeOrphanAttachments()
             try replica.searchIndex.write(db)
             released = replica.releasedBlobs

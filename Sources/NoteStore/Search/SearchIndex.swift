@@ -97,8 +97,11 @@ enum SearchIndex {
         /// changes: the entries would be written from the rows as they were, and the changes
         /// then lost to the index.
         func didChange(_ db: Database) throws {
-            if heldBytes > Self.heldBytesLimit { try write(db) }
+            if isFull { try write(db) }
         }
+
+        /// Whether ``didChange(_:)`` writes the entries gathered.
+        var isFull: Bool { heldBytes > Self.heldBytesLimit }
 
         /// Call after inserting an item row; with its name and body when they are at hand, and
         /// the links found in its body when they were.
