@@ -45,8 +45,8 @@ import Testing
         #expect(try fixture.store.check().isEmpty)
     }
 
-    /// A write that is not held (a rename, a purge) finds the held edits written before it:
-    /// the rename keeps the new body, and a purge's tombstone keeps the body the note had.
+    /// A write that is not held (a purge, a rename) finds the held edits written before it:
+    /// a purge's tombstone keeps the body the note had, and a rename keeps the new body.
     @Test func otherWritesFindTheHeldEditsInTheirRows() throws {
         let fixture = try StoreFixture()
         let renamed = try fixture.store.addNote(named: "Renamed", body: "old body", in: nil)
@@ -57,17 +57,36 @@ import Testing
                     entity: .note, object: note.id, values: Self.values(["body": .text("new body")]),
                     stamps: ["body": Self.stamp(1)])
             }
-            try replica.update(
-                entity: .note, object: renamed.id, values: Self.values(["name": .text("Now renamed")]),
-                stamps: ["name": Self.stamp(2)])
-            try replica.remove(entity: .note, object: purged.id, stamp: Self.stamp(3), seen: [Self.device: 3 << 50])
+            try replica.remove(entity: .note, object: purged.id, stamp: Self.stamp(2), seen: [Self.device: 2 << 50])
             let tombstone = try #require(try replica.tombstoneRecord(of: purged.id))
             #expect(tombstone.values?["body"] == .text("new body"))
             #expect(tombstone.stamps["body"] ?? tombstone.stamps["*"] == Self.stamp(1))
+            try replica.update(
+                entity: .note, object: renamed.id, values: Self.values(["body": .text("newer body")]),
+                stamps: ["body": Self.stamp(3)])
+            try replica.update(
+                entity: .note, object: renamed.id, values: Self.values(["name": .text("Now renamed")]),
+                stamps: ["name": Self.stamp(4)])
         }
         let item = try #require(try fixture.store.item(renamed.id, includingBody: true))
-        #expect(item.name == "Now renamed" && item.body == "new body")
+        #expect(item.name == "Now renamed" && item.body == "newer body")
         #expect(throws: StoreError.self) { try fixture.store.item(purged.id) }
+        #expect(try fixture.store.check().isEmpty)
+    }
+
+    /// An edit of a note that is not there is held for nothing: the replica has no body, no
+    /// state and no text for it.
+    @Test func anEditOfANoteThatIsNotThereHoldsNothing() throws {
+        let fixture = try StoreFixture()
+        let missing = UUID()
+        try fixture.store.replicate { replica in
+            try replica.update(
+                entity: .note, object: missing, values: Self.values(["body": .text("a body")]),
+                stamps: ["body": Self.stamp(1)])
+            #expect(try replica.state(of: missing) == nil)
+            #expect(try replica.currentText(of: missing, .body) == nil)
+            #expect(try replica.currentText(of: missing, .body, differsFrom: "a body") == nil)
+        }
         #expect(try fixture.store.check().isEmpty)
     }
 }

@@ -432,15 +432,19 @@ enum VersionStorage {
         }
     }
 
-    /// The text of a version, or nil when there is no such version.
-    static func text(_ object: UUID, _ property: HistoryProperty, _ stamp: ChangeStamp, _ db: Database) throws
-        -> String?
-    {
-        try text(stamp, in: try line(object, property, db), db)
+    /// The text of a version, or nil when there is no such version. `itemText`: the item's
+    /// text of `property` now, when its row does not hold it yet.
+    static func text(
+        _ object: UUID, _ property: HistoryProperty, _ stamp: ChangeStamp, itemText: String? = nil, _ db: Database
+    ) throws -> String? {
+        try text(stamp, in: try line(object, property, db), itemText: itemText, db)
     }
 
-    /// The text of a version of `line`, or nil when it has no such version.
-    static func text(_ stamp: ChangeStamp, in line: HistoryLine, _ db: Database) throws -> String? {
+    /// The text of a version of `line`, or nil when it has no such version. `itemText` as in
+    /// ``text(_:_:_:itemText:_:)``.
+    static func text(_ stamp: ChangeStamp, in line: HistoryLine, itemText: String? = nil, _ db: Database) throws
+        -> String?
+    {
         let damaged = damagedVersion(line.object, line.property)
         var chain: [Data] = []
         var next: ChangeStamp? = stamp
@@ -456,7 +460,7 @@ enum VersionStorage {
                 continue
             }
             guard let content = entry.content else {
-                guard let text = try currentText(line.object, line.property, db) else { throw damaged }
+                guard let text = try itemText ?? currentText(line.object, line.property, db) else { throw damaged }
                 chain.append(Data(text.utf8))
                 break
             }

@@ -47,7 +47,9 @@ extension Replica {
 
     /// The text of a version; nil when there is no such version.
     public func text(of object: UUID, _ property: HistoryProperty, at stamp: ChangeStamp) throws -> String? {
-        try VersionStorage.text(object, property, stamp, db)
+        // What a version keeps in the item is the body held back, when one is.
+        try VersionStorage.text(
+            object, property, stamp, itemText: property == .body ? heldBody(of: object) : nil, connection)
     }
 
     /// Whether the version is in history.

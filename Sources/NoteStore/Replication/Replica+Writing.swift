@@ -124,7 +124,11 @@ extension Replica {
         let textChanged = isItem && properties.contains { $0.name == "name" || $0.name == "body" }
         // A note's new body and date are held back, and written into its row once
         // (``hold(_:stamps:of:)``). What they need reads no row held back: the connection itself.
-        let holds = entity == .note && properties.allSatisfy { Self.heldColumns.contains($0.name) }
+        let holds =
+            try entity == .note && properties.allSatisfy { Self.heldColumns.contains($0.name) }
+            && Bool.fetchOne(
+                connection.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM item WHERE id = ?)"),
+                arguments: [object.storeString]) == true
         let database = holds ? connection : try db
         if textChanged {
             try searchIndex.willChange(object.storeString, database)
