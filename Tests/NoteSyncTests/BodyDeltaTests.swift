@@ -96,33 +96,43 @@ import Testing
         #expect(body.contains("round 6 on a") && body.contains("round 6 on b") && body.contains("round 6 on b alone"))
     }
 
-    /// A delta is made against the body an earlier log of the same import carried, and when
-    /// that body is not the text of the delta's base (its SHA-256 fails), against the store's.
-    @Test func aDeltaIsMadeFromTheBodyAnEarlierLogCarriedElseFromTheStore() throws {
-        let stack = try SyncStack(devices: 2)
+    /// A one-line edit of a long note on the first device of `stack`, published: the log, the
+    /// place of its change that carries the delta, the delta and the text of its base.
+    static func publishedEdit(
+        in stack: SyncStack
+    ) throws -> (note: UUID, log: TransactionLog, index: Int, delta: BodyDelta, base: String) {
         let a = stack.stores[0]
         let note = try a.addNote(named: "Long", body: Self.largeBody(), in: nil).id
         try stack.engines[0].syncNow()
         try Self.editLine(700, of: note, on: a, to: "line 700, changed")
         try stack.engines[0].syncNow()
-        let edit = try Self.newestLog(of: a.deviceID, in: stack)
-        let index = try #require(edit.log.changes.firstIndex { $0.bodyDelta != nil })
-        let delta = try #require(edit.log.changes[index].bodyDelta)
-        let expected = try #require(try a.item(note, includingBody: true).body)
+        let log = try Self.newestLog(of: a.deviceID, in: stack).log
+        let index = try #require(log.changes.firstIndex { $0.bodyDelta != nil })
+        let delta = try #require(log.changes[index].bodyDelta)
         let base = try #require(try a.text(of: note, .body, at: delta.base))
+        return (note, log, index, delta, base)
+    }
+
+    /// A delta is made against the body an earlier log of the same import carried, and when
+    /// that body is not the text of the delta's base (its SHA-256 fails), against the store's.
+    @Test func aDeltaIsMadeFromTheBodyAnEarlierLogCarriedElseFromTheStore() throws {
+        let stack = try SyncStack(devices: 2)
+        let a = stack.stores[0]
+        let (note, log, index, delta, base) = try Self.publishedEdit(in: stack)
+        let expected = try #require(try a.item(note, includingBody: true).body)
         for (carried, what) in [(base, "the base's text"), (Self.largeBody(tag: "!"), "another text")] {
             let earlier = CarriedBodies()
             earlier.keep(carried, of: note, at: delta.base)
             #expect(earlier.text(of: note, at: delta.base) == carried)
             let made = try a.replicate { replica in
                 var reader = DeltaReader(replica: replica, device: a.deviceID, earlier: earlier)
-                let change = try reader.whole(edit.log.changes[index], at: index)
+                let change = try reader.whole(log.changes[index], at: index)
                 guard case let .text(text)? = change.values["body"] else { return String?.none }
                 return text
             }
             #expect(made == expected, "carried: \(what)")
             #expect(
-                earlier.text(of: note, at: edit.log.changes[index].stamp(of: "body", device: a.deviceID)) == expected,
+                earlier.text(of: note, at: log.changes[index].stamp(of: "body", device: a.deviceID)) == expected,
                 "the made body is kept for the next log")
         }
         // A device that does not hold the base (the log that carried it was passed over) asks
@@ -132,7 +142,7 @@ import Testing
         let missing = try stack.stores[1].replicate { replica -> Bool in
             var reader = DeltaReader(replica: replica, device: a.deviceID, earlier: earlier)
             do {
-                _ = try reader.whole(edit.log.changes[index], at: index)
+                _ = try reader.whole(log.changes[index], at: index)
                 return false
             } catch DeltaReader.Failure.missingBase {
                 return true
@@ -149,22 +159,15 @@ import Testing
     @Test func aDeltaSaysWhetherItMadeAnotherTextThanItsBase() throws {
         let stack = try SyncStack(devices: 1)
         let a = stack.stores[0]
-        let note = try a.addNote(named: "Long", body: Self.largeBody(), in: nil).id
-        try stack.engines[0].syncNow()
-        try Self.editLine(700, of: note, on: a, to: "line 700, changed")
-        try stack.engines[0].syncNow()
-        let edit = try Self.newestLog(of: a.deviceID, in: stack)
-        let index = try #require(edit.log.changes.firstIndex { $0.bodyDelta != nil })
-        let delta = try #require(edit.log.changes[index].bodyDelta)
-        let base = try #require(try a.text(of: note, .body, at: delta.base))
-        var unchanged = edit.log.changes[index]
+        let (_, log, index, delta, base) = try Self.publishedEdit(in: stack)
+        var unchanged = log.changes[index]
         unchanged.bodyDelta = try #require(BodyDelta.make(from: base, base: delta.base, to: base))
-        var whole = edit.log.changes[index]
+        var whole = log.changes[index]
         whole.bodyDelta = nil
         whole.values.set("body", .text(base))
         for checkedFirst in [false, true] {
             let found = try a.replicate { replica -> [Bool] in
-                let log = TransactionLog(header: edit.log.header, changes: [edit.log.changes[index], unchanged, whole])
+                let log = TransactionLog(header: log.header, changes: [log.changes[index], unchanged, whole])
                 var reader = DeltaReader(replica: replica, device: a.deviceID)
                 if checkedFirst { try reader.check(log) }
                 var found: [Bool] = []
