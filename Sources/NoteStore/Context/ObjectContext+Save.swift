@@ -199,8 +199,7 @@ struct SaveWriter {
         let stamps = try checkUnchangedElsewhere(original, changes: changes)
         if contentChanged { set("modified", .date(now)) }
         replacing(stamps, changes.properties.map(\.name))
-        assignments.append(
-            "stamps = json_set(stamps, \(changes.properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")))")
+        assignments.append(StampsColumn.assignment(of: changes.properties.map(\.name)))
         arguments += changes.properties.map { _ in stamp.text }
         arguments.append(current.id.storeString)
         let textChanged = changes["name"] != nil || changes["body"] != nil

@@ -82,3 +82,12 @@ public enum HybridClock {
         Date(storeMilliseconds: milliseconds(of: clock))
     }
 }
+
+/// The `stamps` column of a row: a JSON object of each property's stamp.
+enum StampsColumn {
+    /// The SQL that sets the stamps of `properties` in the column, each bound after it as a
+    /// placeholder, in the same order.
+    static func assignment(of properties: some Sequence<String>) -> String {
+        "stamps = json_set(stamps, \(properties.map { "'$.\($0)', ?" }.joined(separator: ", ")))"
+    }
+}

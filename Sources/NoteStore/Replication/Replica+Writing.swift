@@ -116,8 +116,7 @@ extension Replica {
             assignments.append("\(name) = ?")
             arguments.append(value)
         }
-        assignments.append(
-            "stamps = json_set(stamps, \(properties.map { "'$.\($0.name)', ?" }.joined(separator: ", ")))")
+        assignments.append(StampsColumn.assignment(of: properties.map(\.name)))
         arguments += properties.map { stamps[$0.name]?.text }
         arguments.append(object.storeString)
         let table = isItem ? "item" : entity == .fileAttachment ? "file_attachment" : "attachment"
@@ -147,7 +146,7 @@ extension Replica {
             ).execute(arguments: StatementArguments(arguments))
         }
         // Past its bound, the search index writes its entries from the rows: with every change in.
-        if textChanged, searchIndex.isFull { try searchIndex.didChange(db) }
+        if textChanged, searchIndex.isFull { try searchIndex.write(db) }
         if properties.contains(where: { $0.name == "parent" }) {
             try db.cachedStatement(literal: "DELETE FROM displaced WHERE item = \(object.storeString)").execute()
             movedItems.insert(object)

@@ -88,8 +88,7 @@ public final class Replica {
             var assignments = columns.map { "\($0) = ?" }
             var arguments: [DatabaseValue] = columns.map { held.values[$0]! }
             if !stamped.isEmpty {
-                assignments.append(
-                    "stamps = json_set(stamps, \(stamped.map { "'$.\($0)', ?" }.joined(separator: ", ")))")
+                assignments.append(StampsColumn.assignment(of: stamped))
                 arguments += stamped.map { held.stamps[$0]!.text.databaseValue }
             }
             arguments.append(note.storeString.databaseValue)
