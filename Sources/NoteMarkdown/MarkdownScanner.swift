@@ -10,17 +10,20 @@ import Foundation
 /// paragraph and heading, outside its code spans and inline HTML, before emphasis could take
 /// their underscores (`[[_draft_ notes]]`). `<img src>` is read from the parser's HTML nodes.
 public enum MarkdownScanner {
+    /// Whether a text in UTF-8 may hold a reference: every reference has a `[` (links, images,
+    /// wiki links, reference definitions) or a `<` (autolinks, HTML). A text with neither has
+    /// none.
+    public static func mayHoldReferences(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return false }
+        return memchr(base, Int32(UInt8(ascii: "[")), utf8.count) != nil
+            || memchr(base, Int32(UInt8(ascii: "<")), utf8.count) != nil
+    }
+
     /// Every reference in `text`, in the order of the text.
     public static func references(in text: String) -> [MarkdownReference] {
-        // Every reference has a `[` (links, images, wiki links, reference definitions) or a `<`
-        // (autolinks, HTML): a text with neither, as many long notes are, is not parsed.
+        // A text without references, as many long notes are, is not parsed.
         var text = text
-        let mayHold = text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            return memchr(base, Int32(UInt8(ascii: "[")), bytes.count) != nil
-                || memchr(base, Int32(UInt8(ascii: "<")), bytes.count) != nil
-        }
-        guard mayHold else { return [] }
+        guard text.withUTF8(mayHoldReferences) else { return [] }
         text.makeContiguousUTF8()
         return text.utf8.withContiguousStorageIfAvailable { bytes in
             guard let base = bytes.baseAddress, bytes.count > 0 else { return [] }

@@ -422,8 +422,8 @@ public final class BaselineDatabase {
             sqlite3_reset(entries)
             withExtendedLifetime((itemStatement, entryStatement)) {}
         }
-        while try IndexCheck.step(items) {
-            guard try IndexCheck.step(entries), sqlite3_column_int64(entries, 0) == sqlite3_column_int64(items, 0)
+        while try RawStatement.step(items) {
+            guard try RawStatement.step(entries), sqlite3_column_int64(entries, 0) == sqlite3_column_int64(items, 0)
             else {
                 throw BaselineProblem("its full-text index is not of its items")
             }
@@ -435,7 +435,7 @@ public final class BaselineDatabase {
                 throw BaselineProblem("a body is larger than the store allows")
             }
         }
-        guard try !IndexCheck.step(entries) else { throw BaselineProblem("its full-text index is not of its items") }
+        guard try !RawStatement.step(entries) else { throw BaselineProblem("its full-text index is not of its items") }
     }
 
     /// Whether column `column` of the row is text that is a UUID as the store writes ids.

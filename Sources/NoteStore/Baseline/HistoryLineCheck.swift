@@ -38,7 +38,7 @@ enum HistoryLineCheck {
             withExtendedLifetime(statement) {}
         }
         var cutsFound = 0
-        while try IndexCheck.step(lines) {
+        while try RawStatement.step(lines) {
             guard let object = blob(lines, 0), object.count == 16, sqlite3_column_type(lines, 1) == SQLITE_INTEGER,
                 let property = HistoryEncoding.property(Int(sqlite3_column_int64(lines, 1))),
                 sqlite3_column_type(lines, 2) == SQLITE_INTEGER, let oldest = blob(lines, 3), let line = blob(lines, 4),

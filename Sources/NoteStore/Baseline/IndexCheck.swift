@@ -204,18 +204,7 @@ enum IndexCheck {
             sqlite3_reset(handle)
             withExtendedLifetime(statement) {}
         }
-        while try step(handle) { try body(handle) }
-    }
-
-    /// Steps a statement once: whether it gave a row.
-    static func step(_ handle: OpaquePointer) throws -> Bool {
-        let code = sqlite3_step(handle)
-        guard code == SQLITE_ROW || code == SQLITE_DONE else {
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code),
-                message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))))
-        }
-        return code == SQLITE_ROW
+        while try RawStatement.step(handle) { try body(handle) }
     }
 }
 

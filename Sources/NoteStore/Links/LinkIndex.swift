@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import NoteMarkdown
 
 /// Keeps the link index (`link`, `link_name`) in step with the items, in the transaction that
@@ -244,20 +245,35 @@ enum LinkIndex {
     /// Fills both tables from every item: for the migration that adds them (a store made from a
     /// baseline builds its index so), and `notes check --repair`.
     ///
-    /// The items are read in the order of their ids, and the history of names and the aliases
-    /// of a page of ``namePage`` notes by one query each (``VersionStorage/lines(_:of:_:)``, a
-    /// range of ids, and ``PropertyTable/values(of:items:_:)``), not by two for each note. In
-    /// that order the names also go into `link_name` in the order of its primary key, which
-    /// SQLite writes faster.
+    /// Two passes, each reading the item table in the order of its rows: reading it in the
+    /// order of ids, by their index, was a lookup in the table for every note. The first reads
+    /// the bodies that may hold a link (a `[` or a `<`, as ``MarkdownScanner`` asks) and writes
+    /// their links. The second has SQLite sort the notes' ids and names by id, so that the
+    /// history of names and the aliases of a page of ``namePage`` notes are read by one query
+    /// each (``VersionStorage/lines(_:of:_:)``, a range of ids, and
+    /// ``PropertyTable/values(of:items:_:)``), and the names go into `link_name` in the order
+    /// of its primary key, which SQLite writes faster.
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM link; DELETE FROM link_name")
         // The tables written are not those read: writing while the cursors read is safe.
-        let items = try Row.fetchCursor(db, sql: "SELECT id, kind, name, body FROM item ORDER BY id")
+        // Each body is looked at as bytes, with no text made of it: most have no link.
+        let bodies = try db.makeStatement(sql: "SELECT id, body FROM item NOT INDEXED WHERE kind = 'note'")
+        try withExtendedLifetime(bodies) {
+            let scan = bodies.sqliteStatement
+            defer { sqlite3_reset(scan) }
+            while try RawStatement.step(scan) {
+                let body = RawStatement.textBytes(scan, 1)
+                guard MarkdownScanner.mayHoldReferences(body) else { continue }
+                try writeLinks(
+                    of: RawStatement.text(scan, 0), body: String(decoding: body, as: UTF8.self), replacing: false, db)
+            }
+        }
+        let notes = try Row.fetchCursor(
+            db, sql: "SELECT id, name FROM item NOT INDEXED WHERE kind = 'note' ORDER BY id")
         var page: [(id: String, object: UUID, name: String)] = []
-        while let row = try items.next() {
+        while let row = try notes.next() {
             let id: String = row["id"]
-            try writeLinks(of: id, body: row["body"], replacing: false, db)
-            guard let name: String = row["name"], (row["kind"] as String) == "note" else { continue }
+            let name: String = row["name"]
             guard let object = UUID(storeText: id) else {
                 // An id that is not a UUID (in a damaged store): its names alone.
                 try writeNames(of: id, name: name, isNote: true, replacing: false, db)
@@ -282,28 +298,21 @@ enum LinkIndex {
         let objects = notes.map(\.object)
         let lines = try VersionStorage.lines(.name, of: objects, db)
         let aliases = try PropertyTable.values(of: Property.aliases, items: objects, db)
-        var rows: [DatabaseValue] = []
-        for note in notes {
-            let names = try names(
-                of: note.id, name: note.name,
-                line: lines[note.object] ?? HistoryLine(object: note.object, property: .name),
-                aliases: .some(aliases[note.object]), db)
-            for (key, until) in names {
-                rows += [note.id.databaseValue, key.databaseValue, until.databaseValue]
+        // One row a statement, bound and stepped through SQLite's own calls. A statement of
+        // many rows was slower: with foreign keys on, SQLite keeps a journal of each
+        // statement that writes several rows, a copy of every page it changes of both
+        // b-trees of the table.
+        let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
+        try withExtendedLifetime(insert) {
+            for note in notes {
+                let names = try names(
+                    of: note.id, name: note.name,
+                    line: lines[note.object] ?? HistoryLine(object: note.object, property: .name),
+                    aliases: .some(aliases[note.object]), db)
+                for (key, until) in names {
+                    try RawStatement.run(insert.sqliteStatement, binding: note.id, key, until)
+                }
             }
-        }
-        // Many rows a statement: one statement for each row was most of the rebuild's time in
-        // its statements, not in SQLite's inserts.
-        let perStatement = 300
-        var start = 0
-        while start < rows.count {
-            let count = min(perStatement * 3, rows.count - start)
-            let sql =
-                "INSERT INTO link_name (item, key, until) VALUES "
-                + Array(repeating: "(?, ?, ?)", count: count / 3).joined(separator: ", ")
-            let statement = try count == perStatement * 3 ? db.cachedStatement(sql: sql) : db.makeStatement(sql: sql)
-            try statement.execute(arguments: StatementArguments(rows[start..<start + count]))
-            start += count
         }
     }
 }
