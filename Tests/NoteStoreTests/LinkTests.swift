@@ -133,7 +133,8 @@ import Testing
     /// order of their ids: the notes at the ends of each page, renamed once or twice (their
     /// names before kept with the stamps that replaced them) or with aliases, get the names
     /// their saves had indexed; a collection gets none, and a damaged line of names of no
-    /// note, among a page's ids, is not read.
+    /// note, among a page's ids, is not read. The indexes by key, made again after the rows,
+    /// are whole.
     @Test func aRebuildIndexesTheNamesOfManyNotesAsTheirSavesDid() throws {
         let context = store.makeContext()
         let made = (0..<(LinkIndex.namePage * 2 + 100)).map { number in
@@ -190,6 +191,16 @@ import Testing
         try store.rebuildLinkIndex()
         #expect(try index() == expected)
         #expect(try store.links(of: made[2]).map(\.resolved) == [made[3]])
+        let keyIndexes = try store.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM sqlite_schema
+                    WHERE type = 'index' AND tbl_name IN ('link', 'link_name') AND sql IS NOT NULL ORDER BY name
+                    """)
+        }
+        #expect(keyIndexes == ["link_name_on_key", "link_on_key"], "made again after the rows")
+        #expect(try store.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
     }
 
     /// A rename rewrites the links that reach the note, in their notes' bodies, in the same
