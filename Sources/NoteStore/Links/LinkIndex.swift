@@ -245,14 +245,14 @@ enum LinkIndex {
     /// Fills both tables from every item: for the migration that adds them (a store made from a
     /// baseline builds its index so), and `notes check --repair`.
     ///
-    /// Two passes, each reading the item table in the order of its rows: reading it in the
-    /// order of ids, by their index, was a lookup in the table for every note. The first reads
-    /// the bodies that may hold a link (a `[` or a `<`, as ``MarkdownScanner`` asks) and writes
-    /// their links. The second has SQLite sort the notes' ids and names by id, so that the
-    /// history of names and the aliases of a page of ``namePage`` notes are read by one query
-    /// each (``VersionStorage/lines(_:of:_:)``, a range of ids, and
-    /// ``PropertyTable/values(of:items:_:)``), and the names go into `link_name` in the order
-    /// of its primary key, which SQLite writes faster.
+    /// One scan of the item table in the order of its rows, which SQLite sorts by id: reading
+    /// it in the order of ids through their index was a lookup in the table for every note.
+    /// The scan gives the body of a note only when it may hold a link (``linkBodyFunction``),
+    /// so that the sort carries few bodies. In the order of ids, the links and the names go
+    /// into their tables in the order of their primary keys, which SQLite writes faster, and
+    /// the history of names and the aliases of a page of ``namePage`` notes are read by one
+    /// query each (``VersionStorage/lines(_:of:_:)``, a range of ids, and
+    /// ``PropertyTable/values(of:items:_:)``).
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM link; DELETE FROM link_name")
         // The indexes of both tables by key are made again after the rows (a sort each), not
@@ -265,25 +265,19 @@ enum LinkIndex {
                 WHERE type = 'index' AND name IN ('link_on_key', 'link_name_on_key') ORDER BY name
                 """)
         try db.execute(sql: "DROP INDEX IF EXISTS link_on_key; DROP INDEX IF EXISTS link_name_on_key")
-        // The tables written are not those read: writing while the cursors read is safe.
-        // Each body is looked at as bytes, with no text made of it: most have no link.
-        let bodies = try db.makeStatement(sql: "SELECT id, body FROM item NOT INDEXED WHERE kind = 'note'")
-        try withExtendedLifetime(bodies) {
-            let scan = bodies.sqliteStatement
-            defer { sqlite3_reset(scan) }
-            while try RawStatement.step(scan) {
-                let body = RawStatement.textBytes(scan, 1)
-                guard MarkdownScanner.mayHoldReferences(body) else { continue }
-                try writeLinks(
-                    of: RawStatement.text(scan, 0), body: String(decoding: body, as: UTF8.self), replacing: false, db)
-            }
-        }
+        try addLinkBodyFunction(db)
+        // The tables written are not the one read: writing while the cursor reads is safe.
         let notes = try Row.fetchCursor(
-            db, sql: "SELECT id, name FROM item NOT INDEXED WHERE kind = 'note' ORDER BY id")
+            db,
+            sql: """
+                SELECT id, name, \(linkBodyFunction)(body) AS body FROM item NOT INDEXED
+                WHERE kind = 'note' ORDER BY id
+                """)
         var page: [(id: String, object: UUID, name: String)] = []
         while let row = try notes.next() {
             let id: String = row["id"]
             let name: String = row["name"]
+            if let body: String = row["body"] { try writeLinks(of: id, body: body, replacing: false, db) }
             guard let object = UUID(storeText: id) else {
                 // An id that is not a UUID (in a damaged store): its names alone.
                 try writeNames(of: id, name: name, isNote: true, replacing: false, db)
@@ -297,6 +291,31 @@ enum LinkIndex {
         }
         try writeNames(of: page, db)
         for index in keyIndexes { try db.execute(sql: index) }
+    }
+
+    /// The SQL function that gives a body when it may hold a link (a `[` or a `<`, as
+    /// ``MarkdownScanner/mayHoldReferences(_:)`` says), else NULL. Native: it looks at the
+    /// bytes SQLite holds, where a function of GRDB would make a text of every body.
+    static let linkBodyFunction = "notes_link_body"
+
+    /// Adds ``linkBodyFunction`` to the connection (again, when it has it).
+    private static func addLinkBodyFunction(_ db: Database) throws {
+        let code = sqlite3_create_function_v2(
+            db.sqliteConnection, linkBodyFunction, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
+            { context, _, values in
+                guard let value = values?[0], sqlite3_value_type(value) == SQLITE_TEXT,
+                    let text = sqlite3_value_text(value),
+                    MarkdownScanner.mayHoldReferences(
+                        UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))))
+                else {
+                    sqlite3_result_null(context)
+                    return
+                }
+                sqlite3_result_value(context, value)
+            }, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot add \(linkBodyFunction)")
+        }
     }
 
     /// The notes whose names ``rebuild(_:)`` reads at a time.
