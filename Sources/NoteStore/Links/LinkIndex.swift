@@ -126,11 +126,14 @@ enum LinkIndex {
                 INSERT INTO link (source, position, line, kind, target, fragment, display, key)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-        for row in found?.links(of: body) ?? links(of: body) {
-            try insert.execute(arguments: [
-                id, row.position, row.line, row.kind.rawValue, row.target, row.fragment, row.display,
-                key(of: row.target),
-            ])
+        try withExtendedLifetime(insert) {
+            for row in found?.links(of: body) ?? links(of: body) {
+                try RawStatement.run(
+                    insert.sqliteStatement,
+                    binding: id.databaseValue, row.position.databaseValue, row.line.databaseValue,
+                    row.kind.rawValue.databaseValue, row.target.databaseValue, row.fragment.databaseValue,
+                    row.display.databaseValue, key(of: row.target).databaseValue)
+            }
         }
     }
 
@@ -340,7 +343,8 @@ enum LinkIndex {
                     line: lines[note.object] ?? HistoryLine(object: note.object, property: .name),
                     aliases: .some(aliases[note.object]), db)
                 for (key, until) in names {
-                    try RawStatement.run(insert.sqliteStatement, binding: note.id, key, until)
+                    try RawStatement.run(
+                        insert.sqliteStatement, binding: note.id.databaseValue, key.databaseValue, until.databaseValue)
                 }
             }
         }
