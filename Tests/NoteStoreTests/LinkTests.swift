@@ -129,6 +129,50 @@ import Testing
         #expect(before.map(\.resolved) == [target.id, nil])
     }
 
+    /// A rebuild writes every row that the saves wrote, in both tables, whatever the body: with
+    /// links, with an empty text shown (`[](...)`), with a `<` and no link, without either mark,
+    /// empty; in the trash; a collection. Twice over, and with an index by key that was
+    /// dropped or altered before the rebuild, made again as the schema has it.
+    @Test func aRebuildWritesEveryRowTheSavesWrote() throws {
+        let folder = try store.addCollection(named: "Folder [[T]]", in: nil)
+        _ = try store.addNote(named: "T", body: "", in: folder.id)
+        let bodies = [
+            "[[T]] and [the plans](Plans.md) and [](T.md)\n![[T#Top|shown]]", "<https://example.com> <b>bold</b>",
+            "plain words", "", "[[Gone]]",
+        ]
+        for (number, body) in bodies.enumerated() { _ = try store.addNote(named: "N\(number)", body: body, in: nil) }
+        let trashed = try store.addNote(named: "Old", body: "[[T]]", in: nil)
+        _ = try store.trash(trashed.id)
+        let tables: () throws -> [[Row]] = {
+            try self.store.read { db in
+                [
+                    try Row.fetchAll(db, sql: "SELECT * FROM link ORDER BY source, position"),
+                    try Row.fetchAll(db, sql: "SELECT * FROM link_name ORDER BY item, key"),
+                ]
+            }
+        }
+        let saved = try tables()
+        #expect(saved[0].count == 6 && saved[1].count == 7, "the links and names the saves wrote")
+        try store.write { db in
+            try db.execute(sql: "DROP INDEX link_on_key; DROP INDEX link_name_on_key")
+            try db.execute(sql: "CREATE INDEX link_name_on_key ON link_name(until)")
+        }
+        try store.rebuildLinkIndex()
+        #expect(try tables() == saved)
+        try store.rebuildLinkIndex()
+        #expect(try tables() == saved, "rebuilt twice")
+        let keyIndexes = try store.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT sql FROM sqlite_schema
+                    WHERE type = 'index' AND tbl_name IN ('link', 'link_name') AND sql IS NOT NULL ORDER BY name
+                    """)
+        }
+        #expect(keyIndexes == [StoreSchema.linkNameKeyIndex, StoreSchema.linkKeyIndex])
+        #expect(try store.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
+    }
+
     /// A rebuild reads the names of notes a page at a time (``LinkIndex/namePage``), in the
     /// order of their ids: the notes at the ends of each page, renamed once or twice (their
     /// names before kept with the stamps that replaced them) or with aliases, get the names

@@ -260,13 +260,8 @@ enum LinkIndex {
         try db.execute(sql: "DELETE FROM link; DELETE FROM link_name")
         // The indexes of both tables by key are made again after the rows (a sort each), not
         // as the rows go in (a random place in them for each): a tenth of a join from a
-        // baseline of 100,000 notes.
-        let keyIndexes = try String.fetchAll(
-            db,
-            sql: """
-                SELECT sql FROM sqlite_schema
-                WHERE type = 'index' AND name IN ('link_on_key', 'link_name_on_key') ORDER BY name
-                """)
+        // baseline of 100,000 notes. Made from the schema's own statements, so that a repair
+        // also mends an index that was missing or altered.
         try db.execute(sql: "DROP INDEX IF EXISTS link_on_key; DROP INDEX IF EXISTS link_name_on_key")
         try addLinkBodyFunction(db)
         // The tables written are not the one read: writing while the cursor reads is safe.
@@ -293,7 +288,7 @@ enum LinkIndex {
             }
         }
         try writeNames(of: page, db)
-        for index in keyIndexes { try db.execute(sql: index) }
+        try db.execute(sql: "\(StoreSchema.linkKeyIndex); \(StoreSchema.linkNameKeyIndex)")
     }
 
     /// The SQL function that gives a body when it may hold a link (a `[` or a `<`, as
@@ -301,12 +296,17 @@ enum LinkIndex {
     /// bytes SQLite holds, where a function of GRDB would make a text of every body.
     static let linkBodyFunction = "notes_link_body"
 
-    /// Adds ``linkBodyFunction`` to the connection (again, when it has it).
+    /// Adds ``linkBodyFunction`` to the connection, or adds it again. Only while no statement
+    /// runs on it (SQLite refuses then), as when a rebuild starts: the rebuild adds it itself,
+    /// since it also runs on connections that are not a store's (a baseline's copy, upgraded
+    /// by the migrations).
     private static func addLinkBodyFunction(_ db: Database) throws {
         let code = sqlite3_create_function_v2(
             db.sqliteConnection, linkBodyFunction, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, nil,
             { context, _, values in
-                guard let value = values?[0], sqlite3_value_type(value) == SQLITE_TEXT,
+                // Any value but NULL is looked at as text, as a body is read (a blob too, in a
+                // damaged store), and given back as it is.
+                guard let value = values?[0], sqlite3_value_type(value) != SQLITE_NULL,
                     let text = sqlite3_value_text(value),
                     MarkdownScanner.mayHoldReferences(
                         UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))))
@@ -317,7 +317,9 @@ enum LinkIndex {
                 sqlite3_result_value(context, value)
             }, nil, nil, nil)
         guard code == SQLITE_OK else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot add \(linkBodyFunction)")
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code),
+                message: "cannot add \(linkBodyFunction): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
         }
     }
 

@@ -4,6 +4,11 @@ extension StoreSchema {
     /// The name of the migration that adds the link index.
     static let linksMigration = "links"
 
+    /// The indexes of the link index's tables by key, which its rebuild makes again after
+    /// the rows (``LinkIndex/rebuild(_:)``).
+    static let linkKeyIndex = "CREATE INDEX link_on_key ON link(key)"
+    static let linkNameKeyIndex = "CREATE INDEX link_name_on_key ON link_name(key, until)"
+
     /// The link index (docs/links.md), derived from the store and never synced: `link`, the
     /// links of each note's body as written (its target, where it is), and `link_name`, the
     /// names that links resolve by, each folded, for each note: its current name, and the
@@ -23,14 +28,14 @@ extension StoreSchema {
                     key TEXT NOT NULL,
                     PRIMARY KEY (source, position)
                 ) WITHOUT ROWID;
-                CREATE INDEX link_on_key ON link(key);
+                \(linkKeyIndex);
                 CREATE TABLE link_name (
                     item TEXT NOT NULL REFERENCES item(id) ON DELETE CASCADE,
                     key TEXT NOT NULL,
                     until TEXT NOT NULL,
                     PRIMARY KEY (item, key)
                 ) WITHOUT ROWID;
-                CREATE INDEX link_name_on_key ON link_name(key, until);
+                \(linkNameKeyIndex);
                 """)
         try LinkIndex.rebuild(db)
     }

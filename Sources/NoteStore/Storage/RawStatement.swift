@@ -15,6 +15,7 @@ enum RawStatement {
     /// it. One parameter for each value. The statement is reset first too: GRDB leaves a
     /// statement it ran as it ended, and SQLite refuses to bind one in that state.
     static func run(_ statement: SQLiteStatement, binding values: DatabaseValue...) throws {
+        precondition(values.count == sqlite3_bind_parameter_count(statement), "a value for each parameter")
         sqlite3_reset(statement)
         for (index, value) in values.enumerated() {
             let code = bind(value, at: Int32(index + 1), statement)
@@ -55,9 +56,11 @@ enum RawStatement {
     /// SQLite's `SQLITE_TRANSIENT`: it copies the bytes bound, which live no longer than the call.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// The error of a statement, with its SQL, as GRDB reports one.
     private static func error(_ code: Int32, _ statement: SQLiteStatement) -> DatabaseError {
         DatabaseError(
             resultCode: ResultCode(rawValue: code),
-            message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))))
+            message: String(cString: sqlite3_errmsg(sqlite3_db_handle(statement))),
+            sql: sqlite3_sql(statement).map { String(cString: $0) })
     }
 }
