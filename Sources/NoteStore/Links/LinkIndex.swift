@@ -274,8 +274,9 @@ enum LinkIndex {
         var page: [(id: String, object: UUID, name: String)] = []
         while let row = try notes.next() {
             let id: String = row["id"]
-            let name: String = row["name"]
             if let body: String = row["body"] { try writeLinks(of: id, body: body, replacing: false, db) }
+            // A name is never NULL but in a damaged store, which a repair must not stop at.
+            guard let name: String = row["name"] else { continue }
             guard let object = UUID(storeText: id) else {
                 // An id that is not a UUID (in a damaged store): its names alone.
                 try writeNames(of: id, name: name, isNote: true, replacing: false, db)
