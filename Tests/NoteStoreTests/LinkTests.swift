@@ -120,6 +120,23 @@ import Testing
         #expect(try store.orphans() == [a.id, b.id, c.id])
     }
 
+    /// The indexes of the link index's tables by key are those the schema makes (a rebuild
+    /// makes them again after the rows), and the store passes SQLite's integrity check.
+    func expectKeyIndexesAsTheSchemaMakesThem(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let keyIndexes = try store.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT sql FROM sqlite_schema
+                    WHERE type = 'index' AND tbl_name IN ('link', 'link_name') AND sql IS NOT NULL ORDER BY name
+                    """)
+        }
+        #expect(keyIndexes == [StoreSchema.linkNameKeyIndex, StoreSchema.linkKeyIndex], sourceLocation: sourceLocation)
+        #expect(
+            try store.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"],
+            sourceLocation: sourceLocation)
+    }
+
     @Test func theIndexIsRebuiltAlike() throws {
         let target = try store.addNote(named: "T", body: "", in: nil)
         let note = try store.addNote(named: "N", body: "[[T]] [[U]]", in: nil)
@@ -161,16 +178,7 @@ import Testing
         #expect(try tables() == saved)
         try store.rebuildLinkIndex()
         #expect(try tables() == saved, "rebuilt twice")
-        let keyIndexes = try store.read { db in
-            try String.fetchAll(
-                db,
-                sql: """
-                    SELECT sql FROM sqlite_schema
-                    WHERE type = 'index' AND tbl_name IN ('link', 'link_name') AND sql IS NOT NULL ORDER BY name
-                    """)
-        }
-        #expect(keyIndexes == [StoreSchema.linkNameKeyIndex, StoreSchema.linkKeyIndex])
-        #expect(try store.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
+        try expectKeyIndexesAsTheSchemaMakesThem()
     }
 
     /// A rebuild reads the names of notes a page at a time (``LinkIndex/namePage``), in the
@@ -235,16 +243,7 @@ import Testing
         try store.rebuildLinkIndex()
         #expect(try index() == expected)
         #expect(try store.links(of: made[2]).map(\.resolved) == [made[3]])
-        let keyIndexes = try store.read { db in
-            try String.fetchAll(
-                db,
-                sql: """
-                    SELECT name FROM sqlite_schema
-                    WHERE type = 'index' AND tbl_name IN ('link', 'link_name') AND sql IS NOT NULL ORDER BY name
-                    """)
-        }
-        #expect(keyIndexes == ["link_name_on_key", "link_on_key"], "made again after the rows")
-        #expect(try store.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") } == ["ok"])
+        try expectKeyIndexesAsTheSchemaMakesThem()
     }
 
     /// A rename rewrites the links that reach the note, in their notes' bodies, in the same
