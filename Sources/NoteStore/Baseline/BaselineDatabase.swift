@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GRDB
 import CSQLiteHardening
 import GRDBSQLite
@@ -207,27 +208,42 @@ public final class BaselineDatabase {
     /// joins from one.
     public static let readableModelVersions = StoreSchema.storeModelVersions.filter { $0 >= 4 }
 
-    /// What `sqlite_schema` of a baseline of each readable model version holds, but root pages,
-    /// with the migrations a store of that version has recorded.
-    private static let expectedSchemas: Result<[Int: (schema: [SchemaEntry], migrations: [String])], any Error> = Result
-    {
-        var result: [Int: (schema: [SchemaEntry], migrations: [String])] = [:]
-        for version in readableModelVersions {
-            let queue = try DatabaseQueue()
-            let migration = "v\(version)"
-            try StoreSchema.migrator.migrate(queue, upTo: migration)
-            let migrations = Array(StoreSchema.migrator.migrations.prefix { $0 != migration }) + [migration]
-            result[version] = (
-                try queue.write { db in
-                    try createHeader([:], db)
-                    return try schema(db)
-                }, migrations
-            )
-        }
-        return result
+    /// What `sqlite_schema` of a baseline of a readable model version holds, but root pages,
+    /// with the migrations a store of that version has recorded: made when first asked for, by
+    /// migrating a database in memory to that version, and kept.
+    private static func expectedSchema(of version: Int) throws -> ExpectedSchema {
+        if let known = expectedSchemas.withLock({ $0[version] }) { return known }
+        let queue = try DatabaseQueue()
+        let migration = "v\(version)"
+        try StoreSchema.migrator.migrate(queue, upTo: migration)
+        let made = ExpectedSchema(
+            schema: try queue.write { db in
+                try createHeader([:], db)
+                return try schema(db)
+            },
+            migrations: Array(StoreSchema.migrator.migrations.prefix { $0 != migration }) + [migration])
+        expectedSchemas.withLock { $0[version] = made }
+        return made
     }
 
-    private struct SchemaEntry: Equatable {
+    /// The readable model versions in the order a baseline's schema is compared with theirs:
+    /// those of the baselines this build writes first (without properties, and with them), so
+    /// that the schemas of the others are made only for a baseline of theirs, or one that
+    /// matches none.
+    private static let versionsInCheckOrder =
+        [Store.baselineModelVersionWithoutProperties, StoreSchema.currentModelVersion]
+        + readableModelVersions.sorted(by: >).filter {
+            $0 != Store.baselineModelVersionWithoutProperties && $0 != StoreSchema.currentModelVersion
+        }
+
+    private static let expectedSchemas = Mutex<[Int: ExpectedSchema]>([:])
+
+    private struct ExpectedSchema: Sendable {
+        let schema: [SchemaEntry]
+        let migrations: [String]
+    }
+
+    private struct SchemaEntry: Equatable, Sendable {
         let type: String
         let name: String
         let table: String
@@ -242,10 +258,9 @@ public final class BaselineDatabase {
 
     /// Checks that the schema is exactly that of a readable model version; returns it.
     private static func checkSchema(_ db: Database) throws -> Int {
-        let expectedSchemas = try Self.expectedSchemas.get()
         let found = try schema(db)
-        if let version = expectedSchemas.first(where: { $0.value.schema == found })?.key { return version }
-        let expected = expectedSchemas[StoreSchema.currentModelVersion]!.schema
+        for version in versionsInCheckOrder where try expectedSchema(of: version).schema == found { return version }
+        let expected = try expectedSchema(of: StoreSchema.currentModelVersion).schema
         let names = Set(expected.map(\.name))
         if let extra = found.first(where: { !names.contains($0.name) }) {
             throw BaselineProblem("its schema has a \(extra.type) '\(extra.name)' that a store does not have")
@@ -285,7 +300,7 @@ public final class BaselineDatabase {
         if let problem = try found.get() ?? foundBeside.get() {
             throw BaselineProblem("it fails SQLite's integrity check: \(problem)")
         }
-        let expectedMigrations = try Self.expectedSchemas.get()[modelVersion]?.migrations ?? []
+        let expectedMigrations = try expectedSchema(of: modelVersion).migrations
         let migrations = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
         guard migrations == expectedMigrations.sorted() else {
             throw BaselineProblem(
