@@ -150,11 +150,18 @@ enum LinkIndex {
             try db.cachedStatement(sql: "DELETE FROM link_name WHERE item = ?").execute(arguments: [id])
         }
         guard let name, isNote else { return }
+        // One row a statement, bound and stepped through SQLite's own calls. A statement of
+        // many rows was slower in a rebuild: with foreign keys on, SQLite keeps a journal of
+        // each statement that writes several rows, a copy of every page it changes of both
+        // b-trees of the table.
         let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
-        for (key, end) in try names(
-            of: id, name: name, readingHistory: !onlyCurrentName, line: line, aliases: aliases, db)
-        {
-            try insert.execute(arguments: [id, key, end])
+        try withExtendedLifetime(insert) {
+            for (key, until) in try names(
+                of: id, name: name, readingHistory: !onlyCurrentName, line: line, aliases: aliases, db)
+            {
+                try RawStatement.run(
+                    insert.sqliteStatement, binding: id.databaseValue, key.databaseValue, until.databaseValue)
+            }
         }
     }
 
@@ -334,22 +341,11 @@ enum LinkIndex {
         let objects = notes.map(\.object)
         let lines = try VersionStorage.lines(.name, of: objects, db)
         let aliases = try PropertyTable.values(of: Property.aliases, items: objects, db)
-        // One row a statement, bound and stepped through SQLite's own calls. A statement of
-        // many rows was slower: with foreign keys on, SQLite keeps a journal of each
-        // statement that writes several rows, a copy of every page it changes of both
-        // b-trees of the table.
-        let insert = try db.cachedStatement(sql: "INSERT INTO link_name (item, key, until) VALUES (?, ?, ?)")
-        try withExtendedLifetime(insert) {
-            for note in notes {
-                let names = try names(
-                    of: note.id, name: note.name,
-                    line: lines[note.object] ?? HistoryLine(object: note.object, property: .name),
-                    aliases: .some(aliases[note.object]), db)
-                for (key, until) in names {
-                    try RawStatement.run(
-                        insert.sqliteStatement, binding: note.id.databaseValue, key.databaseValue, until.databaseValue)
-                }
-            }
+        for note in notes {
+            try writeNames(
+                of: note.id, name: note.name, isNote: true, replacing: false,
+                line: lines[note.object] ?? HistoryLine(object: note.object, property: .name),
+                aliases: .some(aliases[note.object]), db)
         }
     }
 }
