@@ -57,11 +57,11 @@ import Testing
             )
         }
         try building.store.write { db in try TrigramIndex.startBuilding(db) }
-        #expect(try building.store.trigramIndexBuild() == TrigramIndexBuild(built: 0, items: Self.bodies.count))
+        #expect(try building.store.trigramIndexBuild() == IndexBuild(built: 0, items: Self.bodies.count))
         try expectSame("nothing built")
 
         #expect(try !building.store.buildTrigramIndex(items: 4))
-        #expect(try building.store.trigramIndexBuild() == TrigramIndexBuild(built: 4, items: Self.bodies.count))
+        #expect(try building.store.trigramIndexBuild() == IndexBuild(built: 4, items: Self.bodies.count))
         try expectSame("four built")
 
         // Edits of items reached and not reached, a new item, and one trashed.

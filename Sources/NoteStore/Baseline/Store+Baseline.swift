@@ -73,7 +73,10 @@ extension Store {
                         DELETE FROM sync_state;
                         DELETE FROM blob_release;
                         DELETE FROM metadata \
-                        WHERE key IN ('device_id', 'store_file', 'device_replaced', '\(TrigramIndex.buildKey)');
+                        WHERE key IN (
+                            'device_id', 'store_file', 'device_replaced', '\(TrigramIndex.buildKey)',
+                            '\(LinkIndex.buildKey)'
+                        );
                         """)
                 // The link and trigram indexes and the parts of long bodies are derived: the
                 // store made from the baseline builds its own, and a baseline stays what a

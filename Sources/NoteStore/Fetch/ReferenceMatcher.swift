@@ -69,11 +69,36 @@ struct ReferenceMatcher {
                         WHERE link_name.key = \(LinkIndex.fold(lastName)) AND link_name.until = \(LinkIndex.aliasMark)
                         """)
             ).map { ($0, false) }
+            found += try aliasedBeyondLinkBuild(lastName).map { ($0, false) }
         }
         let items = try self.items(found.map(\.rowid))
         guard scope == .any else { return items }
         let live = items.filter { !$0.isTrashed }
         return live.isEmpty ? items : live
+    }
+
+    /// While the link index is built a part at a time (``LinkIndex/build(notes:_:)``): the
+    /// rowids of the notes it has not reached whose aliases give `name`, read from their
+    /// property. Their rows in `link_name`, which saves write, may be there too: found once.
+    private func aliasedBeyondLinkBuild(_ name: String) throws -> [Int64] {
+        guard let through = try LinkIndex.builtThrough(db) else { return [] }
+        let key = LinkIndex.fold(name)
+        let ids = try String.fetchAll(
+            db,
+            SQLRequest(
+                literal: "SELECT DISTINCT item FROM property WHERE key = \(Property.aliases) AND item > \(through)")
+        ).compactMap(UUID.init(storeText:))
+        let aliased = try PropertyTable.values(of: Property.aliases, items: ids, db).filter { _, value in
+            value.strings.contains { LinkIndex.fold($0) == key }
+        }
+        guard !aliased.isEmpty else { return [] }
+        return try Int64.fetchAll(
+            db,
+            SQLRequest(
+                literal: """
+                    SELECT rowid FROM item WHERE kind = 'note' AND id IN (SELECT value FROM json_each(\(IDList.json(Array(aliased.keys)))))
+                    AND id NOT IN (SELECT item FROM link_name WHERE key = \(key) AND until = \(LinkIndex.aliasMark))
+                    """))
     }
 
     /// At most `limit` items closest to `reference`, closest first: those whose path ends with

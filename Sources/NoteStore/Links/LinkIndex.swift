@@ -217,8 +217,11 @@ enum LinkIndex {
     static let aliasMark = "alias"
 
     /// Whether both tables hold what the items make, and nothing else: the links of each
-    /// note's body and the names each note is found by. `notes check`.
+    /// note's body and the names each note is found by. `notes check`. While a build is in
+    /// progress, of the notes it has reached.
     static func matchesItems(_ db: Database) throws -> Bool {
+        let through = try builtThrough(db)
+        func reached(_ column: String) -> SQL { through.map { "WHERE \(sql: column) <= \($0)" } ?? "" }
         let readLinks = try db.makeStatement(
             sql: """
                 SELECT position, line, kind, target, fragment, display, key \
@@ -228,7 +231,8 @@ enum LinkIndex {
         let readNames = try db.makeStatement(sql: "SELECT key, until FROM link_name WHERE item = ?")
         var links = 0
         var names = 0
-        let items = try Row.fetchCursor(db, sql: "SELECT id, kind, name, body FROM item")
+        let items = try Row.fetchCursor(
+            db, SQLRequest<Row>(literal: "SELECT id, kind, name, body FROM item \(reached("id"))"))
         while let row = try items.next() {
             let id: String = row["id"]
             let expected = (row["body"] as String?).map(Self.links(of:)) ?? []
@@ -248,36 +252,110 @@ enum LinkIndex {
             guard heldNames == (try Self.names(of: id, name: row["name"], db)) else { return false }
             names += heldNames.count
         }
-        return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link") == links
-            && Int.fetchOne(db, sql: "SELECT COUNT(*) FROM link_name") == names
+        return try Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT COUNT(*) FROM link \(reached("source"))")) == links
+            && Int.fetchOne(db, SQLRequest<Int>(literal: "SELECT COUNT(*) FROM link_name \(reached("item"))")) == names
     }
 
-    /// Fills both tables from every item: for the migration that adds them (a store made from a
-    /// baseline builds its index so), and `notes check --repair`.
+    /// The key in `metadata` of a build in progress: the greatest id of a note whose links and
+    /// names the index holds for certain (empty: none yet).
+    static let buildKey = "link_built_through"
+    /// Past this many items, a store that gets the index builds it a part at a time.
+    static let buildAtOnceLimit = TrigramIndex.buildAtOnceLimit
+
+    /// The greatest id of a note whose rows the index holds for certain while a build is in
+    /// progress (empty: none yet); nil when the index is whole.
+    static func builtThrough(_ db: Database) throws -> String? {
+        try SQLRequest<String>(literal: "SELECT value FROM metadata WHERE key = \(buildKey)", cached: true)
+            .fetchOne(db)
+    }
+
+    private static func setBuiltThrough(_ id: String?, _ db: Database) throws {
+        if let id {
+            try db.execute(literal: "INSERT OR REPLACE INTO metadata(key, value) VALUES (\(buildKey), \(id))")
+        } else {
+            try db.execute(literal: "DELETE FROM metadata WHERE key = \(buildKey)")
+        }
+    }
+
+    /// Empties both tables and starts a build from the first note, a part at a time
+    /// (``build(notes:_:)``), as a store made from a baseline of many items does. Until the
+    /// index is whole, the rows of the notes it has reached are certain; saves write the rows
+    /// of the notes they change wherever they are, and each part replaces those of its own
+    /// notes. Whatever reads links finishes the build first (``Store/finishLinkIndex()``).
+    static func startBuilding(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM link; DELETE FROM link_name")
+        try setBuiltThrough("", db)
+    }
+
+    /// Writes the rows of up to `limit` notes after those a build in progress has reached, in
+    /// the order of ids; returns true when the index is whole.
+    static func build(notes limit: Int, _ db: Database) throws -> Bool {
+        guard let through = try builtThrough(db) else { return true }
+        let last = try SQLRequest<String>(
+            literal: """
+                SELECT max(id) FROM (
+                    SELECT id FROM item WHERE kind = 'note' AND id > \(through) ORDER BY id LIMIT \(limit)
+                )
+                """
+        ).fetchOne(db)
+        guard let last else {
+            try setBuiltThrough(nil, db)
+            return true
+        }
+        // The rows that saves wrote for the part's notes meanwhile are written again.
+        try db.execute(
+            literal: """
+                DELETE FROM link WHERE source > \(through) AND source <= \(last);
+                DELETE FROM link_name WHERE item > \(through) AND item <= \(last);
+                """)
+        try writeRows(
+            of: Row.fetchCursor(
+                db,
+                SQLRequest<Row>(
+                    literal: """
+                        SELECT id, name, body FROM item
+                        WHERE kind = 'note' AND id > \(through) AND id <= \(last) ORDER BY id
+                        """)), db)
+        let whole = try !Bool.fetchOne(
+            db, SQLRequest<Bool>(literal: "SELECT EXISTS (SELECT 1 FROM item WHERE kind = 'note' AND id > \(last))"))!
+        try setBuiltThrough(whole ? nil : last, db)
+        return whole
+    }
+
+    /// Fills both tables from every item, at once: for the migration that adds them to a store
+    /// of few items, and `notes check --repair`, which also finishes a build in progress.
     ///
     /// One scan of the item table in the order of its rows, which SQLite sorts by id: reading
     /// it in the order of ids through their index was a lookup in the table for every note.
     /// The scan gives the body of a note only when it may hold a link (``linkBodyFunction``),
-    /// so that the sort carries few bodies. In the order of ids, the links and the names go
-    /// into their tables in the order of their primary keys, which SQLite writes faster, and
-    /// the history of names and the aliases of a page of ``namePage`` notes are read by one
-    /// query each (``VersionStorage/lines(_:of:_:)``, a range of ids, and
-    /// ``PropertyTable/values(of:items:_:)``).
+    /// so that the sort carries few bodies.
     static func rebuild(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM link; DELETE FROM link_name")
+        try setBuiltThrough(nil, db)
         // The indexes of both tables by key are made again after the rows (a sort each), not
         // as the rows go in (a random place in them for each): a tenth of a join from a
         // baseline of 100,000 notes. Made from the schema's own statements, so that a repair
         // also mends an index that was missing or altered.
         try db.execute(sql: "DROP INDEX IF EXISTS link_on_key; DROP INDEX IF EXISTS link_name_on_key")
         try addLinkBodyFunction(db)
+        try writeRows(
+            of: Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT id, name, \(linkBodyFunction)(body) AS body FROM item NOT INDEXED
+                    WHERE kind = 'note' ORDER BY id
+                    """), db)
+        try db.execute(sql: "\(StoreSchema.linkKeyIndex); \(StoreSchema.linkNameKeyIndex)")
+    }
+
+    /// Writes the links and names of the notes of `notes` (`id`, `name`, `body`, in the order
+    /// of ids), none of them in the index. In the order of ids, the rows go into their tables
+    /// in the order of their primary keys, which SQLite writes faster, and the history of
+    /// names and the aliases of a page of ``namePage`` notes are read by one query each
+    /// (``VersionStorage/lines(_:of:_:)``, a range of ids, and
+    /// ``PropertyTable/values(of:items:_:)``).
+    private static func writeRows(of notes: RowCursor, _ db: Database) throws {
         // The tables written are not the one read: writing while the cursor reads is safe.
-        let notes = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT id, name, \(linkBodyFunction)(body) AS body FROM item NOT INDEXED
-                WHERE kind = 'note' ORDER BY id
-                """)
         var page: [(id: String, object: UUID, name: String)] = []
         while let row = try notes.next() {
             let id: String = row["id"]
@@ -296,7 +374,6 @@ enum LinkIndex {
             }
         }
         try writeNames(of: page, db)
-        try db.execute(sql: "\(StoreSchema.linkKeyIndex); \(StoreSchema.linkNameKeyIndex)")
     }
 
     /// The SQL function that gives a body when it may hold a link (a `[` or a `<`, as

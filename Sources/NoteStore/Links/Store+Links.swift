@@ -55,6 +55,7 @@ extension Store {
     public func links(ofNotes ids: [UUID]) throws -> [UUID: [NoteLink]] {
         guard !ids.isEmpty else { return [:] }
         let list = IDList.json(ids)
+        try finishLinkIndex()
         return try read { db in
             let resolver = LinkResolver(db: db)
             let rows = try Row.fetchCursor(
@@ -74,7 +75,8 @@ extension Store {
     /// The links of other notes' bodies (outside the trash) that reach `note`, by the path of
     /// their note and then their place in it.
     public func backlinks(of note: UUID) throws -> [NoteLink] {
-        try read { db in
+        try finishLinkIndex()
+        return try read { db in
             let resolver = LinkResolver(db: db)
             let rows = try Row.fetchAll(
                 db,
@@ -91,7 +93,8 @@ extension Store {
 
     /// Every link of a note outside the trash that reaches nothing, by note and place.
     public func unresolvedLinks() throws -> [NoteLink] {
-        try read { db in
+        try finishLinkIndex()
+        return try read { db in
             let resolver = LinkResolver(db: db)
             return try Row.fetchAll(
                 db,
@@ -106,7 +109,8 @@ extension Store {
     /// The notes outside the trash with no link in their body that reaches a note, and none
     /// from another note's body reaching them.
     public func orphans() throws -> Set<UUID> {
-        try read { db in
+        try finishLinkIndex()
+        return try read { db in
             let resolver = LinkResolver(db: db)
             var linked: Set<UUID> = []
             let rows = try Row.fetchCursor(
@@ -124,7 +128,8 @@ extension Store {
 
     /// The note that `[[target]]` reaches from a note at the top level, if any.
     public func resolveLink(_ target: String) throws -> UUID? {
-        try read { db in
+        try finishLinkIndex()
+        return try read { db in
             if case let .note(id) = try LinkResolver(db: db).resolve(target, from: nil) { return id }
             return nil
         }
@@ -144,7 +149,10 @@ extension Store {
 
     /// The targets of every wiki link and embed, each once, as written (without fragments).
     public func wikiLinkTargets() throws -> [String] {
-        try read { db in try String.fetchAll(db, sql: "SELECT DISTINCT target FROM link WHERE kind != 'markdown'") }
+        try finishLinkIndex()
+        return try read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT target FROM link WHERE kind != 'markdown'")
+        }
     }
 
     /// Rebuilds the link index from every note: `notes check --repair`.

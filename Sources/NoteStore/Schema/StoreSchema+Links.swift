@@ -13,7 +13,9 @@ extension StoreSchema {
     /// links of each note's body as written (its target, where it is), and `link_name`, the
     /// names that links resolve by, each folded, for each note: its current name, and the
     /// names it had before with the stamp of the version that replaced each, so that a link to
-    /// an old name still reaches its note. Filled here from every note.
+    /// an old name still reaches its note. Filled here from every note, or, past
+    /// ``LinkIndex/buildAtOnceLimit`` items (a store made from a baseline of many notes),
+    /// built a part at a time later, as the trigram index is.
     static func addLinkIndex(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -37,6 +39,14 @@ extension StoreSchema {
                 ) WITHOUT ROWID;
                 \(linkNameKeyIndex);
                 """)
-        try LinkIndex.rebuild(db)
+        let many = try Bool.fetchOne(
+            db,
+            sql: "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM item LIMIT ?)) > ?",
+            arguments: [LinkIndex.buildAtOnceLimit + 1, LinkIndex.buildAtOnceLimit])!
+        if many {
+            try LinkIndex.startBuilding(db)
+        } else {
+            try LinkIndex.rebuild(db)
+        }
     }
 }

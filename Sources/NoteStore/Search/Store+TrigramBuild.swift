@@ -1,21 +1,13 @@
 import GRDB
 
-/// How far the build of the trigram index has come (``Store/trigramIndexBuild()``).
-public struct TrigramIndexBuild: Sendable, Equatable {
-    /// The items it holds the entries of.
-    public let built: Int
-    /// The items of the store.
-    public let items: Int
-}
-
 extension Store {
     /// How far the build of the trigram index has come, while one is in progress (a store made
     /// from a baseline of many items builds it a part at a time, ``TrigramIndex``); nil when the
     /// index is whole. Until then, searches read the text of the items it has not reached.
-    public func trigramIndexBuild() throws -> TrigramIndexBuild? {
+    public func trigramIndexBuild() throws -> IndexBuild? {
         try read { db in
             guard let through = try TrigramIndex.builtThrough(db) else { return nil }
-            return TrigramIndexBuild(
+            return IndexBuild(
                 built: try SQLRequest<Int>(literal: "SELECT COUNT(*) FROM item WHERE rowid <= \(through)").fetchOne(db)
                     ?? 0,
                 items: try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0)

@@ -83,11 +83,12 @@ public final class Store: Sendable {
             let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
             let byKey = Dictionary(
                 values.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a })
-            let complete = try StoreSchema.migrator.hasCompletedMigrations(db)
+            // A link index in the making is finished by whatever reads links, which writes.
+            let complete = try StoreSchema.migrator.hasCompletedMigrations(db) && byKey[LinkIndex.buildKey] == nil
             return (byKey["model_version"], byKey["device_id"], complete)
         }
         // A store without every migration (a derived table that a baseline left out) opens to
-        // write, which migrates it.
+        // write, which migrates it; so does one whose link index is being built.
         guard let (versionText, deviceText, complete) = found, complete, let versionText,
             let version = Int(versionText),
             let deviceText, let device = UUID(storeText: deviceText)

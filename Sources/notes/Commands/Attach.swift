@@ -170,6 +170,8 @@ extension Notes {
                 try store.rebuildLinkIndex()
                 try store.rebuildSearchIndexes()
             }
+            // A link index in the making is finished first, so that the check covers it whole.
+            try store.finishLinkIndex()
             let inspection = try store.inspect()
             for line in inspection.damage + inspection.waiting + inspection.leftovers { print(line) }
             var paths = Paths(store: store)

@@ -203,6 +203,11 @@ extension Notes.Sync {
             bar.finish()
             print("sync on: device '\(target.deviceName)' in '\(target.folder.path)'")
             SyncOutput.show(report)
+            if try engine.store.linkIndexBuild() != nil {
+                print(
+                    "the link index is built by 'notes watch' (or 'notes check --repair'); "
+                        + "until then the first command that reads links builds it")
+            }
             if try engine.store.trigramIndexBuild() != nil {
                 print(
                     "the index of parts of words is built by 'notes watch' (or 'notes check --repair'); "

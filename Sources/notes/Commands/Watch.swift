@@ -53,7 +53,7 @@ extension Notes {
                 WatchSignals.sources.append(source)
             }
             try service.start()
-            TrigramIndexBuilder.start(store, logger: logger)
+            IndexBuilder.start(store, logger: logger)
             dispatchMain()
         }
 
@@ -76,19 +76,35 @@ extension Notes {
     }
 }
 
-/// Builds the trigram index of a store made from a baseline of many items, a part at a time,
-/// on a thread of its own while `notes watch` runs: each part is one short transaction, so
-/// that saves and syncs go on meanwhile (``Store/buildTrigramIndex(items:)``).
-enum TrigramIndexBuilder {
+/// Builds the derived indexes of a store made from a baseline of many items, the link index
+/// and then the trigram index, a part at a time, on a thread of its own while `notes watch`
+/// runs: each part is one short transaction, so that saves and syncs go on meanwhile
+/// (``Store/buildLinkIndex(notes:)``, ``Store/buildTrigramIndex(items:)``).
+enum IndexBuilder {
     static func start(_ store: Store, logger: Logger) {
-        guard let build = try? store.trigramIndexBuild() else { return }
-        logger.info("building the index of parts of words: \(build.built) of \(build.items) items")
+        let links = try? store.linkIndexBuild()
+        let trigrams = try? store.trigramIndexBuild()
+        guard links != nil || trigrams != nil else { return }
+        if let links { logger.info("building the link index: \(links.built) of \(links.items) notes") }
+        if let trigrams {
+            logger.info("building the index of parts of words: \(trigrams.built) of \(trigrams.items) items")
+        }
         let thread = Thread {
-            do {
-                while try !store.buildTrigramIndex() {}
-                logger.info("built the index of parts of words")
-            } catch {
-                logger.error("cannot build the index of parts of words: \(error)")
+            if links != nil {
+                do {
+                    while try !store.buildLinkIndex() {}
+                    logger.info("built the link index")
+                } catch {
+                    logger.error("cannot build the link index: \(error)")
+                }
+            }
+            if trigrams != nil {
+                do {
+                    while try !store.buildTrigramIndex() {}
+                    logger.info("built the index of parts of words")
+                } catch {
+                    logger.error("cannot build the index of parts of words: \(error)")
+                }
             }
         }
         thread.qualityOfService = .utility
