@@ -27,6 +27,6 @@ extension Store {
     /// usual case, costs a read.
     public func finishLinkIndex() throws {
         guard try read({ db in try LinkIndex.builtThrough(db) }) != nil else { return }
-        while try !buildLinkIndex(notes: 20_000) {}
+        try writeParts { db in try LinkIndex.build(notes: 20_000, db) }
     }
 }

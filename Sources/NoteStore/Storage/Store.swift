@@ -83,12 +83,11 @@ public final class Store: Sendable {
             let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
             let byKey = Dictionary(
                 values.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a })
-            // A link index in the making is finished by whatever reads links, which writes.
-            let complete = try StoreSchema.migrator.hasCompletedMigrations(db) && byKey[LinkIndex.buildKey] == nil
+            let complete = try StoreSchema.migrator.hasCompletedMigrations(db)
             return (byKey["model_version"], byKey["device_id"], complete)
         }
         // A store without every migration (a derived table that a baseline left out) opens to
-        // write, which migrates it; so does one whose link index is being built.
+        // write, which migrates it.
         guard let (versionText, deviceText, complete) = found, complete, let versionText,
             let version = Int(versionText),
             let deviceText, let device = UUID(storeText: deviceText)
@@ -226,6 +225,30 @@ public final class Store: Sendable {
                 try db.cachedStatement(sql: "PRAGMA synchronous = FULL").execute()
                 return try outcome.get()
             }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError.database(path: folder.path, underlying: error)
+        }
+    }
+
+    /// Runs `body` in one transaction after another, each of which a power cut may undo (as
+    /// ``write(durable:_:)`` with `durable` false), until it returns true: derived work that
+    /// a read must see done (``finishLinkIndex()``). A store opened read-only does it through
+    /// a connection opened for it alone, so that read commands open without writing as
+    /// before and only those that need the work write.
+    func writeParts(_ body: (Database) throws -> Bool) throws {
+        guard pool.configuration.readonly else {
+            while try !write(durable: false, body) {}
+            return
+        }
+        do {
+            var configuration = Self.configuration()
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            let writer = try DatabaseQueue(
+                path: folder.appendingPathComponent(Self.databaseFileName).path, configuration: configuration)
+            defer { try? writer.close() }
+            while try !writer.write(body) {}
         } catch let error as StoreError {
             throw error
         } catch {
