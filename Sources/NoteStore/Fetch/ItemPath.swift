@@ -7,7 +7,11 @@ import GRDB
 public enum ItemPath {
     /// The path component for a name.
     public static func escape(_ name: String) -> String {
-        name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "/", with: "\\/")
+        // Most names hold neither: they are their own component, without Foundation's search,
+        // which a path of every item (a reference not found, the closest names looked for)
+        // did twice for each name.
+        guard name.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "/") }) else { return name }
+        return name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "/", with: "\\/")
     }
 
     /// The names in a path, with escapes undone; an empty list for an empty path.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NoteFiles
 import NoteText
 
 /// Reads a reference that names no item as written, the way a person half remembers one: its
@@ -109,6 +110,8 @@ struct ReferenceMatcher {
         guard let last = names.last else { return [] }
         let path = names.joined(separator: "/")
         let allowed = max(1, min(3, last.count / 3))
+        let holdsEnough = last.count >= 3
+        let lastBytes = Array(last.utf8)
         var scored: [(score: Int, path: String, rowid: Int64)] = []
         let rows = try Row.fetchCursor(db, sql: "SELECT rowid, name, parent FROM item")
         while let row = try rows.next() {
@@ -117,7 +120,9 @@ struct ReferenceMatcher {
             for other in Self.names(name: name).map({ ItemFilter.fold(ItemPath.escape($0)) }) {
                 if let distance = EditDistance.between(last, other, limit: allowed) {
                     score = min(score ?? .max, distance + 1)
-                } else if last.count >= 3, other.contains(last) {
+                } else if holdsEnough, ByteSearch.firstRange(of: lastBytes, in: other[...]) != nil {
+                    // The bytes of one in the other's: Foundation's search was a fifth of the
+                    // time of a reference not found.
                     score = min(score ?? .max, allowed + 2)
                 }
             }
