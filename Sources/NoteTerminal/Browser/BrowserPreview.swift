@@ -15,6 +15,10 @@ struct BrowserPreview {
     var links: [LinkEntry] = []
     /// The link entry chosen, when the preview has the focus.
     var chosen: Int?
+    /// How far the link index has come while it is built a part at a time (a store joined
+    /// from a big baseline): the preview says so rather than finish the build, which would
+    /// hold the screen for all of it, and shows the links once `notes watch` has built it.
+    var linkBuild: IndexBuild?
 
     struct LinkEntry: Equatable {
         /// `→ path` or `← path:line`.
@@ -25,9 +29,11 @@ struct BrowserPreview {
 
     static func load(_ selected: Item?, store: Store) -> BrowserPreview {
         guard let selected, let note = try? store.item(selected.id) else { return BrowserPreview() }
+        let linkBuild = (try? store.linkIndexBuild()) ?? nil
         return BrowserPreview(
             note: note, path: (try? store.path(of: note)) ?? note.name, tags: (try? store.tags(of: note.id)) ?? [],
-            attachments: (try? store.attachments(of: note.id)) ?? [], links: linkEntries(of: note, store: store))
+            attachments: (try? store.attachments(of: note.id)) ?? [],
+            links: linkBuild == nil ? linkEntries(of: note, store: store) : [], linkBuild: linkBuild)
     }
 
     /// The links of the note in the order of its body, then the notes that link to it by
@@ -65,6 +71,13 @@ struct BrowserPreview {
                     attachment.caption ?? attachment.fileName ?? attachment.format?.rawValue ?? attachment.mediaType
                 return ("  \(label)\(size)", notes_attr_dim())
             }
+        }
+        if let linkBuild {
+            lines.append(
+                (
+                    "links: the link index is being built (\(linkBuild.built) of \(linkBuild.items) notes, "
+                        + "by 'notes watch')", notes_attr_dim()
+                ))
         }
         if !links.isEmpty {
             lines.append(("links:", 0))
