@@ -133,6 +133,9 @@ import Testing
         let searched = try #require(candidates { try resolve(fixture.store, "potatoes") })
         #expect(searched.paths == ["Home/Recipes/Soup"])
         #expect(candidates { try resolve(fixture.store, "zzzz") }?.paths == [])
+        // A name that holds the reference, beyond the reach of typos, accents folded.
+        _ = try fixture.store.addNote(named: "Crème brûlée, la recette", body: "", in: tree.home)
+        #expect(candidates { try resolve(fixture.store, "brulee la") }?.paths == ["Home/Crème brûlée, la recette"])
     }
 
     @Test func candidatesComeFromTheScope() throws {

@@ -15,6 +15,12 @@ extension Store {
         }
     }
 
+    /// Whether the link index is being built a part at a time: one read of `metadata`, where
+    /// ``linkIndexBuild()`` also counts the notes.
+    public func isBuildingLinkIndex() throws -> Bool {
+        try read { db in try LinkIndex.builtThrough(db) != nil }
+    }
+
     /// Builds a part of the link index, while a build is in progress: the rows of up to
     /// `notes` more notes, in one transaction that a power cut may undo (the index is derived,
     /// and the part comes again). Returns true when the index is whole.
@@ -26,7 +32,7 @@ extension Store {
     /// calls it first, so that it reads them all, and so does `notes check`. Nothing to do, the
     /// usual case, costs a read.
     public func finishLinkIndex() throws {
-        guard try read({ db in try LinkIndex.builtThrough(db) }) != nil else { return }
+        guard try isBuildingLinkIndex() else { return }
         try writeParts { db in try LinkIndex.build(notes: 20_000, db) }
     }
 }

@@ -242,11 +242,22 @@ public final class Store: Sendable {
             while try !write(durable: false, body) {}
             return
         }
+        let databasePath = folder.appendingPathComponent(Self.databaseFileName).path
+        // Read as immutable (a full disk), or on storage this process cannot write: SQLite
+        // would open the writer read-only, or write under readers that take no locks.
+        guard !pool.path.contains("immutable=1"), access(databasePath, W_OK) == 0, access(folder.path, W_OK) == 0
+        else {
+            throw StoreError.database(
+                path: folder.path,
+                underlying: DatabaseError(
+                    resultCode: .SQLITE_READONLY,
+                    message: "the link index is being built, and this store cannot be written here: "
+                        + "'notes watch' or 'notes check --repair' finishes it where it can"))
+        }
         do {
             var configuration = Self.configuration()
             configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            let writer = try DatabaseQueue(
-                path: folder.appendingPathComponent(Self.databaseFileName).path, configuration: configuration)
+            let writer = try DatabaseQueue(path: databasePath, configuration: configuration)
             defer { try? writer.close() }
             while try !writer.write(body) {}
         } catch let error as StoreError {

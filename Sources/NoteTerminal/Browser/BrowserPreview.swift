@@ -15,10 +15,10 @@ struct BrowserPreview {
     var links: [LinkEntry] = []
     /// The link entry chosen, when the preview has the focus.
     var chosen: Int?
-    /// How far the link index has come while it is built a part at a time (a store joined
-    /// from a big baseline): the preview says so rather than finish the build, which would
-    /// hold the screen for all of it, and shows the links once `notes watch` has built it.
-    var linkBuild: IndexBuild?
+    /// Whether the link index is being built a part at a time (a store joined from a big
+    /// baseline): the preview says so rather than finish the build, which would hold the
+    /// screen for all of it, and shows the links once `notes watch` has built it.
+    var linksBeingBuilt = false
 
     struct LinkEntry: Equatable {
         /// `→ path` or `← path:line`.
@@ -29,11 +29,11 @@ struct BrowserPreview {
 
     static func load(_ selected: Item?, store: Store) -> BrowserPreview {
         guard let selected, let note = try? store.item(selected.id) else { return BrowserPreview() }
-        let linkBuild = (try? store.linkIndexBuild()) ?? nil
+        let building = (try? store.isBuildingLinkIndex()) ?? false
         return BrowserPreview(
             note: note, path: (try? store.path(of: note)) ?? note.name, tags: (try? store.tags(of: note.id)) ?? [],
             attachments: (try? store.attachments(of: note.id)) ?? [],
-            links: linkBuild == nil ? linkEntries(of: note, store: store) : [], linkBuild: linkBuild)
+            links: building ? [] : linkEntries(of: note, store: store), linksBeingBuilt: building)
     }
 
     /// The links of the note in the order of its body, then the notes that link to it by
@@ -57,6 +57,9 @@ struct BrowserPreview {
         return entries + backlinks.sorted { $0.text < $1.text }
     }
 
+    static let linksBeingBuiltLine =
+        "links: the link index is being built, by 'notes watch' or 'notes check --repair'"
+
     /// The lines to show, the body's wrapped to `width` columns.
     func lines(width: Int) -> [(text: String, attributes: Int32)] {
         guard let note, width > 0 else { return [] }
@@ -72,12 +75,8 @@ struct BrowserPreview {
                 return ("  \(label)\(size)", notes_attr_dim())
             }
         }
-        if let linkBuild {
-            lines.append(
-                (
-                    "links: the link index is being built (\(linkBuild.built) of \(linkBuild.items) notes, "
-                        + "by 'notes watch')", notes_attr_dim()
-                ))
+        if linksBeingBuilt {
+            lines += Self.wrapped(Self.linksBeingBuiltLine, width: width).map { ($0, notes_attr_dim()) }
         }
         if !links.isEmpty {
             lines.append(("links:", 0))

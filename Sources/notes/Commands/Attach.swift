@@ -171,15 +171,19 @@ extension Notes {
                 try store.rebuildSearchIndexes()
             }
             // A link index in the making is finished first, so that the check covers it whole;
-            // if that fails, the check says why.
-            try? store.finishLinkIndex()
+            // if that fails, the check says why, and lists no links.
+            var unfinished: String?
+            do { try store.finishLinkIndex() } catch {
+                unfinished = "database: the link index cannot be finished: \(error)"
+            }
             let inspection = try store.inspect()
-            for line in inspection.damage + inspection.waiting + inspection.leftovers { print(line) }
+            let damage = inspection.damage + (unfinished.map { [$0] } ?? [])
+            for line in damage + inspection.waiting + inspection.leftovers { print(line) }
             var paths = Paths(store: store)
-            for link in try store.unresolvedLinks() {
+            for link in unfinished == nil ? try store.unresolvedLinks() : [] {
                 print("\(try paths.path(of: link.source)):\(link.line): \(link.written) reaches no note")
             }
-            guard inspection.damage.isEmpty else { throw InputError.checkFailed(inspection.damage.count) }
+            guard damage.isEmpty else { throw InputError.checkFailed(damage.count) }
             let count = inspection.leftovers.count
             print(
                 count == 0
