@@ -89,21 +89,16 @@ enum IndexBuilder {
         if let trigrams {
             logger.info("building the index of parts of words: \(trigrams.built) of \(trigrams.items) items")
         }
-        let thread = Thread {
-            if links != nil {
+        var builds: [(name: String, part: @Sendable () throws -> Bool)] = []
+        if links != nil { builds.append(("the link index", { try store.buildLinkIndex() })) }
+        if trigrams != nil { builds.append(("the index of parts of words", { try store.buildTrigramIndex() })) }
+        let thread = Thread { [builds] in
+            for build in builds {
                 do {
-                    while try !store.buildLinkIndex() {}
-                    logger.info("built the link index")
+                    while try !build.part() {}
+                    logger.info("built \(build.name)")
                 } catch {
-                    logger.error("cannot build the link index: \(error)")
-                }
-            }
-            if trigrams != nil {
-                do {
-                    while try !store.buildTrigramIndex() {}
-                    logger.info("built the index of parts of words")
-                } catch {
-                    logger.error("cannot build the index of parts of words: \(error)")
+                    logger.error("cannot build \(build.name): \(error)")
                 }
             }
         }
