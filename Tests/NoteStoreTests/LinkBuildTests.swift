@@ -173,10 +173,10 @@ import Testing
     }
 
     /// The migration that adds the index builds it at once for up to 5,000 items, and starts
-    /// a build a part at a time past them.
+    /// a build a part at a time past them, as the trigram index's does.
     @Test func theMigrationBuildsAtOnceUpToTheLimit() throws {
         let context = store.makeContext()
-        for number in 0..<LinkIndex.buildAtOnceLimit {
+        for number in 0..<StoreSchema.buildAtOnceLimit {
             _ = context.insertNote(named: "Note \(number)", body: "[[Note \(number + 1)]]")
         }
         try context.save()
@@ -184,17 +184,21 @@ import Testing
             try self.store.write { db in
                 try db.execute(sql: "DROP TABLE link; DROP TABLE link_name")
                 try StoreSchema.addLinkIndex(db)
+                try db.execute(sql: "DROP TABLE \(TrigramIndex.vocabulary); DROP TABLE \(TrigramIndex.table)")
+                try StoreSchema.addTrigramIndex(db)
             }
         }
         try migrate()
         #expect(try store.linkIndexBuild() == nil)
+        #expect(try store.trigramIndexBuild() == nil, "the trigram index decides alike")
         let whole = try tables()
-        #expect(whole[0].count == LinkIndex.buildAtOnceLimit)
+        #expect(whole[0].count == StoreSchema.buildAtOnceLimit)
         _ = try store.addCollection(named: "One more", in: nil)
         try migrate()
         #expect(
-            try store.linkIndexBuild() == IndexBuild(built: 0, items: LinkIndex.buildAtOnceLimit))
+            try store.linkIndexBuild() == IndexBuild(built: 0, items: StoreSchema.buildAtOnceLimit))
         #expect(try tables() == [[], []])
+        #expect(try store.trigramIndexBuild() != nil, "the trigram index decides alike")
         try store.finishLinkIndex()
         #expect(try tables() == whole)
     }

@@ -259,8 +259,6 @@ enum LinkIndex {
     /// The key in `metadata` of a build in progress: the greatest id of a note whose links and
     /// names the index holds for certain (empty: none yet).
     static let buildKey = "link_built_through"
-    /// Past this many items, a store that gets the index builds it a part at a time.
-    static let buildAtOnceLimit = TrigramIndex.buildAtOnceLimit
 
     /// The greatest id of a note whose rows the index holds for certain while a build is in
     /// progress (empty: none yet); nil when the index is whole.

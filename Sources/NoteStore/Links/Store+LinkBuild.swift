@@ -33,6 +33,6 @@ extension Store {
     /// usual case, costs a read.
     public func finishLinkIndex() throws {
         guard try isBuildingLinkIndex() else { return }
-        try writeParts { db in try LinkIndex.build(notes: 20_000, db) }
+        try writeParts(finishing: "the link index") { db in try LinkIndex.build(notes: 20_000, db) }
     }
 }

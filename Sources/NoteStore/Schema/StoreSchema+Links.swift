@@ -14,7 +14,7 @@ extension StoreSchema {
     /// names that links resolve by, each folded, for each note: its current name, and the
     /// names it had before with the stamp of the version that replaced each, so that a link to
     /// an old name still reaches its note. Filled here from every note, or, past
-    /// ``LinkIndex/buildAtOnceLimit`` items (a store made from a baseline of many notes),
+    /// ``buildAtOnceLimit`` items (a store made from a baseline of many notes),
     /// built a part at a time later, as the trigram index is.
     static func addLinkIndex(_ db: Database) throws {
         try db.execute(
@@ -39,11 +39,7 @@ extension StoreSchema {
                 ) WITHOUT ROWID;
                 \(linkNameKeyIndex);
                 """)
-        let many = try Bool.fetchOne(
-            db,
-            sql: "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM item LIMIT ?)) > ?",
-            arguments: [LinkIndex.buildAtOnceLimit + 1, LinkIndex.buildAtOnceLimit])!
-        if many {
+        if try buildsInParts(db) {
             try LinkIndex.startBuilding(db)
         } else {
             try LinkIndex.rebuild(db)

@@ -9,11 +9,10 @@ extension StoreSchema {
     /// The trigram index (``TrigramIndex``), derived from the store and never synced, as the
     /// link index is: a baseline leaves it out, with the record of this migration, and a store
     /// made from one gets it when it opens. Filled here from every item, or, past
-    /// ``TrigramIndex/buildAtOnceLimit`` items, built a part at a time later.
+    /// ``buildAtOnceLimit`` items, built a part at a time later.
     static func addTrigramIndex(_ db: Database) throws {
         try TrigramIndex.create(db)
-        let items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
-        if items > TrigramIndex.buildAtOnceLimit {
+        if try buildsInParts(db) {
             try TrigramIndex.startBuilding(db)
         } else {
             try TrigramIndex.rebuild(db)
@@ -22,7 +21,7 @@ extension StoreSchema {
 
     /// A trigram index made with positions (`detail = 'full'`, by builds before the index went
     /// without them) is made again without them, as ``addTrigramIndex(_:)`` makes it: at once,
-    /// or a part at a time past ``TrigramIndex/buildAtOnceLimit`` items. One made by
+    /// or a part at a time past ``buildAtOnceLimit`` items. One made by
     /// ``addTrigramIndex(_:)`` already is left as it is.
     static func dropTrigramPositions(_ db: Database) throws {
         let made = try String.fetchOne(

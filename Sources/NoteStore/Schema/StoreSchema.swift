@@ -8,6 +8,18 @@ import GRDB
 enum StoreSchema {
     /// The model version this build writes.
     static let currentModelVersion = 10
+
+    /// Past this many items, a store that gets a derived index (the link index, the trigram
+    /// index), as one made from a baseline does, builds it a part at a time after it opens
+    /// rather than at once (``LinkIndex/build(notes:_:)``, ``TrigramIndex/build(items:_:)``).
+    static let buildAtOnceLimit = 5_000
+
+    /// Whether the store holds more items than ``buildAtOnceLimit``, counted no further.
+    static func buildsInParts(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db, sql: "SELECT (SELECT COUNT(*) FROM (SELECT 1 FROM item LIMIT ?)) > ?",
+            arguments: [buildAtOnceLimit + 1, buildAtOnceLimit])!
+    }
     /// The model versions of stores, in order: 9 is a version of logs only.
     static let storeModelVersions = [1, 2, 3, 4, 5, 6, 7, 8, 10]
 

@@ -40,8 +40,6 @@ enum TrigramIndex {
 
     /// The key in `metadata` of a build in progress: the greatest rowid whose item has its entry.
     static let buildKey = "trigram_built_through"
-    /// Past this many items, a store that gets the index builds it a part at a time.
-    static let buildAtOnceLimit = 5_000
 
     static func create(_ db: Database) throws {
         try db.execute(

@@ -234,10 +234,11 @@ public final class Store: Sendable {
 
     /// Runs `body` in one transaction after another, each of which a power cut may undo (as
     /// ``write(durable:_:)`` with `durable` false), until it returns true: derived work that
-    /// a read must see done (``finishLinkIndex()``). A store opened read-only does it through
+    /// a read must see done (``finishLinkIndex()``), named by `work` in the error of a store
+    /// that cannot be written. A store opened read-only does it through
     /// a connection opened for it alone, so that read commands open without writing as
     /// before and only those that need the work write.
-    func writeParts(_ body: (Database) throws -> Bool) throws {
+    func writeParts(finishing work: String, _ body: (Database) throws -> Bool) throws {
         guard pool.configuration.readonly else {
             while try !write(durable: false, body) {}
             return
@@ -251,7 +252,7 @@ public final class Store: Sendable {
                 path: folder.path,
                 underlying: DatabaseError(
                     resultCode: .SQLITE_READONLY,
-                    message: "the link index is being built, and this store cannot be written here: "
+                    message: "\(work) is being built, and this store cannot be written here: "
                         + "'notes watch' or 'notes check --repair' finishes it where it can"))
         }
         do {
