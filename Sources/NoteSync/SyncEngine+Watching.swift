@@ -8,6 +8,10 @@ extension SyncEngine {
     /// The store's commits, as ``observeCommits(every:onChange:)`` watches them.
     public typealias CommitObservation = StoreObservation
 
+    /// The file in the store folder written after each commit: a watcher that sees it written
+    /// calls ``CommitObservation/checkNow()``.
+    public static var commitSignalFileName: String { Store.commitSignalFileName }
+
     /// An engine of the same store with the same hooks, for work on another thread: an engine
     /// is used by one thread at a time. Its ``passphrase`` and ``importProgress`` are not set.
     public convenience init(sameStoreAs other: SyncEngine) {

@@ -17,6 +17,9 @@ public struct SyncHooks: Sendable {
     public var acknowledgementInterval: TimeInterval = 600
     /// The log bytes one import transaction applies at most (``LogImporter/bytesPerTransaction``).
     public var transactionBytes = LogImporter.bytesPerTransaction
+    /// How often a watcher looks for a commit that it was not told of by the store's commit
+    /// signal: the fallback of `notes watch`.
+    public var commitCheckInterval: TimeInterval = 2
 
     /// The hooks of a process that tests nothing.
     public static let none = SyncHooks()
@@ -27,7 +30,11 @@ public struct SyncHooks: Sendable {
     ///   ``CrashPoint``, `<point>#<n>` the n-th time.
     /// - `scryptCost`: a power of 2 from 1,024 that readers accept with `r` = 8 and `p` = 1.
     /// - `acknowledgementSeconds`: 0 to 600.
-    public init(crashAt: String? = nil, scryptCost: String? = nil, acknowledgementSeconds: String? = nil) {
+    /// - `commitCheckSeconds`: 1 to 3,600.
+    public init(
+        crashAt: String? = nil, scryptCost: String? = nil, acknowledgementSeconds: String? = nil,
+        commitCheckSeconds: String? = nil
+    ) {
         if let crashAt, !crashAt.isEmpty {
             let parts = crashAt.split(separator: "#")
             crash = CrashSchedule(point: String(parts[0]), count: parts.count > 1 ? Int(parts[1]) ?? 1 : 1)
@@ -37,6 +44,9 @@ public struct SyncHooks: Sendable {
         }
         if let seconds = acknowledgementSeconds.flatMap(TimeInterval.init), (0...600).contains(seconds) {
             acknowledgementInterval = seconds
+        }
+        if let seconds = commitCheckSeconds.flatMap(TimeInterval.init), (1...3600).contains(seconds) {
+            commitCheckInterval = seconds
         }
     }
 

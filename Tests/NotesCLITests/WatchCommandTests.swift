@@ -50,6 +50,23 @@ import Testing
         for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
     }
 
+    /// A save made by another process reaches the watchers through the store's commit signal:
+    /// with the fallback checks an hour apart, each save is still exported and imported.
+    @Test func aSaveIsExportedOnItsCommitSignal() throws {
+        let stores = try enabled(["a", "b"])
+        let hourly = ["NOTES_COMMIT_CHECK_SECONDS": "3600"]
+        let running = try stores.map { try BackgroundNotes(["watch"], store: $0, environment: hourly) }
+        for store in stores {
+            #expect(eventually { (try? notes(store, "sync", "status").output.contains("watcher:   running")) == true })
+        }
+        for round in 1...3 {
+            #expect(try notes(stores[0], "add", "signalled \(round)").status == 0)
+            let expected = (1...round).map { "signalled \($0)" }
+            #expect(eventually(within: 20) { (try? names(stores[1])) == expected }, "round \(round)")
+        }
+        for watcher in running { #expect(watcher.stop(SIGTERM) == 0) }
+    }
+
     /// Once the logs after the newest baseline pass 16 MiB (two notes of 9.9 MB), the watcher
     /// writes a baseline in the background, and a new device starts from it.
     @Test func aWatcherWritesABaselineWhenTheLogsAfterTheLastOnePassTheThreshold() throws {

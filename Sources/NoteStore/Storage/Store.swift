@@ -17,6 +17,8 @@ public final class Store: Sendable {
     /// The wall clock of the store's saves, and of sync's bounds on the clocks it adopts.
     public let wallClock: WallClock
     let pool: DatabasePool
+    /// Written after each commit of ``write(durable:_:)``; nil for a store opened read-only.
+    let commitSignal: CommitSignal?
 
     /// The model version this build writes.
     public static let currentModelVersion = StoreSchema.currentModelVersion
@@ -45,10 +47,12 @@ public final class Store: Sendable {
         let databasePath = self.folder.appendingPathComponent(Self.databaseFileName).path
         if access == .readOnly, let opened = try Self.openReadOnly(databasePath, storePath: path) {
             (pool, deviceID, modelVersion) = opened
+            commitSignal = nil
             return
         }
         try StoreFolder.prepare(path)
         try StoreFolder.createPrivateFile(databasePath, storePath: path)
+        commitSignal = CommitSignal(storeFolder: self.folder)
         do {
             pool = try DatabasePool(path: databasePath, configuration: Self.configuration())
             // Every commit is synced to disk: a saved note survives a power cut. (GRDB sets
@@ -208,7 +212,11 @@ public final class Store: Sendable {
     /// not (`synchronous = NORMAL` for its commit) is atomic all the same and seen at once by
     /// every connection; a power cut (not a crash of the process) can undo it, together with
     /// any other such transaction after the last durable one, never half of it.
+    ///
+    /// Afterwards, committed or not, the store's ``CommitSignal`` tells watching processes to
+    /// check for a commit.
     func write<T>(durable: Bool = true, _ body: (Database) throws -> T) throws -> T {
+        defer { commitSignal?.send() }
         do {
             guard !durable else { return try pool.write(body) }
             return try pool.writeWithoutTransaction { db in

@@ -69,16 +69,18 @@ public final class WatchService: @unchecked Sendable {
         self.lock = try WatcherLock(in: engine.storeFolder)
     }
 
-    /// How often the store's commits are checked when its WAL file was not seen written: a
-    /// fallback, since every commit writes the WAL file, whose inotify event makes the check
-    /// quick for a while (``SyncEngine/CommitObservation/checkSoon()``). At rest the watcher
-    /// sleeps.
-    static let commitCheckInterval: TimeInterval = 2
+    /// The name of the store's commit signal file.
+    private let commitSignal = SyncEngine.commitSignalFileName
 
     /// Starts watching and syncs once, to take in what arrived while no watcher ran.
     public func start() throws {
         try rearm(announce: true)
-        let observation = try engine.observeCommits(every: Self.commitCheckInterval) { [weak self] in self?.committed()
+        // A store writes its commit signal file after each commit, whose inotify event makes the
+        // check at once (``SyncEngine/CommitObservation/checkNow()``); the checks at the hooks'
+        // interval (2 seconds) are a fallback, for a writer that does not signal. At rest the
+        // watcher sleeps.
+        let observation = try engine.observeCommits(every: engine.hooks.commitCheckInterval) { [weak self] in
+            self?.committed()
         }
         state.withLock { $0.commits = observation }
     }
@@ -142,8 +144,8 @@ public final class WatchService: @unchecked Sendable {
             try FileManager.default.createDirectory(
                 at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        // Saves are seen through the store's commits (see `start`). The WAL file is written
-        // before a commit is whole, so its changes only make the commit check quick for a while.
+        // Saves are seen through the store's commits (see `start`), checked when the store's
+        // commit signal file is written.
         let next = DirectoryWatcher(
             root: root, modifiedFilesIn: engine.storeFolder, wakeFolder: wake, coalescing: .zero)
         let begin: Bool = state.withLock { state in
@@ -198,7 +200,7 @@ public final class WatchService: @unchecked Sendable {
                 logger.trace("removed: \(path.isEmpty ? "the container folder" : path)")
                 everything = true
             case let .modified(name):
-                if name.hasSuffix("-wal") { state.withLock { $0.commits }?.checkSoon() }
+                if name == commitSignal { state.withLock { $0.commits }?.checkNow() }
             }
         }
         var scope = everything ? .everything : engine.importScope(afterArrivalOf: arrived)
