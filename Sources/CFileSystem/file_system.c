@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <stdio.h>
 #include <unistd.h>
 #include "file_system.h"
 
@@ -28,4 +29,14 @@ int notes_file_identity(const char *path, uint64_t *inode, int64_t *seconds, uin
     *seconds = 0;
     *nanoseconds = 0;
     return 0;
+}
+
+int notes_open_unnamed(int folder, mode_t mode) {
+    return openat(folder, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+}
+
+int notes_link_unnamed(int fd, int folder, const char *name) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+    return linkat(AT_FDCWD, path, folder, name, AT_SYMLINK_FOLLOW);
 }

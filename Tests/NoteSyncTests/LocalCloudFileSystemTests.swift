@@ -1,5 +1,5 @@
 import Foundation
-import NoteSync
+@testable import NoteSync
 import NoteTestSupport
 import Testing
 
@@ -124,6 +124,42 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["box", "file", "made"])
     }
 
+    @Test(arguments: [true, false])
+    func anExclusiveCreationShowsOnlyItsFinalName(unnamed: Bool) throws {
+        let folder = TemporaryFolder()
+        var cloud = LocalCloudFileSystem(root: folder.url, writer: UUID())
+        cloud.writesUnnamedFiles = unnamed
+        try cloud.makeFolder("box")
+        let created = try CreatedNames(folder.appending("box").path)
+        #expect(try cloud.create(Data("first".utf8), at: "box/made"))
+        #expect(try !cloud.create(Data("second".utf8), at: "box/made"))
+        let blob = folder.appending("blob")
+        try Data("blob bytes".utf8).write(to: blob)
+        #expect(try cloud.createCopy(of: blob, at: "box/copy"))
+        #expect(try !cloud.createCopy(of: blob, at: "box/copy"))
+        #expect(try cloud.read("box/made", limit: 10) == Data("first".utf8))
+        #expect(try cloud.read("box/copy", limit: 100) == Data("blob bytes".utf8))
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.appending("box").path).sorted() == [
+                "copy", "made",
+            ])
+        // A file without a name is never seen under another name in the folder; a named
+        // temporary file, where the file system makes no unnamed ones, is.
+        let names = try created.names()
+        if unnamed {
+            #expect(names == ["made", "copy"])
+        } else {
+            #expect(names.filter { !$0.hasPrefix(".tmp-") } == ["made", "copy"])
+            #expect(names.filter { $0.hasPrefix(".tmp-") }.count == 4)
+        }
+        #expect(mode(of: folder.appending("box/made")) == 0o600)
+        #expect(mode(of: folder.appending("box/copy")) == 0o600)
+    }
+
+    private func mode(of url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? Int) ?? -1
+    }
+
     @Test func aFailedWriteLeavesNoTemporaryFile() throws {
         let folder = TemporaryFolder()
         let cloud = LocalCloudFileSystem(root: folder.url)
@@ -160,5 +196,41 @@ import Testing
             #expect(fixture.mode(file) == 0o600, "\(file)")
         }
         #expect(fixture.allPaths().filter { $0.contains(".tmp-") } == [])
+    }
+}
+
+/// The names created in a folder, in order, through inotify(7).
+private final class CreatedNames {
+    private let descriptor: Int32
+
+    init(_ folder: String) throws {
+        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0, inotify_add_watch(descriptor, folder, UInt32(IN_CREATE)) >= 0 else {
+            throw CocoaError(.fileReadUnknown)
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The names created since the last call (the kernel queues each event before the call
+    /// that made the name returns).
+    func names() throws -> [String] {
+        var names: [String] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN { return names }
+                throw CocoaError(.fileReadUnknown)
+            }
+            var offset = 0
+            while offset + 16 <= count {
+                let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16
+                let bytes = buffer[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }
+                names.append(String(decoding: bytes, as: UTF8.self))
+                offset += 16 + length
+            }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import CFileSystem
 import Foundation
 import NoteFiles
 
@@ -157,6 +158,33 @@ extension LocalCloudFileSystem {
             throw error(code, at: path)
         }
         return name
+    }
+
+    /// Writes `data` into a new file without a name in `folder` (`O_TMPFILE`), syncs it and
+    /// links it to `name`, then syncs the folder: the write protocol's exclusive creation with
+    /// no temporary name, which neither leaves a file behind when the process dies nor wakes
+    /// the watchers of the folder before the file is published. Returns false when `name`
+    /// exists, nil when the file system makes no unnamed files (or `/proc` is missing), for the
+    /// caller to write a named temporary file instead.
+    func createUnnamed(in folder: Int32, name: String, for path: String, writing: (Int32) -> Int32) throws(SyncError)
+        -> Bool?
+    {
+        guard writesUnnamedFiles else { return nil }
+        let fd = notes_open_unnamed(folder, fileMode)
+        guard fd >= 0 else { return nil }
+        var code: Int32 = fchmod(fd, fileMode) == 0 ? 0 : errno
+        if code == 0 { code = writing(fd) }
+        if code == 0 && fsync(fd) != 0 { code = errno }
+        if code == 0 && notes_link_unnamed(fd, folder, name) != 0 { code = errno }
+        close(fd)
+        switch code {
+        case 0: break
+        case EEXIST: return false
+        case ENOENT: return nil
+        default: throw error(code, at: path)
+        }
+        try syncFolder(folder, of: path)
+        return true
     }
 
     /// Makes a change of names in `folder` durable.

@@ -15,7 +15,9 @@ import NoteFiles
 /// Writes follow the rules of durable replacement (https://lwn.net/Articles/457667/): a
 /// temporary file `.tmp-<writer>-<random>` in the same folder, written and `fsync`ed, renamed (or, for
 /// an exclusive creation, hard-linked with `link(2)`, which fails when the name exists) to its
-/// final name, then the folder is `fsync`ed. Readers ignore names starting with `.`.
+/// final name, then the folder is `fsync`ed. Readers ignore names starting with `.`. An
+/// exclusive creation writes a file without a name (`O_TMPFILE`) instead, where the file
+/// system allows it, and links that.
 ///
 /// Modes: files are written 0600 and folders 0700, like the local store, whatever the umask;
 /// 0640 and 0750 when the user asked for group access (``CloudAccess``).
@@ -26,6 +28,9 @@ public struct LocalCloudFileSystem: CloudFileSystem {
     /// The device whose id temporary names carry, so that it can tell its own stale temporary
     /// files from those of writes in progress elsewhere.
     public let writer: UUID?
+    /// Whether an exclusive creation writes a file without a name (`O_TMPFILE`) where the file
+    /// system allows it; tests turn it off to reach the named temporary file of the others.
+    var writesUnnamedFiles = true
 
     var fileMode: mode_t { access.fileMode }
     var folderMode: mode_t { access.folderMode }
@@ -92,6 +97,14 @@ public struct LocalCloudFileSystem: CloudFileSystem {
         guard input >= 0 else { throw .io(path: source.path, reason: LocalFile.errnoText(errno)) }
         defer { close(input) }
         return try inParent(of: path) { folder, name throws(SyncError) in
+            if let created = try createUnnamed(
+                in: folder, name: name, for: path,
+                writing: { LocalFile.copy(from: input, to: $0, count: Int.max - 1) })
+            {
+                return created
+            }
+            // The unnamed file may have read some of the source before it was given up.
+            guard lseek(input, 0, SEEK_SET) == 0 else { throw error(errno, at: path) }
             let temporary = Self.temporaryName(writer: writer)
             let fd = openat(folder, temporary, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, fileMode)
             guard fd >= 0 else { throw error(errno, at: path) }
@@ -127,6 +140,11 @@ public struct LocalCloudFileSystem: CloudFileSystem {
 
     public func create(_ data: Data, at path: String) throws(SyncError) -> Bool {
         try inParent(of: path) { folder, name throws(SyncError) in
+            if let created = try createUnnamed(
+                in: folder, name: name, for: path, writing: { LocalFile.writeAll(data, to: $0) })
+            {
+                return created
+            }
             let temporary = try writeTemporary(data, in: folder, for: path)
             let linked = linkat(folder, temporary, folder, name, 0) == 0
             let code = errno
