@@ -169,6 +169,23 @@ import Testing
         #expect(try fixture.store.syncRecord() == written)
     }
 
+    @Test func theTimeOfASyncIsNotedWithOrWithoutARecord() throws {
+        let fixture = try StoreFixture()
+        let later = Self.date.addingTimeInterval(60)
+        // A store that never synced has no row yet: the first note makes it.
+        var expected = try fixture.store.syncRecord()
+        try fixture.store.recordSync { try $0.noteSync(at: Self.date, exportedSequence: 7) }
+        expected.lastSync = Self.date
+        expected.exportedSequence = 7
+        #expect(try fixture.store.syncRecord() == expected)
+        try fixture.store.recordSync { try $0.noteSync(at: later) }
+        expected.lastSync = later
+        #expect(try fixture.store.syncRecord() == expected)
+        try fixture.store.recordSync { try $0.noteSync(at: later, exportedSequence: 8) }
+        expected.exportedSequence = 8
+        #expect(try fixture.store.syncRecord() == expected)
+    }
+
     @Test func perDeviceRecordsReadBackAsWritten() throws {
         let fixture = try StoreFixture()
         let changed = try fixture.store.recordSync { ledger in

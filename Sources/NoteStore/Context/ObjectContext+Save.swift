@@ -130,12 +130,14 @@ struct SaveWriter {
 
     mutating func begin() throws {
         // Parents inserted later in the same save are checked at commit, not row by row.
-        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        // Cached statements: each save runs them once, and preparing one costs more than running it.
+        try db.cachedStatement(sql: "PRAGMA defer_foreign_keys = ON").execute()
         saveNumber =
             try Int64.fetchOne(
-                db, sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'") ?? 1
+                db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'")) ?? 1
         let last =
-            try String.fetchOne(db, sql: "SELECT value FROM metadata WHERE key = 'clock'").flatMap { UInt64($0) } ?? 0
+            try String.fetchOne(db.cachedStatement(sql: "SELECT value FROM metadata WHERE key = 'clock'"))
+            .flatMap { UInt64($0) } ?? 0
         stamp = ChangeStamp(clock: max(HybridClock.tick(after: last, now: now), floor), device: device)
         deviceName = try Self.deviceName(db)
         outbox.isRecording = try ChangeRecording.isOn(db)

@@ -140,11 +140,9 @@ extension SaveWriter {
         guard failures.isEmpty else { throw StoreError.validation(failures) }
         try checkStampAboveReplaced()
         try outbox.write(to: db, save: saveNumber, clock: stamp.clock, at: now)
-        try db.execute(
-            literal: """
-                INSERT OR REPLACE INTO metadata(key, value)
-                VALUES ('last_save', \(String(saveNumber))), ('clock', \(String(stamp.clock)))
-                """)
+        try db.cachedStatement(
+            sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('last_save', ?), ('clock', ?)"
+        ).execute(arguments: [String(saveNumber), String(stamp.clock)])
         try searchIndex.write(db)
     }
 }

@@ -109,6 +109,7 @@ extension Replica {
 extension Store {
     /// Whether any item is shown apart from its merged parent.
     public func hasDisplacedItems() throws -> Bool {
-        try read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM displaced)") ?? false }
+        try read { db in try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM displaced)")) ?? false
+        }
     }
 }

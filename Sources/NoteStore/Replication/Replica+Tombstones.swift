@@ -186,7 +186,8 @@ extension Store {
         // do at 100,000 notes.
         try read { db in
             try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM tombstone CROSS JOIN item ON item.id = tombstone.object)")
+                db.cachedStatement(
+                    sql: "SELECT EXISTS (SELECT 1 FROM tombstone CROSS JOIN item ON item.id = tombstone.object)"))
                 ?? false
         }
     }

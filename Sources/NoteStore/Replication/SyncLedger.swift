@@ -36,6 +36,23 @@ public final class SyncLedger {
         }
     }
 
+    /// Records `date` as the time of the last sync and, when given, `exportedSequence` as the
+    /// last log exported: as ``update(_:)`` would, by one prepared statement, since every log
+    /// applied and every log exported records them.
+    public func noteSync(at date: Date, exportedSequence: Int64? = nil) throws {
+        try db.cachedStatement(
+            sql: """
+                UPDATE sync_record SET last_sync = ?, exported_sequence = coalesce(?, exported_sequence) \
+                WHERE id = 1
+                """
+        ).execute(arguments: [date.storeMilliseconds, exportedSequence])
+        guard db.changesCount == 0 else { return }
+        try update { record in
+            record.lastSync = date
+            if let exportedSequence { record.exportedSequence = exportedSequence }
+        }
+    }
+
     // MARK: Per device
 
     /// The highest sequence applied from each other device.

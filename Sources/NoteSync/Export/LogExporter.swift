@@ -48,10 +48,7 @@ struct LogExporter {
             hooks.reach(.logWritten)
             try store.recordSync(durable: false) { ledger in
                 try ledger.removeOutboxEntries(through: batch.outbox?.upperBound ?? 0)
-                try ledger.update { record in
-                    record.exportedSequence = sequence
-                    record.lastSync = Date()
-                }
+                try ledger.noteSync(at: Date(), exportedSequence: sequence)
             }
             hooks.reach(.exportCommitted)
             written += 1

@@ -298,7 +298,7 @@ struct LogImporter {
         // Whole seconds: what the report says.
         try replica.ledger.setClockAhead(ahead.map { TimeInterval(Int($0)) }, of: other)
         try replica.ledger.setApplied(sequence, of: other)
-        try replica.ledger.update { $0.lastSync = Date() }
+        try replica.ledger.noteSync(at: Date())
         report.conflicts += try replica.conflictCount() - conflictsBefore
         report.importedLogs += 1
         report.importedChanges += log.changes.count - leftOut
