@@ -9,10 +9,11 @@ import NoteStore
 /// Looks into another device's store, read-only, for what has arrived there: the moment a
 /// note becomes readable is the end of a sync.
 ///
-/// It looks when the store's files are written (inotify(7) on the store folder: a commit
-/// writes the WAL file) and at least every millisecond, asks SQLite's `PRAGMA data_version`
-/// first, which changes when another connection has committed, and reads rows only then: it
-/// sees a commit within microseconds and leaves the CPU to the watchers in between.
+/// It looks when the store signals a commit (inotify(7) on the file a store writes after each
+/// commit, ``Store/commitSignalFileName``) and at least every ``fallbackMilliseconds``, asks
+/// SQLite's `PRAGMA data_version` first, which changes when another connection has committed,
+/// and reads rows only then: it sees a commit within microseconds of its signal and leaves the
+/// CPU to the watchers in between, as a program on that device that waits for changes would.
 final class ArrivalProbe {
     private let connection: DatabaseQueue
     private var lastVersion: Int?
@@ -25,9 +26,13 @@ final class ArrivalProbe {
         configuration.busyMode = .timeout(10)
         connection = try DatabaseQueue(
             path: store.appendingPathComponent(Store.databaseFileName).path, configuration: configuration)
+        let signal = store.appendingPathComponent(Store.commitSignalFileName).path
+        // Made as the store makes it, should no writer have opened the store yet.
+        let made = open(signal, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if made >= 0 { close(made) }
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0, inotify_add_watch(inotify, store.path, UInt32(IN_MODIFY)) >= 0 else {
-            throw BenchError.unexpected("cannot watch \(store.path) with inotify: " + String(cString: strerror(errno)))
+        guard inotify >= 0, inotify_add_watch(inotify, signal, UInt32(IN_MODIFY)) >= 0 else {
+            throw BenchError.unexpected("cannot watch \(signal) with inotify: " + String(cString: strerror(errno)))
         }
     }
 
@@ -35,13 +40,14 @@ final class ArrivalProbe {
         close(inotify)
     }
 
-    /// Waits until a file of the store is written, or `milliseconds` pass; reads the events.
-    /// Returns whether a file was written.
-    private func waitForWrite(milliseconds: Int32) -> Bool {
+    /// How long the probe waits for a commit's signal before it looks anyway.
+    static let fallbackMilliseconds: Int32 = 10
+
+    /// Waits until the store signals a commit, or `milliseconds` pass; reads the events.
+    private func waitForCommit(milliseconds: Int32) {
         var descriptor = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, milliseconds) > 0 else { return false }
+        guard poll(&descriptor, 1, milliseconds) > 0 else { return }
         _ = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-        return true
     }
 
     /// True when another connection has committed since the last call.
@@ -83,24 +89,15 @@ final class ArrivalProbe {
         }
     }
 
-    /// Looks each time the store is written, and at least every millisecond, until `condition`
-    /// holds; returns the moment it was first seen to hold, or nil when `seconds` passed first.
-    ///
-    /// A commit writes the WAL file first and becomes visible a little later (its last step
-    /// writes shared memory, which inotify does not see): after a write, it looks every
-    /// 0.1 ms for the next 5 ms.
+    /// Looks each time the store signals a commit, and at least every
+    /// ``fallbackMilliseconds``, until `condition` holds; returns the moment it was first seen to
+    /// hold, or nil when `seconds` passed first.
     func wait(within seconds: Double, until condition: () throws -> Bool) throws -> ContinuousClock.Instant? {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        var quickUntil = ContinuousClock.now
         while true {
             if try changed(), try condition() { return ContinuousClock.now }
-            let now = ContinuousClock.now
-            if now > deadline { return nil }
-            if now < quickUntil {
-                usleep(100)
-            } else if waitForWrite(milliseconds: 1) {
-                quickUntil = ContinuousClock.now + .milliseconds(5)
-            }
+            if ContinuousClock.now > deadline { return nil }
+            waitForCommit(milliseconds: Self.fallbackMilliseconds)
         }
     }
 }
