@@ -26,8 +26,8 @@ int notes_sync_file_system(int fd);
 int notes_file_identity(const char *path, uint64_t *inode, int64_t *seconds, uint32_t *nanoseconds);
 
 /// Opens a new regular file without a name in the folder `folder`, for writing, with `mode`
-/// (open(2) with O_TMPFILE, which glibc declares only with _GNU_SOURCE): no other process sees
-/// it, no directory event reports it, and it vanishes if the process dies before it is linked.
+/// (open(2) with O_TMPFILE, which glibc declares only with _GNU_SOURCE): no name of it shows in
+/// the folder, and it vanishes if the process dies before it is linked.
 /// Returns the descriptor, or -1 with errno set (EOPNOTSUPP, EISDIR or EINVAL where the file
 /// system makes no such file).
 int notes_open_unnamed(int folder, mode_t mode);

@@ -24,7 +24,15 @@ final class CommitSignal: Sendable {
 
     init(storeFolder: URL) {
         let path = storeFolder.appendingPathComponent(Self.fileName).path
-        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // Never a link, and never a FIFO or a device put in its place, whose open or write
+        // could block: a regular file, or no signal.
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        var info = stat()
+        if descriptor >= 0, fstat(descriptor, &info) != 0 || info.st_mode & S_IFMT != S_IFREG {
+            close(descriptor)
+            descriptor = -1
+        }
+        self.descriptor = descriptor
     }
 
     /// Signals a commit: one byte written at the start of the file.

@@ -18,7 +18,9 @@ public final class StoreObservation: @unchecked Sendable {
     /// Checks for a commit at once, on the observation's queue: what a process does that saw
     /// the store's ``Store/commitSignalFileName`` written, the moment another process committed.
     public func checkNow() {
-        queue.async(execute: check)
+        queue.async { [self] in
+            if !timer.isCancelled { check() }
+        }
     }
 
     public func cancel() {

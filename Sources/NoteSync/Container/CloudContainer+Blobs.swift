@@ -52,8 +52,8 @@ extension CloudContainer {
     /// Publishes a blob unless it is there already.
     ///
     /// The bytes are checked against `sha256` before anything is written. The blob is created
-    /// exclusively (temporary file, fsync, `link(2)`), so two devices publishing one blob at
-    /// once leave one whole file. `blobs/` is never made here.
+    /// exclusively (a file without a name or a temporary file, fsync, `link(2)`), so two
+    /// devices publishing one blob at once leave one whole file. `blobs/` is never made here.
     public func publishBlob(_ data: Data, sha256: String) throws(SyncError) {
         try CloudName.requireSHA256(sha256)
         let relative = blobPath(sha256)

@@ -14,9 +14,10 @@ import Foundation
 /// its work through a ``CloudFileSystem``. Everything it reads is untrusted: names must match
 /// the layout exactly, links are never followed, sizes are bounded, blob hashes are verified,
 /// and files that fail are reported as ``SkippedFile`` instead of failing the sync. It writes
-/// only new files (temporary name, fsync, rename or link, fsync of the folder), never changes a
-/// published log or blob, and creates the container's folders only in ``create(on:name:now:)``,
-/// so that a container that was deleted is never brought back by a device that still writes.
+/// only new files (a file without a name or a temporary name, fsync, rename or link, fsync of
+/// the folder: docs/sync-format.md, 2.1), never changes a published log or blob, and creates
+/// the container's folders only in ``create(on:name:now:)``, so that a container that was
+/// deleted is never brought back by a device that still writes.
 public struct CloudContainer: Sendable {
     /// The container name used when none is given, like Core Data's ubiquitous content name.
     public static let defaultName = "NoteCollector"

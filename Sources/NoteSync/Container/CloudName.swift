@@ -18,7 +18,7 @@ enum CloudName {
     /// The highest sequence a 12-digit log name can hold.
     static let maximumSequence: Int64 = 999_999_999_999
 
-    /// Names starting with `.` are temporary files (`.tmp-<random>`) or hidden files of the
+    /// Names starting with `.` are temporary files (`.tmp-<device>-<random>`) or hidden files of the
     /// cloud service: readers ignore them without reporting them.
     static func isIgnored(_ name: String) -> Bool {
         name.hasPrefix(".")

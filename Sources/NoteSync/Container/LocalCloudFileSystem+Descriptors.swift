@@ -162,14 +162,14 @@ extension LocalCloudFileSystem {
 
     /// Writes `data` into a new file without a name in `folder` (`O_TMPFILE`), syncs it and
     /// links it to `name`, then syncs the folder: the write protocol's exclusive creation with
-    /// no temporary name, which neither leaves a file behind when the process dies nor wakes
-    /// the watchers of the folder before the file is published. Returns false when `name`
+    /// no temporary name, which neither leaves a file behind when the process dies nor shows
+    /// a watcher of the folder a name before the published one. Returns false when `name`
     /// exists, nil when the file system makes no unnamed files (or `/proc` is missing), for the
     /// caller to write a named temporary file instead.
     func createUnnamed(in folder: Int32, name: String, for path: String, writing: (Int32) -> Int32) throws(SyncError)
         -> Bool?
     {
-        guard writesUnnamedFiles else { return nil }
+        guard writesUnnamedFiles, Self.canLinkUnnamedFiles else { return nil }
         let fd = notes_open_unnamed(folder, fileMode)
         guard fd >= 0 else { return nil }
         var code: Int32 = fchmod(fd, fileMode) == 0 ? 0 : errno
@@ -186,6 +186,10 @@ extension LocalCloudFileSystem {
         try syncFolder(folder, of: path)
         return true
     }
+
+    /// Whether this process can give a file without a name its name: through `/proc/self/fd`,
+    /// looked at once, so that a system without `/proc` does not write every file twice.
+    static let canLinkUnnamedFiles = Glibc.access("/proc/self/fd", X_OK) == 0
 
     /// Makes a change of names in `folder` durable.
     func syncFolder(_ folder: Int32, of path: String) throws(SyncError) {

@@ -4,10 +4,10 @@ import NoteStore
 /// Turns the store's outbox into transaction logs in this device's folder of the container
 /// (docs/sync-format.md, "Export").
 ///
-/// Blobs go first, then the log file (temporary name, fsync, rename, fsync of the folder), then
-/// one store transaction removes the exported outbox rows and records the sequence. A process
-/// that dies between the file and the transaction finds the file on the next export and
-/// completes the transaction instead of writing it again.
+/// Blobs go first, then the log file (written without a name or under a temporary one, fsync,
+/// `link(2)`, fsync of the folder), then one store transaction removes the exported outbox rows
+/// and records the sequence. A process that dies between the file and the transaction finds
+/// the file on the next export and completes the transaction instead of writing it again.
 struct LogExporter {
     let store: Store
     let container: CloudContainer

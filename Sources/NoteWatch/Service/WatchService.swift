@@ -83,6 +83,9 @@ public final class WatchService: @unchecked Sendable {
             self?.committed()
         }
         state.withLock { $0.commits = observation }
+        // A save committed after the first sync read the outbox and before the observation
+        // took its first look would wait for the next commit: it is exported now.
+        DispatchQueue.global(qos: .utility).async { [weak self] in self?.committed() }
     }
 
     /// After any commit to the store, by any process: exports a local save, and follows

@@ -53,8 +53,8 @@ public final class DirectoryWatcher: Sendable {
     /// - Parameters:
     ///   - root: the folder to watch recursively.
     ///   - modifiedFilesIn: a folder whose files' writes (`IN_MODIFY`) are reported as
-    ///     ``WatchEvent/modified(_:)``, such as the store folder, where another process's save
-    ///     writes the SQLite WAL file. Not inside `root`.
+    ///     ``WatchEvent/modified(_:)``, such as the store folder, where a process that commits
+    ///     writes the store's commit signal file. Not inside `root`.
     ///   - wakeFolder: a private folder for the wake-up file, not inside `root`; it may be the
     ///     folder of modified files.
     ///   - coalescing: how long events arriving soon after a handler call gather before the next

@@ -6,8 +6,8 @@ import NoteStore
 ///
 /// Each round, in turn, each of the three first in its turn, so that a noisy neighbour, and
 /// what the one before left behind, hits all three alike:
-/// - one save through A's store API, then B's store polled (read-only, every 0.1 ms) until the
-///   note is there: the time from the start of the save;
+/// - one save through A's store API, then B's store looked into (read-only, on B's commit
+///   signal, ``ArrivalProbe``) until the note is there: the time from the start of the save;
 /// - the floor: a rename in a watched folder until inotify reports it, plus one durable
 ///   SQLite commit (``SyncFloor``);
 /// - the peer: the note as a Markdown file committed and pushed on A, pulled on B (``GitPeer``),
