@@ -130,7 +130,7 @@ import Testing
         var cloud = LocalCloudFileSystem(root: folder.url, writer: UUID())
         cloud.writesUnnamedFiles = unnamed
         try cloud.makeFolder("box")
-        let created = try CreatedNames(folder.appending("box").path)
+        let created = try FolderEvents(folder: folder.appending("box").path, mask: IN_CREATE)
         #expect(try cloud.create(Data("first".utf8), at: "box/made"))
         #expect(try !cloud.create(Data("second".utf8), at: "box/made"))
         let blob = folder.appending("blob")
@@ -205,41 +205,5 @@ import Testing
             #expect(fixture.mode(file) == 0o600, "\(file)")
         }
         #expect(fixture.allPaths().filter { $0.contains(".tmp-") } == [])
-    }
-}
-
-/// The names created in a folder, in order, through inotify(7).
-private final class CreatedNames {
-    private let descriptor: Int32
-
-    init(_ folder: String) throws {
-        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0, inotify_add_watch(descriptor, folder, UInt32(IN_CREATE)) >= 0 else {
-            throw CocoaError(.fileReadUnknown)
-        }
-    }
-
-    deinit { close(descriptor) }
-
-    /// The names created since the last call (the kernel queues each event before the call
-    /// that made the name returns).
-    func names() throws -> [String] {
-        var names: [String] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN { return names }
-                throw CocoaError(.fileReadUnknown)
-            }
-            var offset = 0
-            while offset + 16 <= count {
-                let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16
-                let bytes = buffer[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }
-                names.append(String(decoding: bytes, as: UTF8.self))
-                offset += 16 + length
-            }
-        }
     }
 }

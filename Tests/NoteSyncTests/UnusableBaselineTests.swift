@@ -33,7 +33,7 @@ import Testing
     @Test func aManifestDeclaringAHugeSizeIsPassedOverWithoutReadingTheDatabase() throws {
         let stack = try SyncStack(devices: 1)
         let (name, folder) = try Self.publishFake(in: stack, database: Data(count: 4096), declaring: 20 << 30)
-        let opens = try OpenWatch(folder: folder)
+        let opens = try FolderEvents(folder: folder.path, mask: IN_OPEN)
         for _ in 0..<2 {
             let report = try stack.engines[0].syncNow()
             let skipped = report.skipped.filter { $0.path == name.databasePath }
@@ -41,7 +41,7 @@ import Testing
                 skipped.map(\.reason.description) == [
                     "unreadable: it has 4096 bytes, not the 21474836480 of its manifest"
                 ])
-            #expect(try opens.opened(name.databasePath.split(separator: "/").last.map(String.init) ?? "") == 0)
+            #expect(try opens.count(of: name.databasePath.split(separator: "/").last.map(String.init) ?? "") == 0)
         }
         #expect(try stack.engines[0].status().skipped.contains { $0.path == name.databasePath })
         #expect(try SyncState(stack.stores[0]).unusableBaselines[name.databasePath] != nil)
@@ -51,14 +51,14 @@ import Testing
         let stack = try SyncStack(devices: 1)
         let (name, folder) = try Self.publishFake(in: stack, database: Data(count: 4096), declaring: 4096)
         let file = String(name.databasePath.split(separator: "/").last!)
-        let opens = try OpenWatch(folder: folder)
+        let opens = try FolderEvents(folder: folder.path, mask: IN_OPEN)
 
         var report = try stack.engines[0].syncNow()
-        #expect(try opens.opened(file) > 0, "checked the first time")
+        #expect(try opens.count(of: file) > 0, "checked the first time")
         #expect(report.skipped.contains { $0.path == name.databasePath && $0.reason.description.contains("SHA-256") })
 
         report = try stack.engines[0].syncNow()
-        #expect(try opens.opened(file) == 0, "not checked again")
+        #expect(try opens.count(of: file) == 0, "not checked again")
         #expect(report.skipped.contains { $0.path == name.databasePath && $0.reason.description.contains("SHA-256") })
         #expect(try stack.engines[0].status().skipped.contains { $0.path == name.databasePath })
 
@@ -66,9 +66,9 @@ import Testing
         let published = folder.appendingPathComponent(file)
         try FileManager.default.removeItem(at: published)
         try Data(repeating: 1, count: 4096).write(to: published)
-        _ = try opens.opened(file)
+        _ = try opens.count(of: file)
         report = try stack.engines[0].syncNow()
-        #expect(try opens.opened(file) > 0, "checked again once changed")
+        #expect(try opens.count(of: file) > 0, "checked again once changed")
         #expect(report.skipped.contains { $0.path == name.databasePath })
 
         // Gone: forgotten.
@@ -77,42 +77,5 @@ import Testing
             at: folder.appendingPathComponent(name.manifestPath.split(separator: "/").last.map(String.init)!))
         _ = try stack.engines[0].syncNow()
         #expect(try SyncState(stack.stores[0]).unusableBaselines.isEmpty)
-    }
-}
-
-/// Counts the opens of the files of a folder, through inotify(7): what a test sees of whether
-/// a file was read, whoever opened it.
-final class OpenWatch {
-    private let descriptor: Int32
-
-    init(folder: URL) throws {
-        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0, inotify_add_watch(descriptor, folder.path, UInt32(IN_OPEN)) >= 0 else {
-            throw CocoaError(.fileReadUnknown)
-        }
-    }
-
-    deinit { close(descriptor) }
-
-    /// How many times `name` was opened since the last call (the events are queued by the
-    /// kernel before the call that opened returns, so none is in flight).
-    func opened(_ name: String) throws -> Int {
-        var count = 0
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let read = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if read < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN { return count }
-                throw CocoaError(.fileReadUnknown)
-            }
-            var offset = 0
-            while offset + 16 <= read {
-                let length = Int(buffer[offset + 12]) | Int(buffer[offset + 13]) << 8 | Int(buffer[offset + 14]) << 16
-                let bytes = buffer[(offset + 16)..<(offset + 16 + length)].prefix { $0 != 0 }
-                if String(decoding: bytes, as: UTF8.self) == name { count += 1 }
-                offset += 16 + length
-            }
-        }
     }
 }
