@@ -130,7 +130,7 @@ import Testing
         var cloud = LocalCloudFileSystem(root: folder.url, writer: UUID())
         cloud.writesUnnamedFiles = unnamed
         try cloud.makeFolder("box")
-        let created = try FolderEvents(folder: folder.appending("box").path, mask: IN_CREATE)
+        let created = try FileEvents(path: folder.appending("box").path, mask: IN_CREATE)
         #expect(try cloud.create(Data("first".utf8), at: "box/made"))
         #expect(try !cloud.create(Data("second".utf8), at: "box/made"))
         let blob = folder.appending("blob")

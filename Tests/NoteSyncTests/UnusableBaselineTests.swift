@@ -33,7 +33,7 @@ import Testing
     @Test func aManifestDeclaringAHugeSizeIsPassedOverWithoutReadingTheDatabase() throws {
         let stack = try SyncStack(devices: 1)
         let (name, folder) = try Self.publishFake(in: stack, database: Data(count: 4096), declaring: 20 << 30)
-        let opens = try FolderEvents(folder: folder.path, mask: IN_OPEN)
+        let opens = try FileEvents(path: folder.path, mask: IN_OPEN)
         for _ in 0..<2 {
             let report = try stack.engines[0].syncNow()
             let skipped = report.skipped.filter { $0.path == name.databasePath }
@@ -51,7 +51,7 @@ import Testing
         let stack = try SyncStack(devices: 1)
         let (name, folder) = try Self.publishFake(in: stack, database: Data(count: 4096), declaring: 4096)
         let file = String(name.databasePath.split(separator: "/").last!)
-        let opens = try FolderEvents(folder: folder.path, mask: IN_OPEN)
+        let opens = try FileEvents(path: folder.path, mask: IN_OPEN)
 
         var report = try stack.engines[0].syncNow()
         #expect(try opens.count(of: file) > 0, "checked the first time")

@@ -4,23 +4,32 @@ import Foundation
     import Glibc
 #endif
 
-/// The names that inotify(7) reports in a folder for the events of one mask, in order: what a
-/// test sees of what happened to the folder's files, whoever did it.
-final class FolderEvents {
+/// The events that inotify(7) reports for one mask on a folder (by the names of its files, in
+/// order) or on a file: what a test sees of what happened there, whoever did it.
+public final class FileEvents {
     private let descriptor: Int32
 
-    init(folder: String, mask: Int32) throws {
+    public init(path: String, mask: Int32) throws {
         descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0, inotify_add_watch(descriptor, folder, UInt32(mask)) >= 0 else {
+        guard descriptor >= 0, inotify_add_watch(descriptor, path, UInt32(mask)) >= 0 else {
             throw CocoaError(.fileReadUnknown)
         }
     }
 
     deinit { close(descriptor) }
 
-    /// The names of the events since the last call (the kernel queues each event before the
-    /// call that caused it returns, so none is in flight).
-    func names() throws -> [String] {
+    /// Whether an event came since the last call, waiting up to `seconds` for one; the events
+    /// are read.
+    public func happened(within seconds: Int32) throws -> Bool {
+        var pending = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&pending, 1, seconds * 1000) > 0 else { return false }
+        _ = try names()
+        return true
+    }
+
+    /// The names of the events since the last call, empty for an event of a watched file (the
+    /// kernel queues each event before the call that caused it returns, so none is in flight).
+    public func names() throws -> [String] {
         var names: [String] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -41,7 +50,7 @@ final class FolderEvents {
     }
 
     /// How many of the events since the last call name `name`.
-    func count(of name: String) throws -> Int {
+    public func count(of name: String) throws -> Int {
         try names().filter { $0 == name }.count
     }
 }
