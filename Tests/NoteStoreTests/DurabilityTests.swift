@@ -7,16 +7,16 @@ import Testing
 @Suite struct DurabilityTests {
     @Test func everyCommitIsSyncedToDisk() throws {
         let fixture = try StoreFixture()
-        let mode = try fixture.store.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        let mode = try fixture.store.database.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
         #expect(mode == 2, "2 is FULL: the WAL is synced at every commit")
-        let journal = try fixture.store.pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+        let journal = try fixture.store.database.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(journal == "wal")
     }
 
     @Test func aTransactionThatNeedNotWaitForTheDiskLeavesEveryOtherOneDurable() throws {
         let fixture = try StoreFixture()
         let synchronous = {
-            try fixture.store.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+            try fixture.store.database.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
         }
         try fixture.store.recordSync(durable: false) { try $0.update { $0.deviceName = "probe" } }
         #expect(try synchronous() == 2, "FULL again after a transaction committed with NORMAL")

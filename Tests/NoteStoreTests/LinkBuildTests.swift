@@ -121,7 +121,7 @@ import Testing
         for (name, read) in readers {
             try store.write { db in try LinkIndex.startBuilding(db) }
             let reading = try Store(folder: fixture.folder.appending("store"), access: .readOnly)
-            #expect(reading.pool.configuration.readonly, "\(name): opened to read")
+            #expect(reading.database.configuration.readonly, "\(name): opened to read")
             try read(reading)
             #expect(try reading.linkIndexBuild() == nil, "\(name)")
             #expect(

@@ -113,7 +113,7 @@ import Testing
     /// the store) mean the store syncs: its saves are recorded.
     @Test func anyOtherSyncValueTurnsRecordingOn() throws {
         let fixture = try StoreFixture()
-        try fixture.store.pool.write { db in
+        try fixture.store.database.write { db in
             try db.execute(sql: "INSERT INTO sync_state(key, value) VALUES ('state', 'on')")
         }
         #expect(try fixture.store.recordsChanges())

@@ -173,7 +173,7 @@ import Testing
         let fixture = try StoreFixture()
         let later = Self.date.addingTimeInterval(60)
         // Without the row (every store makes it), the first note makes it again.
-        try fixture.store.pool.write { db in try db.execute(sql: "DELETE FROM sync_record") }
+        try fixture.store.database.write { db in try db.execute(sql: "DELETE FROM sync_record") }
         try fixture.store.recordSync { try $0.noteSync(at: Self.date, exportedSequence: 7) }
         var expected = SyncRecord()
         expected.lastSync = Self.date
@@ -238,7 +238,7 @@ import Testing
     /// A value this build cannot read is an error that names it, never a made-up value.
     @Test func aBadValueIsAnError() throws {
         let fixture = try StoreFixture()
-        try fixture.store.pool.write { db in try db.execute(sql: "UPDATE sync_record SET reason = 'sleepy'") }
+        try fixture.store.database.write { db in try db.execute(sql: "UPDATE sync_record SET reason = 'sleepy'") }
         #expect(throws: (any Error).self) { try fixture.store.syncRecord() }
     }
 }

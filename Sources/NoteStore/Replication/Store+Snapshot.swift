@@ -23,9 +23,13 @@ public final class StoreSnapshot {
     /// The last outbox row whose change the snapshot includes.
     public let outboxThrough: Int64
 
-    init(_ pool: DatabasePool, folder: URL) throws {
+    init(_ database: any DatabaseWriter, folder: URL) throws {
         self.folder = folder
         do {
+            // Only a pool (a store opened to write) holds a snapshot beside its other connections.
+            guard let pool = database as? DatabasePool else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "a snapshot needs a store opened to write")
+            }
             snapshot = try pool.makeSnapshot()
             outboxThrough = try snapshot.read { db in
                 try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) FROM outbox") ?? 0
@@ -59,7 +63,7 @@ extension Store {
 
     /// The store as it is now, held until the snapshot goes (``StoreSnapshot``).
     public func holdSnapshot() throws -> StoreSnapshot {
-        try StoreSnapshot(pool, folder: folder)
+        try StoreSnapshot(database, folder: folder)
     }
 
     /// Hands everything a database of the store's schema holds to `body`, one record at a time,

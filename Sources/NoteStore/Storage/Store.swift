@@ -4,8 +4,9 @@ import GRDB
 /// A store folder on disk: the SQLite database, and later the attachment blobs.
 ///
 /// The folder is created on first use with mode 0700 and the database file with mode 0600.
-/// The database is a GRDB `DatabasePool` in WAL mode, so that the command line and a watcher
-/// process can use one store at the same time. Work on the objects goes through an
+/// The database is in WAL mode, so that the command line and a watcher process can use one
+/// store at the same time: a GRDB `DatabasePool` when the store is opened to write, a
+/// `DatabaseQueue` of one read-only connection when it is opened to read. Work on the objects goes through an
 /// ``ObjectContext``; the store itself offers fetches, search and observation.
 public final class Store: Sendable {
     /// The store folder.
@@ -16,7 +17,8 @@ public final class Store: Sendable {
     public let modelVersion: Int
     /// The wall clock of the store's saves, and of sync's bounds on the clocks it adopts.
     public let wallClock: WallClock
-    let pool: DatabasePool
+    /// The store's connections: a pool opened to write, or one read-only connection.
+    let database: any DatabaseWriter
     /// Written after each commit of ``write(durable:_:)``; nil for a store opened read-only.
     let commitSignal: CommitSignal?
 
@@ -46,18 +48,20 @@ public final class Store: Sendable {
         let path = self.folder.path
         let databasePath = self.folder.appendingPathComponent(Self.databaseFileName).path
         if access == .readOnly, let opened = try Self.openReadOnly(databasePath, storePath: path) {
-            (pool, deviceID, modelVersion) = opened
+            (database, deviceID, modelVersion) = opened
             commitSignal = nil
             return
         }
         try StoreFolder.prepare(path)
         try StoreFolder.createPrivateFile(databasePath, storePath: path)
         commitSignal = CommitSignal(storeFolder: self.folder)
+        let pool: DatabasePool
         do {
             pool = try DatabasePool(path: databasePath, configuration: Self.configuration())
             // Every commit is synced to disk: a saved note survives a power cut. (GRDB sets
             // NORMAL when it turns WAL on, so this comes after opening.)
             try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+            database = pool
         } catch {
             throw StoreError.cannotOpen(path: path, reason: StoreError.describe(error, at: path))
         }
@@ -69,21 +73,23 @@ public final class Store: Sendable {
         blobs.removeStaleTemporaryFiles()
     }
 
-    /// A read-only pool on an existing store at the current model version, else nil.
-    private static func openReadOnly(_ databasePath: String, storePath: String) throws -> (DatabasePool, UUID, Int)? {
+    /// One read-only connection to an existing store at the current model version, else nil.
+    /// (A read-only pool would open a writer connection that never writes, besides its reader:
+    /// a command that reads pays for each connection's opening.)
+    private static func openReadOnly(_ databasePath: String, storePath: String) throws -> (DatabaseQueue, UUID, Int)? {
         guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
         var configuration = configuration()
         configuration.readonly = true
-        var opened = try? DatabasePool(path: databasePath, configuration: configuration)
+        var opened = try? DatabaseQueue(path: databasePath, configuration: configuration)
         if opened.flatMap({ try? $0.read { _ in } }) == nil, StoreFolder.isFull(storePath), !hasWALContent(databasePath)
         {
             // No room for the shared-memory file that WAL readers need: with no write-ahead log
             // content left to read, the database file alone is the store, read as immutable.
-            opened = try? DatabasePool(path: "file:\(databasePath)?immutable=1", configuration: configuration)
+            opened = try? DatabaseQueue(path: "file:\(databasePath)?immutable=1", configuration: configuration)
         }
-        guard let pool = opened else { return nil }
-        let found = try? pool.read { db -> (String?, String?, Bool) in
-            guard try db.tableExists("metadata") else { return (nil, nil, false) }
+        guard let database = opened else { return nil }
+        // A database without `metadata` (a new one) fails the read, and opens to write.
+        let found = try? database.read { db -> (String?, String?, Bool) in
             let values = try Row.fetchAll(db, sql: "SELECT key, value FROM metadata")
             let byKey = Dictionary(
                 values.map { ($0["key"] as String, $0["value"] as String) }, uniquingKeysWith: { a, _ in a })
@@ -100,7 +106,7 @@ public final class Store: Sendable {
             throw StoreError.newerModel(path: storePath, found: version, supported: currentModelVersion)
         }
         guard version == currentModelVersion else { return nil }
-        return (pool, device, version)
+        return (database, device, version)
     }
 
     /// Whether the store's write-ahead log holds frames not yet in the database file.
@@ -184,7 +190,7 @@ public final class Store: Sendable {
     /// Runs a read on the store, turning database errors into ``StoreError``.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         do {
-            return try pool.read(body)
+            return try database.read(body)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -199,9 +205,9 @@ public final class Store: Sendable {
     /// a bulk import of many saves: fewer pages of the indexes it writes are read back and
     /// written again. The cache is as before afterwards.
     public func withWriterCache<T>(mebibytes: Int, _ body: () throws -> T) throws -> T {
-        try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(mebibytes * 1024)") }
+        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(mebibytes * 1024)") }
         defer {
-            try? pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
+            try? database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
         }
         return try body()
     }
@@ -218,8 +224,8 @@ public final class Store: Sendable {
     func write<T>(durable: Bool = true, _ body: (Database) throws -> T) throws -> T {
         defer { commitSignal?.send() }
         do {
-            guard !durable else { return try pool.write(body) }
-            return try pool.writeWithoutTransaction { db in
+            guard !durable else { return try database.write(body) }
+            return try database.writeWithoutTransaction { db in
                 try db.cachedStatement(sql: "PRAGMA synchronous = NORMAL").execute()
                 let outcome = Result { () throws -> T in
                     var result: T?
@@ -247,14 +253,14 @@ public final class Store: Sendable {
     /// a connection opened for it alone, so that read commands open without writing as
     /// before and only those that need the work write.
     func writeParts(finishing work: String, _ body: (Database) throws -> Bool) throws {
-        guard pool.configuration.readonly else {
+        guard database.configuration.readonly else {
             while try !write(durable: false, body) {}
             return
         }
         let databasePath = folder.appendingPathComponent(Self.databaseFileName).path
         // Read as immutable (a full disk), or on storage this process cannot write: SQLite
         // would open the writer read-only, or write under readers that take no locks.
-        guard !pool.path.contains("immutable=1"), access(databasePath, W_OK) == 0, access(folder.path, W_OK) == 0
+        guard !database.path.contains("immutable=1"), access(databasePath, W_OK) == 0, access(folder.path, W_OK) == 0
         else {
             throw StoreError.database(
                 path: folder.path,

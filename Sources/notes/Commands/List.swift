@@ -111,13 +111,16 @@ extension Notes {
             // On a terminal, a name too long for its column is cut with '…' rather than wrapped
             // under the id column.
             let columns = DisplayWidth.terminalColumns()
+            // Read once: each option is a property wrapper's value.
+            let indents = tags.isEmpty && !orphans
+            let byCreation = sort == .created
             return entries.map { entry in
                 let item = entry.item
                 let name =
-                    self.tags.isEmpty && !orphans
+                    indents
                     ? String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
                     : index.path(of: item)
-                let date = dates.string(from: sort == .created ? item.created : item.modified)
+                let date = dates.string(from: byCreation ? item.created : item.modified)
                 let mark = copies.contains(item.id) ? "  (conflict copy)" : ""
                 let line = "\(item.id.storeString.prefix(8))  \(date)  \(name)\(mark)"
                 return
