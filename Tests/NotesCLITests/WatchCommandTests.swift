@@ -225,8 +225,9 @@ import Testing
     }
 
     /// A new device joins a baseline of more items than the link and trigram indexes are built
-    /// for at once (5,000): it joins without them, finds text of any script all the same by
-    /// reading the notes, and its watcher builds both in the background.
+    /// for at once (5,000): it joins without them and without the listing index, finds text of
+    /// any script and lists its notes all the same by reading the notes, and its watcher builds
+    /// the three in the background.
     @Test func aWatcherBuildsTheIndexesOfADeviceThatJoinedABigBaseline() throws {
         let vault = folder.appending("vault")
         try FileManager.default.createDirectory(at: vault, withIntermediateDirectories: true)
@@ -246,7 +247,10 @@ import Testing
         #expect(joined.output.contains("started from the baseline"), "\(joined.output)")
         #expect(joined.output.contains("the link index is built by 'notes watch'"), "\(joined.output)")
         #expect(joined.output.contains("the index of parts of words is built by 'notes watch'"))
+        #expect(joined.output.contains("the listing index is made by 'notes watch'"))
         #expect(try notes(joiner, "search", "東京").output.contains("note 4321"))
+        let listing = try notes(joiner, "ls").output
+        #expect(listing.split(separator: "\n").count == 5_010)
         // `notes check`, which lists the links that reach nothing, would finish the link index.
 
         let watcher = try BackgroundNotes(["watch", "-v"], store: joiner, mergingErrors: true)
@@ -254,7 +258,9 @@ import Testing
             eventually(within: 60) { watcher.output.contains("built the index of parts of words") }, "\(watcher.output)"
         )
         #expect(watcher.output.contains("built the link index"), "\(watcher.output)")
+        #expect(watcher.output.contains("built the listing index"), "\(watcher.output)")
         #expect(watcher.stop(SIGINT) == 0)
+        #expect(try notes(joiner, "ls").output == listing)
         let backlinks = try notes(joiner, "backlinks", "note 4321").output
         #expect(backlinks.split(separator: "\n").count == 6, "\(backlinks)")
         #expect(backlinks.contains("note 3007:1"), "\(backlinks)")

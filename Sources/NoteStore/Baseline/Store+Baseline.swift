@@ -75,10 +75,11 @@ extension Store {
                         DELETE FROM metadata \
                         WHERE key IN (
                             'device_id', 'store_file', 'device_replaced', '\(TrigramIndex.buildKey)',
-                            '\(LinkIndex.buildKey)'
+                            '\(LinkIndex.buildKey)',
+                            '\(ListingIndex.buildKey)'
                         );
                         """)
-                // The link and trigram indexes and the parts of long bodies are derived: the
+                // The link, trigram and listing indexes and the parts of long bodies are derived: the
                 // store made from the baseline builds its own, and a baseline stays what a
                 // store of its model version is to every build, its word index whole.
                 try BodyParts.indexWhole(db)
@@ -98,6 +99,8 @@ extension Store {
                         DROP TABLE IF EXISTS \(BodyParts.wordTable);
                         DROP TABLE IF EXISTS \(BodyParts.table);
                         DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.bodyPartsMigration)';
+                        DROP INDEX IF EXISTS \(ListingIndex.name);
+                        DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.listingIndexMigration)';
                         """)
                 // Sync's records are this device's alone, and no model version's: as the link index.
                 try StoreSchema.dropSyncRecords(db)

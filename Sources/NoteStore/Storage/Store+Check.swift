@@ -88,9 +88,11 @@ extension Store {
 
     /// Builds the full-text indexes again from the items: the word index, the parts of long
     /// bodies (``BodyParts``) and the trigram index (``TrigramIndex``), all derived from the
-    /// items. `notes check --repair`.
+    /// items; and makes the listing index (``ListingIndex``) if it is still to be made.
+    /// `notes check --repair`.
     public func rebuildSearchIndexes() throws {
         try write { db in
+            if try ListingIndex.isPending(db) { try ListingIndex.create(db) }
             try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
             if try BodyParts.exist(db) {
                 try BodyParts.removeAll(db)

@@ -203,6 +203,11 @@ extension Notes.Sync {
             bar.finish()
             print("sync on: device '\(target.deviceName)' in '\(target.folder.path)'")
             SyncOutput.show(report)
+            if try engine.store.isListingIndexPending() {
+                print(
+                    "the listing index is made by 'notes watch' (or 'notes check --repair'); "
+                        + "until then listings read every item's row")
+            }
             if try engine.store.linkIndexBuild() != nil {
                 print(
                     "the link index is built by 'notes watch' (or 'notes check --repair'); "

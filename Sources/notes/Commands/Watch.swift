@@ -76,20 +76,32 @@ extension Notes {
     }
 }
 
-/// Builds the derived indexes of a store made from a baseline of many items, the link index
-/// and then the trigram index, a part at a time, on a thread of its own while `notes watch`
-/// runs: each part is one short transaction, so that saves and syncs go on meanwhile
-/// (``Store/buildLinkIndex(notes:)``, ``Store/buildTrigramIndex(items:)``).
+/// Builds the derived indexes of a store made from a baseline of many items, on a thread of
+/// its own while `notes watch` runs: the listing index in one statement, then the link index
+/// and the trigram index a part at a time, each part one short transaction, so that saves and
+/// syncs go on meanwhile (``Store/buildListingIndex()``, ``Store/buildLinkIndex(notes:)``,
+/// ``Store/buildTrigramIndex(items:)``).
 enum IndexBuilder {
     static func start(_ store: Store, logger: Logger) {
+        let listing = (try? store.isListingIndexPending()) ?? false
         let links = try? store.linkIndexBuild()
         let trigrams = try? store.trigramIndexBuild()
-        guard links != nil || trigrams != nil else { return }
+        guard listing || links != nil || trigrams != nil else { return }
+        if listing { logger.info("building the listing index") }
         if let links { logger.info("building the link index: \(links.built) of \(links.items) notes") }
         if let trigrams {
             logger.info("building the index of parts of words: \(trigrams.built) of \(trigrams.items) items")
         }
         var builds: [(name: String, part: @Sendable () throws -> Bool)] = []
+        if listing {
+            builds.append(
+                (
+                    "the listing index",
+                    {
+                        try store.buildListingIndex(); return true
+                    }
+                ))
+        }
         if links != nil { builds.append(("the link index", { try store.buildLinkIndex() })) }
         if trigrams != nil { builds.append(("the index of parts of words", { try store.buildTrigramIndex() })) }
         let thread = Thread { [builds] in
