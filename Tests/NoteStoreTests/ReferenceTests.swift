@@ -1,5 +1,5 @@
 import Foundation
-import NoteStore
+@testable import NoteStore
 import Testing
 
 @Suite struct ReferenceTests {
@@ -13,6 +13,22 @@ import Testing
         #expect(try fixture.store.resolve("Work/Ideas/Launch plan").id == tree.launch)
         #expect(try fixture.store.resolve("/Work/Ideas/Launch plan/").id == tree.launch)
         #expect(try fixture.store.resolve("Home").id == tree.home)
+    }
+
+    /// A reference loses the spaces and tabs around it, and only those, as Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` would trim it.
+    @Test(arguments: [
+        "", " ", "\t\t", "Home", "  Home ", "\tWork/Ideas\t", "\u{A0}Home\u{3000}", "\u{2003}e\u{301} \u{301}",
+        "Home\n", " \nHome\n ", "a b", "\u{200B}Home", "🙂 ",
+    ])
+    func spacesAroundAReferenceAreTrimmed(_ text: String) {
+        #expect(Store.withoutSpacesAround(text) == text.trimmingCharacters(in: .whitespaces))
+    }
+
+    @Test func resolvesAReferenceWithSpacesAround() throws {
+        let fixture = try StoreFixture()
+        let tree = try fixture.makeTree()
+        #expect(try fixture.store.resolve(" \tWork/Ideas/Launch plan\u{A0}").id == tree.launch)
     }
 
     @Test func prefixShorterThanFourIsNotAnId() throws {

@@ -42,6 +42,20 @@ extension Store {
     /// The shortest id prefix accepted in a reference.
     public static let minimumIDPrefix = 4
 
+    /// `text` without the spaces around it, as `trimmingCharacters(in: .whitespaces)` leaves
+    /// it, without building Foundation's character set (a tenth of a millisecond, in a command
+    /// that resolves one reference).
+    static func withoutSpacesAround(_ text: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            // Foundation's set: the space separators, the tab and the zero-width space.
+            scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        return String(scalars[first...last])
+    }
+
     /// Finds the item that a reference names: a full id, a unique id prefix of at least four
     /// characters, or a path of names such as `Work/Ideas/Launch plan`.
     ///
@@ -53,7 +67,7 @@ extension Store {
     public func resolve(
         _ reference: String, scope: ReferenceScope = .live, matching: ReferenceMatching = .exact
     ) throws -> Item {
-        let text = reference.trimmingCharacters(in: .whitespaces)
+        let text = Self.withoutSpacesAround(reference)
         guard !text.isEmpty else { throw StoreError.unknownReference(reference, scope: scope, candidates: []) }
         if let id = UUID(storeText: text) {
             guard let item = try read({ try Item.fetchOne($0, id: id) }) else {

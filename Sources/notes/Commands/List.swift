@@ -76,8 +76,10 @@ extension Notes {
                     let found = try store.orphans()
                     entries = entries.filter { found.contains($0.item.id) }
                 }
-                return try self.render(
-                    entries, index: store.collectionIndex(), copies: store.conflictCopies(), store: store)
+                // Paths are printed in JSON, with --tag and with --orphans; an indented listing
+                // reads no collection but those it lists.
+                let index = json || !tags.isEmpty || orphans ? try store.collectionIndex() : nil
+                return try self.render(entries, index: index, copies: store.conflictCopies(), store: store)
             }
             guard watch else {
                 let text = try render()
@@ -90,11 +92,11 @@ extension Notes {
 
         /// Conflict copies are marked: `(conflict copy)` after the name, `conflictCopy` in JSON.
         /// With `--tag`, each note is listed with its path.
-        private func render(_ entries: [ListingEntry], index: CollectionIndex, copies: Set<UUID>, store: Store) throws
+        private func render(_ entries: [ListingEntry], index: CollectionIndex?, copies: Set<UUID>, store: Store) throws
             -> String
         {
             let dates = Timestamp.shortFormatter(utc: timeOptions.utc)
-            if json {
+            if json, let index {
                 if entries.isEmpty { return "[]\n" }
                 let tags = try store.tags(ofItems: entries.map(\.item.id))
                 let objects = entries.map { entry in
@@ -112,14 +114,13 @@ extension Notes {
             // under the id column.
             let columns = DisplayWidth.terminalColumns()
             // Read once: each option is a property wrapper's value.
-            let indents = tags.isEmpty && !orphans
+            let paths = tags.isEmpty && !orphans ? nil : index
             let byCreation = sort == .created
             return entries.map { entry in
                 let item = entry.item
                 let name =
-                    indents
-                    ? String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
-                    : index.path(of: item)
+                    paths?.path(of: item)
+                    ?? String(repeating: "  ", count: entry.depth) + item.name + (item.isCollection ? "/" : "")
                 let date = dates.string(from: byCreation ? item.created : item.modified)
                 let mark = copies.contains(item.id) ? "  (conflict copy)" : ""
                 let line = "\(item.id.storeString.prefix(8))  \(date)  \(name)\(mark)"
