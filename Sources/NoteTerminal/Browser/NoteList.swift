@@ -7,8 +7,8 @@ import NoteStore
 /// A window starts from a note (keyset paging, ``ItemRequest/Start``), so that reading it costs
 /// the same wherever it is in a list of 100,000 notes, and needs no count of the rows before
 /// it: the screen shows no position. By collection, each section is read on its own, through
-/// the index of notes by collection (`item_on_parent`), and sorted by name; by day, the place's
-/// notes are read newest first.
+/// the store's listing index, and sorted by name; by day, the place's notes are read newest
+/// first.
 struct NoteList {
     /// How the notes are ordered and sectioned: by name under their collection's path, or
     /// newest first under the day they were last changed.
