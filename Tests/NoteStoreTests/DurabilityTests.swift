@@ -7,7 +7,9 @@ import Testing
 @Suite struct DurabilityTests {
     @Test func everyCommitIsSyncedToDisk() throws {
         let fixture = try StoreFixture()
-        let mode = try fixture.store.database.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        let mode = try fixture.store.database.writeWithoutTransaction {
+            try Int.fetchOne($0, sql: "PRAGMA synchronous")
+        }
         #expect(mode == 2, "2 is FULL: the WAL is synced at every commit")
         let journal = try fixture.store.database.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
         #expect(journal == "wal")
