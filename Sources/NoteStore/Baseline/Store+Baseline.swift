@@ -79,8 +79,8 @@ extension Store {
                             '\(ListingIndex.buildKey)'
                         );
                         """)
-                // The link, trigram and listing indexes and the parts of long bodies are derived: the
-                // store made from the baseline builds its own, and a baseline stays what a
+                // The link, trigram and listing indexes and the parts of long bodies are derived:
+                // the store made from the baseline builds its own, and a baseline stays what a
                 // store of its model version is to every build, its word index whole.
                 try BodyParts.indexWhole(db)
                 try db.execute(

@@ -27,6 +27,11 @@ enum ListingIndex {
         try db.execute(sql: "INSERT OR REPLACE INTO metadata(key, value) VALUES ('\(buildKey)', '1')")
     }
 
+    /// Makes the index if it is still to be made.
+    static func createIfPending(_ db: Database) throws {
+        if try isPending(db) { try create(db) }
+    }
+
     static func isPending(_ db: Database) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM metadata WHERE key = '\(buildKey)')")!
     }
@@ -42,9 +47,6 @@ extension Store {
     /// Makes the listing index, when it is still to be made, in one transaction that a power
     /// cut may undo (the index is derived, and is made again).
     public func buildListingIndex() throws {
-        try write(durable: false) { db in
-            guard try ListingIndex.isPending(db) else { return }
-            try ListingIndex.create(db)
-        }
+        try write(durable: false, ListingIndex.createIfPending)
     }
 }

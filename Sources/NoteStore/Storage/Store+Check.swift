@@ -92,7 +92,7 @@ extension Store {
     /// `notes check --repair`.
     public func rebuildSearchIndexes() throws {
         try write { db in
-            if try ListingIndex.isPending(db) { try ListingIndex.create(db) }
+            try ListingIndex.createIfPending(db)
             try db.execute(sql: "INSERT INTO item_fts(item_fts) VALUES ('rebuild')")
             if try BodyParts.exist(db) {
                 try BodyParts.removeAll(db)

@@ -6,8 +6,8 @@ import GRDB
 /// The folder is created on first use with mode 0700 and the database file with mode 0600.
 /// The database is in WAL mode, so that the command line and a watcher process can use one
 /// store at the same time: a GRDB `DatabasePool` when the store is opened to write, a
-/// `DatabaseQueue` of one read-only connection when it is opened to read. Work on the objects goes through an
-/// ``ObjectContext``; the store itself offers fetches, search and observation.
+/// `DatabaseQueue` of one read-only connection when it is opened to read. Work on the objects
+/// goes through an ``ObjectContext``; the store itself offers fetches, search and observation.
 public final class Store: Sendable {
     /// The store folder.
     public let folder: URL
