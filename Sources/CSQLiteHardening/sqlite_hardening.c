@@ -16,3 +16,9 @@ int notes_sqlite_harden(sqlite3 *db) {
     }
     return SQLITE_OK;
 }
+
+int notes_sqlite_is_defensive(sqlite3 *db) {
+    int defensive = 0;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive) != SQLITE_OK) return 1;
+    return defensive;
+}

@@ -26,6 +26,13 @@ import Testing
         struct Refused: Error {}
         #expect(throws: StoreError.self) { try fixture.store.recordSync(durable: false) { _ in throw Refused() } }
         #expect(try synchronous() == 2, "FULL again after a transaction that failed")
+        // Each time, with saves between: the pragmas are cached statements.
+        for _ in 0..<3 {
+            let during = try fixture.store.write(durable: false) { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+            #expect(during == 1, "NORMAL for the commit of a transaction that need not wait")
+            #expect(try synchronous() == 2)
+            _ = try fixture.store.addNote(named: "durable", body: "", in: nil)
+        }
     }
 
     @Test func readOnlyOpeningReadsAndRefusesWrites() throws {

@@ -9,4 +9,7 @@
 /// Returns SQLITE_OK, or the first error.
 int notes_sqlite_harden(sqlite3 *db);
 
+/// Whether the connection is in defensive mode, where the schema's text may not be edited.
+int notes_sqlite_is_defensive(sqlite3 *db);
+
 #endif

@@ -101,7 +101,11 @@ extension Store {
                         DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.bodyPartsMigration)';
                         DROP INDEX IF EXISTS \(ListingIndex.name);
                         DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.listingIndexMigration)';
+                        DELETE FROM grdb_migrations WHERE identifier = '\(StoreSchema.deferredReferencesMigration)';
                         """)
+                // References as the model version declares them: a store made from the baseline
+                // defers them again when it opens.
+                try StoreSchema.undeferReferences(db)
                 // Sync's records are this device's alone, and no model version's: as the link index.
                 try StoreSchema.dropSyncRecords(db)
                 // Without properties and file attachments, the copy is of model 8, which builds

@@ -129,9 +129,9 @@ struct SaveWriter {
     }
 
     mutating func begin() throws {
-        // Parents inserted later in the same save are checked at commit, not row by row.
+        // Parents inserted later in the same save are checked at commit, not row by row: the
+        // schema declares every reference deferred (StoreSchema.deferReferences).
         // Cached statements: each save runs them once, and preparing one costs more than running it.
-        try db.cachedStatement(sql: "PRAGMA defer_foreign_keys = ON").execute()
         saveNumber =
             try Int64.fetchOne(
                 db.cachedStatement(sql: "SELECT CAST(value AS INTEGER) + 1 FROM metadata WHERE key = 'last_save'")) ?? 1

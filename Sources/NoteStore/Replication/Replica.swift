@@ -177,7 +177,6 @@ extension Store {
     public func replicate<T>(durable: Bool = true, _ body: (Replica) throws -> T) throws -> T {
         var released = false
         let result = try write(durable: durable) { db -> T in
-            try db.cachedStatement(sql: "PRAGMA defer_foreign_keys = ON").execute()
             let replica = Replica(db: db)
             let result = try body(replica)
             try replica.writeHeldChanges()
