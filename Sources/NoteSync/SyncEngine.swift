@@ -196,7 +196,7 @@ public final class SyncEngine {
     /// device, throws ``SyncError/detached(reason:)``.
     @discardableResult
     public func syncNow(importing scope: ImportScope = .everything) throws -> SyncReport {
-        try locked { try sync(importing: scope) }
+        try lockedWithState { state in try sync(importing: scope, state: state) }
     }
 
     /// The container's folder when sync is on, else nil; read from the store alone.
@@ -209,15 +209,17 @@ public final class SyncEngine {
     /// One sync, as a list of steps: the sentinel, recovery of this device's own logs and
     /// export (when there is something to write to the cloud, or the sync is full), then import
     /// and catch-up, the acknowledgement of what was applied, and the record of the sync.
-    func sync(importing scope: ImportScope = .everything) throws -> SyncReport {
-        let state = try SyncState(store)
+    ///
+    /// `state` is sync's state as last committed, when the caller has just read it.
+    func sync(importing scope: ImportScope = .everything, state known: SyncState? = nil) throws -> SyncReport {
+        let state = try known ?? SyncState(store)
         let containerID = try attachedContainerID(state)
         let container = try containerHandle(state)
         var report = SyncReport()
         // A watcher that saw logs arrive, with nothing to export, writes nothing to the cloud:
         // it imports without checking the sentinel, whose removal or replacement it would have
         // seen and answered with a full sync. Everything else checks it first.
-        if try scope == .everything || store.hasOutboxEntries() {
+        if scope == .everything || state.hasOutboxEntries {
             try store.settleLocalSaves()
             if let adopted = try confirmSentinel(container, state: state, scope: scope) { return adopted }
             let exporting = scope == .everything ? try recoverOwnLogs(container, state: state, report: &report) : state

@@ -50,10 +50,15 @@ final class SyncLock {
 extension SyncEngine {
     /// Runs `body` holding the store's sync lock.
     func locked<T>(_ body: () throws -> T) throws -> T {
+        try lockedWithState { _ in try body() }
+    }
+
+    /// Runs `body` holding the store's sync lock, with sync's state as the lock found it
+    /// (after taking the place of the id this store replaced, if it did).
+    func lockedWithState<T>(_ body: (SyncState) throws -> T) throws -> T {
         let lock = try SyncLock(storeFolder: store.folder)
         defer { withExtendedLifetime(lock) {} }
-        try takeOverReplacedDevice()
-        return try body()
+        return try body(try takeOverReplacedDevice())
     }
 }
 

@@ -38,6 +38,10 @@ struct SyncState {
     /// Baselines found unusable, by the path of their database, not checked again while
     /// their files stay the same.
     var unusableBaselines: [String: UnusableBaseline] = [:]
+    /// The id this store had before it took a new one, until sync takes its place.
+    var replacedDevice: UUID?
+    /// Whether the outbox held changes to export when the state was read.
+    var hasOutboxEntries = false
 
     init(_ store: Store) throws {
         self.init(try store.syncSnapshot())
@@ -68,6 +72,8 @@ struct SyncState {
         since = record.since
         lastSync = record.lastSync
         exportError = record.exportError.map { ($0.date, $0.message) }
+        replacedDevice = snapshot.replacedDevice
+        hasOutboxEntries = snapshot.hasOutboxEntries
     }
 
     /// Records what this device waits for; returns whether that changed.

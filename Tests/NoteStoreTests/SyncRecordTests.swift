@@ -117,6 +117,10 @@ import Testing
                 identity: "10:1.5:7,20:2.0:8", reason: "its checksum is not its manifest's")
         ]
         expected.unusedBlobs = ["cc33": Self.date]
+        // Read with the ledger: the id the store replaced when it opened as a copy, and no
+        // change waiting in the outbox.
+        expected.replacedDevice = try #require(try store.replacedDeviceID)
+        expected.hasOutboxEntries = false
         #expect(snapshot.record == expected.record)
         #expect(snapshot == expected)
         #expect(snapshot.record.reason?.description == Self.ledger["state.reason"])

@@ -93,6 +93,25 @@ import Testing
         #expect(Self.contents(of: stack) == before, "nothing written or removed in the container")
     }
 
+    /// The descriptor and registration read at every export are decoded once for the same
+    /// bytes: other bytes are decoded anew, and bytes that are not one are not remembered.
+    @Test func theSameBytesGiveTheValueTheyDecodedTo() throws {
+        let first = DeviceRegistration(container: UUID(), device: UUID(), name: "first", modelVersion: 10)
+        let second = DeviceRegistration(
+            container: first.container, device: first.device, name: "second", modelVersion: 10)
+        let decode = { (data: Data) in try CloudJSON.decodeRemembered(DeviceRegistration.self, from: data).get() }
+        #expect(try decode(CloudJSON.encode(first)).name == "first")
+        #expect(try decode(CloudJSON.encode(first)).name == "first")
+        #expect(try decode(CloudJSON.encode(second)).name == "second")
+        #expect(throws: FormatProblem.self) { try decode(Data("{\"format\": ".utf8)) }
+        #expect(try decode(CloudJSON.encode(second)).name == "second")
+        let descriptor = ContainerDescriptor(container: first.container)
+        #expect(
+            try CloudJSON.decodeRemembered(ContainerDescriptor.self, from: CloudJSON.encode(descriptor)).get().container
+                == descriptor.container)
+        #expect(try decode(CloudJSON.encode(first)).name == "first")
+    }
+
     // MARK: Not knowing is not absence
 
     @Test func aSentinelThatCannotBeReadDecidesNothing() throws {

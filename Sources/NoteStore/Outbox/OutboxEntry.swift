@@ -107,7 +107,12 @@ struct OutboxWriter {
 extension Store {
     /// Whether any recorded change waits to be taken by sync.
     public func hasOutboxEntries() throws -> Bool {
-        try read { db in try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox)")) ?? false }
+        try read(Self.hasOutboxEntries)
+    }
+
+    /// ``hasOutboxEntries()`` as `db` holds it.
+    static func hasOutboxEntries(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM outbox)")) ?? false
     }
 
     /// How many recorded changes wait to be taken by sync.

@@ -187,6 +187,9 @@ public final class SyncLedger {
         for row in try Row.fetchAll(db.cachedStatement(sql: "SELECT name, marked FROM sync_unused_blob")) {
             snapshot.unusedBlobs[row["name"]] = Date(storeMilliseconds: row["marked"])
         }
+        // Read with the rest: every sync asks, and a read of its own costs what this one does.
+        snapshot.replacedDevice = try Store.replacedDeviceID(db)
+        snapshot.hasOutboxEntries = try Store.hasOutboxEntries(db)
         return snapshot
     }
 
@@ -279,6 +282,11 @@ public struct SyncSnapshot: Equatable, Sendable {
     public var unusableBaselines: [String: UnusableBaseline] = [:]
     /// Blobs of the container that nothing uses, by file name, with when each was first found so.
     public var unusedBlobs: [String: Date] = [:]
+    /// The id this store had before it found itself copied and took a new one, until sync
+    /// takes the old one's place (``Store/replacedDeviceID``).
+    public var replacedDevice: UUID?
+    /// Whether the outbox holds changes that sync has not taken yet.
+    public var hasOutboxEntries = false
 
     public init(record: SyncRecord = SyncRecord()) {
         self.record = record

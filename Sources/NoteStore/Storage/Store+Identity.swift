@@ -24,14 +24,16 @@ extension Store {
     /// from it (``finishReplacement(_:)``); nil for a store that was not.
     public var replacedDeviceID: UUID? {
         get throws {
-            try read { db in
-                // Asked at every sync: prepared once per connection.
-                try String.fetchOne(
-                    db.cachedStatement(sql: "SELECT value FROM metadata WHERE key = ?"),
-                    arguments: [Self.replacedDeviceKey]
-                ).flatMap(UUID.init(storeText:))
-            }
+            try read(Self.replacedDeviceID)
         }
+    }
+
+    /// ``replacedDeviceID`` as `db` holds it.
+    static func replacedDeviceID(_ db: Database) throws -> UUID? {
+        // Asked at every sync: prepared once per connection.
+        try String.fetchOne(
+            db.cachedStatement(sql: "SELECT value FROM metadata WHERE key = ?"), arguments: [replacedDeviceKey]
+        ).flatMap(UUID.init(storeText:))
     }
 
     /// Runs `body` on sync's bookkeeping and forgets the replaced device id, in one transaction.

@@ -87,7 +87,7 @@ extension CloudContainer {
 
     /// The registration in `data`, checked to be of this container and of `device`.
     private func decodeRegistration(_ data: Data, device: UUID) -> Result<DeviceRegistration, Skip> {
-        switch CloudJSON.decode(DeviceRegistration.self, from: data) {
+        switch CloudJSON.decodeRemembered(DeviceRegistration.self, from: data) {
         case let .failure(problem):
             return .failure(Skip(reason: .unreadable("not a device registration: \(problem.reason)")))
         case let .success(registration) where registration.container != identity:

@@ -145,7 +145,7 @@ public struct CloudContainer: Sendable {
         case .absent: return .absent
         case let .unreadable(reason): return .unreadable(reason)
         case let .present(data):
-            switch CloudJSON.decode(ContainerDescriptor.self, from: data) {
+            switch CloudJSON.decodeRemembered(ContainerDescriptor.self, from: data) {
             case let .success(descriptor): return .present(descriptor)
             case let .failure(problem):
                 return .unreadable("'\(absolutePath(relative))' is not a container descriptor: \(problem.reason)")

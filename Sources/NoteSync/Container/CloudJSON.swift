@@ -1,5 +1,6 @@
 import Foundation
 import NoteStore
+import Synchronization
 
 /// The JSON conventions of the container's files: UTF-8, keys sorted, UUIDs in lowercase,
 /// dates in ISO 8601 UTC with milliseconds, unknown keys ignored, and errors that say which key
@@ -40,6 +41,25 @@ enum CloudJSON {
             return .failure(FormatProblem(reason: "not JSON"))
         }
     }
+
+    /// The value in `data`, as ``decode(_:from:)`` gives it, remembering for each type the
+    /// last bytes decoded into a value: the container's descriptor and this device's
+    /// registration are read at every export, and are nearly always the same bytes. Bytes
+    /// equal to those remembered give the value remembered, which decoding them again would
+    /// give (the value is a function of the bytes); what fails to decode is not remembered.
+    static func decodeRemembered<Value: Decodable & Sendable>(_ type: Value.Type, from data: Data)
+        -> Result<Value, FormatProblem>
+    {
+        let key = ObjectIdentifier(type)
+        if let last = lastDecoded.withLock({ $0[key] }), last.bytes == data, let value = last.value as? Value {
+            return .success(value)
+        }
+        let result = decode(type, from: data)
+        if case let .success(value) = result { lastDecoded.withLock { $0[key] = (data, value) } }
+        return result
+    }
+
+    private static let lastDecoded = Mutex<[ObjectIdentifier: (bytes: Data, value: any Sendable)]>([:])
 
     private static func reason(for error: DecodingError) -> String {
         switch error {

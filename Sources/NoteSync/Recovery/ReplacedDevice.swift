@@ -8,9 +8,10 @@ import NoteStore
 /// restored, are then imported like any other device's), and this device starts its own logs
 /// at 1 under its new id, with a registration of its own written at its next sync.
 extension SyncEngine {
-    func takeOverReplacedDevice() throws {
-        guard let replaced = try store.replacedDeviceID else { return }
+    /// Returns sync's state afterwards: as read, when the store replaced no id.
+    func takeOverReplacedDevice() throws -> SyncState {
         let state = try SyncState(store)
+        guard let replaced = state.replacedDevice else { return state }
         try store.finishReplacement { ledger in
             let applied = max(state.applied[replaced] ?? 0, state.exportedSequence)
             if applied > 0 { try ledger.setApplied(applied, of: replaced) }
@@ -29,6 +30,7 @@ extension SyncEngine {
                 record.replacedDevice = replaced
             }
         }
+        return try SyncState(store)
     }
 
     /// Writes this device's registration when it took a new id and has none yet; returns
