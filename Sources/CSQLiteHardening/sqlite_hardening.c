@@ -17,8 +17,10 @@ int notes_sqlite_harden(sqlite3 *db) {
     return SQLITE_OK;
 }
 
-int notes_sqlite_is_defensive(sqlite3 *db) {
-    int defensive = 0;
-    if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, -1, &defensive) != SQLITE_OK) return 1;
-    return defensive;
+int notes_sqlite_set_defensive(sqlite3 *db, int on) {
+    int before = 0;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, -1, &before) != SQLITE_OK) return -1;
+    int after = -1;
+    if (sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, &after) != SQLITE_OK || after != on) return -1;
+    return before;
 }

@@ -1,3 +1,4 @@
+import CSQLiteHardening
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -95,10 +96,13 @@ import Testing
         #expect(written == false)
     }
 
-    /// How often SQLite has prepared the writer's cached statement `sql` again.
+    /// Runs the writer's cached statement `sql` and returns how often SQLite has prepared it
+    /// again: an expired statement is prepared again when it next runs.
     static func reprepared(_ sql: String, _ store: Store) throws -> Int32 {
         try store.database.writeWithoutTransaction { db in
-            sqlite3_stmt_status(try db.cachedStatement(sql: sql).sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
+            let statement = try db.cachedStatement(sql: sql)
+            _ = try Row.fetchAll(statement)
+            return sqlite3_stmt_status(statement.sqliteStatement, SQLITE_STMTSTATUS_REPREPARE, 0)
         }
     }
 
@@ -114,10 +118,44 @@ import Testing
             "SELECT COUNT(*) FROM item WHERE kind = 'collection'",
         ]
         let before = try statements.map { try Self.reprepared($0, store) }
-        for index in 0..<3 { _ = try store.addNote(named: "Note \(index)", body: "text \(index)", in: collection.id) }
-        try store.replicate(durable: false) { _ in }
-        try store.replicate { _ in }
-        #expect(try statements.map { try Self.reprepared($0, store) } == before)
+        let changes: [(String, () throws -> Void)] = [
+            ("a save", { _ = try store.addNote(named: "Note", body: "text", in: collection.id) }),
+            ("an import", { try store.replicate(durable: false) { _ in } }),
+            ("a durable import", { try store.replicate { _ in } }),
+        ]
+        for (what, change) in changes {
+            try change()
+            #expect(try statements.map { try Self.reprepared($0, store) } == before, "after \(what)")
+        }
+    }
+
+    /// A connection in SQLite's defensive mode (some builds of SQLite set it on every
+    /// connection) defers the references all the same, and is in defensive mode afterwards.
+    @Test func aConnectionInDefensiveModeDefersTheReferences() throws {
+        let folder = TemporaryFolder()
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            guard notes_sqlite_set_defensive(db.sqliteConnection, 1) >= 0 else {
+                throw DatabaseError(message: "cannot set defensive mode")
+            }
+        }
+        let queue = try DatabaseQueue(path: folder.appending("store.sqlite").path, configuration: configuration)
+        try StoreSchema.migrator.migrate(queue)
+        let tables = try queue.read { try Self.referringTables($0) }
+        #expect(tables.count == 6)
+        for (name, sql) in tables { #expect(Self.deferralCount(sql) == Self.referenceCount(sql), "\(name)") }
+        let defensive = try queue.inDatabase { notes_sqlite_set_defensive($0.sqliteConnection, 1) }
+        #expect(defensive == 1)
+    }
+
+    /// A baseline of an older model, upgraded on its hardened connection to be read, gets
+    /// every migration but the edit of the schema's text.
+    @Test func theUpgradeOfABaselineLeavesItsReferencesAsTheyAre() {
+        let all = StoreSchema.migrator.migrations
+        #expect(
+            StoreSchema.baselineUpgradeMigrator.migrations
+                == all.filter { $0 != StoreSchema.deferredReferencesMigration })
+        #expect(all.last == StoreSchema.deferredReferencesMigration)
     }
 
     /// A baseline's schema is the model version's, without the deferral or its migration; a

@@ -240,6 +240,15 @@ import Testing
     }
 
     /// A value this build cannot read is an error that names it, never a made-up value.
+    /// The snapshot says whether the outbox holds changes, read with the rest.
+    @Test func theSnapshotSaysWhetherTheOutboxHoldsChanges() throws {
+        let fixture = try StoreFixture(recordingChanges: true)
+        #expect(try fixture.store.syncSnapshot().hasOutboxEntries == false)
+        _ = try fixture.store.addNote(named: "waits", body: "", in: nil)
+        #expect(try fixture.store.syncSnapshot().hasOutboxEntries)
+        #expect(try fixture.store.syncSnapshot().replacedDevice == nil)
+    }
+
     @Test func aBadValueIsAnError() throws {
         let fixture = try StoreFixture()
         try fixture.store.database.write { db in try db.execute(sql: "UPDATE sync_record SET reason = 'sleepy'") }

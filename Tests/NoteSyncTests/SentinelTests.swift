@@ -94,7 +94,7 @@ import Testing
     }
 
     /// The descriptor and registration read at every export are decoded once for the same
-    /// bytes: other bytes are decoded anew, and bytes that are not one are not remembered.
+    /// bytes; any other bytes give what they decode to, whatever was decoded before.
     @Test func theSameBytesGiveTheValueTheyDecodedTo() throws {
         let first = DeviceRegistration(container: UUID(), device: UUID(), name: "first", modelVersion: 10)
         let second = DeviceRegistration(

@@ -9,7 +9,9 @@
 /// Returns SQLITE_OK, or the first error.
 int notes_sqlite_harden(sqlite3 *db);
 
-/// Whether the connection is in defensive mode, where the schema's text may not be edited.
-int notes_sqlite_is_defensive(sqlite3 *db);
+/// Sets the connection's defensive mode on (1) or off (0); returns whether it was on before,
+/// or -1 when SQLite refuses. Defensive mode forbids editing the schema's text, which a store
+/// does once to its own database (some builds of SQLite turn it on for every connection).
+int notes_sqlite_set_defensive(sqlite3 *db, int on);
 
 #endif

@@ -44,7 +44,7 @@ public final class BaselineDatabase {
         guard modelVersion < StoreSchema.currentModelVersion else { return }
         try queue.close()
         let writable = try DatabaseQueue(path: file.path, configuration: Self.hardenedConfiguration(readonly: false))
-        try StoreSchema.migrator.migrate(writable)
+        try StoreSchema.baselineUpgradeMigrator.migrate(writable)
         try writable.close()
         queue = try DatabaseQueue(path: file.path, configuration: Self.hardenedConfiguration(readonly: true))
         modelVersion = StoreSchema.currentModelVersion

@@ -24,12 +24,7 @@ extension StoreSchema {
     /// schema again. A baseline leaves it out, with the record of this migration
     /// (``undeferReferences(_:)``): its schema is what every build reads, and a store made
     /// from it defers its references when it opens.
-    ///
-    /// A connection in SQLite's defensive mode may not edit the schema: the one that upgrades a
-    /// baseline of an older model to read it (``BaselineDatabase/upgradeToCurrentModel(file:)``)
-    /// leaves the references as they are, and writes nothing more to it.
     static func deferReferences(_ db: Database) throws {
-        guard notes_sqlite_is_defensive(db.sqliteConnection) == 0 else { return }
         try rewriteTables(db) { sql in
             guard !sql.contains(deferral) else { return sql }
             return try deferring(sql)
@@ -77,8 +72,17 @@ extension StoreSchema {
             if edited != sql { edits.append((row["name"], edited)) }
         }
         guard !edits.isEmpty else { return }
+        // Defensive mode forbids the edit: off for it, on the store's own database (a build of
+        // SQLite may turn it on for every connection), as it was afterwards.
+        let defensive = notes_sqlite_set_defensive(db.sqliteConnection, 0)
+        guard defensive >= 0 else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot leave SQLite's defensive mode")
+        }
+        defer { if defensive == 1 { _ = notes_sqlite_set_defensive(db.sqliteConnection, 1) } }
         let version = try Int.fetchOne(db, sql: "PRAGMA schema_version")!
         try db.execute(sql: "PRAGMA writable_schema = ON")
+        // Off again whatever happens: the setting outlives the transaction.
+        defer { try? db.execute(sql: "PRAGMA writable_schema = OFF") }
         for edit in edits {
             try db.execute(
                 sql: "UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?",

@@ -78,7 +78,17 @@ enum StoreSchema {
         Migration(deferredReferencesMigration, keepsForeignKeys: true, deferReferences),
     ]
 
-    static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator { migrator(of: migrations) }
+
+    /// The migrations for a baseline of an older model upgraded to be read
+    /// (``BaselineDatabase/upgradeToCurrentModel(file:)``): all but the deferral of references,
+    /// an edit of the schema's text that its hardened connection may not make, and that a
+    /// database only read needs not.
+    static var baselineUpgradeMigrator: DatabaseMigrator {
+        migrator(of: migrations.filter { $0.identifier != deferredReferencesMigration })
+    }
+
+    private static func migrator(of migrations: [Migration]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         for migration in migrations {
             migrator.registerMigration(
