@@ -149,13 +149,26 @@ import Testing
     }
 
     /// A baseline of an older model, upgraded on its hardened connection to be read, gets
-    /// every migration but the edit of the schema's text.
-    @Test func theUpgradeOfABaselineLeavesItsReferencesAsTheyAre() {
+    /// every migration but the edit of the schema's text, which would turn its defensive mode
+    /// off.
+    @Test func theUpgradeOfABaselineLeavesItsReferencesAsTheyAre() throws {
         let all = StoreSchema.migrator.migrations
         #expect(
             StoreSchema.baselineUpgradeMigrator.migrations
                 == all.filter { $0 != StoreSchema.deferredReferencesMigration })
-        #expect(all.last == StoreSchema.deferredReferencesMigration)
+        // Without properties, the copy is of model 8, which is upgraded to be read.
+        let fixture = try StoreFixture()
+        _ = try fixture.makeTree()
+        let copy = fixture.folder.appending("baseline.sqlite")
+        _ = try fixture.store.copyForBaseline(to: copy) { _ in [:] }
+        let database = try BaselineDatabase.verify(copy)
+        #expect(database.modelVersion == Store.baselineModelVersionWithoutProperties)
+        try database.upgradeToCurrentModel(file: copy)
+        #expect(database.modelVersion == StoreSchema.currentModelVersion)
+        database.close()
+        let tables = try DatabaseQueue(path: copy.path).read { try Self.referringTables($0) }
+        #expect(tables.count == 6)
+        #expect(tables.values.allSatisfy { Self.deferralCount($0) == 0 })
     }
 
     /// A baseline's schema is the model version's, without the deferral or its migration; a

@@ -239,7 +239,6 @@ import Testing
         #expect(SyncStateReason(text: reason.description) == reason)
     }
 
-    /// A value this build cannot read is an error that names it, never a made-up value.
     /// The snapshot says whether the outbox holds changes, read with the rest.
     @Test func theSnapshotSaysWhetherTheOutboxHoldsChanges() throws {
         let fixture = try StoreFixture(recordingChanges: true)
@@ -249,6 +248,7 @@ import Testing
         #expect(try fixture.store.syncSnapshot().replacedDevice == nil)
     }
 
+    /// A value this build cannot read is an error that names it, never a made-up value.
     @Test func aBadValueIsAnError() throws {
         let fixture = try StoreFixture()
         try fixture.store.database.write { db in try db.execute(sql: "UPDATE sync_record SET reason = 'sleepy'") }

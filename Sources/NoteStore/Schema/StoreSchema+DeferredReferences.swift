@@ -72,8 +72,10 @@ extension StoreSchema {
             if edited != sql { edits.append((row["name"], edited)) }
         }
         guard !edits.isEmpty else { return }
-        // Defensive mode forbids the edit: off for it, on the store's own database (a build of
-        // SQLite may turn it on for every connection), as it was afterwards.
+        // Defensive mode forbids the edit: off for it (a build of SQLite may turn it on for
+        // every connection), and as it was afterwards. The upgrade of a baseline, whose
+        // connection is hardened against its contents, does not run this migration
+        // (StoreSchema.baselineUpgradeMigrator).
         let defensive = notes_sqlite_set_defensive(db.sqliteConnection, 0)
         guard defensive >= 0 else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "cannot leave SQLite's defensive mode")

@@ -82,8 +82,9 @@ enum StoreSchema {
 
     /// The migrations for a baseline of an older model upgraded to be read
     /// (``BaselineDatabase/upgradeToCurrentModel(file:)``): all but the deferral of references,
-    /// an edit of the schema's text that its hardened connection may not make, and that a
-    /// database only read needs not.
+    /// an edit of the schema's text, which would turn off the defensive mode that its
+    /// connection keeps against the baseline's contents, and which a database only read needs
+    /// not.
     static var baselineUpgradeMigrator: DatabaseMigrator {
         migrator(of: migrations.filter { $0.identifier != deferredReferencesMigration })
     }
