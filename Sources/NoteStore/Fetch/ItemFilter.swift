@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Translates an ``ItemRequest`` to SQL, and evaluates it on items held in memory, so that a
 /// fetch can include a context's unsaved changes.
@@ -92,7 +93,7 @@ enum ItemFilter {
         let column: String
         let value: any DatabaseValueConvertible & Sendable
         switch sort.key {
-        case .name: (column, value) = ("item.name COLLATE itemName", item.name)
+        case .name: (column, value) = ("item.name COLLATE \(ItemSort.nameCollationName)", item.name)
         case .created: (column, value) = ("item.created", item.created.storeMilliseconds)
         case .modified: (column, value) = ("item.modified", item.modified.storeMilliseconds)
         }
@@ -105,7 +106,7 @@ enum ItemFilter {
     static func orderBy(_ sort: ItemSort) -> String {
         let direction = sort.ascending ? "ASC" : "DESC"
         switch sort.key {
-        case .name: return "item.name COLLATE itemName \(direction), item.id \(direction)"
+        case .name: return "item.name COLLATE \(ItemSort.nameCollationName) \(direction), item.id \(direction)"
         case .created: return "item.created \(direction), item.id \(direction)"
         case .modified: return "item.modified \(direction), item.id \(direction)"
         }
@@ -145,9 +146,29 @@ enum ItemFilter {
 }
 
 extension ItemSort {
-    /// The collation used to sort names: case-insensitive, in the order people expect.
-    static let nameCollation = DatabaseCollation("itemName") { lhs, rhs in
-        compareNames(lhs, rhs)
+    /// The name of the collation that sorts names (``compareNames(_:_:)``) in SQL.
+    static let nameCollationName = "itemName"
+
+    /// Makes the collation ``nameCollationName`` available on a connection: case-insensitive,
+    /// in the order people expect (``compareNames(_:_:)``). SQLite calls it with the UTF-8
+    /// bytes of both names, which are compared as they are when both are plain ASCII
+    /// (``compareASCIINames(_:_:)``): no string is made of them, which was most of the time
+    /// of sorting a listing by name.
+    static func registerNameCollation(_ db: Database) throws {
+        let code = sqlite3_create_collation_v2(
+            db.sqliteConnection, nameCollationName, SQLITE_UTF8, nil, nameCollationEntryPoint, nil)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: "the collation \(nameCollationName) was refused")
+        }
+    }
+
+    /// ``compareNames(_:_:)`` of two names given as UTF-8 bytes.
+    static func compareNames(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>)
+        -> ComparisonResult
+    {
+        if let result = compareASCIINames(left, right) { return result }
+        return compareNames(String(decoding: left, as: UTF8.self), String(decoding: right, as: UTF8.self))
     }
 
     static func compareNames(_ lhs: String, _ rhs: String) -> ComparisonResult {
@@ -242,3 +263,13 @@ extension ItemSort {
         a < b ? .orderedAscending : (a > b ? .orderedDescending : .orderedSame)
     }
 }
+
+/// The C entry point of the name collation: SQLite passes each name as a length and a pointer
+/// to its UTF-8 bytes.
+private let nameCollationEntryPoint:
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32 = {
+        _, leftCount, left, rightCount, right in
+        let leftBytes = UnsafeBufferPointer(start: left?.assumingMemoryBound(to: UInt8.self), count: Int(leftCount))
+        let rightBytes = UnsafeBufferPointer(start: right?.assumingMemoryBound(to: UInt8.self), count: Int(rightCount))
+        return Int32(ItemSort.compareNames(leftBytes, rightBytes).rawValue)
+    }

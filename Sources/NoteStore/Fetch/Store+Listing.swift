@@ -37,7 +37,7 @@ extension Store {
             return try Item.fetchAll(db, SQLRequest(literal: ItemFilter.sql(for: request)))
         }
         guard recursive else { return all.map { ListingEntry(item: $0, depth: 0) } }
-        return Self.tree(all, under: collection, sort: sort)
+        return Self.tree(all)
     }
 
     private static func trashRootsSQL(_ collection: UUID?, sort: ItemSort) -> SQL {
@@ -53,25 +53,36 @@ extension Store {
             """
     }
 
-    /// Orders items depth first: every collection followed by its contents.
-    private static func tree(_ items: [Item], under root: UUID?, sort: ItemSort) -> [ListingEntry] {
-        let present = Set(items.map(\.id))
-        var children: [UUID?: [Item]] = [:]
-        for item in items {
-            // An item whose collection is not listed (trashed apart from it) starts a branch.
-            let parent = item.parent.flatMap { present.contains($0) ? $0 : nil } ?? root
-            children[parent, default: []].append(item)
-        }
-        var result: [ListingEntry] = []
-        var visited: Set<UUID> = []
-        func visit(_ parent: UUID?, depth: Int) {
-            for item in (children[parent] ?? []).sorted(by: { sort.orders($0, before: $1) })
-            where visited.insert(item.id).inserted {
-                result.append(ListingEntry(item: item, depth: depth))
-                visit(item.id, depth: depth + 1)
+    /// Orders items depth first: every collection followed by its contents, each item whose
+    /// collection is not among them (the listed collection, or one trashed apart from it) at
+    /// the top. The items come sorted, as the listing's SQL reads them
+    /// (``ItemFilter/orderBy(_:)``), and the contents of each collection keep that order: the
+    /// items are placed by their positions, and each id is hashed once.
+    private static func tree(_ items: [Item]) -> [ListingEntry] {
+        var position: [UUID: Int] = [:]
+        position.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() { position[item.id] = index }
+        // The contents of each listed item, by position, and those of the root.
+        var children = [[Int]](repeating: [], count: items.count)
+        var top: [Int] = []
+        for (index, item) in items.enumerated() {
+            if let parent = item.parent.flatMap({ position[$0] }) {
+                children[parent].append(index)
+            } else {
+                top.append(index)
             }
         }
-        visit(root, depth: 0)
+        var result: [ListingEntry] = []
+        result.reserveCapacity(items.count)
+        var visited = [Bool](repeating: false, count: items.count)
+        func visit(_ indices: [Int], depth: Int) {
+            for index in indices where !visited[index] {
+                visited[index] = true
+                result.append(ListingEntry(item: items[index], depth: depth))
+                visit(children[index], depth: depth + 1)
+            }
+        }
+        visit(top, depth: 0)
         return result
     }
 }

@@ -138,7 +138,7 @@ public final class Store: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             db.add(function: ItemFilter.foldFunction)
-            db.add(collation: ItemSort.nameCollation)
+            try ItemSort.registerNameCollation(db)
             SnippetFunction.register(db)
             db.add(function: TrigramIndex.containsFunction)
             // The writer keeps more pages in memory (up to 32 MiB, allocated as used): a large

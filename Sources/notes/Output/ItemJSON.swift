@@ -102,10 +102,33 @@ struct MinuteFormatter {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         if utc { gmtime_r(&seconds, &parts) } else { localtime_r(&seconds, &parts) }
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : String(value) }
-        let year = String(parts.tm_year + 1900)
-        return "\(String(repeating: "0", count: max(0, 4 - year.count)))\(year)-\(two(parts.tm_mon + 1))-"
-            + "\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min))"
+        let year = Int(parts.tm_year) + 1900
+        let (month, day) = (Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+        let (hour, minute) = (Int(parts.tm_hour), Int(parts.tm_min))
+        guard (0...9999).contains(year) else {
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+            return "\(year)-\(two(month))-\(two(day)) \(two(hour)):\(two(minute))"
+        }
+        // The 16 characters written in place: a listing formats a date on every line.
+        return String(unsafeUninitializedCapacity: 16) { buffer in
+            func put(_ value: Int, digits: Int, at offset: Int) {
+                var rest = value
+                for position in (offset..<offset + digits).reversed() {
+                    buffer[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, digits: 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, digits: 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, digits: 2, at: 8)
+            buffer[10] = UInt8(ascii: " ")
+            put(hour, digits: 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(minute, digits: 2, at: 14)
+            return 16
+        }
     }
 }
 
