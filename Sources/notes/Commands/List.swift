@@ -99,16 +99,32 @@ extension Notes {
             if json, let index {
                 if entries.isEmpty { return "[]\n" }
                 let tags = try store.tags(ofItems: entries.map(\.item.id))
-                let objects = entries.map { entry in
-                    var object = ItemJSON(entry.item, path: index.path(of: entry.item), tags: tags[entry.item.id] ?? [])
-                    object.conflictCopy = copies.contains(entry.item.id)
-                    return object
-                }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting =
                     watch
                     ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                return String(decoding: try encoder.encode(objects), as: UTF8.self) + "\n"
+                // The array as the encoder writes one, each object encoded on its own: the
+                // encoder holds the values of all it encodes at once, several times the text.
+                var bytes = Array((watch ? "[" : "[\n").utf8)
+                for (position, entry) in entries.enumerated() {
+                    var object = ItemJSON(entry.item, path: index.path(of: entry.item), tags: tags[entry.item.id] ?? [])
+                    object.conflictCopy = copies.contains(entry.item.id)
+                    if position > 0 { bytes.append(contentsOf: (watch ? "," : ",\n").utf8) }
+                    let encoded = try encoder.encode(object)
+                    guard !watch else {
+                        bytes.append(contentsOf: encoded)
+                        continue
+                    }
+                    // Indented as an element of the array: every line that is not empty.
+                    var startsLine = true
+                    for byte in encoded {
+                        if startsLine && byte != UInt8(ascii: "\n") { bytes.append(contentsOf: [0x20, 0x20]) }
+                        bytes.append(byte)
+                        startsLine = byte == UInt8(ascii: "\n")
+                    }
+                }
+                bytes.append(contentsOf: (watch ? "]\n" : "\n]\n").utf8)
+                return String(decoding: bytes, as: UTF8.self)
             }
             // On a terminal, a name too long for its column is cut with '…' rather than wrapped
             // under the id column.
