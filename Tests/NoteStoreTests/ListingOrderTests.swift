@@ -77,4 +77,90 @@ import Testing
                     == (try expected(under: inner, depth: 0)))
         }
     }
+
+    /// With items trashed, and items left in the trash's collections out of it (as a merge of
+    /// two devices' changes may leave them), a recursive listing of the store, of a collection
+    /// and of the trash is the tree of the items it lists: each under its collection when
+    /// that collection is listed, else at the top, each collection's contents in order.
+    @Test func aRecursiveListingIsTheTreeOfTheItemsItLists() throws {
+        let fixture = try StoreFixture()
+        let context = fixture.store.makeContext()
+        var generator = SystemRandomNumberGenerator()
+        var collections: [UUID] = []
+        var all: [UUID] = []
+        for index in 0..<400 {
+            let parent = index < 4 ? nil : collections.randomElement(using: &generator)
+            let name = ["b", "A", "c 10", "c 9", "é"].randomElement(using: &generator)! + " \(index % 7)"
+            let id =
+                index % 5 == 0
+                ? context.insertCollection(named: name, in: parent).id
+                : context.insertNote(named: name, body: "", in: parent).id
+            if index % 5 == 0 { collections.append(id) }
+            all.append(id)
+        }
+        try context.save()
+        for id in all.shuffled(using: &generator).prefix(40) where try fixture.store.item(id).trashed == nil {
+            try fixture.store.trash(id)
+        }
+        // Some items inside trashed collections taken out of the trash alone.
+        let trashedInside = try fixture.store.read { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT item.id FROM item JOIN item AS container ON container.id = item.parent
+                    WHERE item.trashed IS NOT NULL AND container.trashed IS NOT NULL
+                    """)
+        }
+        #expect(!trashedInside.isEmpty)
+        try fixture.store.write { db in
+            for id in trashedInside.prefix(10) {
+                try db.execute(sql: "UPDATE item SET trashed = NULL WHERE id = ?", arguments: [id])
+            }
+        }
+        let items = try fixture.store.read { db in
+            try Item.fetchAll(db, sql: "SELECT \(ItemFilter.columns(includingBody: false)) FROM item")
+        }
+        /// The listing as a tree of the listed items, made here from every item.
+        func tree(under root: UUID?, trash: Bool, sort: ItemSort) -> [ListingEntry] {
+            var inScope = items.filter { $0.isTrashed == trash }
+            if let root {
+                var below: Set<UUID> = [root]
+                var grew = true
+                while grew {
+                    grew = false
+                    for item in items where !below.contains(item.id) && item.parent.map(below.contains) == true {
+                        below.insert(item.id)
+                        grew = true
+                    }
+                }
+                inScope = inScope.filter { $0.id != root && below.contains($0.id) }
+            }
+            let listed = Set(inScope.map(\.id))
+            var entries: [ListingEntry] = []
+            func add(_ parent: UUID?, depth: Int) {
+                let contents = inScope.filter { item in
+                    guard let parent else { return item.parent.map(listed.contains) != true }
+                    return item.parent == parent
+                }
+                for item in contents.sorted(by: { sort.orders($0, before: $1) }) {
+                    entries.append(ListingEntry(item: item, depth: depth))
+                    if item.isCollection { add(item.id, depth: depth + 1) }
+                }
+            }
+            add(nil, depth: 0)
+            return entries
+        }
+        for trash in [false, true] {
+            for sort in [ItemSort(.name), ItemSort(.modified, ascending: false)] {
+                #expect(
+                    try fixture.store.listing(of: nil, recursive: true, trash: trash, sort: sort)
+                        == tree(under: nil, trash: trash, sort: sort), "trash: \(trash), \(sort.key)")
+                for root in collections.prefix(6) {
+                    #expect(
+                        try fixture.store.listing(of: root, recursive: true, trash: trash, sort: sort)
+                            == tree(under: root, trash: trash, sort: sort), "trash: \(trash), \(sort.key)")
+                }
+            }
+        }
+    }
 }

@@ -104,6 +104,37 @@ import Testing
         #expect(JSONChecks.names(below) == ["Ideas", "Launch", "Plan"])
     }
 
+    /// A listing longer than what `ls` keeps in memory (it writes the rest to a temporary
+    /// file until it shows it) comes out whole and in order, as text and as JSON.
+    @Test func aLongRecursiveListingComesOutWholeAndInOrder() throws {
+        let fixture = CommandLineFixture()
+        let source = fixture.file("vault")
+        var expected: [String] = []
+        for folder in 0..<40 {
+            let name = String(format: "Folder %02d", folder)
+            expected.append(name + "/")
+            try FileManager.default.createDirectory(
+                at: source.appendingPathComponent(name), withIntermediateDirectories: true)
+            for note in 0..<50 {
+                let title = String(format: "Note %02d-%02d", folder, note)
+                expected.append("  " + title)
+                try Data("text \(folder) \(note)\n".utf8).write(
+                    to: source.appendingPathComponent(name).appendingPathComponent(title + ".md"))
+            }
+        }
+        try fixture.succeed(["import", source.path])
+        let text = try fixture.succeed(["ls", "--recursive"]).output
+        #expect(text.utf8.count > 64 << 10, "the listing must be longer than what is kept in memory")
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.map { String($0.dropFirst(28)) } == expected)
+        let json = try fixture.list(["--recursive"])
+        #expect(json.count == expected.count)
+        #expect(
+            JSONChecks.names(json) == expected.map { $0.trimmingCharacters(in: .whitespaces).replacing("/", with: "") })
+        #expect(
+            json.compactMap { $0["id"] as? String }.map { String($0.prefix(8)) } == lines.map { String($0.prefix(8)) })
+    }
+
     @Test func lsSortsByNameCreatedOrModified() throws {
         let fixture = CommandLineFixture()
         let b = try fixture.add("b")

@@ -22,22 +22,108 @@ extension Store {
     public func listing(
         of collection: UUID?, recursive: Bool = false, trash: Bool = false, sort: ItemSort = .name
     ) throws -> [ListingEntry] {
-        let all: [Item] = try read { db in
-            if trash && !recursive {
-                return try Item.fetchAll(db, SQLRequest(literal: Self.trashRootsSQL(collection, sort: sort)))
-            }
-            let scope: ItemRequest.Scope
-            switch (collection, recursive) {
-            case (nil, false): scope = .topLevel
-            case (nil, true): scope = .everywhere
-            case let (id?, false): scope = .children(of: id)
-            case let (id?, true): scope = .descendants(of: id)
-            }
-            let request = ItemRequest(scope: scope, trash: trash ? .only : .excluded, sort: sort, includesBodies: false)
-            return try Item.fetchAll(db, SQLRequest(literal: ItemFilter.sql(for: request)))
+        var entries: [ListingEntry] = []
+        try forEachListed(of: collection, recursive: recursive, trash: trash, sort: sort) { entry, _ in
+            entries.append(entry)
         }
-        guard recursive else { return all.map { ListingEntry(item: $0, depth: 0) } }
-        return Self.tree(all)
+        return entries
+    }
+
+    /// How many entries ``forEachListed(of:recursive:trash:sort:tagged:_:)`` reads the tags
+    /// of at once.
+    static let taggedBatch = 500
+
+    /// Calls `body` with each entry of ``listing(of:recursive:trash:sort:)``, in the same
+    /// order, as it reads them: what it holds grows with the depth of the collections, never
+    /// with the number of items. With `tagged`, `body` is given each item's tags too (else
+    /// none), read for a few hundred entries at a time. `body` runs inside the store's read
+    /// transaction and must not use the store.
+    ///
+    /// A recursive listing reads first the items whose collection is not listed (the listed
+    /// collection itself, none, or one trashed apart from them), then, under each collection
+    /// as it comes, that collection's contents, through the listing index; a statement is
+    /// made for each depth and serves every collection at that depth.
+    public func forEachListed(
+        of collection: UUID?, recursive: Bool = false, trash: Bool = false, sort: ItemSort = .name,
+        tagged: Bool = false, _ body: (ListingEntry, [String]) throws -> Void
+    ) throws {
+        try read { db in
+            var waiting: [ListingEntry] = []
+            func flush() throws {
+                let tags = try Self.tags(ofItems: waiting.map(\.item.id), db)
+                for entry in waiting { try body(entry, tags[entry.item.id] ?? []) }
+                waiting.removeAll(keepingCapacity: true)
+            }
+            func emit(_ entry: ListingEntry) throws {
+                guard tagged else { return try body(entry, []) }
+                waiting.append(entry)
+                if waiting.count == Self.taggedBatch { try flush() }
+            }
+            try Self.forEachListed(of: collection, recursive: recursive, trash: trash, sort: sort, db, emit)
+            try flush()
+        }
+    }
+
+    private static func forEachListed(
+        of collection: UUID?, recursive: Bool, trash: Bool, sort: ItemSort, _ db: Database,
+        _ body: (ListingEntry) throws -> Void
+    ) throws {
+        guard recursive else {
+            let sql: SQL
+            if trash {
+                sql = Self.trashRootsSQL(collection, sort: sort)
+            } else {
+                let scope: ItemRequest.Scope = collection.map { .children(of: $0) } ?? .topLevel
+                sql = ItemFilter.sql(
+                    for: ItemRequest(scope: scope, trash: .excluded, sort: sort, includesBodies: false))
+            }
+            let items = try Item.fetchCursor(db, SQLRequest(literal: sql))
+            while let item = try items.next() { try body(ListingEntry(item: item, depth: 0)) }
+            return
+        }
+        let listed: SQL = trash ? "item.trashed IS NOT NULL" : "item.trashed IS NULL"
+        let containerListed: SQL = trash ? "container.trashed IS NOT NULL" : "container.trashed IS NULL"
+        let columns = ItemFilter.columns(includingBody: false)
+        let order = ItemFilter.orderBy(sort)
+        // An item is listed under its collection when that collection is listed too.
+        let unlisted: SQL =
+            "NOT EXISTS (SELECT 1 FROM item AS container WHERE container.id = item.parent AND \(containerListed))"
+        let top: SQL
+        if let collection {
+            top = """
+                WITH RECURSIVE subtree(id) AS (
+                    SELECT id FROM item WHERE parent = \(collection.storeString)
+                    UNION ALL SELECT item.id FROM item JOIN subtree ON item.parent = subtree.id)
+                SELECT \(sql: columns) FROM item
+                WHERE item.id IN subtree AND \(listed)
+                  AND (item.parent = \(collection.storeString) OR \(unlisted))
+                ORDER BY \(sql: order)
+                """
+        } else {
+            top = """
+                SELECT \(sql: columns) FROM item
+                WHERE \(listed) AND (item.parent IS NULL OR \(unlisted))
+                ORDER BY \(sql: order)
+                """
+        }
+        let contentsSQL = """
+            SELECT \(columns) FROM item WHERE item.parent = ? AND item.trashed IS \(trash ? "NOT NULL" : "NULL") \
+            ORDER BY \(order)
+            """
+        // One statement a depth: the contents of one collection at a time are read at each.
+        var statements: [Statement] = []
+        var levels: [RecordCursor<Item>] = [try Item.fetchCursor(db, SQLRequest(literal: top))]
+        while let level = levels.last {
+            guard let item = try level.next() else {
+                levels.removeLast()
+                continue
+            }
+            try body(ListingEntry(item: item, depth: levels.count - 1))
+            guard item.isCollection else { continue }
+            if statements.count < levels.count { statements.append(try db.makeStatement(sql: contentsSQL)) }
+            levels.append(
+                try Item.fetchCursor(statements[levels.count - 1], arguments: [item.id.storeString]))
+        }
     }
 
     private static func trashRootsSQL(_ collection: UUID?, sort: ItemSort) -> SQL {
@@ -51,38 +137,5 @@ extension Store {
               AND \(literal: place)
             ORDER BY \(sql: ItemFilter.orderBy(sort))
             """
-    }
-
-    /// Orders items depth first: every collection followed by its contents, each item whose
-    /// collection is not among them (the listed collection, or one trashed apart from it) at
-    /// the top. The items come sorted, as the listing's SQL reads them
-    /// (``ItemFilter/orderBy(_:)``), and the contents of each collection keep that order: the
-    /// items are placed by their positions, and each id is hashed once.
-    private static func tree(_ items: [Item]) -> [ListingEntry] {
-        var position: [UUID: Int] = [:]
-        position.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() { position[item.id] = index }
-        // The contents of each listed item, by position, and those of the root.
-        var children = [[Int]](repeating: [], count: items.count)
-        var top: [Int] = []
-        for (index, item) in items.enumerated() {
-            if let parent = item.parent.flatMap({ position[$0] }) {
-                children[parent].append(index)
-            } else {
-                top.append(index)
-            }
-        }
-        var result: [ListingEntry] = []
-        result.reserveCapacity(items.count)
-        var visited = [Bool](repeating: false, count: items.count)
-        func visit(_ indices: [Int], depth: Int) {
-            for index in indices where !visited[index] {
-                visited[index] = true
-                result.append(ListingEntry(item: items[index], depth: depth))
-                visit(children[index], depth: depth + 1)
-            }
-        }
-        visit(top, depth: 0)
-        return result
     }
 }

@@ -28,22 +28,25 @@ extension Store {
     /// The tags of several items, sorted for each; items without tags are left out.
     public func tags(ofItems ids: [UUID]) throws -> [UUID: [String]] {
         guard !ids.isEmpty else { return [:] }
-        let list = IDList.json(ids)
-        return try read { db in
-            var result: [UUID: [String]] = [:]
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(
-                    sql: """
-                        SELECT DISTINCT item, name FROM tag WHERE item IN (SELECT value FROM json_each(?)) \
-                        ORDER BY item, name
-                        """),
-                arguments: [list])
-            while let row = try rows.next() {
-                guard let id = UUID(storeText: row["item"]) else { continue }
-                result[id, default: []].append(row["name"])
-            }
-            return result
+        return try read { try Self.tags(ofItems: ids, $0) }
+    }
+
+    /// ``tags(ofItems:)`` in a transaction of the caller's.
+    static func tags(ofItems ids: [UUID], _ db: Database) throws -> [UUID: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        var result: [UUID: [String]] = [:]
+        let rows = try Row.fetchCursor(
+            db.cachedStatement(
+                sql: """
+                    SELECT DISTINCT item, name FROM tag WHERE item IN (SELECT value FROM json_each(?)) \
+                    ORDER BY item, name
+                    """),
+            arguments: [IDList.json(ids)])
+        while let row = try rows.next() {
+            guard let id = UUID(storeText: row["item"]) else { continue }
+            result[id, default: []].append(row["name"])
         }
+        return result
     }
 
     /// Every tag on a note of the store with the number of notes that carry it, by tag; with

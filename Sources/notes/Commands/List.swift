@@ -61,6 +61,14 @@ extension Notes {
             let sorting = ItemSort(sort, ascending: sort == .name)
             let tags = self.tags.map(Tag.normalized)
             let orphans = self.orphans
+            if tags.isEmpty && !orphans && !watch {
+                // Written as it is read, and shown once the store's transaction is over.
+                let output = SpooledOutput()
+                try spool(store, parent: parent, sort: sorting, to: output)
+                let pager = pagerOptions.start()
+                defer { pager?.finish() }
+                return try output.write()
+            }
             let render = { @Sendable () throws -> String in
                 var entries: [ListingEntry]
                 if tags.isEmpty && !orphans {
@@ -90,49 +98,64 @@ extension Notes {
             try Watching.run(store: store, render: render)
         }
 
+        /// A listing without `--tag` and `--orphans`, each line (or JSON object) made as its item
+        /// is read: what it holds does not grow with the number of items.
+        private func spool(_ store: Store, parent: UUID?, sort: ItemSort, to output: SpooledOutput) throws {
+            let copies = try store.conflictCopies()
+            guard json else {
+                let line = lineMaker(paths: nil, copies: copies)
+                return try store.forEachListed(of: parent, recursive: recursive, trash: trash, sort: sort) {
+                    entry, _ in
+                    try output.append(line(entry))
+                }
+            }
+            let index = try store.collectionIndex()
+            var array = JSONArrayText(compact: false)
+            try store.forEachListed(of: parent, recursive: recursive, trash: trash, sort: sort, tagged: true) {
+                entry, tags in
+                try output.append(array.element(itemJSON(entry, index: index, tags: tags, copies: copies)))
+            }
+            try output.append(array.end())
+        }
+
+        /// An item as JSON: its path, tags and whether it is a conflict copy.
+        private func itemJSON(_ entry: ListingEntry, index: CollectionIndex, tags: [String], copies: Set<UUID>)
+            -> ItemJSON
+        {
+            var object = ItemJSON(entry.item, path: index.path(of: entry.item), tags: tags)
+            object.conflictCopy = copies.contains(entry.item.id)
+            return object
+        }
+
         /// Conflict copies are marked: `(conflict copy)` after the name, `conflictCopy` in JSON.
         /// With `--tag`, each note is listed with its path.
         private func render(_ entries: [ListingEntry], index: CollectionIndex?, copies: Set<UUID>, store: Store) throws
             -> String
         {
-            let dates = Timestamp.shortFormatter(utc: timeOptions.utc)
             if json, let index {
-                if entries.isEmpty { return "[]\n" }
                 let tags = try store.tags(ofItems: entries.map(\.item.id))
-                let encoder = JSONEncoder()
-                encoder.outputFormatting =
-                    watch
-                    ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                // The array as the encoder writes one, each object encoded on its own: the
-                // encoder holds the values of all it encodes at once, several times the text.
-                var bytes = Array((watch ? "[" : "[\n").utf8)
-                for (position, entry) in entries.enumerated() {
-                    var object = ItemJSON(entry.item, path: index.path(of: entry.item), tags: tags[entry.item.id] ?? [])
-                    object.conflictCopy = copies.contains(entry.item.id)
-                    if position > 0 { bytes.append(contentsOf: (watch ? "," : ",\n").utf8) }
-                    let encoded = try encoder.encode(object)
-                    guard !watch else {
-                        bytes.append(contentsOf: encoded)
-                        continue
-                    }
-                    // Indented as an element of the array: every line that is not empty.
-                    var startsLine = true
-                    for byte in encoded {
-                        if startsLine && byte != UInt8(ascii: "\n") { bytes.append(contentsOf: [0x20, 0x20]) }
-                        bytes.append(byte)
-                        startsLine = byte == UInt8(ascii: "\n")
-                    }
+                var array = JSONArrayText(compact: watch)
+                var text = ""
+                for entry in entries {
+                    text += try array.element(
+                        itemJSON(entry, index: index, tags: tags[entry.item.id] ?? [], copies: copies))
                 }
-                bytes.append(contentsOf: (watch ? "]\n" : "\n]\n").utf8)
-                return String(decoding: bytes, as: UTF8.self)
+                return text + array.end()
             }
+            let line = lineMaker(paths: tags.isEmpty && !orphans ? nil : index, copies: copies)
+            return entries.map(line).joined()
+        }
+
+        /// Makes the line of an entry: its id, its date and its name, indented by its depth, or
+        /// its path when `paths` is given.
+        private func lineMaker(paths: CollectionIndex?, copies: Set<UUID>) -> (ListingEntry) -> String {
+            let dates = Timestamp.shortFormatter(utc: timeOptions.utc)
             // On a terminal, a name too long for its column is cut with '…' rather than wrapped
             // under the id column.
             let columns = DisplayWidth.terminalColumns()
             // Read once: each option is a property wrapper's value.
-            let paths = tags.isEmpty && !orphans ? nil : index
             let byCreation = sort == .created
-            return entries.map { entry in
+            return { entry in
                 let item = entry.item
                 let name =
                     paths?.path(of: item)
@@ -143,7 +166,7 @@ extension Notes {
                 return
                     (columns.map { DisplayWidth.truncated(TerminalText.escaped(line, keepingLayout: false), to: $0) }
                     ?? line) + "\n"
-            }.joined()
+            }
         }
     }
 }
