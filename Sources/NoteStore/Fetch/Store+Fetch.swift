@@ -8,6 +8,22 @@ extension Store {
         return try read { try Item.fetchAll($0, SQLRequest(literal: sql)) }
     }
 
+    /// Calls `body` with each saved item that matches the request, in its order, as it reads
+    /// them, and with `tagged`, with its tags (else none): what it holds does not grow with
+    /// the number of items. `body` runs inside the store's read transaction and must not use
+    /// the store.
+    public func forEachFetched(_ request: ItemRequest, tagged: Bool = false, _ body: (Item, [String]) throws -> Void)
+        throws
+    {
+        let sql = ItemFilter.sql(for: request)
+        try read { db in
+            try Self.givingTags(tagged, db, of: { $0 }, to: body) { emit in
+                let items = try Item.fetchCursor(db, SQLRequest(literal: sql))
+                while let item = try items.next() { try emit(item) }
+            }
+        }
+    }
+
     /// The number of saved items that match the request, ignoring its limit and offset.
     public func count(_ request: ItemRequest) throws -> Int {
         var request = request

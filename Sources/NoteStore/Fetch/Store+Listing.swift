@@ -29,8 +29,8 @@ extension Store {
         return entries
     }
 
-    /// How many entries ``forEachListed(of:recursive:trash:sort:tagged:_:)`` reads the tags
-    /// of at once.
+    /// How many items ``forEachListed(of:recursive:trash:sort:tagged:_:)`` and
+    /// ``forEachFetched(_:tagged:_:)`` read the tags of at once.
     static let taggedBatch = 500
 
     /// Calls `body` with each entry of ``listing(of:recursive:trash:sort:)``, in the same
@@ -48,19 +48,35 @@ extension Store {
         tagged: Bool = false, _ body: (ListingEntry, [String]) throws -> Void
     ) throws {
         try read { db in
-            var waiting: [ListingEntry] = []
-            func flush() throws {
-                let tags = try Self.tags(ofItems: waiting.map(\.item.id), db)
-                for entry in waiting { try body(entry, tags[entry.item.id] ?? []) }
-                waiting.removeAll(keepingCapacity: true)
+            try Self.givingTags(tagged, db, of: \.item, to: body) { emit in
+                try Self.forEachListed(of: collection, recursive: recursive, trash: trash, sort: sort, db, emit)
             }
-            func emit(_ entry: ListingEntry) throws {
-                guard tagged else { return try body(entry, []) }
-                waiting.append(entry)
-                if waiting.count == Self.taggedBatch { try flush() }
+        }
+    }
+
+    /// Runs `produce`, giving `body` each value it emits with the tags of its item when
+    /// `tagged` (read for ``taggedBatch`` values at a time, in the caller's transaction), else
+    /// none.
+    static func givingTags<Value>(
+        _ tagged: Bool, _ db: Database, of item: (Value) -> Item, to body: (Value, [String]) throws -> Void,
+        _ produce: ((Value) throws -> Void) throws -> Void
+    ) throws {
+        // Escaping for the closures given to `produce`, which never keeps them.
+        try withoutActuallyEscaping(body) { body in
+            try withoutActuallyEscaping(item) { item in
+                guard tagged else { return try produce { try body($0, []) } }
+                var waiting: [Value] = []
+                func flush() throws {
+                    let tags = try Self.tags(ofItems: waiting.map { item($0).id }, db)
+                    for value in waiting { try body(value, tags[item(value).id] ?? []) }
+                    waiting.removeAll(keepingCapacity: true)
+                }
+                try produce { value in
+                    waiting.append(value)
+                    if waiting.count == taggedBatch { try flush() }
+                }
+                try flush()
             }
-            try Self.forEachListed(of: collection, recursive: recursive, trash: trash, sort: sort, db, emit)
-            try flush()
         }
     }
 

@@ -109,6 +109,17 @@ extension Store {
     /// The notes outside the trash with no link in their body that reaches a note, and none
     /// from another note's body reaching them.
     public func orphans() throws -> Set<UUID> {
+        let linked = try linkedNotes()
+        let notes = try read {
+            try String.fetchAll($0, sql: "SELECT id FROM item WHERE kind = 'note' AND trashed IS NULL")
+        }
+        return Set(notes.compactMap(UUID.init(storeText:))).subtracting(linked)
+    }
+
+    /// The notes out of the trash that a link of a note out of the trash reaches, and the notes
+    /// whose bodies link to one: every note that is not an orphan (``orphans()``). What it holds
+    /// grows with the links, not with the notes.
+    public func linkedNotes() throws -> Set<UUID> {
         try finishLinkIndex()
         return try read { db in
             let resolver = LinkResolver(db: db)
@@ -121,8 +132,7 @@ extension Store {
                 linked.insert(link.source)
                 linked.insert(target)
             }
-            let notes = try String.fetchAll(db, sql: "SELECT id FROM item WHERE kind = 'note' AND trashed IS NULL")
-            return Set(notes.compactMap(UUID.init(storeText:))).subtracting(linked)
+            return linked
         }
     }
 

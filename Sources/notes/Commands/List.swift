@@ -61,10 +61,19 @@ extension Notes {
             let sorting = ItemSort(sort, ascending: sort == .name)
             let tags = self.tags.map(Tag.normalized)
             let orphans = self.orphans
-            if tags.isEmpty && !orphans && !watch {
+            // With --tag or --orphans: the notes with those tags, or orphans, at any depth.
+            let notes = ItemRequest(
+                kind: .note, scope: parent.map { .descendants(of: $0) } ?? .everywhere,
+                trash: trash ? .only : .excluded,
+                tags: tags, sort: sorting, includesBodies: false)
+            if !watch {
                 // Written as it is read, and shown once the store's transaction is over.
                 let output = SpooledOutput()
-                try spool(store, parent: parent, sort: sorting, to: output)
+                if tags.isEmpty && !orphans {
+                    try spool(store, parent: parent, sort: sorting, to: output)
+                } else {
+                    try spool(store, notes: notes, orphans: orphans, to: output)
+                }
                 let pager = pagerOptions.start()
                 defer { pager?.finish() }
                 return try output.write()
@@ -74,11 +83,7 @@ extension Notes {
                 if tags.isEmpty && !orphans {
                     entries = try store.listing(of: parent, recursive: recursive, trash: trash, sort: sorting)
                 } else {
-                    let request = ItemRequest(
-                        kind: .note, scope: parent.map { .descendants(of: $0) } ?? .everywhere,
-                        trash: trash ? .only : .excluded,
-                        tags: tags, sort: sorting, includesBodies: false)
-                    entries = try store.fetch(request).map { ListingEntry(item: $0, depth: 0) }
+                    entries = try store.fetch(notes).map { ListingEntry(item: $0, depth: 0) }
                 }
                 if orphans {
                     let found = try store.orphans()
@@ -88,12 +93,6 @@ extension Notes {
                 // reads no collection but those it lists.
                 let index = json || !tags.isEmpty || orphans ? try store.collectionIndex() : nil
                 return try self.render(entries, index: index, copies: store.conflictCopies(), store: store)
-            }
-            guard watch else {
-                let text = try render()
-                let pager = pagerOptions.start()
-                defer { pager?.finish() }
-                return print(text, terminator: "")
             }
             try Watching.run(store: store, render: render)
         }
@@ -114,6 +113,30 @@ extension Notes {
             try store.forEachListed(of: parent, recursive: recursive, trash: trash, sort: sort, tagged: true) {
                 entry, tags in
                 try output.append(array.element(itemJSON(entry, index: index, tags: tags, copies: copies)))
+            }
+            try output.append(array.end())
+        }
+
+        /// The notes of `--tag` or `--orphans`, each with its path, made as they are read. An
+        /// orphan is a note out of the trash that no link reaches and whose body links to no
+        /// note (``Store/orphans()``).
+        private func spool(_ store: Store, notes: ItemRequest, orphans: Bool, to output: SpooledOutput) throws {
+            let linked = orphans ? try store.linkedNotes() : []
+            func isListed(_ item: Item) -> Bool { !orphans || (!item.isTrashed && !linked.contains(item.id)) }
+            let copies = try store.conflictCopies()
+            let index = try store.collectionIndex()
+            guard json else {
+                let line = lineMaker(paths: index, copies: copies)
+                return try store.forEachFetched(notes) { item, _ in
+                    if isListed(item) { try output.append(line(ListingEntry(item: item, depth: 0))) }
+                }
+            }
+            var array = JSONArrayText(compact: false)
+            try store.forEachFetched(notes, tagged: true) { item, tags in
+                guard isListed(item) else { return }
+                try output.append(
+                    array.element(
+                        itemJSON(ListingEntry(item: item, depth: 0), index: index, tags: tags, copies: copies)))
             }
             try output.append(array.end())
         }
