@@ -135,7 +135,7 @@ import Testing
                 }
                 inScope = inScope.filter { $0.id != root && below.contains($0.id) }
             }
-            let listed = Set(inScope.map(\.id))
+            let listed = Set(inScope.filter(\.isCollection).map(\.id))
             var entries: [ListingEntry] = []
             func add(_ parent: UUID?, depth: Int) {
                 let contents = inScope.filter { item in

@@ -107,6 +107,14 @@ import Testing
         #expect(json.contains("\\u001b[31mRED"))
         #expect(json.contains("\\u202e"))
         #expect(try fixture.show(note)["name"] as? String == "\u{1B}[31mRED\u{1B}[0m")
+        for arguments in [["ls", "--recursive"], ["ls", "--recursive", "--tag", "none"], ["ls", "--orphans"]] {
+            let listed = try JSONChecks.array(try fixture.succeed(arguments + ["--json"]).output)
+            #expect(
+                arguments.contains("none") || JSONChecks.names(listed).contains("\u{1B}[31mRED\u{1B}[0m"),
+                "\(arguments)")
+        }
+        let listed = try JSONChecks.array(try fixture.succeed(["ls", "--recursive", "--json"]).output)
+        #expect(JSONChecks.names(listed).contains("Bo\u{9B}x\u{202E}"))
         let failure = try fixture.run(["attach", note, notImage])
         fixture.expectFailure(failure, status: 65, mentioning: ["\\e[31mRED\\e[0m"])
     }

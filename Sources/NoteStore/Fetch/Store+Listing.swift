@@ -101,9 +101,12 @@ extension Store {
         let containerListed: SQL = trash ? "container.trashed IS NOT NULL" : "container.trashed IS NULL"
         let columns = ItemFilter.columns(includingBody: false)
         let order = ItemFilter.orderBy(sort)
-        // An item is listed under its collection when that collection is listed too.
-        let unlisted: SQL =
-            "NOT EXISTS (SELECT 1 FROM item AS container WHERE container.id = item.parent AND \(containerListed))"
+        // An item is listed under its collection when that collection is listed too; one whose
+        // parent is not a collection (which saves refuse) is listed at the top.
+        let unlisted: SQL = """
+            NOT EXISTS (SELECT 1 FROM item AS container \
+            WHERE container.id = item.parent AND container.kind = 'collection' AND \(containerListed))
+            """
         let top: SQL
         if let collection {
             top = """

@@ -109,11 +109,11 @@ extension Store {
     /// The notes outside the trash with no link in their body that reaches a note, and none
     /// from another note's body reaching them.
     public func orphans() throws -> Set<UUID> {
-        let linked = try linkedNotes()
-        let notes = try read {
-            try String.fetchAll($0, sql: "SELECT id FROM item WHERE kind = 'note' AND trashed IS NULL")
+        try finishLinkIndex()
+        return try read { db in
+            let notes = try String.fetchAll(db, sql: "SELECT id FROM item WHERE kind = 'note' AND trashed IS NULL")
+            return Set(notes.compactMap(UUID.init(storeText:))).subtracting(try Self.linkedNotes(db))
         }
-        return Set(notes.compactMap(UUID.init(storeText:))).subtracting(linked)
     }
 
     /// The notes out of the trash that a link of a note out of the trash reaches, and the notes
@@ -121,19 +121,21 @@ extension Store {
     /// grows with the links, not with the notes.
     public func linkedNotes() throws -> Set<UUID> {
         try finishLinkIndex()
-        return try read { db in
-            let resolver = LinkResolver(db: db)
-            var linked: Set<UUID> = []
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT link.* FROM link JOIN item ON item.id = link.source WHERE item.trashed IS NULL")
-            while let row = try rows.next() {
-                let link = try Self.link(row, resolver)
-                guard let target = link.resolved else { continue }
-                linked.insert(link.source)
-                linked.insert(target)
-            }
-            return linked
+        return try read { try Self.linkedNotes($0) }
+    }
+
+    private static func linkedNotes(_ db: Database) throws -> Set<UUID> {
+        let resolver = LinkResolver(db: db)
+        var linked: Set<UUID> = []
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT link.* FROM link JOIN item ON item.id = link.source WHERE item.trashed IS NULL")
+        while let row = try rows.next() {
+            let link = try link(row, resolver)
+            guard let target = link.resolved else { continue }
+            linked.insert(link.source)
+            linked.insert(target)
         }
+        return linked
     }
 
     /// The note that `[[target]]` reaches from a note at the top level, if any.

@@ -112,7 +112,7 @@ extension Notes {
             var array = JSONArrayText(compact: false)
             try store.forEachListed(of: parent, recursive: recursive, trash: trash, sort: sort, tagged: true) {
                 entry, tags in
-                try output.append(array.element(itemJSON(entry, index: index, tags: tags, copies: copies)))
+                try output.append(array.element(itemJSON(entry, index: index, tags: tags, copies: copies)), json: true)
             }
             try output.append(array.end())
         }
@@ -136,7 +136,8 @@ extension Notes {
                 guard isListed(item) else { return }
                 try output.append(
                     array.element(
-                        itemJSON(ListingEntry(item: item, depth: 0), index: index, tags: tags, copies: copies)))
+                        itemJSON(ListingEntry(item: item, depth: 0), index: index, tags: tags, copies: copies)),
+                    json: true)
             }
             try output.append(array.end())
         }
@@ -163,7 +164,8 @@ extension Notes {
                     text += try array.element(
                         itemJSON(entry, index: index, tags: tags[entry.item.id] ?? [], copies: copies))
                 }
-                return text + array.end()
+                // The same JSON, safe on a terminal (the text is escaped again when shown).
+                return TerminalText.escapedJSON(text + array.end())
             }
             let line = lineMaker(paths: tags.isEmpty && !orphans ? nil : index, copies: copies)
             return entries.map(line).joined()

@@ -10,50 +10,69 @@ import NoteTerminal
 /// its transaction, and keep every other process from checkpointing the store's WAL, for as
 /// long as the pager waits. Up to ``memoryLimit`` bytes are kept in memory and the rest in a
 /// temporary file without a name, so that what the command holds does not grow with its
-/// output. The text goes through ``TerminalText`` as ``print(_:separator:terminator:)``
-/// sends it.
+/// output (without a temporary file, all of it in memory). The text goes through
+/// ``TerminalText`` as ``print(_:separator:terminator:)`` sends it.
 final class SpooledOutput {
     static let memoryLimit = 64 << 10
 
     private var buffer: [UInt8] = []
     private var file: UnsafeMutablePointer<FILE>?
+    /// Whether a temporary file was tried and could not be made: the output then stays in
+    /// memory.
+    private var withoutFile = false
 
     deinit {
         if let file { fclose(file) }
     }
 
-    func append(_ text: String) throws {
-        buffer.append(contentsOf: TerminalText.escaped(text, keepingLayout: true).utf8)
-        if buffer.count >= Self.memoryLimit { try spill() }
+    /// Appends text, escaped for the terminal; JSON text with `json`, escaped the JSON way
+    /// (``TerminalText/escapedJSON(_:)``), so that it is still the same JSON.
+    func append(_ text: String, json: Bool = false) throws {
+        let safe = json ? TerminalText.escapedJSON(text) : TerminalText.escaped(text, keepingLayout: true)
+        buffer.append(contentsOf: safe.utf8)
+        if buffer.count >= Self.memoryLimit && !withoutFile { try spill() }
     }
 
-    /// Moves what is in memory to the file. Without a temporary file (none can be made), the
-    /// output stays in memory.
+    /// Moves what is in memory to the temporary file, made in `TMPDIR` (else `/tmp`) and
+    /// removed at once, so that nothing is left behind.
     private func spill() throws {
-        if file == nil { file = tmpfile() }
-        guard let file else { return }
-        guard fwrite(buffer, 1, buffer.count, file) == buffer.count else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: Self.failure("write")])
+        if file == nil {
+            file = Self.temporaryFile()
+            guard file != nil else {
+                withoutFile = true
+                return
+            }
         }
+        guard fwrite(buffer, 1, buffer.count, file) == buffer.count else { throw Self.failure("write") }
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private static func temporaryFile() -> UnsafeMutablePointer<FILE>? {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder)/notes-output-XXXXXX".utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { return nil }
+        unlink(template)
+        guard let file = fdopen(descriptor, "w+") else {
+            close(descriptor)
+            return nil
+        }
+        return file
     }
 
     /// Writes all of it to standard output, in order.
     func write() throws {
         fflush(nil)
         if let file {
-            guard fflush(file) == 0, fseek(file, 0, SEEK_SET) == 0 else {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: Self.failure("read")])
-            }
+            guard fflush(file) == 0 else { throw Self.failure("write") }
+            guard fseek(file, 0, SEEK_SET) == 0 else { throw Self.failure("read") }
             var chunk = [UInt8](repeating: 0, count: 1 << 16)
             while true {
                 let count = fread(&chunk, 1, chunk.count, file)
                 try Self.writeOut(chunk[..<count])
                 if count < chunk.count { break }
             }
-            guard ferror(file) == 0 else {
-                throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: Self.failure("read")])
-            }
+            guard ferror(file) == 0 else { throw Self.failure("read") }
         }
         try Self.writeOut(buffer[...])
     }
@@ -78,8 +97,13 @@ final class SpooledOutput {
         }
     }
 
-    private static func failure(_ verb: String) -> String {
-        "cannot \(verb) the temporary file that holds the output: \(String(cString: strerror(errno)))"
+    private static func failure(_ verb: String) -> CocoaError {
+        CocoaError(
+            verb == "read" ? .fileReadUnknown : .fileWriteUnknown,
+            userInfo: [
+                NSLocalizedDescriptionKey:
+                    "cannot \(verb) the temporary file that holds the output: \(String(cString: strerror(errno)))"
+            ])
     }
 }
 
