@@ -107,7 +107,7 @@ public struct Importer {
             /// The bytes that the images read for `waiting` hold.
             var waitingBytes = 0
             func drain() throws {
-                run.known.formUnion(try store.knownIDs(among: waiting.compactMap(\.entry.id)))
+                run.known = run.unsaved.union(try store.knownIDs(among: waiting.compactMap(\.entry.id)))
                 for (index, (entry, key, fileParent)) in waiting.enumerated() {
                     current = index
                     if skippingInSkipped, let fileParent, skipped.contains(fileParent) {
@@ -163,8 +163,12 @@ public struct Importer {
         var done = 0
         /// Live children of each place, by kind and name, read once per place.
         var byName: [UUID?: [String: [Item]]] = [:]
-        /// The ids the store has or had (read once, for every entry), and those this import made.
+        /// The ids the store has or had among the entries of a batch (read for each batch), and
+        /// those this import made that the store may not have had then: those it made since.
         var known: Set<UUID> = []
+        /// The ids this import made that no save has written yet: the store's answer for the
+        /// next batch holds the others. (A dry run saves nothing, and keeps them all.)
+        var unsaved: Set<UUID> = []
         /// The files staged and not saved yet, per note, by SHA-256: matched as the note's
         /// attachments are, so that where the saves fall changes nothing.
         var stagedFiles: [UUID: [String: Int]] = [:]
@@ -246,6 +250,7 @@ public struct Importer {
                 in: parent, created: entry.created ?? entry.modified ?? now,
                 modified: entry.modified ?? entry.created ?? now, links: entry.links)
             known.insert(item.id)
+            unsaved.insert(item.id)
             report.created += 1
             if dryRun { report.plan.append("create \(item.kind.rawValue) \(entry.source)") }
             _ = try setTags(entry, on: item)
@@ -349,6 +354,7 @@ public struct Importer {
                 context.rollback()
             } else {
                 try context.save()
+                unsaved.removeAll(keepingCapacity: true)
             }
             pending = 0
             stagedFiles = [:]
