@@ -34,7 +34,8 @@ final class SpooledOutput {
     }
 
     /// Moves what is in memory to the temporary file, made in `TMPDIR` (else `/tmp`) and
-    /// removed at once, so that nothing is left behind.
+    /// removed at once, so that nothing is left behind; closed on exec, so that the pager
+    /// does not inherit it.
     private func spill() throws {
         if file == nil {
             file = Self.temporaryFile()
@@ -53,6 +54,7 @@ final class SpooledOutput {
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { return nil }
         unlink(template)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         guard let file = fdopen(descriptor, "w+") else {
             close(descriptor)
             return nil
