@@ -81,22 +81,7 @@ final class SpooledOutput {
 
     /// Writes bytes to standard output, all of them.
     private static func writeOut(_ bytes: ArraySlice<UInt8>) throws {
-        try bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(STDOUT_FILENO, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    throw CocoaError(
-                        .fileWriteUnknown,
-                        userInfo: [
-                            NSLocalizedDescriptionKey:
-                                "cannot write to standard output: \(String(cString: strerror(errno)))"
-                        ])
-                }
-                offset += written
-            }
-        }
+        if !bytes.isEmpty { try FileHandle.standardOutput.write(contentsOf: Data(bytes)) }
     }
 
     private static func failure(_ verb: String) -> CocoaError {
