@@ -9,9 +9,10 @@ import NoteStore
 /// notes), attached to a container with `notes sync enable` (which pushes its notes) and
 /// compacted into a baseline. Then, each a process measured end to end with its peak memory:
 /// the reading commands of ``ReadingCommands`` (listing, the searches, a forgiving reference),
-/// `notes sync now` with nothing to do and `notes sync status`; a new device joining from the
-/// baseline, checked to hold what A holds; and `git clone` of the same notes as Markdown files,
-/// one per note.
+/// `notes sync now` with nothing to do and `notes sync status`; once each, since their time
+/// grows with the store by nature, the listings of every item (`notes ls -r --json`, `notes ls
+/// --orphans`); a new device joining from the baseline, checked to hold what A holds; and
+/// `git clone` of the same notes as Markdown files, one per note.
 struct ScaleScenario: Scenario {
     /// The targets at the largest size.
     static let growthLimit = 1.5
@@ -29,6 +30,8 @@ struct ScaleScenario: Scenario {
         var join: Measurement?
         var joinMemory: Double = 0
         var clone: Measurement?
+        /// The listings of every item, run once each: their names, times and peak memory.
+        var wholeListings: [(name: String, milliseconds: Double, memory: Double)] = []
     }
 
     func run(on bench: Workbench) throws -> ScenarioReport {
@@ -115,6 +118,22 @@ struct ScaleScenario: Scenario {
                 ))
         }
 
+        bench.progress("scale: \(label), listings of every item")
+        let notes = try bench.notes()
+        let items = count + library.collections.count
+        for (name, arguments, lines) in [
+            ("notes ls -r --json (every item)", store + ["ls", "-r", "--json"], nil),
+            ("notes ls --orphans (every note)", store + ["ls", "--orphans"], count),
+        ] {
+            let run = try notes.run(arguments, capturingOutput: true, measuringMemory: true)
+            let objects = run.output.split(separator: "\n").count { $0.hasPrefix("  {") }
+            let printed = lines == nil ? objects : run.output.split(separator: "\n").count
+            guard printed == (lines ?? items) else {
+                throw BenchError.unexpected("\(name) printed \(printed) items, not \(lines ?? items)")
+            }
+            step.wholeListings.append((name, run.milliseconds, run.peakMebibytes))
+        }
+
         bench.progress("scale: \(label), the git peer")
         let peer = try GitPeer(folder: try bench.makeFolder("scale-git-\(count)"), bench: bench)
         defer { bench.removeFolder(peer.folder) }
@@ -153,6 +172,16 @@ struct ScaleScenario: Scenario {
                     "\(ReportPrinter.grouped(step.notes)) notes: peak memory of joining", unit: .mebibytes,
                     samples: [step.joinMemory]),
             ]
+            for listing in step.wholeListings {
+                report.measurements += [
+                    Measurement(
+                        "\(ReportPrinter.grouped(step.notes)) notes: \(listing.name), once", unit: .milliseconds,
+                        samples: [listing.milliseconds]),
+                    Measurement(
+                        "\(ReportPrinter.grouped(step.notes)) notes: \(listing.name), peak memory", unit: .mebibytes,
+                        samples: [listing.memory]),
+                ]
+            }
         }
         // How each cost grows from one size to the next.
         for (smaller, larger) in zip(steps, steps.dropFirst()) {
@@ -219,7 +248,9 @@ struct ScaleScenario: Scenario {
                     met: idle.median < Self.idleSyncBudgetMilliseconds,
                     detail: "median \(ReportPrinter.format(idle.median, .milliseconds))" + note))
         }
-        let peaks = largest.commands.map { ($0.name, $0.memory) } + [("joining", largest.joinMemory)]
+        let peaks =
+            largest.commands.map { ($0.name, $0.memory) } + [("joining", largest.joinMemory)]
+            + largest.wholeListings.map { ($0.name, $0.memory) }
         let heaviest = peaks.max { $0.1 < $1.1 }
         report.targets.append(
             TargetCheck(
